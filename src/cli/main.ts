@@ -1,0 +1,36 @@
+// The faultline command: parse arguments, call load → run → report, map errors to exit codes.
+
+import { Command, CommanderError } from "commander";
+import { registerDetectorCommands } from "./detector.ts";
+import { registerSimulateCommand } from "./simulate.ts";
+import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Io, processIo, UsageError } from "./io.ts";
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command("faultline")
+    .description("What happens if…? Kubernetes failure handling and heartbeat failure detectors, simulated.")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  registerSimulateCommand(program, io, setExit);
+  registerDetectorCommands(program, io, setExit);
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; usage mistakes with Commander's own message.
+      return error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+    }
+    if (error instanceof UsageError) {
+      io.err(`faultline: ${error.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    io.err(`faultline: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_INTERNAL;
+  }
+}

@@ -1,0 +1,41 @@
+// What every component of the simulated cluster shares: the clock, the store, the trace and the
+// resolved settings. Components receive it; none reads a global.
+
+import type { Engine } from "../engine/engine.ts";
+import type { Rng } from "../engine/rng.ts";
+import type { ControlPlaneSettings, KubeletSettings } from "../kubernetes/defaults.ts";
+import type { Behaviour, KubernetesVersion, Scenario } from "../scenario/types.ts";
+import type { Trace } from "../trace/events.ts";
+import type { Store } from "./store.ts";
+
+export interface Machines {
+  /** Is a copy of this pod's containers running on some machine, whatever the API says? */
+  runningCopies(match: (podName: string, namespace: string, owner: string | undefined) => boolean): RunningCopy[];
+  /** Does the node's kubelet (last) report this claim's volume as mounted (node.status.volumesInUse)? */
+  volumeInUse(node: string, claim: string): boolean;
+}
+
+export interface RunningCopy {
+  node: string;
+  podName: string;
+  namespace: string;
+  uid: string;
+  /** The kubelet there can neither see nor stop it (power on, but partitioned or stopped). */
+  unreachable: boolean;
+}
+
+export interface Context {
+  engine: Engine;
+  store: Store;
+  trace: Trace;
+  scenario: Scenario;
+  version: KubernetesVersion;
+  /** `v1.32.0`, as kubectl prints it */
+  versionString: string;
+  controlPlane: ControlPlaneSettings;
+  kubelet: KubeletSettings;
+  /** generator for the names controllers give pods (generateName suffixes) */
+  names: Rng;
+  machines: Machines;
+  behaviour(namespace: string, owner: string | undefined, podName: string, container?: string): Behaviour;
+}

@@ -1,0 +1,153 @@
+// The API server's object store: get / list / watch, with the indexes controllers need
+// (pods by node, pods by owner). Writes are visible at once; watchers are told through the
+// engine at the same virtual instant, in write order, as informers deliver events after the write.
+
+import type { Engine } from "../engine/engine.ts";
+import type { Kind, KubeObject, Pod } from "../kubernetes/objects.ts";
+
+export type ObjectOf<K extends Kind> = Extract<KubeObject, { kind: K }>;
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
+export type Watcher<K extends Kind> = (type: WatchEventType, obj: ObjectOf<K>) => void;
+
+export function keyOf(obj: KubeObject): string {
+  return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
+}
+
+/** `Pod/default/web-abc`, `Node/worker-1`: how the trace names an object. */
+export function ref(obj: KubeObject): string {
+  return `${obj.kind}/${keyOf(obj)}`;
+}
+
+export function controllerOf(obj: KubeObject): string | undefined {
+  const owner = obj.metadata.ownerReferences?.find((o) => o.controller !== false);
+  return owner ? `${owner.kind}/${obj.metadata.namespace ?? ""}/${owner.name}` : undefined;
+}
+
+export class Store {
+  private objects = new Map<Kind, Map<string, KubeObject>>();
+  private watchers = new Map<Kind, Watcher<Kind>[]>();
+  private podsByNode = new Map<string, Set<Pod>>();
+  private podsByOwner = new Map<string, Set<Pod>>();
+  private uid = 0;
+  private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
+  private sortedCache = new Map<Kind, KubeObject[]>();
+
+  constructor(private readonly engine: Engine) {}
+
+  get<K extends Kind>(kind: K, key: string): ObjectOf<K> | undefined {
+    return this.objects.get(kind)?.get(key) as ObjectOf<K> | undefined;
+  }
+
+  /** Every object of a kind, in key order (a stable order for deterministic models). Do not mutate the array. */
+  list<K extends Kind>(kind: K): ObjectOf<K>[] {
+    const cached = this.sortedCache.get(kind);
+    if (cached) return cached as ObjectOf<K>[];
+    const m = this.objects.get(kind);
+    if (!m) return [];
+    const list = [...m.keys()].sort().map((k) => m.get(k) as ObjectOf<K>);
+    this.sortedCache.set(kind, list);
+    return list;
+  }
+
+  count(kind: Kind): number {
+    return this.objects.get(kind)?.size ?? 0;
+  }
+
+  podsOnNode(node: string): Pod[] {
+    return sortPods(this.podsByNode.get(node));
+  }
+
+  podsOwnedBy(owner: string): Pod[] {
+    return sortPods(this.podsByOwner.get(owner));
+  }
+
+  /**
+   * A synchronous observer of every write, for caches that must never lag the store (the
+   * scheduler's node info). Observers only read; models react through `watch`.
+   */
+  observe(fn: (obj: KubeObject, previousNodeName?: string) => void): void {
+    this.observers.push(fn);
+  }
+
+  /** The pods bound to a node, unsorted (for caches; models use podsOnNode). */
+  podSetOnNode(node: string): ReadonlySet<Pod> {
+    return this.podsByNode.get(node) ?? EMPTY;
+  }
+
+  watch<K extends Kind>(kind: K, watcher: Watcher<K>): void {
+    const list = this.watchers.get(kind) ?? [];
+    list.push(watcher as unknown as Watcher<Kind>);
+    this.watchers.set(kind, list);
+  }
+
+  create<T extends KubeObject>(obj: T): T {
+    const m = this.objects.get(obj.kind) ?? new Map<string, KubeObject>();
+    this.objects.set(obj.kind, m);
+    const key = keyOf(obj);
+    if (m.has(key)) throw new Error(`${obj.kind} ${key} already exists`);
+    obj.metadata.uid ??= `uid-${++this.uid}`;
+    obj.metadata.creationTimestamp ??= this.engine.now;
+    m.set(key, obj);
+    this.sortedCache.delete(obj.kind);
+    if (obj.kind === "Pod") this.indexPod(obj, true);
+    this.notify("ADDED", obj);
+    return obj;
+  }
+
+  /** The object was changed in place by its writer; index and tell the watchers. */
+  update(obj: KubeObject, previousNodeName?: string): void {
+    if (obj.kind === "Pod" && previousNodeName !== obj.spec.nodeName) {
+      if (previousNodeName) this.podsByNode.get(previousNodeName)?.delete(obj);
+      if (obj.spec.nodeName) setOf(this.podsByNode, obj.spec.nodeName).add(obj);
+    }
+    this.notify("MODIFIED", obj, previousNodeName);
+  }
+
+  delete(obj: KubeObject): void {
+    const m = this.objects.get(obj.kind);
+    if (!m?.delete(keyOf(obj))) return;
+    this.sortedCache.delete(obj.kind);
+    if (obj.kind === "Pod") this.indexPod(obj, false);
+    this.notify("DELETED", obj);
+  }
+
+  exists(obj: KubeObject): boolean {
+    return this.objects.get(obj.kind)?.get(keyOf(obj)) === obj;
+  }
+
+  private indexPod(pod: Pod, add: boolean): void {
+    const owner = controllerOf(pod);
+    if (add) {
+      if (pod.spec.nodeName) setOf(this.podsByNode, pod.spec.nodeName).add(pod);
+      if (owner) setOf(this.podsByOwner, owner).add(pod);
+    } else {
+      if (pod.spec.nodeName) this.podsByNode.get(pod.spec.nodeName)?.delete(pod);
+      if (owner) this.podsByOwner.get(owner)?.delete(pod);
+    }
+  }
+
+  private notify(type: WatchEventType, obj: KubeObject, previousNodeName?: string): void {
+    for (const o of this.observers) o(obj, previousNodeName);
+    const list = this.watchers.get(obj.kind);
+    if (!list || list.length === 0) return;
+    this.engine.at(this.engine.now, () => {
+      for (const w of list) w(type, obj);
+    });
+  }
+}
+
+const EMPTY: ReadonlySet<Pod> = new Set();
+
+function setOf<T>(m: Map<string, Set<T>>, key: string): Set<T> {
+  let s = m.get(key);
+  if (!s) {
+    s = new Set();
+    m.set(key, s);
+  }
+  return s;
+}
+
+function sortPods(set: Set<Pod> | undefined): Pod[] {
+  if (!set) return [];
+  return [...set].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+}

@@ -1,0 +1,114 @@
+// The NoExecute tainting queue of the node lifecycle controller, one per zone
+// (pkg/controller/nodelifecycle/scheduler/rate_limited_queue.go), and client-go's token bucket
+// (staging/src/k8s.io/client-go/util/flowcontrol/throttle.go).
+
+/** NewTokenBucketRateLimiter(qps, burst 1): starts full; qps ≤ 0 is NewFakeNeverRateLimiter. */
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    readonly qps: number,
+    now: number,
+    full = true,
+  ) {
+    this.tokens = qps > 0 && full ? 1 : 0;
+    this.last = now;
+  }
+
+  private refill(now: number): void {
+    if (this.qps <= 0) return;
+    this.tokens = Math.min(1, this.tokens + (now - this.last) * this.qps);
+    this.last = now;
+  }
+
+  tryAccept(now: number): boolean {
+    if (this.qps <= 0) return false;
+    this.refill(now);
+    // A small epsilon absorbs float error in (now − last) × qps for exact multiples of 1/qps.
+    if (this.tokens >= 1 - 1e-9) {
+      this.tokens = Math.max(0, this.tokens - 1);
+      return true;
+    }
+    return false;
+  }
+
+  hasToken(now: number): boolean {
+    if (this.qps <= 0) return false;
+    this.refill(now);
+    return this.tokens >= 1 - 1e-9;
+  }
+
+  /** When the next token will be there (Infinity for a never-limiter). */
+  nextTokenAt(now: number): number {
+    if (this.qps <= 0) return Number.POSITIVE_INFINITY;
+    this.refill(now);
+    return this.tokens >= 1 - 1e-9 ? now : now + (1 - this.tokens) / this.qps;
+  }
+}
+
+interface Item {
+  value: string;
+  processAt: number;
+  enqueuedSeq: number;
+}
+
+/**
+ * A min-heap on processAt (FIFO by enqueue time, since Add sets processAt = now) plus a set that
+ * makes Add a no-op for a value already present; an item processed successfully leaves the heap
+ * but stays in the set until Remove.
+ */
+export class RateLimitedTimedQueue {
+  private items: Item[] = [];
+  private set = new Set<string>();
+  private seq = 0;
+
+  constructor(public limiter: TokenBucket) {}
+
+  add(value: string, now: number): boolean {
+    if (this.set.has(value)) return false;
+    this.set.add(value);
+    this.items.push({ value, processAt: now, enqueuedSeq: this.seq++ });
+    this.sort();
+    return true;
+  }
+
+  remove(value: string): void {
+    this.set.delete(value);
+    this.items = this.items.filter((i) => i.value !== value);
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /**
+   * Try(fn): while the limiter grants a token and the head is due, call fn(head). fn returns
+   * {done: true} to drop the head (it stays in the set) or {done: false, wait} to retry it later.
+   * A token is spent even when the head turns out not to be due yet.
+   */
+  try(now: number, fn: (value: string) => { done: true } | { done: false; wait: number }): void {
+    while (this.items.length > 0) {
+      if (!this.limiter.tryAccept(now)) return;
+      const head = this.items[0]!;
+      if (now < head.processAt) return;
+      const result = fn(head.value);
+      if (result.done) this.items.shift();
+      else {
+        head.processAt = now + result.wait + 1e-9;
+        this.sort();
+      }
+    }
+  }
+
+  /** The earliest moment Try could do anything. */
+  nextWork(now: number): number {
+    const head = this.items[0];
+    if (!head) return Number.POSITIVE_INFINITY;
+    return Math.max(this.limiter.nextTokenAt(now), head.processAt);
+  }
+
+  private sort(): void {
+    this.items.sort((a, b) => a.processAt - b.processAt || a.enqueuedSeq - b.enqueuedSeq);
+  }
+}

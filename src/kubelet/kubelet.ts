@@ -1,0 +1,555 @@
+// The kubelet of one node, and the machine it runs on: power, network, the kubelet process, and
+// the containers actually running there (which can differ from what the API says).
+
+import { podReady, removePod, setPodReady, workloadOf } from "../cluster/api.ts";
+import type { Context, RunningCopy } from "../cluster/context.ts";
+import { ref } from "../cluster/store.ts";
+import type { Timer } from "../engine/engine.ts";
+import type { Rng } from "../engine/rng.ts";
+import {
+  LEASE_BACKOFF_INITIAL,
+  LEASE_BACKOFF_MAX,
+  LEASE_RENEW_JITTER,
+  NODE_LEASE_RENEW_INTERVAL_FRACTION,
+} from "../kubernetes/defaults.ts";
+import { getNode, getPod } from "../kubernetes/kubectl.ts";
+import type { Lease, Node, NodeCondition, Pod } from "../kubernetes/objects.ts";
+import type { NodeSpec } from "../scenario/types.ts";
+import { attachmentName, claimsOf } from "../controllers/attach-detach-controller.ts";
+import { secondsUntilReady } from "./readiness.ts";
+
+/**
+ * From the kubelet seeing a pod bound to its node to its containers running: sandbox, network and
+ * container start. No Kubernetes default sets this; 2s sits inside the scalability SLO for
+ * stateless pod startup (5s at the 99th percentile, image pulls excluded:
+ * kubernetes/community sig-scalability/slos/pod_startup_latency.md).
+ */
+export const POD_STARTUP_SECONDS = 2;
+
+interface Proc {
+  pod: Pod;
+  running: boolean;
+  terminating: boolean;
+  ready: boolean;
+  timers: Timer[];
+}
+
+export class Kubelet {
+  powered = true;
+  kubeletRunning = true;
+  partitioned = false;
+  private procs = new Map<string, Proc>();
+  private leaseTimer: Timer | undefined;
+  private statusTimer: Timer | undefined;
+  private leaseBackoff = 0;
+  private ipCounter = 1;
+  private readonly rng: Rng;
+  /** volumesInUse as last reported to the API: frozen while the kubelet cannot report. */
+  private reportedMounts = new Set<string>();
+  /** Pods waiting for their volumes to be attached here. */
+  private waitingForVolumes = new Set<Pod>();
+
+  constructor(
+    private readonly ctx: Context,
+    readonly spec: NodeSpec,
+    private readonly index: number,
+  ) {
+    this.rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
+    ctx.store.watch("Pod", (type, pod) => {
+      if (pod.spec.nodeName !== this.name && !this.procs.has(pod.metadata.uid!)) return;
+      if (this.connected()) this.syncPod(pod, type === "DELETED");
+    });
+    ctx.store.watch("VolumeAttachment", (type, va) => {
+      if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
+      for (const pod of [...this.waitingForVolumes]) {
+        this.waitingForVolumes.delete(pod);
+        if (ctx.store.exists(pod) && !this.procs.has(pod.metadata.uid!)) this.syncPod(pod, false);
+      }
+    });
+  }
+
+  /** Is the claim's volume in use here, as far as the API knows? */
+  volumeInUse(claim: string): boolean {
+    if (!this.connected()) return this.reportedMounts.has(claim);
+    for (const proc of this.procs.values()) if (claimsOf(proc.pod).includes(claim)) return true;
+    return false;
+  }
+
+  /** What the kubelet last told the API about mounted volumes, kept while it cannot tell more. */
+  private freezeMounts(): void {
+    if (!this.connected()) return;
+    this.reportedMounts = new Set([...this.procs.values()].flatMap((p) => claimsOf(p.pod)));
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** The kubelet can reach the API server: the machine is on, the kubelet runs, no partition. */
+  connected(): boolean {
+    return this.powered && this.kubeletRunning && !this.partitioned;
+  }
+
+  /** The renew interval: nodeLeaseDurationSeconds × 0.25 (pkg/kubelet/kubelet.go). */
+  get renewInterval(): number {
+    return this.ctx.kubelet.nodeLeaseDurationSeconds * NODE_LEASE_RENEW_INTERVAL_FRACTION;
+  }
+
+  // ---- start-up -------------------------------------------------------------------------------
+
+  /** The node as it is when a `start: running` scenario begins: registered, Ready, leases flowing. */
+  registerAtStart(createdAt: number): void {
+    this.ctx.store.create(this.nodeObject(createdAt));
+    this.ctx.store.create(this.leaseObject(createdAt));
+    // The lease loop has been running for a while: its next renewal falls anywhere in one interval.
+    this.scheduleLease(this.rng.uniform(0, this.renewInterval * (1 + LEASE_RENEW_JITTER)));
+    this.scheduleStatusReport(this.rng.uniform(0, this.ctx.kubelet.nodeStatusReportFrequency));
+  }
+
+  /** A pod that was already running when the scenario began. */
+  adoptRunning(pod: Pod, startedAt: number): void {
+    pod.status.phase = "Running";
+    pod.status.podIP = this.nextIp();
+    pod.status.containerStatuses = pod.spec.containers.map((c) => ({
+      name: c.name,
+      ready: true,
+      started: true,
+      restartCount: 0,
+      state: "running",
+      startedAt,
+    }));
+    pod.status.conditions = [
+      { type: "PodScheduled", status: "True", lastTransitionTime: startedAt },
+      { type: "Initialized", status: "True", lastTransitionTime: startedAt },
+      { type: "ContainersReady", status: "True", lastTransitionTime: startedAt },
+      { type: "Ready", status: "True", lastTransitionTime: startedAt },
+    ];
+    this.procs.set(pod.metadata.uid!, { pod, running: true, terminating: false, ready: true, timers: [] });
+  }
+
+  // ---- faults ---------------------------------------------------------------------------------
+
+  powerOff(): void {
+    this.freezeMounts();
+    this.powered = false;
+    this.kubeletRunning = false;
+    this.stopLoops();
+    for (const proc of this.procs.values()) this.stopProc(proc);
+    this.procs.clear();
+  }
+
+  powerOn(): void {
+    if (this.powered) return;
+    this.powered = true;
+    this.kubeletRunning = true;
+    this.partitioned = false;
+    this.kubeletStarted("the machine booted and its kubelet started");
+  }
+
+  kubeletStop(): void {
+    this.freezeMounts();
+    this.kubeletRunning = false;
+    this.stopLoops();
+  }
+
+  kubeletStart(): void {
+    if (!this.powered || this.kubeletRunning) return;
+    this.kubeletRunning = true;
+    this.kubeletStarted("the kubelet started again");
+  }
+
+  partition(): void {
+    this.freezeMounts();
+    this.partitioned = true;
+  }
+
+  heal(): void {
+    if (!this.partitioned) return;
+    this.partitioned = false;
+    if (!this.kubeletRunning) return;
+    // The lease loop is in backoffEnsureLease (≤ 7s between tries) and renews at its next try; the
+    // status loop (nodeStatusUpdateFrequency, 10s) finds the API's Ready condition differs from its
+    // own at its next tick and patches it.
+    const tick = this.rng.uniform(0, this.ctx.kubelet.nodeStatusUpdateFrequency * (1 + LEASE_RENEW_JITTER));
+    this.ctx.engine.cancel(this.statusTimer);
+    this.statusTimer = this.ctx.engine.after(tick, () => this.postStatus("its status loop (nodeStatusUpdateFrequency=10s) runs again after the network healed"));
+    this.resync();
+  }
+
+  private kubeletStarted(why: string): void {
+    const node = this.ctx.store.get("Node", this.name);
+    if (!node) {
+      this.ctx.store.create(this.nodeObject(this.ctx.engine.now));
+      this.ctx.trace.emit({
+        type: "NodeRegistered",
+        lane: "kubelet",
+        object: `Node/${this.name}`,
+        node: this.name,
+        message: `kubelet registers node ${this.name} with the API server`,
+        why: `${why}; the Node object no longer existed, so the kubelet registers it (registerNode, default true)`,
+      });
+    } else {
+      this.postStatus(`${why}; fastStatusUpdateOnce posts the node status at start-up`);
+    }
+    this.leaseBackoff = 0;
+    this.scheduleLease(0);
+    this.resync();
+  }
+
+  private stopLoops(): void {
+    this.ctx.engine.cancel(this.leaseTimer);
+    this.ctx.engine.cancel(this.statusTimer);
+    this.leaseTimer = undefined;
+    this.statusTimer = undefined;
+  }
+
+  // ---- lease and node status ------------------------------------------------------------------
+
+  private scheduleLease(delay: number): void {
+    this.ctx.engine.cancel(this.leaseTimer);
+    this.leaseTimer = this.ctx.engine.after(delay, () => this.leaseSync());
+  }
+
+  /**
+   * One pass of the lease controller (staging/src/k8s.io/component-helpers/apimachinery/lease/
+   * controller.go): renew, then wait renewInterval × U[1, 1.04) from the end of this pass
+   * (JitterUntil, sliding). Unreachable API: backoffEnsureLease retries forever, 200ms doubling to 7s.
+   */
+  private leaseSync(): void {
+    this.leaseTimer = undefined;
+    if (!this.powered || !this.kubeletRunning) return;
+    if (this.partitioned) {
+      this.leaseBackoff = Math.min(this.leaseBackoff === 0 ? LEASE_BACKOFF_INITIAL : this.leaseBackoff * 2, LEASE_BACKOFF_MAX);
+      this.scheduleLease(this.leaseBackoff);
+      return;
+    }
+    this.leaseBackoff = 0;
+    let lease = this.ctx.store.get("Lease", `kube-node-lease/${this.name}`);
+    if (!lease) lease = this.ctx.store.create(this.leaseObject(this.ctx.engine.now));
+    lease.spec.renewTime = this.ctx.engine.now;
+    this.ctx.store.update(lease);
+    this.ctx.trace.emit({
+      type: "LeaseRenewed",
+      lane: "kubelet",
+      object: `Lease/kube-node-lease/${this.name}`,
+      node: this.name,
+      message: `kubelet on ${this.name} renews its Lease`,
+      why: `every nodeLeaseDurationSeconds × 0.25 = ${fmt(this.renewInterval)}s, plus up to 4% jitter`,
+    });
+    this.scheduleLease(this.renewInterval * this.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
+  }
+
+  private scheduleStatusReport(delay: number): void {
+    this.ctx.engine.cancel(this.statusTimer);
+    this.statusTimer = this.ctx.engine.after(delay, () =>
+      this.postStatus(
+        `nodeStatusReportFrequency=${this.ctx.kubelet.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`,
+      ),
+    );
+  }
+
+  /** Post Ready=True with a fresh lastHeartbeatTime (kubelet_node_status.go). */
+  private postStatus(why: string): void {
+    this.statusTimer = undefined;
+    if (!this.connected()) return;
+    const node = this.ctx.store.get("Node", this.name);
+    if (!node) return;
+    const now = this.ctx.engine.now;
+    const wasReady = node.status.conditions.find((c) => c.type === "Ready")?.status === "True";
+    node.status.conditions = healthyConditions(now, wasReady ? node.status.conditions : undefined);
+    this.ctx.store.update(node);
+    if (!wasReady) {
+      this.ctx.trace.emit({
+        type: "NodeReady",
+        lane: "kubelet",
+        object: `Node/${this.name}`,
+        node: this.name,
+        message: `kubelet on ${this.name} posts Ready=True (KubeletReady: kubelet is posting ready status)`,
+        why,
+        see: getNode(node, now, this.ctx.versionString),
+      });
+    }
+    this.scheduleStatusReport(this.ctx.kubelet.nodeStatusReportFrequency);
+  }
+
+  // ---- pods -----------------------------------------------------------------------------------
+
+  /** After the kubelet reconnects: confirm deletions, stop orphans, restart what died, re-report. */
+  private resync(): void {
+    for (const pod of this.ctx.store.podsOnNode(this.name)) this.syncPod(pod, false);
+    for (const proc of [...this.procs.values()]) {
+      if (!this.ctx.store.exists(proc.pod)) this.syncPod(proc.pod, true);
+      else if (proc.running && !proc.terminating) this.reportStatus(proc);
+    }
+  }
+
+  private syncPod(pod: Pod, deleted: boolean): void {
+    const uid = pod.metadata.uid!;
+    const proc = this.procs.get(uid);
+    if (deleted || !this.ctx.store.exists(pod)) {
+      if (proc) this.killOrphan(proc);
+      return;
+    }
+    if (pod.spec.nodeName !== this.name) return;
+    if (pod.metadata.deletionTimestamp !== undefined) {
+      this.terminate(pod, proc);
+      return;
+    }
+    if (!proc) this.startPod(pod);
+  }
+
+  private startPod(pod: Pod): void {
+    const unattached = claimsOf(pod).filter((c) => this.ctx.store.get("VolumeAttachment", attachmentName(c))?.spec.nodeName !== this.name);
+    if (unattached.length > 0) {
+      // The kubelet waits for the attach/detach controller before mounting (volume manager).
+      this.waitingForVolumes.add(pod);
+      return;
+    }
+    const proc: Proc = { pod, running: false, terminating: false, ready: false, timers: [] };
+    this.procs.set(pod.metadata.uid!, proc);
+    const restart = pod.status.containerStatuses.length > 0;
+    proc.timers.push(
+      this.ctx.engine.after(POD_STARTUP_SECONDS, () => {
+        if (!this.powered) return;
+        proc.running = true;
+        const now = this.ctx.engine.now;
+        if (!pod.status.podIP) pod.status.podIP = this.nextIp();
+        pod.status.phase = "Running";
+        pod.status.containerStatuses = pod.spec.containers.map((c) => {
+          const prev = pod.status.containerStatuses.find((s) => s.name === c.name);
+          return {
+            name: c.name,
+            ready: false,
+            started: true,
+            restartCount: (prev?.restartCount ?? 0) + (restart ? 1 : 0),
+            state: "running",
+            startedAt: now,
+          };
+        });
+        if (this.connected()) this.ctx.store.update(pod, pod.spec.nodeName);
+        for (const c of pod.status.containerStatuses) {
+          this.ctx.trace.emit({
+            type: "ContainerStarted",
+            lane: "kubelet",
+            object: ref(pod),
+            node: this.name,
+            container: c.name,
+            restartCount: c.restartCount,
+            message: `kubelet on ${this.name} starts container ${c.name} of ${pod.metadata.name}`,
+            why: restart
+              ? `the pod is still bound to ${this.name} and its containers are not running (restartPolicy ${pod.spec.restartPolicy ?? "Always"})`
+              : `the pod was bound to ${this.name}; sandbox and container start take ~${POD_STARTUP_SECONDS}s`,
+            see: getPod(pod, now),
+          });
+        }
+        this.checkRunsTwice(pod);
+        const readyIn = Math.max(
+          ...pod.spec.containers.map((c) =>
+            secondsUntilReady(c, this.ctx.behaviour(pod.metadata.namespace, workloadOf(this.ctx, pod), pod.metadata.name, c.name)),
+          ),
+        );
+        proc.timers.push(
+          this.ctx.engine.after(readyIn, () => {
+            proc.ready = true;
+            this.reportStatus(proc);
+          }),
+        );
+      }),
+    );
+  }
+
+  /** Write the pod status the kubelet's status manager would: Ready from the local containers. */
+  private reportStatus(proc: Proc): void {
+    const pod = proc.pod;
+    if (!this.connected() || !this.ctx.store.exists(pod) || proc.terminating) return;
+    const ready = proc.running && proc.ready;
+    for (const c of pod.status.containerStatuses) c.ready = ready;
+    if (podReady(pod) === ready) return;
+    setPodReady(this.ctx, pod, ready, {
+      lane: "kubelet",
+      message: ready ? `${pod.metadata.name} is Ready` : `${pod.metadata.name} is not Ready`,
+      why: ready
+        ? pod.spec.containers.some((c) => c.readinessProbe)
+          ? "its readiness probe passed (successThreshold=1)"
+          : "its containers run and it has no readiness probe, so it is ready as soon as they start"
+        : "its containers are not running",
+    });
+  }
+
+  /**
+   * The pod has a deletionTimestamp: SIGTERM, wait for the process to exit (at most the grace
+   * period), then the kubelet's final delete removes the object (pod_workers.go, status_manager.go).
+   */
+  private terminate(pod: Pod, proc: Proc | undefined): void {
+    if (!proc || !proc.running) {
+      if (proc) this.procs.delete(pod.metadata.uid!);
+      for (const t of proc?.timers ?? []) this.ctx.engine.cancel(t);
+      removePod(this.ctx, pod, {
+        force: false,
+        lane: "kubelet",
+        message: `kubelet on ${this.name} confirms ${pod.metadata.name} is gone; the API removes the pod`,
+        why: "the pod was marked for deletion and none of its containers run here any more",
+      });
+      return;
+    }
+    if (proc.terminating) return;
+    proc.terminating = true;
+    const grace = pod.metadata.deletionGracePeriodSeconds ?? 30;
+    const behaviour = this.ctx.behaviour(pod.metadata.namespace, workloadOf(this.ctx, pod), pod.metadata.name);
+    const exitIn = Math.min(behaviour.shutdownSeconds ?? 0, grace);
+    proc.timers.push(
+      this.ctx.engine.after(exitIn, () => {
+        this.stopProc(proc);
+        this.procs.delete(pod.metadata.uid!);
+        if (!this.connected()) return;
+        for (const c of pod.status.containerStatuses) {
+          c.state = "terminated";
+          c.ready = false;
+        }
+        this.ctx.trace.emit({
+          type: "PodTerminated",
+          lane: "kubelet",
+          object: ref(pod),
+          node: this.name,
+          message: `${pod.metadata.name}'s containers exit after SIGTERM`,
+          why:
+            exitIn < grace
+              ? `the process exits ${fmt(exitIn)}s after SIGTERM (behaviour shutdownSeconds), within terminationGracePeriodSeconds=${grace}`
+              : `terminationGracePeriodSeconds=${grace} ran out: SIGKILL`,
+        });
+        removePod(this.ctx, pod, {
+          force: false,
+          lane: "kubelet",
+          message: `kubelet on ${this.name} confirms ${pod.metadata.name} stopped; the API removes the pod`,
+          why: "its containers have exited, so the kubelet completes the graceful deletion",
+        });
+      }),
+    );
+  }
+
+  /** A process whose pod object is gone (force-deleted or garbage-collected while we were cut off). */
+  private killOrphan(proc: Proc): void {
+    const running = proc.running;
+    this.stopProc(proc);
+    this.procs.delete(proc.pod.metadata.uid!);
+    if (!running) return;
+    this.ctx.trace.emit({
+      type: "ContainerKilled",
+      lane: "kubelet",
+      object: ref(proc.pod),
+      node: this.name,
+      container: proc.pod.spec.containers[0]?.name ?? "",
+      message: `kubelet on ${this.name} stops the containers of ${proc.pod.metadata.name}, whose pod object no longer exists`,
+      why: "the kubelet reached the API again and cleans up pods it should no longer run (HandlePodCleanups)",
+    });
+  }
+
+  private stopProc(proc: Proc): void {
+    proc.running = false;
+    proc.ready = false;
+    for (const t of proc.timers) this.ctx.engine.cancel(t);
+    proc.timers = [];
+  }
+
+  /** Copies of pods whose containers run here, for the "runs twice" check. */
+  runningCopies(): RunningCopy[] {
+    const out: RunningCopy[] = [];
+    for (const proc of this.procs.values()) {
+      if (!proc.running) continue;
+      out.push({
+        node: this.name,
+        podName: proc.pod.metadata.name,
+        namespace: proc.pod.metadata.namespace,
+        uid: proc.pod.metadata.uid!,
+        unreachable: !this.connected(),
+      });
+    }
+    return out;
+  }
+
+  procOwner(uid: string): string | undefined {
+    const proc = this.procs.get(uid);
+    return proc ? workloadOf(this.ctx, proc.pod) : undefined;
+  }
+
+  /**
+   * A replacement started while the old copy still runs on a node whose kubelet cannot stop it:
+   * for a StatefulSet, two members with one identity; for a Deployment, more replicas than wanted.
+   */
+  private checkRunsTwice(pod: Pod): void {
+    const owner = workloadOf(this.ctx, pod);
+    if (!owner || owner.startsWith("DaemonSet/")) return;
+    const sameIdentity = owner.startsWith("StatefulSet/");
+    const copies = this.ctx.machines.runningCopies((name, ns, procOwner) =>
+      sameIdentity ? name === pod.metadata.name && ns === pod.metadata.namespace : procOwner === owner,
+    );
+    const stale = copies.filter((c) => c.unreachable && c.uid !== pod.metadata.uid);
+    for (const old of stale) {
+      this.ctx.trace.emit({
+        type: "PodRunsTwice",
+        lane: "app",
+        object: `Pod/${old.namespace}/${old.podName}`,
+        node: old.node,
+        copies: sameIdentity ? 2 : copies.length,
+        message: sameIdentity
+          ? `${pod.metadata.name} now runs twice: the replacement on ${this.name} and the old copy on ${old.node}, which nobody can stop`
+          : `${old.podName} still runs on ${old.node} while its replacement ${pod.metadata.name} runs on ${this.name}: ${copies.length} copies of ${owner.split("/").pop()} run`,
+        why: `${old.node}'s containers keep running while its kubelet cannot reach the API server; nothing stops them until it does`,
+      });
+    }
+  }
+
+  // ---- objects --------------------------------------------------------------------------------
+
+  private nextIp(): string {
+    return `10.244.${this.index}.${this.ipCounter++}`;
+  }
+
+  private nodeObject(createdAt: number): Node {
+    return {
+      kind: "Node",
+      metadata: { name: this.name, labels: { ...this.spec.labels }, creationTimestamp: createdAt },
+      spec: { taints: this.spec.taints.map((t) => ({ ...t })) },
+      status: {
+        capacity: { ...this.spec.capacity },
+        allocatable: { ...this.spec.capacity },
+        conditions: healthyConditions(this.ctx.engine.now),
+      },
+    };
+  }
+
+  private leaseObject(createdAt: number): Lease {
+    return {
+      kind: "Lease",
+      metadata: { name: this.name, namespace: "kube-node-lease", creationTimestamp: createdAt },
+      spec: { holderIdentity: this.name, leaseDurationSeconds: this.ctx.kubelet.nodeLeaseDurationSeconds, renewTime: this.ctx.engine.now },
+    };
+  }
+
+  describePod(pod: Pod): string {
+    return getPod(pod, this.ctx.engine.now);
+  }
+}
+
+/** The conditions a healthy kubelet posts (pkg/kubelet/nodestatus/setters.go reasons). */
+function healthyConditions(now: number, previous?: NodeCondition[]): NodeCondition[] {
+  const prev = (type: string) => previous?.find((c) => c.type === type)?.lastTransitionTime ?? now;
+  const c = (type: string, status: "True" | "False", reason: string, message: string): NodeCondition => ({
+    type,
+    status,
+    reason,
+    message,
+    lastHeartbeatTime: now,
+    lastTransitionTime: prev(type),
+  });
+  return [
+    c("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+    c("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+    c("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+    c("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+  ];
+}
+
+export function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/0+$/, "").replace(/\.$/, "");
+}

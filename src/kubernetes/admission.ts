@@ -1,0 +1,41 @@
+// Admission defaults applied when a pod is created.
+
+import type { ControlPlaneSettings } from "./defaults.ts";
+import type { Pod, Toleration } from "./objects.ts";
+import { TAINT_NOT_READY, TAINT_UNREACHABLE } from "./taints.ts";
+
+/**
+ * DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds/admission.go): a pod that
+ * does not already tolerate not-ready / unreachable (a toleration with that key or an empty key,
+ * and effect NoExecute or empty; the operator is not checked) gets
+ * {key, operator: Exists, effect: NoExecute, tolerationSeconds: 300} for each.
+ */
+export function admitPod(pod: Pod, cp: ControlPlaneSettings): void {
+  const tolerations = pod.spec.tolerations ?? [];
+  const covers = (key: string) =>
+    tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect));
+  const add: Toleration[] = [];
+  if (!covers(TAINT_NOT_READY))
+    add.push({ key: TAINT_NOT_READY, operator: "Exists", effect: "NoExecute", tolerationSeconds: cp.defaultNotReadyTolerationSeconds });
+  if (!covers(TAINT_UNREACHABLE))
+    add.push({ key: TAINT_UNREACHABLE, operator: "Exists", effect: "NoExecute", tolerationSeconds: cp.defaultUnreachableTolerationSeconds });
+  if (add.length > 0) pod.spec.tolerations = [...tolerations, ...add];
+}
+
+/**
+ * AddOrUpdateDaemonPodTolerations (pkg/controller/daemon/util/daemonset_util.go): DaemonSet pods
+ * tolerate not-ready and unreachable NoExecute with no limit ("DaemonSet pods shouldn't be deleted
+ * by NodeController in case of node problems"), and the pressure and unschedulable NoSchedule taints.
+ */
+export function daemonSetTolerations(hostNetwork: boolean): Toleration[] {
+  const t: Toleration[] = [
+    { key: TAINT_NOT_READY, operator: "Exists", effect: "NoExecute" },
+    { key: TAINT_UNREACHABLE, operator: "Exists", effect: "NoExecute" },
+    { key: "node.kubernetes.io/disk-pressure", operator: "Exists", effect: "NoSchedule" },
+    { key: "node.kubernetes.io/memory-pressure", operator: "Exists", effect: "NoSchedule" },
+    { key: "node.kubernetes.io/pid-pressure", operator: "Exists", effect: "NoSchedule" },
+    { key: "node.kubernetes.io/unschedulable", operator: "Exists", effect: "NoSchedule" },
+  ];
+  if (hostNetwork) t.push({ key: "node.kubernetes.io/network-unavailable", operator: "Exists", effect: "NoSchedule" });
+  return t;
+}

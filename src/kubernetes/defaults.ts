@@ -1,0 +1,131 @@
+// Every version-dependent default in one place, each with its flag or field, value and source.
+// Paths are relative to kubernetes/kubernetes (see ../shared/reference/kubernetes.md §1).
+
+import type {
+  ControlPlaneOverrides,
+  KubeletOverrides,
+  KubernetesVersion,
+} from "../scenario/types.ts";
+
+export function minor(version: KubernetesVersion): number {
+  return Number(version.split(".")[1]);
+}
+
+export interface ControlPlaneSettings {
+  /** --node-monitor-period, 5s: SetDefaults_KubeCloudSharedConfiguration (cloud-provider config defaults). */
+  nodeMonitorPeriod: number;
+  /**
+   * --node-monitor-grace-period: 40s up to 1.31, 50s from 1.32 (PR #126287,
+   * pkg/controller/nodelifecycle/config/v1alpha1/defaults.go).
+   */
+  nodeMonitorGracePeriod: number;
+  /** --node-startup-grace-period, 60s: same defaults.go. */
+  nodeStartupGracePeriod: number;
+  /** --node-eviction-rate, 0.1 nodes/s per zone: cmd/kube-controller-manager/app/options/nodelifecyclecontroller.go. */
+  nodeEvictionRate: number;
+  /** --secondary-node-eviction-rate, 0.01: same file. */
+  secondaryNodeEvictionRate: number;
+  /** --large-cluster-size-threshold, 50: same file; the code compares it with the zone's size. */
+  largeClusterSizeThreshold: number;
+  /** --unhealthy-zone-threshold, 0.55: same file. */
+  unhealthyZoneThreshold: number;
+  /** kube-apiserver --default-not-ready-toleration-seconds, 300: plugin/pkg/admission/defaulttolerationseconds. */
+  defaultNotReadyTolerationSeconds: number;
+  /** kube-apiserver --default-unreachable-toleration-seconds, 300: same plugin. */
+  defaultUnreachableTolerationSeconds: number;
+  /** --disable-force-detach-on-timeout, false: cmd/kube-controller-manager/app/options/attachdetachcontroller.go. */
+  disableForceDetachOnTimeout: boolean;
+  /** --terminated-pod-gc-threshold, 12500: pkg/controller/podgc. */
+  terminatedPodGcThreshold: number;
+}
+
+export function resolveControlPlane(
+  version: KubernetesVersion,
+  overrides: ControlPlaneOverrides,
+): ControlPlaneSettings {
+  return {
+    nodeMonitorPeriod: 5,
+    nodeMonitorGracePeriod: minor(version) >= 32 ? 50 : 40,
+    nodeStartupGracePeriod: 60,
+    nodeEvictionRate: 0.1,
+    secondaryNodeEvictionRate: 0.01,
+    largeClusterSizeThreshold: 50,
+    unhealthyZoneThreshold: 0.55,
+    defaultNotReadyTolerationSeconds: 300,
+    defaultUnreachableTolerationSeconds: 300,
+    disableForceDetachOnTimeout: false,
+    terminatedPodGcThreshold: 12500,
+    ...definedOnly(overrides),
+  };
+}
+
+export interface KubeletSettings {
+  /** nodeLeaseDurationSeconds, 40: pkg/kubelet/apis/config/v1beta1/defaults.go. */
+  nodeLeaseDurationSeconds: number;
+  /** nodeStatusUpdateFrequency, 10s: same defaults.go. */
+  nodeStatusUpdateFrequency: number;
+  /** nodeStatusReportFrequency, 5m (1m in older docs): same defaults.go. */
+  nodeStatusReportFrequency: number;
+  probeSchedule: "kubernetes" | "period-end";
+  crashLoopBackOff: boolean;
+}
+
+export function resolveKubelet(overrides: KubeletOverrides): KubeletSettings {
+  return {
+    nodeLeaseDurationSeconds: 40,
+    nodeStatusUpdateFrequency: 10,
+    nodeStatusReportFrequency: 300,
+    probeSchedule: "kubernetes",
+    crashLoopBackOff: true,
+    ...definedOnly(overrides),
+  };
+}
+
+/**
+ * The renew interval: leaseDuration × nodeLeaseRenewIntervalFraction (0.25), pkg/kubelet/kubelet.go;
+ * 10s at the default 40s duration.
+ */
+export const NODE_LEASE_RENEW_INTERVAL_FRACTION = 0.25;
+/** wait.JitterUntil(sync, renewInterval, 0.04, sliding=true): lease/controller.go. */
+export const LEASE_RENEW_JITTER = 0.04;
+/** backoffEnsureLease: 200ms doubling to maxBackoff 7s, forever: lease/controller.go. */
+export const LEASE_BACKOFF_INITIAL = 0.2;
+export const LEASE_BACKOFF_MAX = 7;
+
+/** NodeEvictionPeriod, 100ms: pkg/controller/nodelifecycle/scheduler/rate_limited_queue.go. */
+export const NODE_EVICTION_PERIOD = 0.1;
+/**
+ * The monitor pass runs through wait.UntilWithContext, a *sliding* period: the next pass starts
+ * nodeMonitorPeriod after the previous one finished. A pass's own processing time (ε) is what makes
+ * the pass at probeTimestamp + grace + 10ε the first that is strictly after the grace period
+ * (kubernetes.md §2.4, "sliding 5 s period plus processing time"). faultline takes ε = 0.1ms.
+ */
+export const MONITOR_PASS_PROCESSING = 0.0001;
+/** Retry when the Ready condition is missing at tainting time: 50ms, node_lifecycle_controller.go. */
+export const TAINT_RETRY_MISSING_READY = 0.05;
+
+/** PodGC: gcCheckPeriod 20s, quarantineTime 40s: pkg/controller/podgc/gc_controller.go. */
+export const PODGC_CHECK_PERIOD = 20;
+export const PODGC_QUARANTINE = 40;
+
+/** ReconcilerMaxWaitForUnmountDuration, 6 min: attach_detach_controller.go DefaultTimerConfig. */
+export const MAX_WAIT_FOR_UNMOUNT = 360;
+/** ReconcilerLoopPeriod, 100ms: same DefaultTimerConfig. */
+export const ATTACH_DETACH_LOOP_PERIOD = 0.1;
+
+/** Pod spec.terminationGracePeriodSeconds default, 30: pkg/apis/core/v1/defaults.go. */
+export const DEFAULT_TERMINATION_GRACE_PERIOD = 30;
+
+/** kubectl drain retries an eviction refused by a PodDisruptionBudget (429) every 5s: kubectl/pkg/drain. */
+export const DRAIN_EVICTION_RETRY = 5;
+
+/** The version string `kubectl get nodes` shows in its VERSION column. */
+export function kubeletVersionString(version: KubernetesVersion): string {
+  return `v${version}.0`;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}

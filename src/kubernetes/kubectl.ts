@@ -1,0 +1,78 @@
+// What kubectl would print for an object at a moment: the "what you would see" of every step.
+// Columns and wording follow kubectl's printers (k8s.io/kubernetes/pkg/printers/internalversion).
+
+import type { Node, Pod } from "./objects.ts";
+
+/** duration.HumanDuration (k8s.io/apimachinery/pkg/util/duration), which kubectl's AGE column uses. */
+export function humanDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 120) return `${s}s`;
+  const minutes = Math.floor(s / 60);
+  if (minutes < 10) return s % 60 === 0 ? `${minutes}m` : `${minutes}m${s % 60}s`;
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (hours < 24 * 8) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
+  return `${days}d`;
+}
+
+/**
+ * Objects that exist when a `start: running` scenario begins were created this long before t=0,
+ * so kubectl's AGE column reads like a cluster that has been up for a while.
+ */
+export const CLUSTER_AGE_AT_START = 3600;
+
+function age(created: number | undefined, now: number): string {
+  return humanDuration(now - (created ?? 0));
+}
+
+export function nodeStatus(node: Node): string {
+  const ready = node.status.conditions.find((c) => c.type === "Ready");
+  let s = ready?.status === "True" ? "Ready" : ready ? "NotReady" : "Unknown";
+  if (node.spec.unschedulable) s += ",SchedulingDisabled";
+  return s;
+}
+
+function nodeCells(node: Node, now: number, version: string): string[] {
+  return [node.metadata.name, nodeStatus(node), "<none>", age(node.metadata.creationTimestamp, now), version];
+}
+
+export function getNode(node: Node, now: number, version: string): string {
+  return `$ kubectl get node ${node.metadata.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], nodeCells(node, now, version))}`;
+}
+
+export function podStatusColumn(pod: Pod): string {
+  if (pod.metadata.deletionTimestamp !== undefined) return "Terminating";
+  for (const c of pod.status.containerStatuses) if (c.state === "waiting" && c.reason) return c.reason;
+  for (const c of pod.status.containerStatuses) if (c.state === "terminated" && c.reason) return c.reason;
+  return pod.status.phase;
+}
+
+function podCells(pod: Pod, now: number): string[] {
+  const total = pod.spec.containers.length;
+  const ready = pod.status.containerStatuses.filter((c) => c.ready).length;
+  const restarts = pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0);
+  return [
+    pod.metadata.name,
+    `${ready}/${total}`,
+    podStatusColumn(pod),
+    String(restarts),
+    age(pod.metadata.creationTimestamp, now),
+    pod.status.podIP ?? "<none>",
+    pod.spec.nodeName ?? "<none>",
+  ];
+}
+
+export function getPod(pod: Pod, now: number): string {
+  const ns = pod.metadata.namespace === "default" ? "" : ` -n ${pod.metadata.namespace}`;
+  return `$ kubectl get pod ${pod.metadata.name}${ns} -o wide\n${table(["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"], podCells(pod, now))}`;
+}
+
+/** A header and one row, aligned as kubectl's tabwriter does (3 spaces of padding). */
+function table(header: string[], row: string[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, (row[i] ?? "").length));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]! + 3))).join("");
+  return `${line(header)}\n${line(row)}`;
+}

@@ -1,0 +1,172 @@
+// The scenario: what the user asks faultline to simulate, after loading and validation.
+// The YAML contract is documented in README.md ("Scenario file"); load/ turns a file into this.
+
+import type { KubeObject, ManifestKind, ResourceList, Taint } from "../kubernetes/objects.ts";
+
+export const SUPPORTED_VERSIONS = [
+  "1.28",
+  "1.29",
+  "1.30",
+  "1.31",
+  "1.32",
+  "1.33",
+  "1.34",
+  "1.35",
+  "1.36",
+  "1.37",
+] as const;
+export type KubernetesVersion = (typeof SUPPORTED_VERSIONS)[number];
+export const NEWEST_VERSION: KubernetesVersion = "1.37";
+
+/** Where something came from in the user's files, for messages. */
+export interface SourcePos {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface NodeSpec {
+  name: string;
+  zone?: string;
+  region?: string;
+  labels: Record<string, string>;
+  taints: Taint[];
+  capacity: ResourceList;
+}
+
+/**
+ * kube-controller-manager and kube-apiserver settings, named after their flags in camelCase.
+ * Every field is optional in the file; `resolveControlPlane` (kubernetes/defaults.ts) fills the
+ * version's defaults.
+ */
+export interface ControlPlaneOverrides {
+  nodeMonitorGracePeriod?: number;
+  nodeMonitorPeriod?: number;
+  nodeStartupGracePeriod?: number;
+  nodeEvictionRate?: number;
+  secondaryNodeEvictionRate?: number;
+  largeClusterSizeThreshold?: number;
+  unhealthyZoneThreshold?: number;
+  defaultNotReadyTolerationSeconds?: number;
+  defaultUnreachableTolerationSeconds?: number;
+  disableForceDetachOnTimeout?: boolean;
+  terminatedPodGcThreshold?: number;
+}
+
+/** kubelet configuration fields (KubeletConfiguration, camelCase as in the file). */
+export interface KubeletOverrides {
+  nodeLeaseDurationSeconds?: number;
+  nodeStatusUpdateFrequency?: number;
+  nodeStatusReportFrequency?: number;
+  /** faultline's own: the seed 002 toy kubelet ("period-end") or the real one ("kubernetes"). */
+  probeSchedule?: "kubernetes" | "period-end";
+  /** faultline's own: false restarts crashed containers without CrashLoopBackOff (seed 002's toy). */
+  crashLoopBackOff?: boolean;
+}
+
+export type FaultAction =
+  | "power-off"
+  | "power-on"
+  | "network-partition"
+  | "network-heal"
+  | "kubelet-stop"
+  | "kubelet-start"
+  | "cordon"
+  | "uncordon"
+  | "drain"
+  | "delete-node"
+  | "taint-out-of-service"
+  | "force-delete-pod"
+  | "deadlock"
+  | "crash"
+  | "dependency-down"
+  | "dependency-up"
+  | "recover";
+
+export const NODE_ACTIONS: readonly FaultAction[] = [
+  "power-off",
+  "power-on",
+  "network-partition",
+  "network-heal",
+  "kubelet-stop",
+  "kubelet-start",
+  "cordon",
+  "uncordon",
+  "drain",
+  "delete-node",
+  "taint-out-of-service",
+];
+export const POD_ACTIONS: readonly FaultAction[] = [
+  "force-delete-pod",
+  "deadlock",
+  "crash",
+  "dependency-down",
+  "dependency-up",
+  "recover",
+];
+
+export interface TimelineStep {
+  at: number;
+  do: FaultAction;
+  node?: string;
+  /** `<namespace>/<name>`, `<Kind>/<name>` or `<Kind>/<name>[i]`. */
+  pod?: string;
+  /** `pod`, resolved by load/ against the manifests (set whenever `pod` is). */
+  target?: PodTarget;
+  pos: SourcePos;
+}
+
+/** The pod (or pods) a timeline step names, resolved against the manifests. */
+export interface PodTarget {
+  namespace: string;
+  /** The workload the pod belongs to; a bare Pod is its own workload. */
+  kind: "Pod" | "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet";
+  workload: string;
+  /** `<Kind>/<name>[i]` or a StatefulSet pod `<sts>-<i>`: the pod's index. Absent: any pod of the workload. */
+  index?: number;
+  /** `<namespace>/<name>`: the pod name as written (for a Deployment, a generated name such as web-7d4b9-x2x). */
+  podName?: string;
+}
+
+/** How the application in a workload behaves (issue: probes); keyed by workload name or "name/container". */
+export interface Behaviour {
+  bootSeconds?: number;
+  readyAfterSeconds?: number;
+  exitCode?: number;
+  /** seconds the process takes to exit after SIGTERM; default 0 (exits at once). */
+  shutdownSeconds?: number;
+  capacityRps?: number;
+  serviceTimeMs?: number;
+  healthSharesRequestQueue?: boolean;
+}
+
+export interface ManifestObject {
+  object: KubeObject;
+  kind: ManifestKind;
+  pos: SourcePos;
+}
+
+export interface IgnoredObject {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  pos: SourcePos;
+}
+
+export interface Scenario {
+  name: string;
+  file: string;
+  kubernetesVersion: KubernetesVersion;
+  seed: number;
+  duration: number;
+  start: "running" | "created";
+  nodes: NodeSpec[];
+  manifests: ManifestObject[];
+  ignored: IgnoredObject[];
+  controlPlane: ControlPlaneOverrides;
+  kubelet: KubeletOverrides;
+  behaviour: Record<string, Behaviour>;
+  timeline: TimelineStep[];
+  /** Raw scenario settings not yet modelled by this version (traffic, network), kept for later stages. */
+  extra: Record<string, unknown>;
+}
