@@ -1,0 +1,78 @@
+// The file-system half of load/: read the scenario file and the manifests it names, then hand the
+// text to the pure core (scenario.ts). Paths in messages are as the user typed them, joined to the
+// scenario file's folder, so they read relative to the current directory.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, extname, isAbsolute, join } from "node:path";
+import type { Scenario } from "../scenario/types.ts";
+import { LoadError } from "./errors.ts";
+import { type ManifestFile, ManifestReadError, parseScenario } from "./scenario.ts";
+import { MAX_FILE_BYTES } from "./source.ts";
+
+const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
+const MIB = MAX_FILE_BYTES / 1024 / 1024;
+
+export function loadScenarioFile(path: string): Scenario {
+  let text: string;
+  try {
+    text = readSmallFile(path);
+  } catch (e) {
+    if (e instanceof ManifestReadError) throw new LoadError(e.code, path, 0, 0, "", e.message);
+    if (isNotFound(e)) throw new LoadError("file-not-found", path, 0, 0, "", "no such file");
+    throw new LoadError("unreadable-file", path, 0, 0, "", `cannot read: ${errorMessage(e)}`);
+  }
+  const dir = dirname(path);
+  return parseScenario(text, path, (entry) => readManifestEntry(dir, entry));
+}
+
+/** A `manifests:` entry: one file, or the .yaml/.yml/.json files of a folder sorted by name. */
+export function readManifestEntry(dir: string, entry: string): ManifestFile[] | undefined {
+  const full = isAbsolute(entry) ? entry : join(dir, entry);
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(full);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw new ManifestReadError("unreadable-file", `cannot read ${full}: ${errorMessage(e)}`);
+  }
+  try {
+    if (stat.isDirectory()) {
+      const names = readdirSync(full)
+        .filter((name) => MANIFEST_EXTENSIONS.has(extname(name).toLowerCase()))
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const out: ManifestFile[] = [];
+      for (const name of names) {
+        const file = join(full, name);
+        if (!statSync(file).isFile()) continue;
+        out.push({ text: readSmallFile(file), file });
+      }
+      return out;
+    }
+    return [{ text: readSmallFile(full), file: full }];
+  } catch (e) {
+    if (e instanceof ManifestReadError) throw e;
+    throw new ManifestReadError("unreadable-file", `cannot read ${full}: ${errorMessage(e)}`);
+  }
+}
+
+/** Refuses anything but a regular file of at most MAX_FILE_BYTES, before reading it (no hang on a FIFO or /dev/zero). */
+function readSmallFile(file: string): string {
+  const stat = statSync(file);
+  if (!stat.isFile()) throw new ManifestReadError("unreadable-file", `${file} is not a regular file`);
+  if (stat.size > MAX_FILE_BYTES) {
+    throw new ManifestReadError(
+      "file-too-large",
+      `${file} is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; files larger than ${MIB} MiB are refused`,
+    );
+  }
+  return readFileSync(file, "utf8");
+}
+
+function isNotFound(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

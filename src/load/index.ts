@@ -1,0 +1,5 @@
+// load/: a scenario file (+ the manifests it references) → a validated Scenario, or one LoadError.
+// `core.ts` is the same without the file system, for the browser.
+
+export * from "./core.ts";
+export { loadScenarioFile, readManifestEntry } from "./files.ts";

@@ -1,0 +1,156 @@
+// YAML text → documents that remember where each value came from. Validation works on the plain
+// JavaScript value of a document and names a field by its path; `locate` maps the path back to the
+// YAML node (the key or the value), falling back to the nearest parent that exists.
+
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+} from "yaml";
+import { LoadError, type LoadErrorCode } from "./errors.ts";
+
+export type PathSegment = string | number;
+export type Path = readonly PathSegment[];
+
+/** Files (scenario or manifest) larger than this are refused before parsing. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** `timeline[2].at`, `metadata.labels["app.kubernetes.io/name"]`. */
+export function formatPath(path: Path): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (PLAIN_KEY.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** One YAML document of a file, its JavaScript value and the means to point into it. */
+export class SourceDoc {
+  readonly file: string;
+  readonly value: unknown;
+  private readonly doc: Document;
+  private readonly lineCounter: LineCounter;
+
+  constructor(file: string, doc: Document, lineCounter: LineCounter, value: unknown) {
+    this.file = file;
+    this.doc = doc;
+    this.lineCounter = lineCounter;
+    this.value = value;
+  }
+
+  /** The position of the value at `path` (or of its key, for an unknown or misplaced field). */
+  locate(path: Path, target: "key" | "value" = "value"): Position {
+    let node: unknown = this.doc.contents;
+    let best: Node | undefined = node as Node | undefined;
+    for (let i = 0; i < path.length; i++) {
+      node = this.deref(node);
+      const seg = path[i]!;
+      let next: unknown;
+      let keyNode: unknown;
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isPair(p) && keyText(p.key) === String(seg));
+        if (pair) {
+          keyNode = pair.key;
+          next = pair.value ?? undefined;
+          if (next === undefined || (i === path.length - 1 && target === "key")) next = keyNode;
+        }
+      } else if (isSeq(node) && typeof seg === "number") {
+        next = node.items[seg];
+      }
+      if (next === undefined || next === null) break;
+      node = next;
+      if (hasRange(node)) best = node;
+    }
+    const offset = best && hasRange(best) ? best.range![0] : 0;
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { line, col };
+  }
+
+  /** The scalar's source text as written (e.g. "1.30" for a YAML float read as 1.3). */
+  sourceText(path: Path): string | undefined {
+    let node: unknown = this.doc.contents;
+    for (const seg of path) {
+      node = this.deref(node);
+      if (isMap(node)) node = node.items.find((p) => isPair(p) && keyText(p.key) === String(seg))?.value;
+      else if (isSeq(node) && typeof seg === "number") node = node.items[seg];
+      else return undefined;
+    }
+    node = this.deref(node);
+    return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
+  }
+
+  error(code: LoadErrorCode, path: Path, message: string, target: "key" | "value" = "value"): LoadError {
+    const { line, col } = this.locate(path, target);
+    return new LoadError(code, this.file, line, col, formatPath(path), message);
+  }
+
+  private deref(node: unknown): unknown {
+    return isAlias(node) ? node.resolve(this.doc) : node;
+  }
+}
+
+function keyText(key: unknown): string | undefined {
+  if (isScalar(key)) return String(key.value);
+  return undefined;
+}
+
+function hasRange(node: unknown): node is Node {
+  return typeof node === "object" && node !== null && Array.isArray((node as Node).range);
+}
+
+/**
+ * Parse every document of a YAML (or JSON) file. Empty documents are skipped. The first syntax error
+ * becomes a LoadError at its position; so does alias expansion beyond yaml's resource-exhaustion guard.
+ */
+export function parseYamlFile(text: string, file: string): SourceDoc[] {
+  if (text.length > MAX_FILE_BYTES) {
+    throw new LoadError(
+      "file-too-large",
+      file,
+      0,
+      0,
+      "",
+      `file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; faultline refuses it`,
+    );
+  }
+  const lineCounter = new LineCounter();
+  // merge: `<<: *anchor` keys, which Kubernetes' own YAML reader (go-yaml, YAML 1.1) accepts.
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, merge: true });
+  const docs = Array.isArray(parsed) ? parsed : [];
+  const out: SourceDoc[] = [];
+  for (const doc of docs) {
+    const err = doc.errors[0];
+    if (err) {
+      const { line, col } = lineCounter.linePos(err.pos[0]);
+      throw new LoadError("yaml-syntax", file, line, col, "", `invalid YAML: ${err.message} (${err.code})`);
+    }
+    if (doc.contents === null) continue;
+    const contents = doc.contents as unknown;
+    if (isScalar(contents) && contents.value === null) continue;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      const { line, col } = lineCounter.linePos(hasRange(contents) ? contents.range![0] : 0);
+      const message = e instanceof Error ? e.message : String(e);
+      throw new LoadError("yaml-syntax", file, line, col, "", `invalid YAML: ${message}`);
+    }
+    out.push(new SourceDoc(file, doc, lineCounter, value));
+  }
+  return out;
+}
