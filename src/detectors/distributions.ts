@@ -1,0 +1,280 @@
+// Heartbeat gap distributions for the analysis: survival function, partial moments (for what a detector learns
+// and for detection times) and sampling (for the simulation). Times in ms.
+
+import { exponential as expDeviate, normal as normalDeviate, type Rng } from "./rng.ts";
+
+/** Partial moments over gaps at most c: p = P(G <= c), m1 = E[G; G <= c], m2 = E[G²; G <= c]. */
+export interface PartialMoments {
+  p: number;
+  m1: number;
+  m2: number;
+}
+
+export interface GapDistribution {
+  readonly label: string;
+  readonly meanMs: number;
+  readonly secondMomentMs2: number;
+  /** P(G > t). */
+  sf(tMs: number): number;
+  partial(cMs: number): PartialMoments;
+  sample(rng: Rng): number;
+}
+
+/** Complementary error function (Numerical Recipes `erfcc`, fractional error < 1.2e-7 everywhere). */
+export function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const r =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 +
+                            t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return x >= 0 ? r : 2 - r;
+}
+
+/** Standard normal upper tail Q(z) = P(Z > z). */
+export function normalSf(z: number): number {
+  return 0.5 * erfc(z / Math.SQRT2);
+}
+
+/** Standard normal CDF. */
+export function normalCdf(z: number): number {
+  return 0.5 * erfc(-z / Math.SQRT2);
+}
+
+function normalPdf(z: number): number {
+  return Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
+}
+
+/** Exponential gaps with the given mean (memoryless: Cassandra's model of the world). */
+export function exponentialGaps(meanMs: number): GapDistribution {
+  if (!(meanMs > 0)) throw new RangeError("mean gap must be > 0");
+  return {
+    label: `exponential(mean ${meanMs}ms)`,
+    meanMs,
+    secondMomentMs2: 2 * meanMs * meanMs,
+    sf: (t) => (t <= 0 ? 1 : Math.exp(-t / meanMs)),
+    partial: (c) => {
+      if (c <= 0) return { p: 0, m1: 0, m2: 0 };
+      if (c === Number.POSITIVE_INFINITY) return { p: 1, m1: meanMs, m2: 2 * meanMs * meanMs };
+      const e = Math.exp(-c / meanMs);
+      return {
+        p: 1 - e,
+        m1: meanMs - (c + meanMs) * e,
+        m2: 2 * meanMs * meanMs - (c * c + 2 * meanMs * c + 2 * meanMs * meanMs) * e,
+      };
+    },
+    sample: (rng) => expDeviate(rng, meanMs),
+  };
+}
+
+/** Normal gaps N(mean, sd²) truncated at 0 (a regular beat with jitter). */
+export function normalGaps(meanMs: number, sdMs: number): GapDistribution {
+  if (!(meanMs > 0)) throw new RangeError("mean gap must be > 0");
+  if (!(sdMs > 0)) throw new RangeError("gap standard deviation must be > 0");
+  const raw = (c: number): PartialMoments => {
+    if (c === Number.POSITIVE_INFINITY) return { p: 1, m1: meanMs, m2: meanMs * meanMs + sdMs * sdMs };
+    const z = (c - meanMs) / sdMs;
+    const P = normalCdf(z);
+    const f = normalPdf(z);
+    return {
+      p: P,
+      m1: meanMs * P - sdMs * f,
+      m2: (meanMs * meanMs + sdMs * sdMs) * P - sdMs * f * (meanMs + c),
+    };
+  };
+  const at0 = raw(0);
+  const mass = 1 - at0.p;
+  const partial = (c: number): PartialMoments => {
+    if (c <= 0) return { p: 0, m1: 0, m2: 0 };
+    const r = raw(c);
+    return { p: (r.p - at0.p) / mass, m1: (r.m1 - at0.m1) / mass, m2: (r.m2 - at0.m2) / mass };
+  };
+  const all = partial(Number.POSITIVE_INFINITY);
+  return {
+    label: `normal(mean ${meanMs}ms, sd ${sdMs}ms)`,
+    meanMs: all.m1,
+    secondMomentMs2: all.m2,
+    sf: (t) => (t <= 0 ? 1 : normalSf((t - meanMs) / sdMs) / mass),
+    partial,
+    sample: (rng) => {
+      for (;;) {
+        const x = meanMs + sdMs * normalDeviate(rng);
+        if (x >= 0) return x;
+      }
+    },
+  };
+}
+
+/** Lognormal gaps with the given mean and log-space sigma. */
+export function lognormalGaps(meanMs: number, sigma: number): GapDistribution {
+  if (!(meanMs > 0)) throw new RangeError("mean gap must be > 0");
+  if (!(sigma > 0)) throw new RangeError("lognormal sigma must be > 0");
+  const mu = Math.log(meanMs) - (sigma * sigma) / 2;
+  return {
+    label: `lognormal(mean ${meanMs}ms, sigma ${sigma})`,
+    meanMs,
+    secondMomentMs2: Math.exp(2 * mu + 2 * sigma * sigma),
+    sf: (t) => (t <= 0 ? 1 : normalSf((Math.log(t) - mu) / sigma)),
+    partial: (c) => {
+      if (c <= 0) return { p: 0, m1: 0, m2: 0 };
+      if (c === Number.POSITIVE_INFINITY)
+        return { p: 1, m1: meanMs, m2: Math.exp(2 * mu + 2 * sigma * sigma) };
+      const l = Math.log(c);
+      return {
+        p: normalCdf((l - mu) / sigma),
+        m1: Math.exp(mu + (sigma * sigma) / 2) * normalCdf((l - mu - sigma * sigma) / sigma),
+        m2: Math.exp(2 * mu + 2 * sigma * sigma) * normalCdf((l - mu - 2 * sigma * sigma) / sigma),
+      };
+    },
+    sample: (rng) => Math.exp(mu + sigma * normalDeviate(rng)),
+  };
+}
+
+/** shift + Exponential(scale): a pause of at least `shiftMs` (the GC-pause tail). */
+export function shiftedExponentialGaps(shiftMs: number, scaleMs: number): GapDistribution {
+  if (!(shiftMs >= 0)) throw new RangeError("shift must be >= 0");
+  if (!(scaleMs > 0)) throw new RangeError("tail scale must be > 0");
+  const e = exponentialGaps(scaleMs);
+  return {
+    label: `${shiftMs}ms + exponential(${scaleMs}ms)`,
+    meanMs: shiftMs + scaleMs,
+    secondMomentMs2: shiftMs * shiftMs + 2 * shiftMs * scaleMs + 2 * scaleMs * scaleMs,
+    sf: (t) => (t < shiftMs ? 1 : Math.exp(-(t - shiftMs) / scaleMs)),
+    partial: (c) => {
+      if (c < shiftMs) return { p: 0, m1: 0, m2: 0 };
+      const y = e.partial(c - shiftMs);
+      return { p: y.p, m1: shiftMs * y.p + y.m1, m2: shiftMs * shiftMs * y.p + 2 * shiftMs * y.m1 + y.m2 };
+    },
+    sample: (rng) => shiftMs + expDeviate(rng, scaleMs),
+  };
+}
+
+/** A weighted mixture; weights are normalised. */
+export function mixtureGaps(
+  parts: Array<{ weight: number; dist: GapDistribution }>,
+  label?: string,
+): GapDistribution {
+  const total = parts.reduce((s, p) => s + p.weight, 0);
+  if (!(total > 0) || parts.some((p) => !(p.weight >= 0)))
+    throw new RangeError("mixture weights must be >= 0");
+  const ws = parts.map((p) => p.weight / total);
+  const ds = parts.map((p) => p.dist);
+  const sum = (f: (d: GapDistribution, i: number) => number): number =>
+    ds.reduce((s, d, i) => s + ws[i]! * f(d, i), 0);
+  return {
+    label: label ?? `mixture(${ds.map((d, i) => `${ws[i]} × ${d.label}`).join(" + ")})`,
+    meanMs: sum((d) => d.meanMs),
+    secondMomentMs2: sum((d) => d.secondMomentMs2),
+    sf: (t) => sum((d) => d.sf(t)),
+    partial: (c) => {
+      const out = { p: 0, m1: 0, m2: 0 };
+      ds.forEach((d, i) => {
+        const r = d.partial(c);
+        out.p += ws[i]! * r.p;
+        out.m1 += ws[i]! * r.m1;
+        out.m2 += ws[i]! * r.m2;
+      });
+      return out;
+    },
+    sample: (rng) => {
+      let u = rng();
+      for (let i = 0; i < ds.length; i++) {
+        u -= ws[i]!;
+        if (u < 0) return ds[i]!.sample(rng);
+      }
+      return ds[ds.length - 1]!.sample(rng);
+    },
+  };
+}
+
+/**
+ * A base distribution plus a GC-pause tail such that P(G > thresholdMs) = probability exactly: the tail is
+ * thresholdMs + Exponential(excessScaleMs) with weight w = (q − b)/(1 − b), b = base P(G > threshold).
+ */
+export function withPauseTail(
+  base: GapDistribution,
+  thresholdMs: number,
+  probability: number,
+  excessScaleMs: number,
+): GapDistribution {
+  if (!(probability > 0 && probability < 1)) throw new RangeError("tail probability must be in (0, 1)");
+  const b = base.sf(thresholdMs);
+  if (b > probability) {
+    throw new RangeError(
+      `the base distribution alone already exceeds ${thresholdMs}ms with probability ${b.toExponential(2)} > ${probability}`,
+    );
+  }
+  const w = (probability - b) / (1 - b);
+  return mixtureGaps(
+    [
+      { weight: 1 - w, dist: base },
+      { weight: w, dist: shiftedExponentialGaps(thresholdMs, excessScaleMs) },
+    ],
+    `${base.label} with a pause tail: P(gap > ${thresholdMs}ms) = ${probability} (tail ${thresholdMs}ms + exponential(${excessScaleMs}ms), weight ${w.toExponential(3)})`,
+  );
+}
+
+/** The empirical distribution of measured gaps (ms). */
+export function empiricalGaps(gapsMs: readonly number[], label = "measured gaps"): GapDistribution {
+  if (gapsMs.length === 0) throw new RangeError("no gaps");
+  for (const g of gapsMs) if (!(g >= 0 && Number.isFinite(g))) throw new RangeError(`invalid gap ${g}`);
+  const xs = Float64Array.from(gapsMs).sort();
+  const n = xs.length;
+  const c1 = new Float64Array(n + 1);
+  const c2 = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    c1[i + 1] = c1[i]! + xs[i]!;
+    c2[i + 1] = c2[i]! + xs[i]! * xs[i]!;
+  }
+  /** Number of samples <= c. */
+  const atMost = (c: number): number => {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (xs[mid]! <= c) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    label: `${label} (n = ${n})`,
+    meanMs: c1[n]! / n,
+    secondMomentMs2: c2[n]! / n,
+    sf: (t) => (n - atMost(t)) / n,
+    partial: (c) => {
+      const k = atMost(c);
+      return { p: k / n, m1: c1[k]! / n, m2: c2[k]! / n };
+    },
+    sample: (rng) => xs[Math.min(n - 1, Math.floor(rng() * n))]!,
+  };
+}
+
+/** Parse a gaps file: numbers (ms) or durations ("1.2s"), separated by whitespace, commas or newlines; # comments. */
+export function parseGaps(text: string): number[] {
+  const out: number[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const body = line.replace(/#.*/, "").trim();
+    if (body === "") continue;
+    for (const tok of body.split(/[\s,;]+/)) {
+      if (tok === "") continue;
+      const m = /^(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(ms|s)?$/i.exec(tok);
+      if (m === null) throw new RangeError(`not a gap: "${tok}"`);
+      out.push(Number(m[1]) * (m[2]?.toLowerCase() === "s" ? 1000 : 1));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+// Named simulation scenarios that put the seed's claims to the test. Each returns one or more labelled runs.
+
+import type { Topology } from "./analysis.ts";
+import { type SimDetectorSpec, type SimulationConfig, type SimulationResult, simulate } from "./simulate.ts";
+
+export const SCENARIOS = ["gc-pause", "monitor-pause", "stalled-progress", "crash", "cost"] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface ScenarioOptions {
+  nodes?: number;
+  topology?: Topology;
+  durationMs?: number;
+  seed?: number;
+  lossProbability?: number;
+  heartbeatIntervalMs?: number;
+}
+
+export interface ScenarioRun {
+  label: string;
+  result: SimulationResult;
+}
+
+export interface ScenarioReport {
+  scenario: ScenarioName;
+  description: string;
+  runs: ScenarioRun[];
+}
+
+const FIXED_5S: SimDetectorSpec = { kind: "fixed", timeoutMs: 5000 };
+const PHI_EXP_2: SimDetectorSpec = { kind: "phi-exponential", threshold: 2 };
+const PHI_EXP_8: SimDetectorSpec = { kind: "phi-exponential", threshold: 8 };
+const PHI_AKKA_8: SimDetectorSpec = { kind: "phi-normal", threshold: 8 };
+
+function base(o: ScenarioOptions, durationMs: number, detectors: SimDetectorSpec[]): SimulationConfig {
+  const c: SimulationConfig = {
+    nodes: o.nodes ?? 100,
+    durationMs: o.durationMs ?? durationMs,
+    seed: o.seed ?? 1,
+    detectors,
+  };
+  if (o.topology) c.topology = o.topology;
+  if (o.lossProbability !== undefined) c.lossProbability = o.lossProbability;
+  if (o.heartbeatIntervalMs !== undefined) c.heartbeatIntervalMs = o.heartbeatIntervalMs;
+  return c;
+}
+
+export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): ScenarioReport {
+  switch (name) {
+    case "gc-pause": {
+      const c = base(o, 120_000, [FIXED_5S, PHI_EXP_2, PHI_EXP_8, PHI_AKKA_8]);
+      c.pauses = [{ node: 0, atMs: 60_000, durationMs: 6000 }];
+      return {
+        scenario: name,
+        description: "node 0 stops the world for 6s at t = 60s; everyone else is healthy",
+        runs: [{ label: "6s GC pause on node 0", result: simulate(c) }],
+      };
+    }
+    case "monitor-pause": {
+      const detectors = [FIXED_5S, PHI_EXP_8, PHI_AKKA_8];
+      const c = base(o, 120_000, detectors);
+      c.pauses = [{ node: 0, atMs: 60_000, durationMs: 20_000 }];
+      const guarded: SimulationConfig = { ...c, selfPauseGuard: {} };
+      return {
+        scenario: name,
+        description: "monitor node 0 pauses for 20s at t = 60s, then judges its peers",
+        runs: [
+          { label: "without self-pause detection", result: simulate(c) },
+          { label: "with self-pause detection (Cassandra rule, 5s)", result: simulate(guarded) },
+        ],
+      };
+    }
+    case "stalled-progress": {
+      const c = base(o, 120_000, [FIXED_5S, PHI_AKKA_8, { kind: "progress", progressDeadlineMs: 30_000 }]);
+      c.stalls = [{ node: 0, atMs: 30_000 }];
+      return {
+        scenario: name,
+        description: "node 0's work loop wedges at t = 30s while its heartbeat thread keeps beating",
+        runs: [{ label: "stalled work loop on node 0", result: simulate(c) }],
+      };
+    }
+    case "crash": {
+      const c = base(o, 120_000, [FIXED_5S, PHI_EXP_2, PHI_EXP_8, PHI_AKKA_8]);
+      const nodes = c.nodes;
+      c.crashes = Array.from({ length: Math.min(5, nodes - 1) }, (_, i) => ({
+        node: i,
+        atMs: 40_000 + i * 7_321,
+      }));
+      return {
+        scenario: name,
+        description: "nodes 0–4 crash between t = 40s and 70s",
+        runs: [{ label: "crashes", result: simulate(c) }],
+      };
+    }
+    case "cost": {
+      const nodes = o.nodes ?? 1000;
+      const topologies: Topology[] = o.topology
+        ? [o.topology]
+        : [{ kind: "all-to-all" }, { kind: "watchers", k: 9 }, { kind: "lease" }];
+      return {
+        scenario: name,
+        description: `liveness traffic of ${nodes} nodes beating every ${(o.heartbeatIntervalMs ?? 1000) / 1000}s`,
+        runs: topologies.map((t) => {
+          const c = base({ ...o, nodes, topology: t }, 3000, []);
+          return { label: t.kind === "watchers" ? `watchers:${t.k}` : t.kind, result: simulate(c) };
+        }),
+      };
+    }
+  }
+}
