@@ -1,14 +1,18 @@
 // `npm run bench`: runs every bench/*.bench.ts in name order. Each exports a default async function
 // that prints its figures (and ratios against targets) to stdout. Benchmarks are not tests.
 import { readdirSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { dirname, join } from "node:path";
 import os from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
-console.log(`faultline benchmarks · node ${process.version} · ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}`);
-for (const file of readdirSync(here).filter((f) => f.endsWith(".bench.ts")).sort()) {
+console.log(
+  `faultline benchmarks · node ${process.version} · ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length}`,
+);
+for (const file of readdirSync(here)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   console.log(`\n== ${file}`);
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: () => Promise<void> };

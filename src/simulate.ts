@@ -1,7 +1,7 @@
 // load → run → report: builds the cluster from a scenario, warms it up, plays the timeline and
 // returns the trace. Pure: no file system, no wall clock (the HTML report runs it in a browser).
 
-import { type Context, type RunningCopy } from "./cluster/context.ts";
+import type { Context, RunningCopy } from "./cluster/context.ts";
 import { Store } from "./cluster/store.ts";
 import { AttachDetachController } from "./controllers/attach-detach-controller.ts";
 import { DaemonSetController } from "./controllers/daemonset-controller.ts";
@@ -14,11 +14,12 @@ import { StatefulSetController } from "./controllers/statefulset-controller.ts";
 import { TaintEvictionController } from "./controllers/taint-eviction-controller.ts";
 import { Engine } from "./engine/engine.ts";
 import { Faults } from "./faults/faults.ts";
+import { Kubelet } from "./kubelet/kubelet.ts";
+import { admitPod } from "./kubernetes/admission.ts";
 import { kubeletVersionString, resolveControlPlane, resolveKubelet } from "./kubernetes/defaults.ts";
 import { nodeStatus, podStatusColumn } from "./kubernetes/kubectl.ts";
 import type { KubeObject } from "./kubernetes/objects.ts";
 import { taintString } from "./kubernetes/taints.ts";
-import { Kubelet } from "./kubelet/kubelet.ts";
 import type { Behaviour, Scenario } from "./scenario/types.ts";
 import { Trace, type TraceEvent } from "./trace/events.ts";
 
@@ -72,7 +73,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
       runningCopies(match) {
         const out: RunningCopy[] = [];
         for (const k of kubelets.values())
-          for (const c of k.runningCopies()) if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
+          for (const c of k.runningCopies())
+            if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
         return out;
       },
       volumeInUse: (node, claim) => kubelets.get(node)?.volumeInUse(claim) ?? false,
@@ -100,6 +102,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
     for (const m of scenario.manifests) {
       const obj = structuredClone(m.object) as KubeObject;
       obj.metadata.creationTimestamp = engine.now;
+      // A bare Pod passes the API server's admission like every pod a controller creates.
+      if (obj.kind === "Pod") admitPod(obj, ctx.controlPlane);
       store.create(obj);
       if (obj.kind === "Deployment") replicaSets.syncDeployment(obj);
     }
@@ -122,7 +126,13 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
   };
 }
 
-function behaviourFor(scenario: Scenario, ns: string, owner: string | undefined, podName: string, container?: string): Behaviour {
+function behaviourFor(
+  scenario: Scenario,
+  ns: string,
+  owner: string | undefined,
+  podName: string,
+  container?: string,
+): Behaviour {
   const workload = owner ? owner.split("/")[2]! : podName;
   void ns;
   return {
@@ -150,7 +160,11 @@ function summarize(ctx: Context, scenario: Scenario, processed: number): Summary
       disableForceDetachOnTimeout: cp.disableForceDetachOnTimeout,
       nodeLeaseDurationSeconds: ctx.kubelet.nodeLeaseDurationSeconds,
     },
-    nodes: ctx.store.list("Node").map((n) => ({ name: n.metadata.name, status: nodeStatus(n), taints: (n.spec.taints ?? []).map(taintString) })),
+    nodes: ctx.store.list("Node").map((n) => ({
+      name: n.metadata.name,
+      status: nodeStatus(n),
+      taints: (n.spec.taints ?? []).map(taintString),
+    })),
     pods: ctx.store.list("Pod").map((p) => ({
       pod: `${p.metadata.namespace}/${p.metadata.name}`,
       node: p.spec.nodeName ?? null,

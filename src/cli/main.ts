@@ -2,8 +2,8 @@
 
 import { Command, CommanderError } from "commander";
 import { registerDetectorCommands } from "./detector.ts";
-import { registerSimulateCommand } from "./simulate.ts";
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Io, processIo, UsageError } from "./io.ts";
+import { registerSimulateCommand } from "./simulate.ts";
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let exitCode = 0;

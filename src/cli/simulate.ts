@@ -1,8 +1,8 @@
 // `faultline simulate FILE [--seed N] [--json]`.
 
 import type { Command } from "commander";
-import { LoadError, formatLoadError, loadScenarioFile } from "../load/index.ts";
 import { UnsupportedFault } from "../faults/faults.ts";
+import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
 import { formatJson } from "../report/json.ts";
 import { formatTimeline } from "../report/text.ts";
 import { simulate } from "../simulate.ts";
@@ -19,13 +19,18 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .action((file: string, opts: { seed?: string; json?: boolean; allLeases?: boolean }) => {
       let seed: number | undefined;
       if (opts.seed !== undefined) {
-        if (!/^\d+$/.test(opts.seed) || Number(opts.seed) > 0xffffffff) throw new UsageError(`--seed: "${opts.seed}" is not a whole number from 0 to 4294967295`);
+        if (!/^\d+$/.test(opts.seed) || Number(opts.seed) > 0xffffffff)
+          throw new UsageError(`--seed: "${opts.seed}" is not a whole number from 0 to 4294967295`);
         seed = Number(opts.seed);
       }
       try {
         const scenario = loadScenarioFile(file);
         const result = simulate(scenario, seed === undefined ? {} : { seed });
-        io.out(opts.json ? formatJson(result) : formatTimeline(result, scenario, { allLeases: opts.allLeases ?? false }));
+        io.out(
+          opts.json
+            ? formatJson(result)
+            : formatTimeline(result, scenario, { allLeases: opts.allLeases ?? false }),
+        );
       } catch (error) {
         if (error instanceof LoadError) {
           io.err(`${formatLoadError(error)}\n`);

@@ -18,7 +18,14 @@ export function createPod(ctx: Context, pod: Pod, why: string): Pod {
     lane: "control-plane",
     object: ref(pod),
     owner,
-    message: `${owner === "none" ? "the API server" : owner.split("/").filter((_, i) => i !== 1).join(" ")} creates pod ${pod.metadata.name}`,
+    message: `${
+      owner === "none"
+        ? "the API server"
+        : owner
+            .split("/")
+            .filter((_, i) => i !== 1)
+            .join(" ")
+    } creates pod ${pod.metadata.name}`,
     why,
   });
   return pod;
@@ -106,7 +113,13 @@ export function setPodCondition(
 ): boolean {
   const existing = pod.status.conditions.find((c) => c.type === type);
   if (existing && existing.status === status) return false;
-  const cond = { type, status, lastTransitionTime: ctx.engine.now, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+  const cond = {
+    type,
+    status,
+    lastTransitionTime: ctx.engine.now,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
   if (existing) Object.assign(existing, cond);
   else pod.status.conditions.push(cond);
   return true;

@@ -10,7 +10,9 @@ import type { Store } from "./store.ts";
 
 export interface Machines {
   /** Is a copy of this pod's containers running on some machine, whatever the API says? */
-  runningCopies(match: (podName: string, namespace: string, owner: string | undefined) => boolean): RunningCopy[];
+  runningCopies(
+    match: (podName: string, namespace: string, owner: string | undefined) => boolean,
+  ): RunningCopy[];
   /** Does the node's kubelet (last) report this claim's volume as mounted (node.status.volumesInUse)? */
   volumeInUse(node: string, claim: string): boolean;
 }

@@ -11,10 +11,10 @@
 
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
-import { MAX_WAIT_FOR_UNMOUNT, ATTACH_DETACH_LOOP_PERIOD } from "../kubernetes/defaults.ts";
+import { fmt } from "../kubelet/kubelet.ts";
+import { ATTACH_DETACH_LOOP_PERIOD, MAX_WAIT_FOR_UNMOUNT } from "../kubernetes/defaults.ts";
 import type { Pod, VolumeAttachment } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 
 export class AttachDetachController {
   private detachRequestedAt = new Map<string, number>();
@@ -44,7 +44,8 @@ export class AttachDetachController {
     for (const pod of this.ctx.store.list("Pod")) {
       if (!pod.spec.nodeName) continue;
       for (const claim of claimsOf(pod)) {
-        if (!this.ctx.store.get("VolumeAttachment", attachmentName(claim))) this.create(claim, pod.spec.nodeName, false);
+        if (!this.ctx.store.get("VolumeAttachment", attachmentName(claim)))
+          this.create(claim, pod.spec.nodeName, false);
       }
     }
   }
@@ -80,7 +81,8 @@ export class AttachDetachController {
       const forceDetach = !healthy && maxWaitExpired && !this.ctx.controlPlane.disableForceDetachOnTimeout;
       const mounted = this.ctx.machines.volumeInUse(node, claim);
       if (mounted && !forceDetach && !outOfService) {
-        if (!healthy && !maxWaitExpired && !this.ctx.controlPlane.disableForceDetachOnTimeout) this.recheckAt(key, requested + MAX_WAIT_FOR_UNMOUNT + ATTACH_DETACH_LOOP_PERIOD);
+        if (!healthy && !maxWaitExpired && !this.ctx.controlPlane.disableForceDetachOnTimeout)
+          this.recheckAt(key, requested + MAX_WAIT_FOR_UNMOUNT + ATTACH_DETACH_LOOP_PERIOD);
         continue;
       }
       const why = !mounted
@@ -171,7 +173,8 @@ export class AttachDetachController {
 /** The ReadWriteOnce claims a pod mounts, as `<namespace>/<claim>`. */
 export function claimsOf(pod: Pod): string[] {
   const out: string[] = [];
-  for (const v of pod.spec.volumes ?? []) if (v.persistentVolumeClaim) out.push(`${pod.metadata.namespace}/${v.persistentVolumeClaim.claimName}`);
+  for (const v of pod.spec.volumes ?? [])
+    if (v.persistentVolumeClaim) out.push(`${pod.metadata.namespace}/${v.persistentVolumeClaim.claimName}`);
   return out;
 }
 

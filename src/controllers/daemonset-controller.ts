@@ -9,8 +9,8 @@ import { daemonSetTolerations } from "../kubernetes/admission.ts";
 import { randomSuffix } from "../kubernetes/names.ts";
 import type { DaemonSet, Node } from "../kubernetes/objects.ts";
 import { toleratesAll } from "../kubernetes/taints.ts";
-import { bindPod } from "./scheduler.ts";
 import { isActive, podFromTemplate } from "./pod-template.ts";
+import { bindPod } from "./scheduler.ts";
 
 export class DaemonSetController {
   private pending = new Set<string>();
@@ -24,7 +24,9 @@ export class DaemonSetController {
       if (type !== "DELETED") this.enqueue(`${ds.metadata.namespace}/${ds.metadata.name}`);
     });
     ctx.store.watch("Node", (type) => {
-      if (type === "ADDED") for (const ds of ctx.store.list("DaemonSet")) this.enqueue(`${ds.metadata.namespace}/${ds.metadata.name}`);
+      if (type === "ADDED")
+        for (const ds of ctx.store.list("DaemonSet"))
+          this.enqueue(`${ds.metadata.namespace}/${ds.metadata.name}`);
     });
   }
 
@@ -44,12 +46,27 @@ export class DaemonSetController {
     for (const node of this.ctx.store.list("Node")) {
       if (!shouldRunOn(ds, node)) continue;
       if (pods.some((p) => p.spec.nodeName === node.metadata.name)) continue;
-      const pod = podFromTemplate(this.ctx, withTolerations(ds), ds.metadata.namespace, `${ds.metadata.name}-${randomSuffix(this.ctx.names)}`, {
-        kind: "DaemonSet",
-        name: ds.metadata.name,
-      });
-      createPod(this.ctx, pod, `DaemonSet ${ds.metadata.name} runs one pod on every eligible node and ${node.metadata.name} has none`);
-      bindPod(this.ctx, pod, node.metadata.name, `DaemonSet pods are placed on their node through node affinity (metadata.name=${node.metadata.name})`);
+      const pod = podFromTemplate(
+        this.ctx,
+        withTolerations(ds),
+        ds.metadata.namespace,
+        `${ds.metadata.name}-${randomSuffix(this.ctx.names)}`,
+        {
+          kind: "DaemonSet",
+          name: ds.metadata.name,
+        },
+      );
+      createPod(
+        this.ctx,
+        pod,
+        `DaemonSet ${ds.metadata.name} runs one pod on every eligible node and ${node.metadata.name} has none`,
+      );
+      bindPod(
+        this.ctx,
+        pod,
+        node.metadata.name,
+        `DaemonSet pods are placed on their node through node affinity (metadata.name=${node.metadata.name})`,
+      );
     }
   }
 }
@@ -58,13 +75,17 @@ export function withTolerations(ds: DaemonSet) {
   const spec = ds.spec.template.spec;
   return {
     ...ds.spec.template,
-    spec: { ...spec, tolerations: [...(spec.tolerations ?? []), ...daemonSetTolerations(spec.hostNetwork ?? false)] },
+    spec: {
+      ...spec,
+      tolerations: [...(spec.tolerations ?? []), ...daemonSetTolerations(spec.hostNetwork ?? false)],
+    },
   };
 }
 
 /** NodeShouldRunDaemonPod: node selector and taints (NoSchedule and NoExecute) against the pod's tolerations. */
 export function shouldRunOn(ds: DaemonSet, node: Node): boolean {
   const spec = withTolerations(ds).spec;
-  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (node.metadata.labels?.[k] !== v) return false;
+  for (const [k, v] of Object.entries(spec.nodeSelector ?? {}))
+    if (node.metadata.labels?.[k] !== v) return false;
   return toleratesAll(node.spec.taints, spec.tolerations, ["NoSchedule", "NoExecute"]);
 }

@@ -16,7 +16,12 @@ export class EndpointSliceController {
   }
 
   private servicesFor(pod: Pod): Service[] {
-    return this.ctx.store.list("Service").filter((s) => s.metadata.namespace === pod.metadata.namespace && matchesMap(s.spec.selector, pod.metadata.labels));
+    return this.ctx.store
+      .list("Service")
+      .filter(
+        (s) =>
+          s.metadata.namespace === pod.metadata.namespace && matchesMap(s.spec.selector, pod.metadata.labels),
+      );
   }
 
   /** The slice for a Service, created on first use. */
@@ -26,7 +31,11 @@ export class EndpointSliceController {
     if (!slice) {
       slice = this.ctx.store.create<EndpointSlice>({
         kind: "EndpointSlice",
-        metadata: { name: svc.metadata.name, namespace: svc.metadata.namespace, labels: { "kubernetes.io/service-name": svc.metadata.name } },
+        metadata: {
+          name: svc.metadata.name,
+          namespace: svc.metadata.namespace,
+          labels: { "kubernetes.io/service-name": svc.metadata.name },
+        },
         service: key,
         endpoints: [],
       });
@@ -39,7 +48,11 @@ export class EndpointSliceController {
     for (const svc of this.ctx.store.list("Service")) {
       const slice = this.slice(svc);
       for (const pod of this.ctx.store.list("Pod")) {
-        if (pod.metadata.namespace !== svc.metadata.namespace || !matchesMap(svc.spec.selector, pod.metadata.labels)) continue;
+        if (
+          pod.metadata.namespace !== svc.metadata.namespace ||
+          !matchesMap(svc.spec.selector, pod.metadata.labels)
+        )
+          continue;
         if (!member(pod)) continue;
         slice.endpoints.push(endpointFor(svc, pod));
       }
@@ -48,19 +61,33 @@ export class EndpointSliceController {
 
   private syncEndpoint(svc: Service, pod: Pod, deleted: boolean): void {
     const slice = this.slice(svc);
-    const i = slice.endpoints.findIndex((e) => e.targetRef.name === pod.metadata.name && e.targetRef.namespace === pod.metadata.namespace);
+    const i = slice.endpoints.findIndex(
+      (e) => e.targetRef.name === pod.metadata.name && e.targetRef.namespace === pod.metadata.namespace,
+    );
     const before = i >= 0 ? slice.endpoints[i] : undefined;
     // A pod object can be replaced by one with the same name (StatefulSet): compare by name, as the slice does.
-    const samePod = deleted ? !this.ctx.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`) : true;
+    const samePod = deleted
+      ? !this.ctx.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
+      : true;
     const service = `${svc.metadata.namespace}/${svc.metadata.name}`;
-    const common = { object: ref(pod), service, ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}) } as const;
+    const common = {
+      object: ref(pod),
+      service,
+      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+    } as const;
     if (!samePod) return;
     if (deleted || !member(pod)) {
       if (!before) return;
       slice.endpoints.splice(i, 1);
       this.ctx.store.update(slice);
       if (before.conditions.ready)
-        this.ctx.trace.emit({ type: "EndpointNotReady", lane: "network", ...common, message: `${pod.metadata.name} leaves ${service}'s endpoints`, why: "the pod is gone" });
+        this.ctx.trace.emit({
+          type: "EndpointNotReady",
+          lane: "network",
+          ...common,
+          message: `${pod.metadata.name} leaves ${service}'s endpoints`,
+          why: "the pod is gone",
+        });
       this.ctx.trace.emit({
         type: "EndpointRemoved",
         lane: "network",
@@ -106,7 +133,11 @@ export function endpointFor(svc: Service, pod: Pod): Endpoint {
   const terminating = pod.metadata.deletionTimestamp !== undefined;
   return {
     addresses: [pod.status.podIP ?? ""],
-    conditions: { ready: svc.spec.publishNotReadyAddresses === true || (serving && !terminating), serving, terminating },
+    conditions: {
+      ready: svc.spec.publishNotReadyAddresses === true || (serving && !terminating),
+      serving,
+      terminating,
+    },
     ...(pod.spec.nodeName ? { nodeName: pod.spec.nodeName } : {}),
     targetRef: { kind: "Pod", namespace: pod.metadata.namespace, name: pod.metadata.name },
   };

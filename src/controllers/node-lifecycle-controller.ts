@@ -6,6 +6,7 @@
 import { setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
+import { fmt } from "../kubelet/kubelet.ts";
 import {
   MONITOR_PASS_PROCESSING,
   NODE_EVICTION_PERIOD,
@@ -15,6 +16,7 @@ import { getNode } from "../kubernetes/kubectl.ts";
 import { LABEL_EXCLUDE_DISRUPTION, zoneKey, zoneName } from "../kubernetes/labels.ts";
 import type { ConditionStatus, Node, NodeCondition, Taint } from "../kubernetes/objects.ts";
 import {
+  hasTaint,
   TAINT_DISK_PRESSURE,
   TAINT_MEMORY_PRESSURE,
   TAINT_NETWORK_UNAVAILABLE,
@@ -22,10 +24,8 @@ import {
   TAINT_PID_PRESSURE,
   TAINT_UNREACHABLE,
   TAINT_UNSCHEDULABLE,
-  hasTaint,
   taintString,
 } from "../kubernetes/taints.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
 
 export type ZoneState = "Initial" | "Normal" | "PartialDisruption" | "FullDisruption";
@@ -89,7 +89,9 @@ export class NodeLifecycleController {
     this.handleDisruption(zoneConditions, nodes, now);
     this.scheduleTaintTick();
     // wait.UntilWithContext: the next pass starts nodeMonitorPeriod after this one finished.
-    this.ctx.engine.after(this.cp.nodeMonitorPeriod + MONITOR_PASS_PROCESSING, () => this.monitorNodeHealth());
+    this.ctx.engine.after(this.cp.nodeMonitorPeriod + MONITOR_PASS_PROCESSING, () =>
+      this.monitorNodeHealth(),
+    );
   }
 
   /** tryUpdateNodeHealth: returns the Ready status observed before this pass and after it. */
@@ -123,9 +125,16 @@ export class NodeLifecycleController {
     const grace = ready ? this.cp.nodeMonitorGracePeriod : this.cp.nodeStartupGracePeriod;
     // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
     if (now > h.probeTimestamp + grace && observed !== "Unknown") {
-      this.setConditionsUnknown(node, now, h, grace, ready ? "node-monitor-grace-period" : "node-startup-grace-period");
+      this.setConditionsUnknown(
+        node,
+        now,
+        h,
+        grace,
+        ready ? "node-monitor-grace-period" : "node-startup-grace-period",
+      );
     }
-    const current: ConditionStatus = node.status.conditions.find((c) => c.type === "Ready")?.status ?? "Unknown";
+    const current: ConditionStatus =
+      node.status.conditions.find((c) => c.type === "Ready")?.status ?? "Unknown";
     return [observed, current];
   }
 
@@ -187,10 +196,12 @@ export class NodeLifecycleController {
   private processTaintBaseEviction(node: Node, observed: ConditionStatus): void {
     const taints = node.spec.taints ?? [];
     if (observed === "False") {
-      if (hasTaint(taints, TAINT_UNREACHABLE, "NoExecute")) this.swapNoExecute(node, TAINT_NOT_READY, "Ready=False");
+      if (hasTaint(taints, TAINT_UNREACHABLE, "NoExecute"))
+        this.swapNoExecute(node, TAINT_NOT_READY, "Ready=False");
       else this.markNodeForTainting(node, TAINT_NOT_READY);
     } else if (observed === "Unknown") {
-      if (hasTaint(taints, TAINT_NOT_READY, "NoExecute")) this.swapNoExecute(node, TAINT_UNREACHABLE, "Ready=Unknown");
+      if (hasTaint(taints, TAINT_NOT_READY, "NoExecute"))
+        this.swapNoExecute(node, TAINT_UNREACHABLE, "Ready=Unknown");
       else this.markNodeForTainting(node, TAINT_UNREACHABLE);
     } else {
       this.markNodeAsReachable(node, "the node is Ready again");
@@ -262,8 +273,10 @@ export class NodeLifecycleController {
   }
 
   private rateWords(qps: number): string {
-    if (qps === this.cp.nodeEvictionRate) return `node-eviction-rate=${fmt(qps)}: at most one node every ${fmt(1 / qps)}s`;
-    if (qps === this.cp.secondaryNodeEvictionRate) return `secondary-node-eviction-rate=${fmt(qps)}: at most one node every ${fmt(1 / qps)}s`;
+    if (qps === this.cp.nodeEvictionRate)
+      return `node-eviction-rate=${fmt(qps)}: at most one node every ${fmt(1 / qps)}s`;
+    if (qps === this.cp.secondaryNodeEvictionRate)
+      return `secondary-node-eviction-rate=${fmt(qps)}: at most one node every ${fmt(1 / qps)}s`;
     return `${fmt(qps)} nodes/s`;
   }
 
@@ -290,7 +303,9 @@ export class NodeLifecycleController {
       TAINT_PID_PRESSURE,
       TAINT_UNSCHEDULABLE,
     ];
-    const have = (node.spec.taints ?? []).filter((t) => t.effect === "NoSchedule" && managed.includes(t.key)).map((t) => t.key);
+    const have = (node.spec.taints ?? [])
+      .filter((t) => t.effect === "NoSchedule" && managed.includes(t.key))
+      .map((t) => t.key);
     const stale = have.filter((k) => !want.includes(k));
     if (stale.length > 0) this.removeTaints(node, stale, "NoSchedule", "the condition behind it cleared");
     for (const key of want) {
@@ -307,7 +322,10 @@ export class NodeLifecycleController {
 
   private addZone(zone: string): void {
     this.zoneStates.set(zone, "Initial");
-    this.queues.set(zone, new RateLimitedTimedQueue(new TokenBucket(this.cp.nodeEvictionRate, this.ctx.engine.now)));
+    this.queues.set(
+      zone,
+      new RateLimitedTimedQueue(new TokenBucket(this.cp.nodeEvictionRate, this.ctx.engine.now)),
+    );
   }
 
   /** ComputeZoneState: Full if none ready; Partial if > 2 not ready and their share ≥ unhealthyZoneThreshold. */
@@ -315,7 +333,8 @@ export class NodeLifecycleController {
     const ready = conditions.filter((c) => c === "True").length;
     const notReady = conditions.length - ready;
     if (ready === 0 && notReady > 0) return "FullDisruption";
-    if (notReady > 2 && notReady / (notReady + ready) >= this.cp.unhealthyZoneThreshold) return "PartialDisruption";
+    if (notReady > 2 && notReady / (notReady + ready) >= this.cp.unhealthyZoneThreshold)
+      return "PartialDisruption";
     return "Normal";
   }
 
@@ -394,7 +413,10 @@ export class NodeLifecycleController {
   /** setLimiterInZone: Normal and Full → node-eviction-rate; Partial → secondary rate if the zone is large, else 0. */
   private setLimiterInZone(zone: string, size: number, state: ZoneState): void {
     if (state === "PartialDisruption")
-      this.swapLimiter(zone, size > this.cp.largeClusterSizeThreshold ? this.cp.secondaryNodeEvictionRate : 0);
+      this.swapLimiter(
+        zone,
+        size > this.cp.largeClusterSizeThreshold ? this.cp.secondaryNodeEvictionRate : 0,
+      );
     else this.swapLimiter(zone, this.cp.nodeEvictionRate);
   }
 

@@ -28,5 +28,9 @@ export function podFromTemplate(
 }
 
 export function isActive(pod: Pod): boolean {
-  return pod.metadata.deletionTimestamp === undefined && pod.status.phase !== "Succeeded" && pod.status.phase !== "Failed";
+  return (
+    pod.metadata.deletionTimestamp === undefined &&
+    pod.status.phase !== "Succeeded" &&
+    pod.status.phase !== "Failed"
+  );
 }

@@ -54,7 +54,14 @@ export class PodGCController {
       }
       if (now - since < PODGC_QUARANTINE) continue;
       for (const pod of this.ctx.store.podsOnNode(name)) {
-        setPodCondition(this.ctx, pod, "DisruptionTarget", "True", "DeletionByPodGC", "PodGC: node no longer exists");
+        setPodCondition(
+          this.ctx,
+          pod,
+          "DisruptionTarget",
+          "True",
+          "DeletionByPodGC",
+          "PodGC: node no longer exists",
+        );
         this.forceDelete(
           pod,
           `PodGC deletes ${pod.metadata.name}: "PodGC: node no longer exists" (${name})`,

@@ -44,7 +44,10 @@ export class ReplicaSetController {
       },
       spec: {
         replicas: d.spec.replicas,
-        selector: { matchLabels: { ...(d.spec.selector.matchLabels ?? {}), "pod-template-hash": hash }, ...(d.spec.selector.matchExpressions ? { matchExpressions: d.spec.selector.matchExpressions } : {}) },
+        selector: {
+          matchLabels: { ...(d.spec.selector.matchLabels ?? {}), "pod-template-hash": hash },
+          ...(d.spec.selector.matchExpressions ? { matchExpressions: d.spec.selector.matchExpressions } : {}),
+        },
         template: { metadata: { ...d.spec.template.metadata, labels }, spec: d.spec.template.spec },
       },
     });
@@ -69,18 +72,29 @@ export class ReplicaSetController {
       const terminating = pods.length - active.length;
       createPod(
         this.ctx,
-        podFromTemplate(this.ctx, rs.spec.template, rs.metadata.namespace, `${rs.metadata.name}-${randomSuffix(this.ctx.names)}`, {
-          kind: "ReplicaSet",
-          name: rs.metadata.name,
-        }),
+        podFromTemplate(
+          this.ctx,
+          rs.spec.template,
+          rs.metadata.namespace,
+          `${rs.metadata.name}-${randomSuffix(this.ctx.names)}`,
+          {
+            kind: "ReplicaSet",
+            name: rs.metadata.name,
+          },
+        ),
         `ReplicaSet ${rs.metadata.name} wants replicas=${rs.spec.replicas} and counts ${active.length} active pod${active.length === 1 ? "" : "s"}` +
-          (terminating > 0 ? `; a pod with a deletionTimestamp (Terminating) no longer counts, so it is replaced without waiting for it to stop` : ""),
+          (terminating > 0
+            ? `; a pod with a deletionTimestamp (Terminating) no longer counts, so it is replaced without waiting for it to stop`
+            : ""),
       );
     }
     // Scaling down picks the pods least far along (unscheduled, not ready, newest): getPodsToDelete.
     if (diff < 0) {
       const victims = [...active]
-        .sort((a, b) => rank(a) - rank(b) || (b.metadata.creationTimestamp ?? 0) - (a.metadata.creationTimestamp ?? 0))
+        .sort(
+          (a, b) =>
+            rank(a) - rank(b) || (b.metadata.creationTimestamp ?? 0) - (a.metadata.creationTimestamp ?? 0),
+        )
         .slice(0, -diff);
       for (const pod of victims)
         deletePodGracefully(this.ctx, pod, {

@@ -133,7 +133,8 @@ export class SchedulerCache {
       info.cpu += r.cpu;
       info.memory += r.memory;
       const owner = controllerOf(p);
-      if (owner && p.metadata.deletionTimestamp === undefined) info.byOwner.set(owner, (info.byOwner.get(owner) ?? 0) + 1);
+      if (owner && p.metadata.deletionTimestamp === undefined)
+        info.byOwner.set(owner, (info.byOwner.get(owner) ?? 0) + 1);
     }
     this.infos.set(node, info);
     return info;
@@ -151,7 +152,9 @@ export function placePod(ctx: Context, cache: SchedulerCache, pod: Pod, rng: Rng
     else feasible.push(node);
   }
   if (feasible.length === 0) {
-    const parts = [...reasons.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([r, n]) => `${n} node(s) ${r}`);
+    const parts = [...reasons.entries()]
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+      .map(([r, n]) => `${n} node(s) ${r}`);
     return { why: `0/${nodes.length} nodes are available: ${parts.join(", ")}.` };
   }
   const scores = scoreAll(ctx, cache, pod, feasible);
@@ -169,7 +172,9 @@ export function placePod(ctx: Context, cache: SchedulerCache, pod: Pod, rng: Rng
   const why =
     `${feasible.length} of ${nodes.length} nodes pass the filters` +
     (reasons.size > 0 ? ` (${[...reasons.entries()].map(([r, n]) => `${n} ${r}`).join("; ")})` : "") +
-    (owner ? `; ${chosen.metadata.name} runs the fewest pods of ${owner.split("/").pop()} (topology spreading by node and zone)` : "");
+    (owner
+      ? `; ${chosen.metadata.name} runs the fewest pods of ${owner.split("/").pop()} (topology spreading by node and zone)`
+      : "");
   return { node: chosen.metadata.name, why };
 }
 
@@ -187,13 +192,23 @@ function holdsResources(p: Pod): boolean {
   return p.status.phase !== "Succeeded" && p.status.phase !== "Failed";
 }
 
-function filter(ctx: Context, cache: SchedulerCache, pod: Pod, node: Node, nodes: Node[]): string | undefined {
+function filter(
+  ctx: Context,
+  cache: SchedulerCache,
+  pod: Pod,
+  node: Node,
+  nodes: Node[],
+): string | undefined {
   const tolerations = pod.spec.tolerations ?? [];
-  if (node.spec.unschedulable && !tolerations.some((t) => tolerates(t, { key: TAINT_UNSCHEDULABLE, effect: "NoSchedule" })))
+  if (
+    node.spec.unschedulable &&
+    !tolerations.some((t) => tolerates(t, { key: TAINT_UNSCHEDULABLE, effect: "NoSchedule" }))
+  )
     return "were unschedulable";
   for (const taint of node.spec.taints ?? []) {
     if (taint.effect === "PreferNoSchedule") continue;
-    if (!tolerations.some((t) => tolerates(t, taint))) return `had untolerated taint {${taintString(taint).replace(/:.*/, "")}: }`;
+    if (!tolerations.some((t) => tolerates(t, taint)))
+      return `had untolerated taint {${taintString(taint).replace(/:.*/, "")}: }`;
   }
   for (const [k, v] of Object.entries(pod.spec.nodeSelector ?? {}))
     if (node.metadata.labels?.[k] !== v) return "didn't match Pod's node affinity/selector";
@@ -202,8 +217,10 @@ function filter(ctx: Context, cache: SchedulerCache, pod: Pod, node: Node, nodes
   if (capacity.pods !== undefined && info.pods + 1 > capacity.pods) return "Too many pods";
   const want = requests(pod);
   if (capacity.cpu !== undefined && info.cpu + want.cpu > capacity.cpu + 1e-9) return "Insufficient cpu";
-  if (capacity.memory !== undefined && info.memory + want.memory > capacity.memory) return "Insufficient memory";
-  for (const term of pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
+  if (capacity.memory !== undefined && info.memory + want.memory > capacity.memory)
+    return "Insufficient memory";
+  for (const term of pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ??
+    []) {
     const domain = node.metadata.labels?.[term.topologyKey];
     if (domain === undefined) continue;
     const counts = domainCounts(ctx, term.topologyKey, (p) => matches(term.labelSelector, p, pod), nodes);
@@ -211,13 +228,16 @@ function filter(ctx: Context, cache: SchedulerCache, pod: Pod, node: Node, nodes
   }
   for (const c of pod.spec.topologySpreadConstraints ?? []) {
     if (c.whenUnsatisfiable !== "DoNotSchedule") continue;
-    if (skewAfter(ctx, c, pod, node, nodes) > c.maxSkew) return "didn't match pod topology spread constraints";
+    if (skewAfter(ctx, c, pod, node, nodes) > c.maxSkew)
+      return "didn't match pod topology spread constraints";
   }
   return undefined;
 }
 
 function matches(selector: LabelSelector | undefined, other: Pod, pod: Pod): boolean {
-  return other.metadata.namespace === pod.metadata.namespace && matchesSelector(selector, other.metadata.labels);
+  return (
+    other.metadata.namespace === pod.metadata.namespace && matchesSelector(selector, other.metadata.labels)
+  );
 }
 
 /** The skew of a spread constraint if `pod` lands on `node`. */
@@ -231,13 +251,19 @@ function skewAfter(ctx: Context, c: TopologySpreadConstraint, pod: Pod, node: No
 }
 
 /** Active pods matching `select` per topology domain (explicit constraints and affinity: rarer, so uncached). */
-function domainCounts(ctx: Context, key: string, select: (p: Pod) => boolean, nodes: Node[]): Map<string, number> {
+function domainCounts(
+  ctx: Context,
+  key: string,
+  select: (p: Pod) => boolean,
+  nodes: Node[],
+): Map<string, number> {
   const counts = new Map<string, number>();
   for (const n of nodes) {
     const d = n.metadata.labels?.[key];
     if (d === undefined) continue;
     let k = 0;
-    for (const p of ctx.store.podSetOnNode(n.metadata.name)) if (p.metadata.deletionTimestamp === undefined && select(p)) k++;
+    for (const p of ctx.store.podSetOnNode(n.metadata.name))
+      if (p.metadata.deletionTimestamp === undefined && select(p)) k++;
     counts.set(d, (counts.get(d) ?? 0) + k);
   }
   return counts;
@@ -253,7 +279,11 @@ function scoreAll(ctx: Context, cache: SchedulerCache, pod: Pod, feasible: Node[
       const counts = new Map<string, number>();
       for (const n of feasible) {
         const domain = n.metadata.labels?.[d.topologyKey];
-        if (domain !== undefined) counts.set(domain, (counts.get(domain) ?? 0) + (cache.info(n.metadata.name).byOwner.get(owner) ?? 0));
+        if (domain !== undefined)
+          counts.set(
+            domain,
+            (counts.get(domain) ?? 0) + (cache.info(n.metadata.name).byOwner.get(owner) ?? 0),
+          );
       }
       feasible.forEach((n, i) => {
         const domain = n.metadata.labels?.[d.topologyKey];
@@ -270,7 +300,12 @@ function scoreAll(ctx: Context, cache: SchedulerCache, pod: Pod, feasible: Node[
     });
   }
   for (const w of pod.spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) {
-    const counts = domainCounts(ctx, w.podAffinityTerm.topologyKey, (p) => matches(w.podAffinityTerm.labelSelector, p, pod), feasible);
+    const counts = domainCounts(
+      ctx,
+      w.podAffinityTerm.topologyKey,
+      (p) => matches(w.podAffinityTerm.labelSelector, p, pod),
+      feasible,
+    );
     feasible.forEach((n, i) => {
       const domain = n.metadata.labels?.[w.podAffinityTerm.topologyKey];
       if (domain !== undefined) scores[i]! -= (w.weight / 100) * (counts.get(domain) ?? 0);

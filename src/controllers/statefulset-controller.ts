@@ -42,10 +42,17 @@ export class StatefulSetController {
       const pod = this.ctx.store.get("Pod", `${ns}/${name}`);
       if (!pod) {
         this.ensureClaims(sts, i);
-        const created = podFromTemplate(this.ctx, sts.spec.template, ns, name, { kind: "StatefulSet", name: sts.metadata.name }, {
-          "statefulset.kubernetes.io/pod-name": name,
-          "apps.kubernetes.io/pod-index": String(i),
-        });
+        const created = podFromTemplate(
+          this.ctx,
+          sts.spec.template,
+          ns,
+          name,
+          { kind: "StatefulSet", name: sts.metadata.name },
+          {
+            "statefulset.kubernetes.io/pod-name": name,
+            "apps.kubernetes.io/pod-index": String(i),
+          },
+        );
         created.spec.hostname = name;
         if (sts.spec.serviceName) created.spec.subdomain = sts.spec.serviceName;
         created.spec.volumes = [
@@ -59,7 +66,9 @@ export class StatefulSetController {
           this.ctx,
           created,
           `StatefulSet ${sts.metadata.name} has no pod object named ${name}: the identity is free, so it creates one` +
-            (this.ctx.engine.now > 0 ? " (it waited while the old pod object existed: at most one pod per identity)" : ""),
+            (this.ctx.engine.now > 0
+              ? " (it waited while the old pod object existed: at most one pod per identity)"
+              : ""),
         );
         if (monotonic) return;
         continue;

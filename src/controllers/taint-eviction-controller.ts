@@ -6,9 +6,9 @@
 import { deletePodGracefully, setPodCondition } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
+import { fmt } from "../kubelet/kubelet.ts";
 import type { Node, Pod, Taint } from "../kubernetes/objects.ts";
 import { matchingTolerations, minTolerationSeconds, taintString } from "../kubernetes/taints.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 
 interface ScheduledEviction {
   createdAt: number;
@@ -56,7 +56,8 @@ export class TaintEvictionController {
   private handleNodeUpdate(node: Node, taints: Taint[]): void {
     const pods = this.ctx.store.podsOnNode(node.metadata.name);
     if (taints.length === 0) {
-      for (const pod of pods) this.cancel(pod.metadata.uid!, `no NoExecute taint is left on ${node.metadata.name}`);
+      for (const pod of pods)
+        this.cancel(pod.metadata.uid!, `no NoExecute taint is left on ${node.metadata.name}`);
       return;
     }
     for (const pod of pods) this.processPodOnNode(pod, node, taints);
@@ -71,8 +72,15 @@ export class TaintEvictionController {
     const taintList = taints.map(taintString).join(", ");
     if (!used) {
       this.cancel(uid);
-      const untolerated = taints.filter((t) => !matchingTolerations([t], pod.spec.tolerations ?? [])).map(taintString);
-      this.schedule(pod, now, now, `${node.metadata.name} has ${untolerated.join(", ")}, which ${pod.metadata.name} does not tolerate: evicted at once`);
+      const untolerated = taints
+        .filter((t) => !matchingTolerations([t], pod.spec.tolerations ?? []))
+        .map(taintString);
+      this.schedule(
+        pod,
+        now,
+        now,
+        `${node.metadata.name} has ${untolerated.join(", ")}, which ${pod.metadata.name} does not tolerate: evicted at once`,
+      );
       return;
     }
     const min = minTolerationSeconds(used);
@@ -93,7 +101,8 @@ export class TaintEvictionController {
 
   private whyTolerated(pod: Pod, node: Node, taints: string, min: number): string {
     const defaulted = (pod.spec.tolerations ?? []).some(
-      (t) => t.tolerationSeconds === min && t.operator === "Exists" && t.key?.startsWith("node.kubernetes.io/"),
+      (t) =>
+        t.tolerationSeconds === min && t.operator === "Exists" && t.key?.startsWith("node.kubernetes.io/"),
     );
     return (
       `${pod.metadata.name} tolerates ${taints} on ${node.metadata.name} for tolerationSeconds=${fmt(min)}` +
@@ -132,7 +141,14 @@ export class TaintEvictionController {
   private evict(pod: Pod, why: string): void {
     this.evictions.delete(pod.metadata.uid!);
     if (!this.ctx.store.exists(pod)) return;
-    setPodCondition(this.ctx, pod, "DisruptionTarget", "True", "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint");
+    setPodCondition(
+      this.ctx,
+      pod,
+      "DisruptionTarget",
+      "True",
+      "DeletionByTaintManager",
+      "Taint manager: deleting due to NoExecute taint",
+    );
     deletePodGracefully(this.ctx, pod, {
       reason: "DeletionByTaintManager",
       lane: "control-plane",

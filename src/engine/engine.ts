@@ -27,7 +27,7 @@ export class Engine {
 
   /** Run fn at absolute time `at` (never earlier than now). */
   at(at: number, fn: () => void): Timer {
-    const timer: Timer = { at: at < this.now ? this.now : at, seq: this.seq++, cancelled: false, fn };
+    const timer: Timer = { at: Math.max(at, this.now), seq: this.seq++, cancelled: false, fn };
     this.push(timer);
     return timer;
   }

@@ -4,12 +4,12 @@
 import { deletePodGracefully, podReady, removePod } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
+import type { Kubelet } from "../kubelet/kubelet.ts";
+import { fmt } from "../kubelet/kubelet.ts";
 import { DRAIN_EVICTION_RETRY } from "../kubernetes/defaults.ts";
 import { matchesSelector } from "../kubernetes/labels.ts";
 import type { Pod, PodDisruptionBudget } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
-import type { Kubelet } from "../kubelet/kubelet.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 import type { TimelineStep } from "../scenario/types.ts";
 
 export class UnsupportedFault extends Error {}
@@ -29,21 +29,45 @@ export class Faults {
     const node = step.node ?? "";
     const kubelet = this.kubelets.get(node);
     const inject = (message: string) =>
-      this.ctx.trace.emit({ type: "FaultInjected", lane: "operator", object: step.node ? `Node/${node}` : `Pod/${step.pod}`, do: step.do, message, why, ...(step.node ? { node } : {}) });
+      this.ctx.trace.emit({
+        type: "FaultInjected",
+        lane: "operator",
+        object: step.node ? `Node/${node}` : `Pod/${step.pod}`,
+        do: step.do,
+        message,
+        why,
+        ...(step.node ? { node } : {}),
+      });
     const note = (lane: "kubelet" | "app" | "network", message: string, noteWhy: string, see?: string) =>
-      this.ctx.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, message, why: noteWhy, ...(see ? { see } : {}) });
+      this.ctx.trace.emit({
+        type: "Note",
+        lane,
+        object: `Node/${node}`,
+        node,
+        message,
+        why: noteWhy,
+        ...(see ? { see } : {}),
+      });
     switch (step.do) {
       case "power-off":
         inject(`${node} loses power`);
         kubelet?.powerOff();
-        note("kubelet", `the kubelet on ${node} stops renewing its Lease`, "the machine is gone; from the control plane a dead machine, a lost network and a crashed kubelet look the same: heartbeats stop");
+        note(
+          "kubelet",
+          `the kubelet on ${node} stops renewing its Lease`,
+          "the machine is gone; from the control plane a dead machine, a lost network and a crashed kubelet look the same: heartbeats stop",
+        );
         note(
           "app",
           `requests to pods on ${node} stop being answered; each caller waits on its own timeout`,
           "nothing on the machine runs to answer or refuse",
           "rising latency in the callers, before any Kubernetes object changes state",
         );
-        note("network", `nothing removes ${node}'s endpoints yet: Services keep sending new requests there`, "nothing has been detected: a missing heartbeat is not yet meaningful");
+        note(
+          "network",
+          `nothing removes ${node}'s endpoints yet: Services keep sending new requests there`,
+          "nothing has been detected: a missing heartbeat is not yet meaningful",
+        );
         return;
       case "power-on":
         inject(`${node} is powered on again`);
@@ -52,8 +76,17 @@ export class Faults {
       case "network-partition":
         inject(`${node} is cut off: it cannot reach the control plane and nobody reaches it`);
         kubelet?.partition();
-        note("kubelet", `the kubelet on ${node} keeps running but cannot renew its Lease`, "its requests to the API server fail; it retries with backoff (200ms doubling to 7s)");
-        note("app", `${node}'s containers keep running, but no caller can reach them`, "the partition cuts traffic both ways", "timeouts rather than connection refusals");
+        note(
+          "kubelet",
+          `the kubelet on ${node} keeps running but cannot renew its Lease`,
+          "its requests to the API server fail; it retries with backoff (200ms doubling to 7s)",
+        );
+        note(
+          "app",
+          `${node}'s containers keep running, but no caller can reach them`,
+          "the partition cuts traffic both ways",
+          "timeouts rather than connection refusals",
+        );
         return;
       case "network-heal":
         inject(`${node}'s network is back`);
@@ -63,7 +96,11 @@ export class Faults {
         inject(`the kubelet on ${node} stops (crash or systemctl stop kubelet)`);
         kubelet?.kubeletStop();
         note("kubelet", `no Lease renewals from ${node}`, "the kubelet process is gone");
-        note("app", `${node}'s containers keep running and keep answering`, "stopping the kubelet does not stop its pods");
+        note(
+          "app",
+          `${node}'s containers keep running and keep answering`,
+          "stopping the kubelet does not stop its pods",
+        );
         return;
       case "kubelet-start":
         inject(`the kubelet on ${node} starts again`);
@@ -84,7 +121,15 @@ export class Faults {
         const obj = this.ctx.store.get("Node", node);
         if (obj) {
           this.ctx.store.delete(obj);
-          this.ctx.trace.emit({ type: "NodeDeleted", lane: "operator", object: `Node/${node}`, node, message: `Node ${node} is deleted from the API`, why, see: `$ kubectl get node ${node}\nError from server (NotFound): nodes "${node}" not found` });
+          this.ctx.trace.emit({
+            type: "NodeDeleted",
+            lane: "operator",
+            object: `Node/${node}`,
+            node,
+            message: `Node ${node} is deleted from the API`,
+            why,
+            see: `$ kubectl get node ${node}\nError from server (NotFound): nodes "${node}" not found`,
+          });
         }
         const lease = this.ctx.store.get("Lease", `kube-node-lease/${node}`);
         if (lease) this.ctx.store.delete(lease);
@@ -94,7 +139,15 @@ export class Faults {
         inject(`kubectl taint nodes ${node} ${TAINT_OUT_OF_SERVICE}=nodeshutdown:NoExecute`);
         const obj = this.ctx.store.get("Node", node);
         if (!obj) return;
-        obj.spec.taints = [...(obj.spec.taints ?? []), { key: TAINT_OUT_OF_SERVICE, value: "nodeshutdown", effect: "NoExecute", timeAdded: this.ctx.engine.now }];
+        obj.spec.taints = [
+          ...(obj.spec.taints ?? []),
+          {
+            key: TAINT_OUT_OF_SERVICE,
+            value: "nodeshutdown",
+            effect: "NoExecute",
+            timeAdded: this.ctx.engine.now,
+          },
+        ];
         this.ctx.store.update(obj);
         this.ctx.trace.emit({
           type: "NodeTainted",
@@ -120,7 +173,9 @@ export class Faults {
         return;
       }
       default:
-        throw new UnsupportedFault(`timeline action "${step.do}" is part of the probes model, which this version does not run yet`);
+        throw new UnsupportedFault(
+          `timeline action "${step.do}" is part of the probes model, which this version does not run yet`,
+        );
     }
   }
 
@@ -138,15 +193,21 @@ export class Faults {
     const [, kind, name, index] = m;
     const i = Number(index ?? 0);
     if (kind === "Pod") return this.ctx.store.list("Pod").find((p) => p.metadata.name === name);
-    if (kind === "StatefulSet") return this.ctx.store.list("Pod").find((p) => p.metadata.name === `${name}-${i}`);
+    if (kind === "StatefulSet")
+      return this.ctx.store.list("Pod").find((p) => p.metadata.name === `${name}-${i}`);
     const pods = this.ctx.store
       .list("Pod")
       .filter((p) => {
         const owner = controllerOf(p);
-        if (kind === "Deployment") return owner?.startsWith("ReplicaSet/") && owner.split("/")[2]?.startsWith(`${name}-`);
+        if (kind === "Deployment")
+          return owner?.startsWith("ReplicaSet/") && owner.split("/")[2]?.startsWith(`${name}-`);
         return owner?.split("/")[0] === kind && owner?.split("/")[2] === name;
       })
-      .sort((a, b) => (a.metadata.creationTimestamp ?? 0) - (b.metadata.creationTimestamp ?? 0) || Number(a.metadata.uid!.slice(4)) - Number(b.metadata.uid!.slice(4)));
+      .sort(
+        (a, b) =>
+          (a.metadata.creationTimestamp ?? 0) - (b.metadata.creationTimestamp ?? 0) ||
+          Number(a.metadata.uid!.slice(4)) - Number(b.metadata.uid!.slice(4)),
+      );
     return pods[i];
   }
 
@@ -157,13 +218,19 @@ export class Faults {
    */
   private drain(node: string, why: string): void {
     this.setUnschedulable(node, true);
-    const pods = this.ctx.store.podsOnNode(node).filter((p) => !controllerOf(p)?.startsWith("DaemonSet/") && p.metadata.deletionTimestamp === undefined);
+    const pods = this.ctx.store
+      .podsOnNode(node)
+      .filter(
+        (p) => !controllerOf(p)?.startsWith("DaemonSet/") && p.metadata.deletionTimestamp === undefined,
+      );
     for (const pod of pods) this.evict(pod, why);
   }
 
   private evict(pod: Pod, why: string): void {
     if (!this.ctx.store.exists(pod) || pod.metadata.deletionTimestamp !== undefined) return;
-    const blocking = this.ctx.store.list("PodDisruptionBudget").find((pdb) => matchesPdb(pdb, pod) && disruptionsAllowed(this.ctx, pdb) <= 0);
+    const blocking = this.ctx.store
+      .list("PodDisruptionBudget")
+      .find((pdb) => matchesPdb(pdb, pod) && disruptionsAllowed(this.ctx, pdb) <= 0);
     if (blocking) {
       this.ctx.trace.emit({
         type: "EvictionBlocked",
@@ -187,7 +254,10 @@ export class Faults {
 }
 
 function matchesPdb(pdb: PodDisruptionBudget, pod: Pod): boolean {
-  return pdb.metadata.namespace === pod.metadata.namespace && matchesSelector(pdb.spec.selector, pod.metadata.labels);
+  return (
+    pdb.metadata.namespace === pod.metadata.namespace &&
+    matchesSelector(pdb.spec.selector, pod.metadata.labels)
+  );
 }
 
 /** status.disruptionsAllowed = currentHealthy − desiredHealthy (pkg/controller/disruption). */

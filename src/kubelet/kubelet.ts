@@ -4,6 +4,7 @@
 import { podReady, removePod, setPodReady, workloadOf } from "../cluster/api.ts";
 import type { Context, RunningCopy } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
+import { attachmentName, claimsOf } from "../controllers/attach-detach-controller.ts";
 import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import {
@@ -15,7 +16,6 @@ import {
 import { getNode, getPod } from "../kubernetes/kubectl.ts";
 import type { Lease, Node, NodeCondition, Pod } from "../kubernetes/objects.ts";
 import type { NodeSpec } from "../scenario/types.ts";
-import { attachmentName, claimsOf } from "../controllers/attach-detach-controller.ts";
 import { secondsUntilReady } from "./readiness.ts";
 
 /**
@@ -172,7 +172,9 @@ export class Kubelet {
     // own at its next tick and patches it.
     const tick = this.rng.uniform(0, this.ctx.kubelet.nodeStatusUpdateFrequency * (1 + LEASE_RENEW_JITTER));
     this.ctx.engine.cancel(this.statusTimer);
-    this.statusTimer = this.ctx.engine.after(tick, () => this.postStatus("its status loop (nodeStatusUpdateFrequency=10s) runs again after the network healed"));
+    this.statusTimer = this.ctx.engine.after(tick, () =>
+      this.postStatus("its status loop (nodeStatusUpdateFrequency=10s) runs again after the network healed"),
+    );
     this.resync();
   }
 
@@ -219,7 +221,10 @@ export class Kubelet {
     this.leaseTimer = undefined;
     if (!this.powered || !this.kubeletRunning) return;
     if (this.partitioned) {
-      this.leaseBackoff = Math.min(this.leaseBackoff === 0 ? LEASE_BACKOFF_INITIAL : this.leaseBackoff * 2, LEASE_BACKOFF_MAX);
+      this.leaseBackoff = Math.min(
+        this.leaseBackoff === 0 ? LEASE_BACKOFF_INITIAL : this.leaseBackoff * 2,
+        LEASE_BACKOFF_MAX,
+      );
       this.scheduleLease(this.leaseBackoff);
       return;
     }
@@ -299,7 +304,9 @@ export class Kubelet {
   }
 
   private startPod(pod: Pod): void {
-    const unattached = claimsOf(pod).filter((c) => this.ctx.store.get("VolumeAttachment", attachmentName(c))?.spec.nodeName !== this.name);
+    const unattached = claimsOf(pod).filter(
+      (c) => this.ctx.store.get("VolumeAttachment", attachmentName(c))?.spec.nodeName !== this.name,
+    );
     if (unattached.length > 0) {
       // The kubelet waits for the attach/detach controller before mounting (volume manager).
       this.waitingForVolumes.add(pod);
@@ -345,7 +352,15 @@ export class Kubelet {
         this.checkRunsTwice(pod);
         const readyIn = Math.max(
           ...pod.spec.containers.map((c) =>
-            secondsUntilReady(c, this.ctx.behaviour(pod.metadata.namespace, workloadOf(this.ctx, pod), pod.metadata.name, c.name)),
+            secondsUntilReady(
+              c,
+              this.ctx.behaviour(
+                pod.metadata.namespace,
+                workloadOf(this.ctx, pod),
+                pod.metadata.name,
+                c.name,
+              ),
+            ),
           ),
         );
         proc.timers.push(
@@ -381,7 +396,7 @@ export class Kubelet {
    * period), then the kubelet's final delete removes the object (pod_workers.go, status_manager.go).
    */
   private terminate(pod: Pod, proc: Proc | undefined): void {
-    if (!proc || !proc.running) {
+    if (!proc?.running) {
       if (proc) this.procs.delete(pod.metadata.uid!);
       for (const t of proc?.timers ?? []) this.ctx.engine.cancel(t);
       removePod(this.ctx, pod, {
@@ -395,7 +410,11 @@ export class Kubelet {
     if (proc.terminating) return;
     proc.terminating = true;
     const grace = pod.metadata.deletionGracePeriodSeconds ?? 30;
-    const behaviour = this.ctx.behaviour(pod.metadata.namespace, workloadOf(this.ctx, pod), pod.metadata.name);
+    const behaviour = this.ctx.behaviour(
+      pod.metadata.namespace,
+      workloadOf(this.ctx, pod),
+      pod.metadata.name,
+    );
     const exitIn = Math.min(behaviour.shutdownSeconds ?? 0, grace);
     proc.timers.push(
       this.ctx.engine.after(exitIn, () => {
@@ -522,7 +541,11 @@ export class Kubelet {
     return {
       kind: "Lease",
       metadata: { name: this.name, namespace: "kube-node-lease", creationTimestamp: createdAt },
-      spec: { holderIdentity: this.name, leaseDurationSeconds: this.ctx.kubelet.nodeLeaseDurationSeconds, renewTime: this.ctx.engine.now },
+      spec: {
+        holderIdentity: this.name,
+        leaseDurationSeconds: this.ctx.kubelet.nodeLeaseDurationSeconds,
+        renewTime: this.ctx.engine.now,
+      },
     };
   }
 

@@ -16,9 +16,19 @@ export function admitPod(pod: Pod, cp: ControlPlaneSettings): void {
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect));
   const add: Toleration[] = [];
   if (!covers(TAINT_NOT_READY))
-    add.push({ key: TAINT_NOT_READY, operator: "Exists", effect: "NoExecute", tolerationSeconds: cp.defaultNotReadyTolerationSeconds });
+    add.push({
+      key: TAINT_NOT_READY,
+      operator: "Exists",
+      effect: "NoExecute",
+      tolerationSeconds: cp.defaultNotReadyTolerationSeconds,
+    });
   if (!covers(TAINT_UNREACHABLE))
-    add.push({ key: TAINT_UNREACHABLE, operator: "Exists", effect: "NoExecute", tolerationSeconds: cp.defaultUnreachableTolerationSeconds });
+    add.push({
+      key: TAINT_UNREACHABLE,
+      operator: "Exists",
+      effect: "NoExecute",
+      tolerationSeconds: cp.defaultUnreachableTolerationSeconds,
+    });
   if (add.length > 0) pod.spec.tolerations = [...tolerations, ...add];
 }
 
@@ -36,6 +46,7 @@ export function daemonSetTolerations(hostNetwork: boolean): Toleration[] {
     { key: "node.kubernetes.io/pid-pressure", operator: "Exists", effect: "NoSchedule" },
     { key: "node.kubernetes.io/unschedulable", operator: "Exists", effect: "NoSchedule" },
   ];
-  if (hostNetwork) t.push({ key: "node.kubernetes.io/network-unavailable", operator: "Exists", effect: "NoSchedule" });
+  if (hostNetwork)
+    t.push({ key: "node.kubernetes.io/network-unavailable", operator: "Exists", effect: "NoSchedule" });
   return t;
 }

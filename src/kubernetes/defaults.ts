@@ -1,11 +1,7 @@
 // Every version-dependent default in one place, each with its flag or field, value and source.
 // Paths are relative to kubernetes/kubernetes (see ../shared/reference/kubernetes.md §1).
 
-import type {
-  ControlPlaneOverrides,
-  KubeletOverrides,
-  KubernetesVersion,
-} from "../scenario/types.ts";
+import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "../scenario/types.ts";
 
 export function minor(version: KubernetesVersion): number {
   return Number(version.split(".")[1]);

@@ -73,6 +73,7 @@ export function getPod(pod: Pod, now: number): string {
 /** A header and one row, aligned as kubectl's tabwriter does (3 spaces of padding). */
 function table(header: string[], row: string[]): string {
   const widths = header.map((h, i) => Math.max(h.length, (row[i] ?? "").length));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]! + 3))).join("");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]! + 3))).join("");
   return `${line(header)}\n${line(row)}`;
 }

@@ -10,7 +10,10 @@ const LABEL_REGION_BETA = "failure-domain.beta.kubernetes.io/region";
 /** Nodes with this label are left out of zone disruption state (node_lifecycle_controller.go). */
 export const LABEL_EXCLUDE_DISRUPTION = "node.kubernetes.io/exclude-disruption";
 
-export function matchesSelector(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
+export function matchesSelector(
+  selector: LabelSelector | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
   if (!selector) return false;
   const l = labels ?? {};
   for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (l[k] !== v) return false;
@@ -36,7 +39,10 @@ export function matchesSelector(selector: LabelSelector | undefined, labels: Rec
 }
 
 /** A Service's selector is a plain map; an empty one selects nothing for endpoints. */
-export function matchesMap(selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
+export function matchesMap(
+  selector: Record<string, string> | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
   if (!selector || Object.keys(selector).length === 0) return false;
   return matchesSelector({ matchLabels: selector }, labels);
 }

@@ -35,7 +35,10 @@ export function tolerates(tol: Toleration, taint: Taint): boolean {
  * GetMatchingTolerations (pkg/apis/core/v1/helper/helpers.go): for each taint, the *first*
  * toleration that tolerates it is "used". Returns undefined when some taint is not tolerated.
  */
-export function matchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[]): Toleration[] | undefined {
+export function matchingTolerations(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+): Toleration[] | undefined {
   const used: Toleration[] = [];
   for (const taint of taints) {
     const tol = tolerations.find((t) => tolerates(t, taint));
@@ -61,7 +64,11 @@ export function minTolerationSeconds(used: readonly Toleration[]): number {
 }
 
 /** Does the pod tolerate every taint with one of these effects? (scheduler TaintToleration filter) */
-export function toleratesAll(taints: readonly Taint[] | undefined, tolerations: readonly Toleration[] | undefined, effects: readonly TaintEffect[]): boolean {
+export function toleratesAll(
+  taints: readonly Taint[] | undefined,
+  tolerations: readonly Toleration[] | undefined,
+  effects: readonly TaintEffect[],
+): boolean {
   for (const taint of taints ?? []) {
     if (!effects.includes(taint.effect)) continue;
     if (!(tolerations ?? []).some((t) => tolerates(t, taint))) return false;

@@ -1,8 +1,8 @@
 // The human timeline, in the seed's form: steps grouped by time, each in a lane, each saying why it
 // happened at that moment and what a user would see. Reads only the trace and the summary.
 
-import type { SimulationResult } from "../simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
+import type { SimulationResult } from "../simulate.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 
 const LANE_WIDTH = 15;
@@ -12,17 +12,29 @@ export interface TextOptions {
   allLeases?: boolean;
 }
 
-export function formatTimeline(result: SimulationResult, scenario: Scenario, options: TextOptions = {}): string {
+export function formatTimeline(
+  result: SimulationResult,
+  scenario: Scenario,
+  options: TextOptions = {},
+): string {
   const out: string[] = [];
   const s = result.summary.settings;
-  out.push(`faultline simulate · ${result.scenario} · Kubernetes ${result.kubernetesVersion} · seed ${result.seed} · ${clock(result.summary.duration)} simulated`);
+  out.push(
+    `faultline simulate · ${result.scenario} · Kubernetes ${result.kubernetesVersion} · seed ${result.seed} · ${clock(result.summary.duration)} simulated`,
+  );
   out.push("");
   out.push("Starting state");
   const zones = new Set(scenario.nodes.map((n) => n.zone ?? ""));
-  out.push(`  ${scenario.nodes.length} nodes in ${zones.size} zone${zones.size === 1 ? "" : "s"}, all Ready: ${scenario.nodes.map((n) => `${n.name}${n.zone ? ` (${n.zone})` : ""}`).join(", ")}`);
-  const workloads = scenario.manifests.filter((m) => m.kind !== "Service" && m.kind !== "PersistentVolumeClaim" && m.kind !== "PodDisruptionBudget");
-  if (workloads.length > 0) out.push(`  workloads: ${workloads.map((m) => `${m.kind} ${m.object.metadata.name}`).join(", ")}`);
-  if (scenario.ignored.length > 0) out.push(`  ignored (not modelled): ${scenario.ignored.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
+  out.push(
+    `  ${scenario.nodes.length} nodes in ${zones.size} zone${zones.size === 1 ? "" : "s"}, all Ready: ${scenario.nodes.map((n) => `${n.name}${n.zone ? ` (${n.zone})` : ""}`).join(", ")}`,
+  );
+  const workloads = scenario.manifests.filter(
+    (m) => m.kind !== "Service" && m.kind !== "PersistentVolumeClaim" && m.kind !== "PodDisruptionBudget",
+  );
+  if (workloads.length > 0)
+    out.push(`  workloads: ${workloads.map((m) => `${m.kind} ${m.object.metadata.name}`).join(", ")}`);
+  if (scenario.ignored.length > 0)
+    out.push(`  ignored (not modelled): ${scenario.ignored.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
   out.push(
     `  node-monitor-period=${s.nodeMonitorPeriod}s, node-monitor-grace-period=${s.nodeMonitorGracePeriod}s, ` +
       `default-unreachable-toleration-seconds=${s.defaultUnreachableTolerationSeconds}, node-eviction-rate=${s.nodeEvictionRate}, ` +
@@ -83,19 +95,27 @@ export function clock(t: number): string {
   const a = Math.abs(t);
   const m = Math.floor(a / 60);
   const s = a - m * 60;
-  const ss = Number.isInteger(Math.round(s * 10) / 10) ? String(Math.round(s)).padStart(2, "0") : (Math.round(s * 10) / 10).toFixed(1).padStart(4, "0");
+  const ss = Number.isInteger(Math.round(s * 10) / 10)
+    ? String(Math.round(s)).padStart(2, "0")
+    : (Math.round(s * 10) / 10).toFixed(1).padStart(4, "0");
   return `${sign}${m}:${ss}`;
 }
 
 function summaryText(result: SimulationResult): string {
   const lines = ["At the end"];
-  for (const n of result.summary.nodes) lines.push(`  node ${n.name}: ${n.status}${n.taints.length > 0 ? `, taints ${n.taints.join(", ")}` : ""}`);
+  for (const n of result.summary.nodes)
+    lines.push(
+      `  node ${n.name}: ${n.status}${n.taints.length > 0 ? `, taints ${n.taints.join(", ")}` : ""}`,
+    );
   const notRunning = result.summary.pods.filter((p) => p.status !== "Running" || !p.ready);
   lines.push(
     `  pods: ${result.summary.pods.length} (${result.summary.pods.length - notRunning.length} Running and Ready)` +
-      (notRunning.length > 0 ? `; ${notRunning.map((p) => `${p.pod.split("/")[1]} ${p.status}${p.ready ? "" : " not ready"} on ${p.node ?? "no node"}`).join("; ")}` : ""),
+      (notRunning.length > 0
+        ? `; ${notRunning.map((p) => `${p.pod.split("/")[1]} ${p.status}${p.ready ? "" : " not ready"} on ${p.node ?? "no node"}`).join("; ")}`
+        : ""),
   );
   const twice = result.events.filter((e) => e.type === "PodRunsTwice");
-  if (twice.length > 0) lines.push(`  ${twice.length} pod(s) ran twice: ${[...new Set(twice.map((e) => e.object))].join(", ")}`);
+  if (twice.length > 0)
+    lines.push(`  ${twice.length} pod(s) ran twice: ${[...new Set(twice.map((e) => e.object))].join(", ")}`);
   return lines.join("\n");
 }

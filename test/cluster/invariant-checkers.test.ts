@@ -1,0 +1,191 @@
+// The invariant checkers must be able to fail: hand-written traces that break each rule.
+
+import { describe, expect, it } from "vitest";
+import type { SimulationResult } from "../../src/simulate.ts";
+import type { TraceEvent } from "../../src/trace/events.ts";
+import {
+  endpointReadinessViolations,
+  parseTaint,
+  schedulingViolations,
+  statefulSetIdentityViolations,
+  tolerates,
+  withDefaultTolerations,
+} from "../helpers/invariants.ts";
+import { scenario } from "../helpers/sim.ts";
+
+type Summary = SimulationResult["summary"];
+
+const base = { lane: "control-plane" as const, message: "" };
+const initial: Summary = {
+  duration: 60,
+  engineEvents: 0,
+  settings: {},
+  nodes: [
+    { name: "worker-1", status: "Ready", taints: [] },
+    { name: "worker-2", status: "Ready", taints: [] },
+  ],
+  pods: [{ pod: "default/db-0", node: "worker-1", status: "Running", ready: true }],
+  eventCounts: {},
+};
+const result = (events: TraceEvent[]): SimulationResult => ({
+  scenario: "synthetic",
+  kubernetesVersion: "1.32",
+  seed: 1,
+  events,
+  summary: initial,
+});
+const s = scenario(`
+name: synthetic
+kubernetesVersion: "1.32"
+duration: 1m
+nodes: {count: 2, zones: [a]}
+manifests: [manifests/]
+`);
+
+describe("the invariant checkers catch violations", () => {
+  it("(a) EndpointReady for a not-ready, a terminating or a deleted pod", () => {
+    const ok = endpointReadinessViolations(
+      result([
+        { ...base, t: 1, type: "PodNotReady", object: "Pod/default/db-0" },
+        { ...base, t: 2, type: "PodReady", object: "Pod/default/db-0" },
+        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+      ]),
+      initial,
+    );
+    expect(ok).toEqual([]);
+    const notReady = endpointReadinessViolations(
+      result([
+        { ...base, t: 1, type: "PodNotReady", object: "Pod/default/db-0" },
+        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+      ]),
+      initial,
+    );
+    expect(notReady).toHaveLength(1);
+    const terminating = endpointReadinessViolations(
+      result([
+        { ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" },
+        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+      ]),
+      initial,
+    );
+    expect(terminating).toHaveLength(1);
+    // A new incarnation of the same name starts not ready and not terminating.
+    const reborn = endpointReadinessViolations(
+      result([
+        { ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" },
+        { ...base, t: 2, type: "PodDeleted", object: "Pod/default/db-0", force: true },
+        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+        { ...base, t: 3, type: "PodCreated", object: "Pod/default/db-0", owner: "StatefulSet/default/db" },
+        { ...base, t: 3, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+        { ...base, t: 4, type: "PodReady", object: "Pod/default/db-0" },
+        { ...base, t: 4, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+      ]),
+      initial,
+    );
+    expect(reborn).toHaveLength(2);
+  });
+
+  it("(b) a second db-0 while the first exists", () => {
+    const bad = statefulSetIdentityViolations(
+      result([
+        { ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" },
+        { ...base, t: 2, type: "PodCreated", object: "Pod/default/db-0", owner: "StatefulSet/default/db" },
+      ]),
+      initial,
+      ["db"],
+    );
+    expect(bad).toHaveLength(1);
+    const good = statefulSetIdentityViolations(
+      result([
+        { ...base, t: 1, type: "PodDeleted", object: "Pod/default/db-0", force: true },
+        { ...base, t: 2, type: "PodCreated", object: "Pod/default/db-0", owner: "StatefulSet/default/db" },
+      ]),
+      initial,
+      ["db"],
+    );
+    expect(good).toEqual([]);
+  });
+
+  it("(c) scheduling onto a tainted, cordoned or deleted node; DaemonSet pods tolerate what they should", () => {
+    const web = {
+      ...base,
+      type: "PodCreated" as const,
+      object: "Pod/default/web-abc-1",
+      owner: "Deployment/default/web",
+    };
+    const schedule = (t: number, node: string, pod = "web-abc-1"): TraceEvent => ({
+      ...base,
+      t,
+      type: "PodScheduled",
+      object: `Pod/default/${pod}`,
+      node,
+    });
+    const v = schedulingViolations(
+      result([
+        { ...web, t: 0 },
+        {
+          ...base,
+          t: 1,
+          type: "NodeTainted",
+          object: "Node/worker-2",
+          taint: "node.kubernetes.io/unreachable:NoSchedule",
+        },
+        schedule(2, "worker-2"),
+        {
+          ...base,
+          t: 3,
+          type: "NodeTaintRemoved",
+          object: "Node/worker-2",
+          taint: "node.kubernetes.io/unreachable:NoSchedule",
+        },
+        schedule(4, "worker-2"),
+        { ...base, t: 5, type: "FaultInjected", object: "Node/worker-1", do: "cordon" },
+        schedule(6, "worker-1"),
+        schedule(6, "worker-1", "node-exporter-xyz"),
+        {
+          ...base,
+          t: 7,
+          type: "NodeTainted",
+          object: "Node/worker-2",
+          taint: "node.kubernetes.io/unreachable:NoExecute",
+        },
+        schedule(8, "worker-2"),
+        schedule(8, "worker-2", "node-exporter-xyz"),
+        { ...base, t: 9, type: "NodeDeleted", object: "Node/worker-2" },
+        schedule(10, "worker-2"),
+      ]),
+      initial,
+      s,
+    );
+    expect(v).toHaveLength(3);
+    expect(v[0]).toContain("2:");
+    expect(v[1]).toContain("cordoned");
+    expect(v[2]).toContain("deleted");
+  });
+
+  it("toleration matching follows Toleration.ToleratesTaint and DefaultTolerationSeconds", () => {
+    const unreachable = parseTaint("node.kubernetes.io/unreachable:NoExecute");
+    expect(
+      tolerates(
+        { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute" },
+        unreachable,
+      ),
+    ).toBe(true);
+    expect(
+      tolerates(
+        { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoSchedule" },
+        unreachable,
+      ),
+    ).toBe(false);
+    expect(tolerates({ operator: "Exists" }, unreachable)).toBe(true);
+    expect(tolerates({ key: "k", operator: "Equal", value: "v" }, parseTaint("k=v:NoSchedule"))).toBe(true);
+    expect(tolerates({ key: "k", operator: "Equal", value: "w" }, parseTaint("k=v:NoSchedule"))).toBe(false);
+    expect(withDefaultTolerations([])).toHaveLength(2);
+    expect(withDefaultTolerations([{ operator: "Exists" }])).toHaveLength(1);
+    expect(
+      withDefaultTolerations([
+        { key: "node.kubernetes.io/unreachable", effect: "NoExecute", operator: "Exists" },
+      ]),
+    ).toHaveLength(2);
+  });
+});

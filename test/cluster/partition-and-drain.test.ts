@@ -1,0 +1,156 @@
+// Issue 2, "Done when": a node cut off (network partition, kubelet stop) keeps running pods the
+// control plane has replaced; a drain evicts through the Eviction API and honours
+// PodDisruptionBudgets (kubernetes.md §3.4, §10, §12).
+
+import { describe, expect, it } from "vitest";
+import { runsTwiceViolations } from "../helpers/invariants.ts";
+import {
+  eventsOf,
+  example,
+  initialState,
+  nameOf,
+  only,
+  onNode,
+  onPod,
+  podOf,
+  run,
+  variant,
+} from "../helpers/sim.ts";
+
+describe.each([
+  { file: "node-network-partition.yaml", cut: "network-partition", heal: "network-heal" },
+  { file: "kubelet-stop.yaml", cut: "kubelet-stop", heal: "kubelet-start" },
+])("$file: worker-2 is cut off, then comes back", ({ file, cut, heal }) => {
+  const s = example(file);
+  const r = run(s);
+  const onWorker2 = initialState(s)
+    .pods.filter((p) => p.node === "worker-2")
+    .map((p) => p.pod);
+  const oldWeb = onWorker2.find((p) => p.startsWith("default/web-"))!;
+  const cutAt = () => only(r, "FaultInjected", (e) => e.do === cut).t;
+  const healAt = () => only(r, "FaultInjected", (e) => e.do === heal).t;
+
+  it("the web pod on worker-2 runs twice: evicted and replaced while its containers still run", () => {
+    expect(oldWeb).toBeDefined();
+    const evicted = only(r, "PodEvicted", onPod(oldWeb));
+    const replacement = only(r, "PodCreated", (e) => podOf("default", "web")(e) && e.t >= evicted.t);
+    const twice = eventsOf(r, "PodRunsTwice", onPod(oldWeb));
+    expect(twice.length).toBeGreaterThanOrEqual(1);
+    for (const e of twice) {
+      expect(e.t).toBeGreaterThan(cutAt());
+      expect(e.t).toBeLessThan(healAt());
+      expect(e.t).toBeGreaterThanOrEqual(replacement.t);
+      expect(e.node).toBe("worker-2");
+      expect(e.copies).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it("after the heal the kubelet deletes the evicted pods and the node is Ready again", () => {
+    const evicted = eventsOf(r, "PodEvicted", (e) => e.node === "worker-2").map((e) => nameOf(e.object));
+    expect(evicted.sort()).toEqual(onWorker2.filter((p) => !p.startsWith("default/node-exporter-")).sort());
+    for (const pod of evicted) {
+      const deleted = eventsOf(r, "PodDeleted", onPod(pod))[0];
+      expect(deleted, pod).toBeDefined();
+      expect(deleted!.lane).toBe("kubelet");
+      expect(deleted!.force).toBe(false);
+      expect(deleted!.t).toBeGreaterThanOrEqual(healAt());
+    }
+    // Nothing is deleted while the node is cut off: the pods stay Terminating.
+    expect(eventsOf(r, "PodDeleted", (e) => e.t < healAt())).toEqual([]);
+    const ready = only(r, "NodeReady", onNode("worker-2"));
+    expect(ready.t).toBeGreaterThanOrEqual(healAt());
+    expect(r.summary.nodes.find((n) => n.name === "worker-2")?.status).toBe("Ready");
+    expect(r.summary.pods.filter((p) => p.status === "Terminating")).toEqual([]);
+  });
+});
+
+describe("node-drain.yaml", () => {
+  const s = example("node-drain.yaml");
+  const r = run(s);
+  const onWorker2 = initialState(s)
+    .pods.filter((p) => p.node === "worker-2")
+    .map((p) => p.pod);
+
+  it("evicts the pods through the Eviction API (lane operator), not the DaemonSet pod", () => {
+    const drain = only(r, "FaultInjected", (e) => e.do === "drain");
+    const evicted = eventsOf(r, "PodEvicted");
+    expect(evicted.map((e) => nameOf(e.object)).sort()).toEqual(
+      onWorker2.filter((p) => !p.startsWith("default/node-exporter-")).sort(),
+    );
+    for (const e of evicted) {
+      expect(e.lane).toBe("operator");
+      expect(e.t).toBe(drain.t);
+    }
+    expect(eventsOf(r, "PodEvicted", podOf("default", "node-exporter"))).toEqual([]);
+  });
+
+  it("each evicted pod's endpoint goes not ready before its containers stop", () => {
+    for (const e of eventsOf(r, "PodEvicted")) {
+      const pod = nameOf(e.object);
+      const notReady = r.events.findIndex((x) => x.type === "EndpointNotReady" && x.object === e.object);
+      const terminated = r.events.findIndex((x) => x.type === "PodTerminated" && x.object === e.object);
+      expect(notReady, pod).toBeGreaterThanOrEqual(0);
+      expect(terminated, pod).toBeGreaterThanOrEqual(0);
+      expect(notReady, pod).toBeLessThan(terminated);
+      expect(r.events[notReady]!.t).toBeLessThanOrEqual(r.events[terminated]!.t);
+    }
+    // shutdownSeconds: 3 for web: its containers stop 3s after the eviction, its endpoint at once.
+    const web = only(r, "PodEvicted", podOf("default", "web"));
+    const webNotReady = only(r, "EndpointNotReady", onPod(nameOf(web.object)));
+    const webTerminated = only(r, "PodTerminated", onPod(nameOf(web.object)));
+    expect(webNotReady.t).toBe(web.t);
+    expect(webTerminated.t - web.t).toBeCloseTo(3, 6);
+  });
+
+  it("with a PodDisruptionBudget minAvailable 3 for 3 web replicas the eviction is blocked, retried every 5s", () => {
+    const blocked = run(
+      variant("node-drain.yaml", (d) => {
+        d.manifests = [
+          "manifests/",
+          {
+            apiVersion: "policy/v1",
+            kind: "PodDisruptionBudget",
+            metadata: { name: "web" },
+            spec: { minAvailable: 3, selector: { matchLabels: { app: "web" } } },
+          },
+        ];
+      }),
+    );
+    const web = onWorker2.find((p) => p.startsWith("default/web-"))!;
+    expect(eventsOf(blocked, "PodEvicted", onPod(web))).toEqual([]);
+    const tries = eventsOf(blocked, "EvictionBlocked", onPod(web));
+    expect(tries.length).toBeGreaterThanOrEqual(10);
+    const drain = only(blocked, "FaultInjected", (e) => e.do === "drain");
+    expect(tries[0]!.t).toBe(drain.t);
+    for (const e of tries) {
+      expect(e.pdb).toBe("default/web");
+      expect(e.lane).toBe("operator");
+    }
+    for (let i = 1; i < tries.length; i++) expect(tries[i]!.t - tries[i - 1]!.t).toBeCloseTo(5, 6);
+    // db-0 has no budget: it is evicted at once; the web replica keeps serving.
+    only(blocked, "PodEvicted", onPod("default/db-0"));
+    expect(blocked.summary.pods.find((p) => p.pod === web)).toMatchObject({ status: "Running", ready: true });
+  });
+});
+
+describe("PodRunsTwice names only replaced pods", () => {
+  it.each(["node-network-partition.yaml", "kubelet-stop.yaml"])("%s", (file) => {
+    expect(runsTwiceViolations(run(example(file)))).toEqual([]);
+  });
+
+  // Two nodes cut off; both evicted 10s apart (node-eviction-rate). When the first one's replacement
+  // starts, the second node's web pod is still a live, not-yet-evicted member of the Deployment: it
+  // has not been replaced, so it does not "run twice" yet.
+  it("a pod not yet evicted on another cut-off node is not reported as running twice", () => {
+    const r = run(
+      variant("cluster-wide-outage.yaml", (d) => {
+        d.duration = "15m";
+        d.timeline.push({ at: "3m", do: "network-heal", node: "worker-1" });
+      }),
+    );
+    const evictions = eventsOf(r, "PodEvicted");
+    expect(evictions).toHaveLength(2);
+    expect(eventsOf(r, "PodRunsTwice").length).toBeGreaterThanOrEqual(1);
+    expect(runsTwiceViolations(r)).toEqual([]);
+  });
+});

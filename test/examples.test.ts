@@ -1,0 +1,153 @@
+// Every example in examples/ runs, and its timeline tells the story its header comment tells.
+
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { SimulationResult } from "../src/simulate.ts";
+import { eventsOf, example, initialState, nameOf, only, onNode, onPod, podOf, run } from "./helpers/sim.ts";
+
+const files = readdirSync("examples")
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
+
+const NOEXECUTE = "node.kubernetes.io/unreachable:NoExecute";
+const noExecuteOf = (r: SimulationResult, node: string) =>
+  eventsOf(r, "NodeTainted", (e) => e.node === node && e.taint === NOEXECUTE);
+
+/** The pods on worker-2 at t=0. */
+const onWorker2 = (file: string) =>
+  initialState(example(file))
+    .pods.filter((p) => p.node === "worker-2")
+    .map((p) => p.pod);
+
+const stories: Record<string, (r: SimulationResult) => void> = {
+  // worker-2 loses power; 1.32: node-monitor-grace-period 50s. Web replica replaced, db-0 stuck,
+  // DaemonSet pod stays.
+  "node-power-loss.yaml": (r) => {
+    const notReady = only(r, "NodeNotReady", onNode("worker-2"));
+    // The last renewal is at most 10.4s before the power-off at 10s; then 50s (+ one pass) of silence.
+    expect(notReady.t).toBeGreaterThan(10 - 10.4 + 50);
+    expect(notReady.t).toBeLessThanOrEqual(10 + 55.0011);
+    expect(r.summary.settings.nodeMonitorGracePeriod).toBe(50);
+    const web = onWorker2("node-power-loss.yaml").find((p) => p.startsWith("default/web-"))!;
+    only(r, "PodEvicted", onPod(web));
+    expect(eventsOf(r, "PodCreated", podOf("default", "web"))).toHaveLength(1);
+    expect(r.summary.pods.find((p) => p.pod === "default/db-0")?.status).toBe("Terminating");
+    expect(eventsOf(r, "PodEvicted", podOf("default", "node-exporter"))).toEqual([]);
+  },
+  // Same on 1.31, where node-monitor-grace-period was 40s: everything happens 10s earlier.
+  "node-power-loss-1.31.yaml": (r) => {
+    expect(r.kubernetesVersion).toBe("1.31");
+    expect(r.summary.settings.nodeMonitorGracePeriod).toBe(40);
+    const r132 = run(example("node-power-loss.yaml"), r.seed);
+    const at = (x: SimulationResult) => only(x, "NodeNotReady", onNode("worker-2")).t;
+    expect(at(r132) - at(r)).toBeCloseTo(10, 2);
+    expect(eventsOf(r, "PodEvicted").length).toBe(eventsOf(r132, "PodEvicted").length);
+  },
+  // worker-2 cut off; its pods evicted and replaced while the old containers run; after the heal the
+  // kubelet finishes the deletions.
+  "node-network-partition.yaml": (r) => {
+    const heal = only(r, "FaultInjected", (e) => e.do === "network-heal");
+    const twice = eventsOf(r, "PodRunsTwice", podOf("default", "web"));
+    expect(twice.length).toBeGreaterThanOrEqual(1);
+    for (const e of twice) expect(e.t).toBeLessThan(heal.t);
+    const deleted = eventsOf(r, "PodDeleted", (e) => e.node === "worker-2");
+    expect(deleted.length).toBeGreaterThanOrEqual(2);
+    for (const e of deleted) {
+      expect(e.lane).toBe("kubelet");
+      expect(e.t).toBeGreaterThanOrEqual(heal.t);
+    }
+    expect(r.summary.nodes.find((n) => n.name === "worker-2")?.status).toBe("Ready");
+  },
+  // The kubelet crashes: same NotReady, same taints, same evictions as a dead machine.
+  "kubelet-stop.yaml": (r) => {
+    const power = run(example("node-power-loss.yaml"), r.seed);
+    const shape = (x: SimulationResult) =>
+      x.events
+        .filter(
+          (e) => e.t < 590 && ["NodeNotReady", "NodeTainted", "PodEvicted", "PodNotReady"].includes(e.type),
+        )
+        .map((e) => `${e.t} ${e.type} ${e.object}`);
+    expect(shape(r)).toEqual(shape(power));
+    expect(eventsOf(r, "PodRunsTwice", podOf("default", "web")).length).toBeGreaterThanOrEqual(1);
+    const start = only(r, "FaultInjected", (e) => e.do === "kubelet-start");
+    expect(only(r, "NodeReady", onNode("worker-2")).t).toBeGreaterThanOrEqual(start.t);
+  },
+  // kubectl drain worker-2: endpoints go not ready at the eviction, before the containers stop; the
+  // PDB keeps two web replicas up.
+  "node-drain.yaml": (r) => {
+    const web = only(r, "PodEvicted", podOf("default", "web"));
+    expect(web.lane).toBe("operator");
+    expect(only(r, "EndpointNotReady", onPod(nameOf(web.object))).t).toBe(web.t);
+    expect(only(r, "PodTerminated", onPod(nameOf(web.object))).t).toBeGreaterThan(web.t);
+    // At every moment at least two web endpoints are ready (replay EndpointReady/NotReady/Removed).
+    const ready = new Set(
+      initialState(example("node-drain.yaml"))
+        .pods.filter((p) => p.pod.startsWith("default/web-") && p.ready)
+        .map((p) => p.pod),
+    );
+    expect(ready.size).toBe(3);
+    for (const e of r.events) {
+      if (!e.object.startsWith("Pod/default/web-")) continue;
+      if (e.type === "EndpointReady") ready.add(nameOf(e.object));
+      if (e.type === "EndpointNotReady" || e.type === "EndpointRemoved") ready.delete(nameOf(e.object));
+      expect(ready.size, `${e.t} ${e.type}`).toBeGreaterThanOrEqual(2);
+    }
+    const uncordon = only(r, "FaultInjected", (e) => e.do === "uncordon");
+    expect(only(r, "NodeTaintRemoved", onNode("worker-2")).t).toBe(uncordon.t);
+  },
+  // db-N stays Terminating after its eviction; the out-of-service taint lets PodGC force-delete it,
+  // the volume is detached at once, and it comes back on another node.
+  "statefulset-recovery.yaml": (r) => {
+    const [evicted, ...more] = eventsOf(r, "PodEvicted");
+    expect(more).toEqual([]);
+    const pod = nameOf(evicted!.object);
+    expect(pod).toMatch(/^default\/db-\d+$/);
+    const oos = only(r, "FaultInjected", (e) => e.do === "taint-out-of-service");
+    expect(eventsOf(r, "PodCreated", (e) => e.t < oos.t)).toEqual([]);
+    const detached = only(r, "VolumeDetached");
+    expect(detached.t - oos.t).toBeLessThanOrEqual(0.2);
+    const deleted = only(r, "PodDeleted", onPod(pod));
+    expect(deleted.force).toBe(true);
+    expect(deleted.t - oos.t).toBeLessThanOrEqual(20);
+    const scheduled = only(r, "PodScheduled", onPod(pod));
+    expect(scheduled.node).not.toBe("worker-2");
+    expect(r.summary.pods.find((p) => p.pod === pod)).toMatchObject({ status: "Running", ready: true });
+  },
+  // Zone a: a-1 and a-2 tainted node-eviction-rate apart; a-3 makes the zone PartialDisruption and
+  // is not tainted; a-1 and a-2 keep theirs.
+  "zone-outage.yaml": (r) => {
+    const [a1] = noExecuteOf(r, "a-1");
+    const [a2] = noExecuteOf(r, "a-2");
+    expect(Math.abs(a2!.t - a1!.t)).toBeGreaterThanOrEqual(10 - 1e-6);
+    only(r, "ZoneStateChanged", (e) => e.zone === "a" && e.state === "PartialDisruption");
+    expect(noExecuteOf(r, "a-3")).toEqual([]);
+    expect(eventsOf(r, "NodeTaintRemoved", (e) => e.taint === NOEXECUTE)).toEqual([]);
+  },
+  // Every node of the only zone goes silent: FullDisruption everywhere, no NoExecute taint, no eviction.
+  "cluster-wide-outage.yaml": (r) => {
+    expect(eventsOf(r, "NodeNotReady")).toHaveLength(3);
+    only(r, "ZoneStateChanged", (e) => e.state === "FullDisruption");
+    expect(eventsOf(r, "PodEvicted")).toEqual([]);
+    for (const n of r.summary.nodes) expect(n.taints).not.toContain(NOEXECUTE);
+  },
+};
+
+describe("examples", () => {
+  it("every example file has a story test", () => {
+    expect(files.length).toBeGreaterThanOrEqual(1);
+    expect(files.filter((f) => !(f in stories))).toEqual([]);
+  });
+
+  it.each(files)("%s runs", (file) => {
+    const r = run(example(file));
+    expect(r.events.length).toBeGreaterThan(0);
+    expect(r.events.every((e, i) => i === 0 || r.events[i - 1]!.t <= e.t)).toBe(true);
+    expect(r.events.every((e) => e.t >= 0 && e.t <= r.summary.duration)).toBe(true);
+  });
+
+  for (const [file, story] of Object.entries(stories)) {
+    it(`${file}: its timeline tells its story`, () => {
+      story(run(example(file)));
+    });
+  }
+});
