@@ -72,12 +72,16 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
     machines: {
       runningCopies(match) {
         const out: RunningCopy[] = [];
-        for (const k of kubelets.values())
+        // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.
+        for (const k of kubelets.values()) {
+          if (!k.powered || k.connected()) continue;
           for (const c of k.runningCopies())
             if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
+        }
         return out;
       },
       volumeInUse: (node, claim) => kubelets.get(node)?.volumeInUse(claim) ?? false,
+      reachable: (node) => kubelets.get(node)?.connected() ?? false,
     },
     behaviour: (ns, owner, podName, container) => behaviourFor(scenario, ns, owner, podName, container),
   };
@@ -86,6 +90,9 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
     const k = new Kubelet(ctx, spec, i + 1);
     kubelets.set(spec.name, k);
     k.registerAtStart(-WARM_UP_SECONDS);
+  });
+  store.watch("Pod", (type, pod) => {
+    if (pod.spec.nodeName) kubelets.get(pod.spec.nodeName)?.podEvent(type, pod);
   });
   const cache = new SchedulerCache(ctx);
   new NodeLifecycleController(ctx);

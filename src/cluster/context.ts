@@ -15,6 +15,8 @@ export interface Machines {
   ): RunningCopy[];
   /** Does the node's kubelet (last) report this claim's volume as mounted (node.status.volumesInUse)? */
   volumeInUse(node: string, claim: string): boolean;
+  /** Can the node's kubelet reach the API server? */
+  reachable(node: string): boolean;
 }
 
 export interface RunningCopy {
@@ -24,6 +26,8 @@ export interface RunningCopy {
   uid: string;
   /** The kubelet there can neither see nor stop it (power on, but partitioned or stopped). */
   unreachable: boolean;
+  /** The API no longer counts this pod: its object is gone or has a deletionTimestamp. */
+  replaced: boolean;
 }
 
 export interface Context {

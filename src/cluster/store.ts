@@ -57,6 +57,11 @@ export class Store {
     return sortPods(this.podsByNode.get(node));
   }
 
+  /** The pods a controller owns, unsorted (counting needs no order). */
+  podSetOwnedBy(owner: string): ReadonlySet<Pod> {
+    return this.podsByOwner.get(owner) ?? EMPTY;
+  }
+
   podsOwnedBy(owner: string): Pod[] {
     return sortPods(this.podsByOwner.get(owner));
   }

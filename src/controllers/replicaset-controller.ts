@@ -65,11 +65,11 @@ export class ReplicaSetController {
   private sync(key: string): void {
     const rs = this.ctx.store.get("ReplicaSet", key);
     if (!rs) return;
-    const pods = this.ctx.store.podsOwnedBy(`ReplicaSet/${key}`);
-    const active = pods.filter(isActive);
+    const pods = this.ctx.store.podSetOwnedBy(`ReplicaSet/${key}`);
+    const active = [...pods].filter(isActive);
     const diff = rs.spec.replicas - active.length;
     for (let i = 0; i < diff; i++) {
-      const terminating = pods.length - active.length;
+      const terminating = pods.size - active.length;
       createPod(
         this.ctx,
         podFromTemplate(
@@ -90,7 +90,7 @@ export class ReplicaSetController {
     }
     // Scaling down picks the pods least far along (unscheduled, not ready, newest): getPodsToDelete.
     if (diff < 0) {
-      const victims = [...active]
+      const victims = active
         .sort(
           (a, b) =>
             rank(a) - rank(b) || (b.metadata.creationTimestamp ?? 0) - (a.metadata.creationTimestamp ?? 0),

@@ -9,7 +9,7 @@ import { fmt } from "../kubelet/kubelet.ts";
 import { DRAIN_EVICTION_RETRY } from "../kubernetes/defaults.ts";
 import { matchesSelector } from "../kubernetes/labels.ts";
 import type { Pod, PodDisruptionBudget } from "../kubernetes/objects.ts";
-import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
+import { hasTaint, TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
 import type { TimelineStep } from "../scenario/types.ts";
 
 export class UnsupportedFault extends Error {}
@@ -138,7 +138,8 @@ export class Faults {
       case "taint-out-of-service": {
         inject(`kubectl taint nodes ${node} ${TAINT_OUT_OF_SERVICE}=nodeshutdown:NoExecute`);
         const obj = this.ctx.store.get("Node", node);
-        if (!obj) return;
+        // Taints are unique by key and effect: a second `kubectl taint` without --overwrite fails.
+        if (!obj || hasTaint(obj.spec.taints, TAINT_OUT_OF_SERVICE, "NoExecute")) return;
         obj.spec.taints = [
           ...(obj.spec.taints ?? []),
           {

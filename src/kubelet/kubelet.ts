@@ -3,7 +3,7 @@
 
 import { podReady, removePod, setPodReady, workloadOf } from "../cluster/api.ts";
 import type { Context, RunningCopy } from "../cluster/context.ts";
-import { ref } from "../cluster/store.ts";
+import { ref, type WatchEventType } from "../cluster/store.ts";
 import { attachmentName, claimsOf } from "../controllers/attach-detach-controller.ts";
 import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
@@ -55,10 +55,6 @@ export class Kubelet {
     private readonly index: number,
   ) {
     this.rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
-    ctx.store.watch("Pod", (type, pod) => {
-      if (pod.spec.nodeName !== this.name && !this.procs.has(pod.metadata.uid!)) return;
-      if (this.connected()) this.syncPod(pod, type === "DELETED");
-    });
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
       for (const pod of [...this.waitingForVolumes]) {
@@ -66,6 +62,12 @@ export class Kubelet {
         if (ctx.store.exists(pod) && !this.procs.has(pod.metadata.uid!)) this.syncPod(pod, false);
       }
     });
+  }
+
+  /** A pod bound here changed (routed by the simulation's one Pod watch, not a watch per kubelet). */
+  podEvent(type: WatchEventType, pod: Pod): void {
+    if (pod.spec.nodeName !== this.name && !this.procs.has(pod.metadata.uid!)) return;
+    if (this.connected()) this.syncPod(pod, type === "DELETED");
   }
 
   /** Is the claim's volume in use here, as far as the API knows? */
@@ -481,6 +483,7 @@ export class Kubelet {
         namespace: proc.pod.metadata.namespace,
         uid: proc.pod.metadata.uid!,
         unreachable: !this.connected(),
+        replaced: !this.ctx.store.exists(proc.pod) || proc.pod.metadata.deletionTimestamp !== undefined,
       });
     }
     return out;
@@ -502,20 +505,32 @@ export class Kubelet {
     const copies = this.ctx.machines.runningCopies((name, ns, procOwner) =>
       sameIdentity ? name === pod.metadata.name && ns === pod.metadata.namespace : procOwner === owner,
     );
-    const stale = copies.filter((c) => c.unreachable && c.uid !== pod.metadata.uid);
+    // Only pods the API already gave up on (evicted or deleted) have been replaced.
+    const stale = copies.filter((c) => c.unreachable && c.replaced && c.uid !== pod.metadata.uid);
     for (const old of stale) {
       this.ctx.trace.emit({
         type: "PodRunsTwice",
         lane: "app",
         object: `Pod/${old.namespace}/${old.podName}`,
         node: old.node,
-        copies: sameIdentity ? 2 : copies.length,
+        copies: sameIdentity ? 2 : copies.length + this.liveCopies(owner),
         message: sameIdentity
           ? `${pod.metadata.name} now runs twice: the replacement on ${this.name} and the old copy on ${old.node}, which nobody can stop`
-          : `${old.podName} still runs on ${old.node} while its replacement ${pod.metadata.name} runs on ${this.name}: ${copies.length} copies of ${owner.split("/").pop()} run`,
+          : `${old.podName} still runs on ${old.node} while its replacement ${pod.metadata.name} runs on ${this.name}: ${copies.length + this.liveCopies(owner)} copies of ${owner.split("/").pop()} run`,
         why: `${old.node}'s containers keep running while its kubelet cannot reach the API server; nothing stops them until it does`,
       });
     }
+  }
+
+  /** Running pods of a workload that the API still counts (on reachable nodes). */
+  private liveCopies(owner: string): number {
+    let n = 0;
+    for (const pod of this.ctx.store.list("Pod")) {
+      if (pod.status.phase !== "Running" || pod.metadata.deletionTimestamp !== undefined) continue;
+      if (!pod.spec.nodeName || !this.ctx.machines.reachable(pod.spec.nodeName)) continue;
+      if (workloadOf(this.ctx, pod) === owner) n++;
+    }
+    return n;
   }
 
   // ---- objects --------------------------------------------------------------------------------

@@ -219,10 +219,28 @@ describe("getting db-0 back", () => {
       expect(recreated.owner).toBe("StatefulSet/default/db");
       expect(recreated.t).toBeGreaterThanOrEqual(deleted.t);
       // The eviction the out-of-service taint brings is not the 300s one.
+      // Nothing tolerates the out-of-service taint: every pod still there is evicted at once, the
+      // DaemonSet pod included (kubernetes.md §11.2).
       const evicted = only(r, "PodEvicted", onPod("default/db-0"));
       expect(evicted.t).toBeLessThanOrEqual(deleted.t);
+      if (at === "2m") expect(evicted.t).toBe(fault.t);
+      expect(only(r, "PodEvicted", podOf("default", "node-exporter")).t).toBe(fault.t);
     },
   );
+
+  it("taint-out-of-service twice: the node carries the taint once (taints are unique by key and effect)", () => {
+    const r = run(
+      variant("node-power-loss.yaml", (d) => {
+        d.timeline.push({ at: "2m", do: "taint-out-of-service", node: "worker-2" });
+        d.timeline.push({ at: "4m", do: "taint-out-of-service", node: "worker-2" });
+      }),
+    );
+    const taints = r.summary.nodes.find((n) => n.name === "worker-2")?.taints ?? [];
+    expect(taints.filter((t) => t.startsWith("node.kubernetes.io/out-of-service"))).toHaveLength(1);
+    expect(
+      eventsOf(r, "NodeTainted", (e) => e.taint === "node.kubernetes.io/out-of-service:NoExecute"),
+    ).toHaveLength(1);
+  });
 
   it("delete-node: PodGC's orphan path force-deletes db-0 40–60s after the Node is deleted, then db-0 is recreated", () => {
     const r = run(withStep({ at: "8m", do: "delete-node", node: "worker-2" }));

@@ -64,6 +64,42 @@ describe.each([
   });
 });
 
+describe("a partition shorter than the toleration", () => {
+  it("heals before the 300s: the evictions are cancelled, pods and endpoints ready again", () => {
+    const r = run(
+      variant("node-network-partition.yaml", (d) => {
+        d.timeline = [
+          { at: "10s", do: "network-partition", node: "worker-2" },
+          { at: "3m", do: "network-heal", node: "worker-2" },
+        ];
+      }),
+    );
+    const heal = only(r, "FaultInjected", (e) => e.do === "network-heal");
+    only(
+      r,
+      "NodeTainted",
+      (e) => e.node === "worker-2" && e.taint === "node.kubernetes.io/unreachable:NoExecute",
+    );
+    const removed = only(
+      r,
+      "NodeTaintRemoved",
+      (e) => e.node === "worker-2" && e.taint.endsWith(":NoExecute"),
+    );
+    expect(removed.t).toBeGreaterThanOrEqual(heal.t);
+    expect(eventsOf(r, "PodEvicted")).toEqual([]);
+    expect(eventsOf(r, "PodCreated")).toEqual([]);
+    const cancelled = eventsOf(r, "EvictionCancelled").map((e) => nameOf(e.object));
+    expect(cancelled.length).toBeGreaterThanOrEqual(2);
+    for (const e of eventsOf(r, "EvictionCancelled")) expect(e.t).toBe(removed.t);
+    for (const ep of eventsOf(r, "EndpointNotReady")) {
+      const back = eventsOf(r, "EndpointReady", (e) => e.object === ep.object && e.t > ep.t);
+      expect(back.length, ep.object).toBe(1);
+      expect(back[0]!.t).toBeGreaterThanOrEqual(heal.t);
+    }
+    expect(r.summary.pods.every((p) => p.status === "Running" && p.ready)).toBe(true);
+  });
+});
+
 describe("node-drain.yaml", () => {
   const s = example("node-drain.yaml");
   const r = run(s);

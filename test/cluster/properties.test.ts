@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Scenario } from "../../src/scenario/types.ts";
 import {
   endpointReadinessViolations,
+  notReadyTooEarlyViolations,
   schedulingViolations,
   statefulSetIdentityViolations,
   taintViolations,
@@ -174,10 +175,11 @@ describe("properties of random clusters under random faults", () => {
     );
   });
 
-  it("(e) taints stay consistent: never unreachable and not-ready NoExecute together, taint evictions only under a NoExecute taint", () => {
+  it("(e) taints stay consistent: never unreachable and not-ready NoExecute together, taint evictions only under a NoExecute taint, no NotReady before the grace period", () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const v = taintViolations(run(c.s), initialState(c.s));
+        const r = run(c.s);
+        const v = [...taintViolations(r, initialState(c.s)), ...notReadyTooEarlyViolations(r)];
         expect(v, describeCase(c)).toEqual([]);
       }),
       RUNS,

@@ -5,8 +5,11 @@ import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   endpointReadinessViolations,
+  notReadyTooEarlyViolations,
+  runsTwiceViolations,
   schedulingViolations,
   statefulSetIdentityViolations,
+  taintViolations,
 } from "../helpers/invariants.ts";
 import { eventsOf, example, initialState, run, scenario, variant } from "../helpers/sim.ts";
 
@@ -54,7 +57,7 @@ describe("invariants over the examples and their variants", () => {
   });
 
   for (const v of variants) {
-    it(`${v.name}: no pod is scheduled onto a cordoned, deleted or untolerated-tainted node; endpoints and identities hold`, () => {
+    it(`${v.name}: scheduling, endpoint, identity, taint and runs-twice invariants hold`, () => {
       const s = v.scenario();
       const r = run(s);
       const initial = initialState(s);
@@ -62,6 +65,9 @@ describe("invariants over the examples and their variants", () => {
       expect(endpointReadinessViolations(r, initial)).toEqual([]);
       const sets = s.manifests.filter((m) => m.kind === "StatefulSet").map((m) => m.object.metadata.name);
       expect(statefulSetIdentityViolations(r, initial, sets)).toEqual([]);
+      expect(taintViolations(r, initial)).toEqual([]);
+      expect(notReadyTooEarlyViolations(r)).toEqual([]);
+      expect(runsTwiceViolations(r)).toEqual([]);
     });
   }
 

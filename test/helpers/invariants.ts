@@ -341,3 +341,26 @@ export function taintViolations(r: SimulationResult, initial: Summary): string[]
   }
   return out;
 }
+
+/**
+ * The node controller never declares a node Unknown early (kubernetes.md §2.4, strict `now >
+ * probeTimestamp + grace`, and probeTimestamp is never earlier than the last renewal): every
+ * NodeNotReady comes more than node-monitor-grace-period after that node's last LeaseRenewed.
+ */
+export function notReadyTooEarlyViolations(r: SimulationResult): string[] {
+  const grace = Number(r.summary.settings.nodeMonitorGracePeriod);
+  const lastLease = new Map<string, number>();
+  const out: string[] = [];
+  for (const e of r.events) {
+    if (e.type === "LeaseRenewed") lastLease.set(nameOf(e.object).replace(/^kube-node-lease\//, ""), e.t);
+    if (e.type === "NodeNotReady") {
+      const node = nameOf(e.object);
+      const last = lastLease.get(node);
+      if (last === undefined) {
+        if (e.t <= grace) out.push(`${e.t}: ${node} NotReady with no renewal missing for ${grace}s yet`);
+      } else if (!(e.t - last > grace))
+        out.push(`${e.t}: ${node} NotReady only ${e.t - last}s after its last LeaseRenewed at ${last}`);
+    }
+  }
+  return out;
+}
