@@ -21,10 +21,15 @@ export class AttachDetachController {
   private timers = new Map<string, Timer>();
   private waitingReported = new Set<string>();
   private queued = false;
+  /** Pods that mount claims: the only ones the desired state of the world is made of. */
+  private claimPods = new Set<Pod>();
 
   constructor(private readonly ctx: Context) {
-    ctx.store.watch("Pod", (_t, pod) => {
-      if (claimsOf(pod).length > 0) this.enqueue();
+    ctx.store.watch("Pod", (type, pod) => {
+      if (claimsOf(pod).length === 0) return;
+      if (type === "DELETED") this.claimPods.delete(pod);
+      else this.claimPods.add(pod);
+      this.enqueue();
     });
     ctx.store.watch("Node", () => this.enqueue());
   }
@@ -39,22 +44,13 @@ export class AttachDetachController {
     });
   }
 
-  /** The starting state: volumes of running pods are attached where they run. */
-  initialSync(): void {
-    for (const pod of this.ctx.store.list("Pod")) {
-      if (!pod.spec.nodeName) continue;
-      for (const claim of claimsOf(pod)) {
-        if (!this.ctx.store.get("VolumeAttachment", attachmentName(claim)))
-          this.create(claim, pod.spec.nodeName, false);
-      }
-    }
-  }
-
   private reconcile(): void {
     const now = this.ctx.engine.now;
     // Desired state: claim → node, for pods bound to a node and not being deleted.
     const desired = new Map<string, { node: string; pod: Pod }[]>();
-    for (const pod of this.ctx.store.list("Pod")) {
+    const pods = [...this.claimPods].filter((p) => this.ctx.store.exists(p));
+    pods.sort((a, b) => (a.metadata.uid! < b.metadata.uid! ? -1 : 1));
+    for (const pod of pods) {
       if (!pod.spec.nodeName || pod.metadata.deletionTimestamp !== undefined) continue;
       for (const claim of claimsOf(pod)) {
         const list = desired.get(claim) ?? [];

@@ -43,22 +43,6 @@ export class EndpointSliceController {
     return slice;
   }
 
-  /** Build every Service's slice from the pods as they are now (the starting state), without events. */
-  initialSync(): void {
-    for (const svc of this.ctx.store.list("Service")) {
-      const slice = this.slice(svc);
-      for (const pod of this.ctx.store.list("Pod")) {
-        if (
-          pod.metadata.namespace !== svc.metadata.namespace ||
-          !matchesMap(svc.spec.selector, pod.metadata.labels)
-        )
-          continue;
-        if (!member(pod)) continue;
-        slice.endpoints.push(endpointFor(svc, pod));
-      }
-    }
-  }
-
   private syncEndpoint(svc: Service, pod: Pod, deleted: boolean): void {
     const slice = this.slice(svc);
     const i = slice.endpoints.findIndex(
