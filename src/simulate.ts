@@ -80,6 +80,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
         }
         return out;
       },
+      dataPlane: (node) => kubelets.get(node)?.dataPlane() ?? "off",
+      appState: (node, ip) => kubelets.get(node)?.appState(ip) ?? "absent",
       volumeInUse: (node, claim) => kubelets.get(node)?.volumeInUse(claim) ?? false,
       reachable: (node) => kubelets.get(node)?.connected() ?? false,
     },

@@ -8,7 +8,23 @@ import type { Behaviour, KubernetesVersion, Scenario } from "../scenario/types.t
 import type { Trace } from "../trace/events.ts";
 import type { Store } from "./store.ts";
 
+/**
+ * What a caller's connection to a pod IP meets, from the data plane's side (not the API's):
+ * - `serving`: the process accepts and answers;
+ * - `hung`: the process accepts (or the kernel does) but never answers: a deadlock; requests time out;
+ * - `refusing`: the machine is up but nothing listens (container exited, restarting): connection refused;
+ * - `absent`: no such pod process on that node (treated like refusing when the node is up).
+ */
+export type AppState = "serving" | "hung" | "refusing" | "absent";
+
+/** Whether packets reach a node at all: powered off and partitioned nodes swallow them (timeouts). */
+export type DataPlane = "up" | "off" | "partitioned";
+
 export interface Machines {
+  /** The node's data plane, whatever the API says about it. */
+  dataPlane(node: string): DataPlane;
+  /** The application behind a pod IP on a node, as a connection would find it. */
+  appState(node: string, podIP: string): AppState;
   /** Is a copy of this pod's containers running on some machine, whatever the API says? */
   runningCopies(
     match: (podName: string, namespace: string, owner: string | undefined) => boolean,

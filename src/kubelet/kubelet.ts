@@ -2,7 +2,7 @@
 // the containers actually running there (which can differ from what the API says).
 
 import { podReady, removePod, setPodReady, workloadOf } from "../cluster/api.ts";
-import type { Context, RunningCopy } from "../cluster/context.ts";
+import type { AppState, Context, DataPlane, RunningCopy } from "../cluster/context.ts";
 import { ref, type WatchEventType } from "../cluster/store.ts";
 import { attachmentName, claimsOf } from "../controllers/attach-detach-controller.ts";
 import type { Timer } from "../engine/engine.ts";
@@ -470,6 +470,21 @@ export class Kubelet {
     proc.ready = false;
     for (const t of proc.timers) this.ctx.engine.cancel(t);
     proc.timers = [];
+  }
+
+  /** Whether packets reach this machine (kubelet-stop does not matter: the containers keep serving). */
+  dataPlane(): DataPlane {
+    if (!this.powered) return "off";
+    return this.partitioned ? "partitioned" : "up";
+  }
+
+  /** The process behind a pod IP here, as a connection would find it. */
+  appState(podIP: string): AppState {
+    for (const proc of this.procs.values()) {
+      if (proc.pod.status.podIP !== podIP) continue;
+      return proc.running ? "serving" : "refusing";
+    }
+    return "absent";
   }
 
   /** Copies of pods whose containers run here, for the "runs twice" check. */
