@@ -9,19 +9,42 @@ import { matchesMap } from "../kubernetes/labels.ts";
 import type { Endpoint, EndpointSlice, Pod, Service } from "../kubernetes/objects.ts";
 
 export class EndpointSliceController {
+  /** The Services selecting each pod (labels do not change here); cleared when Services change. */
+  private selecting = new Map<string, Service[]>();
+  /** Each slice's endpoints by pod name, so a pod change costs no scan of the slice. */
+  private index = new Map<EndpointSlice, Map<string, Endpoint>>();
+
   constructor(private readonly ctx: Context) {
     ctx.store.watch("Pod", (type, pod) => {
       for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, type === "DELETED");
+      if (type === "DELETED") this.selecting.delete(pod.metadata.uid!);
     });
+    ctx.store.watch("Service", () => this.selecting.clear());
   }
 
   private servicesFor(pod: Pod): Service[] {
-    return this.ctx.store
-      .list("Service")
-      .filter(
-        (s) =>
-          s.metadata.namespace === pod.metadata.namespace && matchesMap(s.spec.selector, pod.metadata.labels),
-      );
+    const uid = pod.metadata.uid!;
+    let list = this.selecting.get(uid);
+    if (!list) {
+      list = this.ctx.store
+        .list("Service")
+        .filter(
+          (s) =>
+            s.metadata.namespace === pod.metadata.namespace &&
+            matchesMap(s.spec.selector, pod.metadata.labels),
+        );
+      this.selecting.set(uid, list);
+    }
+    return list;
+  }
+
+  private endpointsByPod(slice: EndpointSlice): Map<string, Endpoint> {
+    let m = this.index.get(slice);
+    if (!m) {
+      m = new Map(slice.endpoints.map((e) => [e.targetRef.name, e]));
+      this.index.set(slice, m);
+    }
+    return m;
   }
 
   /** The slice for a Service, created on first use. */
@@ -45,10 +68,8 @@ export class EndpointSliceController {
 
   private syncEndpoint(svc: Service, pod: Pod, deleted: boolean): void {
     const slice = this.slice(svc);
-    const i = slice.endpoints.findIndex(
-      (e) => e.targetRef.name === pod.metadata.name && e.targetRef.namespace === pod.metadata.namespace,
-    );
-    const before = i >= 0 ? slice.endpoints[i] : undefined;
+    const byPod = this.endpointsByPod(slice);
+    const before = byPod.get(pod.metadata.name);
     // A pod object can be replaced by one with the same name (StatefulSet): compare by name, as the slice does.
     const samePod = deleted
       ? !this.ctx.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
@@ -62,7 +83,8 @@ export class EndpointSliceController {
     if (!samePod) return;
     if (deleted || !member(pod)) {
       if (!before) return;
-      slice.endpoints.splice(i, 1);
+      slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
+      byPod.delete(pod.metadata.name);
       this.ctx.store.update(slice);
       if (before.conditions.ready)
         this.ctx.trace.emit({
@@ -83,11 +105,15 @@ export class EndpointSliceController {
     }
     const after = endpointFor(svc, pod);
     if (before && sameConditions(before, after)) return;
-    if (before) slice.endpoints[i] = after;
-    else slice.endpoints.push(after);
+    const wasReady = before?.conditions.ready ?? false;
+    if (before) Object.assign(before, after);
+    else {
+      slice.endpoints.push(after);
+      byPod.set(pod.metadata.name, after);
+    }
     this.ctx.store.update(slice);
     const c = after.conditions;
-    if (c.ready !== (before?.conditions.ready ?? false)) {
+    if (c.ready !== wasReady) {
       const see = `$ kubectl get endpointslice -l kubernetes.io/service-name=${svc.metadata.name} -o yaml\n  - addresses: ["${after.addresses[0]}"]\n    conditions: {ready: ${c.ready}, serving: ${c.serving}, terminating: ${c.terminating}}\n    nodeName: ${after.nodeName ?? ""}`;
       this.ctx.trace.emit({
         type: c.ready ? "EndpointReady" : "EndpointNotReady",

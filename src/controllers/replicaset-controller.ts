@@ -12,11 +12,19 @@ import { isActive, podFromTemplate } from "./pod-template.ts";
 
 export class ReplicaSetController {
   private pending = new Set<string>();
+  private wasActive = new Map<string, boolean>();
 
   constructor(private readonly ctx: Context) {
-    ctx.store.watch("Pod", (_type, pod) => {
+    ctx.store.watch("Pod", (type, pod) => {
       const owner = controllerOf(pod);
-      if (owner?.startsWith("ReplicaSet/")) this.enqueue(owner.slice("ReplicaSet/".length));
+      if (!owner?.startsWith("ReplicaSet/")) return;
+      // Only what changes the count of active pods matters to a ReplicaSet.
+      const uid = pod.metadata.uid!;
+      const active = type !== "DELETED" && isActive(pod);
+      if (type === "DELETED") this.wasActive.delete(uid);
+      else if (this.wasActive.get(uid) === active) return;
+      else this.wasActive.set(uid, active);
+      this.enqueue(owner.slice("ReplicaSet/".length));
     });
     ctx.store.watch("ReplicaSet", (type, rs) => {
       if (type !== "DELETED") this.enqueue(`${rs.metadata.namespace}/${rs.metadata.name}`);

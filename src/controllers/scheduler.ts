@@ -13,15 +13,9 @@ import { LABEL_HOSTNAME, LABEL_ZONE, matchesSelector } from "../kubernetes/label
 import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from "../kubernetes/objects.ts";
 import { TAINT_UNSCHEDULABLE, taintString, tolerates } from "../kubernetes/taints.ts";
 
-/**
- * The system default topology spread constraints (pkg/scheduler/framework/plugins/podtopologyspread,
- * systemDefaultConstraints): ScheduleAnyway, maxSkew 3 per hostname and 5 per zone, over the pods
- * of the same workload.
- */
-const SYSTEM_DEFAULT_SPREAD = [
-  { topologyKey: LABEL_HOSTNAME, maxSkew: 3 },
-  { topologyKey: LABEL_ZONE, maxSkew: 5 },
-];
+// The system default topology spread constraints (pkg/scheduler/framework/plugins/podtopologyspread,
+// systemDefaultConstraints): ScheduleAnyway, maxSkew 3 per hostname and 5 per zone, over the pods of
+// the same workload. ScheduleAnyway constraints only score, so they appear in scoreAll below.
 
 export function bindPod(ctx: Context, pod: Pod, nodeName: string, why: string): void {
   pod.spec.nodeName = nodeName;
@@ -43,6 +37,7 @@ export class Scheduler {
   private retryQueued = false;
   private readonly rng: Rng;
   private reported = new Map<string, string>();
+  private state: SchedulerState = { nextStartNodeIndex: 0 };
 
   constructor(
     private readonly ctx: Context,
@@ -77,7 +72,7 @@ export class Scheduler {
 
   private schedule(pod: Pod): void {
     if (!this.ctx.store.exists(pod) || pod.spec.nodeName) return;
-    const result = placePod(this.ctx, this.cache, pod, this.rng);
+    const result = placePod(this.ctx, this.cache, pod, this.rng, this.state);
     if (result.node) {
       this.waiting.delete(pod.metadata.uid!);
       bindPod(this.ctx, pod, result.node, result.why);
@@ -141,16 +136,49 @@ export class SchedulerCache {
   }
 }
 
-/** Filter, score, select: the scheduling cycle for one pod. Also used to lay out the starting state. */
-export function placePod(ctx: Context, cache: SchedulerCache, pod: Pod, rng: Rng): Placement {
+/** minFeasibleNodesToFind and minFeasibleNodesPercentageToFind (pkg/scheduler/schedule_one.go). */
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/**
+ * numFeasibleNodesToFind with percentageOfNodesToScore unset (0, the default): all nodes below 100;
+ * otherwise 50% − nodes/125 (at least 5%) of them, and never fewer than 100.
+ */
+export function numFeasibleNodesToFind(numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  const percentage = Math.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND, 50 - Math.trunc(numAllNodes / 125));
+  return Math.max(MIN_FEASIBLE_NODES_TO_FIND, Math.trunc((numAllNodes * percentage) / 100));
+}
+
+/** Where the next scheduling cycle starts its walk over the nodes (nextStartNodeIndex). */
+export interface SchedulerState {
+  nextStartNodeIndex: number;
+}
+
+/**
+ * Filter, score, select: the scheduling cycle for one pod. As findNodesThatPassFilters does, the
+ * filters walk the nodes round-robin from nextStartNodeIndex and stop once numFeasibleNodesToFind
+ * nodes pass; only those are scored.
+ */
+export function placePod(
+  ctx: Context,
+  cache: SchedulerCache,
+  pod: Pod,
+  rng: Rng,
+  state: SchedulerState,
+): Placement {
   const nodes = ctx.store.list("Node");
   const reasons = new Map<string, number>();
   const feasible: Node[] = [];
-  for (const node of nodes) {
+  const want = numFeasibleNodesToFind(nodes.length);
+  let processed = 0;
+  for (; processed < nodes.length && feasible.length < want; processed++) {
+    const node = nodes[(state.nextStartNodeIndex + processed) % nodes.length]!;
     const reason = filter(ctx, cache, pod, node, nodes);
     if (reason) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     else feasible.push(node);
   }
+  if (nodes.length > 0) state.nextStartNodeIndex = (state.nextStartNodeIndex + processed) % nodes.length;
   if (feasible.length === 0) {
     const parts = [...reasons.entries()]
       .sort((a, b) => (a[0] < b[0] ? -1 : 1))
@@ -170,7 +198,7 @@ export function placePod(ctx: Context, cache: SchedulerCache, pod: Pod, rng: Rng
   const chosen = best.length === 1 ? best[0]! : best[rng.int(best.length)]!;
   const owner = controllerOf(pod);
   const why =
-    `${feasible.length} of ${nodes.length} nodes pass the filters` +
+    `${feasible.length} of ${processed} nodes checked pass the filters${processed < nodes.length ? ` (percentageOfNodesToScore: the scheduler stops at ${want} feasible of ${nodes.length})` : ""}` +
     (reasons.size > 0 ? ` (${[...reasons.entries()].map(([r, n]) => `${n} ${r}`).join("; ")})` : "") +
     (owner
       ? `; ${chosen.metadata.name} runs the fewest pods of ${owner.split("/").pop()} (topology spreading by node and zone)`
@@ -274,21 +302,19 @@ function scoreAll(ctx: Context, cache: SchedulerCache, pod: Pod, feasible: Node[
   const scores = feasible.map(() => 0);
   const explicit = pod.spec.topologySpreadConstraints ?? [];
   // PodTopologySpread scoring (weight 2): fewer matching pods in the node's domain scores higher.
+  // With no explicit constraints, the system defaults spread the workload by hostname and by zone.
   if (explicit.length === 0 && owner) {
-    for (const d of SYSTEM_DEFAULT_SPREAD) {
-      const counts = new Map<string, number>();
-      for (const n of feasible) {
-        const domain = n.metadata.labels?.[d.topologyKey];
-        if (domain !== undefined)
-          counts.set(
-            domain,
-            (counts.get(domain) ?? 0) + (cache.info(n.metadata.name).byOwner.get(owner) ?? 0),
-          );
-      }
-      feasible.forEach((n, i) => {
-        const domain = n.metadata.labels?.[d.topologyKey];
-        if (domain !== undefined) scores[i]! -= 2 * (counts.get(domain) ?? 0);
-      });
+    const own = feasible.map((n) => cache.info(n.metadata.name).byOwner.get(owner) ?? 0);
+    const zoneSums = new Map<string, number>();
+    for (let i = 0; i < feasible.length; i++) {
+      const zone = feasible[i]!.metadata.labels?.[LABEL_ZONE];
+      if (zone !== undefined) zoneSums.set(zone, (zoneSums.get(zone) ?? 0) + own[i]!);
+    }
+    for (let i = 0; i < feasible.length; i++) {
+      const labels = feasible[i]!.metadata.labels;
+      if (labels?.[LABEL_HOSTNAME] !== undefined) scores[i]! -= 2 * own[i]!;
+      const zone = labels?.[LABEL_ZONE];
+      if (zone !== undefined) scores[i]! -= 2 * (zoneSums.get(zone) ?? 0);
     }
   }
   for (const c of explicit) {

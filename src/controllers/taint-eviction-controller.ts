@@ -7,7 +7,7 @@ import { deletePodGracefully, setPodCondition } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
 import { fmt } from "../kubelet/kubelet.ts";
-import type { Node, Pod, Taint } from "../kubernetes/objects.ts";
+import type { Node, Pod, Taint, Toleration } from "../kubernetes/objects.ts";
 import { matchingTolerations, minTolerationSeconds, taintString } from "../kubernetes/taints.ts";
 
 interface ScheduledEviction {
@@ -21,7 +21,7 @@ export class TaintEvictionController {
   /** Last NoExecute taint set seen per node: node updates matter only when it changes. */
   private seenTaints = new Map<string, string>();
   /** Last tolerations/nodeName seen per pod uid: pod updates matter only when they change. */
-  private seenPods = new Map<string, string>();
+  private seenPods = new Map<string, { node: string | undefined; tolerations: Toleration[] | undefined }>();
   private evictions = new Map<string, ScheduledEviction>();
 
   constructor(private readonly ctx: Context) {
@@ -43,9 +43,10 @@ export class TaintEvictionController {
         this.seenPods.delete(uid);
         return;
       }
-      const key = `${pod.spec.nodeName ?? ""}|${JSON.stringify(pod.spec.tolerations ?? [])}`;
-      if (this.seenPods.get(uid) === key) return;
-      this.seenPods.set(uid, key);
+      // Only a change of nodeName or tolerations matters (the tolerations array is replaced, never edited in place).
+      const seen = this.seenPods.get(uid);
+      if (seen && seen.node === pod.spec.nodeName && seen.tolerations === pod.spec.tolerations) return;
+      this.seenPods.set(uid, { node: pod.spec.nodeName, tolerations: pod.spec.tolerations });
       const node = pod.spec.nodeName ? ctx.store.get("Node", pod.spec.nodeName) : undefined;
       if (!node) return;
       const taints = noExecute(node);
