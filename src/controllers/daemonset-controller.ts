@@ -11,31 +11,24 @@ import type { DaemonSet, Node } from "../kubernetes/objects.ts";
 import { toleratesAll } from "../kubernetes/taints.ts";
 import { isActive, podFromTemplate } from "./pod-template.ts";
 import { bindPod } from "./scheduler.ts";
+import { WorkQueue } from "./work-queue.ts";
 
 export class DaemonSetController {
-  private pending = new Set<string>();
+  private readonly queue: WorkQueue;
 
   constructor(private readonly ctx: Context) {
+    this.queue = new WorkQueue(ctx.engine, (key) => this.sync(key));
     ctx.store.watch("Pod", (_type, pod) => {
       const owner = controllerOf(pod);
-      if (owner?.startsWith("DaemonSet/")) this.enqueue(owner.slice("DaemonSet/".length));
+      if (owner?.startsWith("DaemonSet/")) this.queue.add(owner.slice("DaemonSet/".length));
     });
     ctx.store.watch("DaemonSet", (type, ds) => {
-      if (type !== "DELETED") this.enqueue(`${ds.metadata.namespace}/${ds.metadata.name}`);
+      if (type !== "DELETED") this.queue.add(`${ds.metadata.namespace}/${ds.metadata.name}`);
     });
     ctx.store.watch("Node", (type) => {
       if (type === "ADDED")
         for (const ds of ctx.store.list("DaemonSet"))
-          this.enqueue(`${ds.metadata.namespace}/${ds.metadata.name}`);
-    });
-  }
-
-  private enqueue(key: string): void {
-    if (this.pending.has(key)) return;
-    this.pending.add(key);
-    this.ctx.engine.after(0, () => {
-      this.pending.delete(key);
-      this.sync(key);
+          this.queue.add(`${ds.metadata.namespace}/${ds.metadata.name}`);
     });
   }
 

@@ -9,12 +9,14 @@ import { controllerOf } from "../cluster/store.ts";
 import { podTemplateHash, randomSuffix } from "../kubernetes/names.ts";
 import type { Deployment, ReplicaSet } from "../kubernetes/objects.ts";
 import { isActive, podFromTemplate } from "./pod-template.ts";
+import { WorkQueue } from "./work-queue.ts";
 
 export class ReplicaSetController {
-  private pending = new Set<string>();
+  private readonly queue: WorkQueue;
   private wasActive = new Map<string, boolean>();
 
   constructor(private readonly ctx: Context) {
+    this.queue = new WorkQueue(ctx.engine, (key) => this.sync(key));
     ctx.store.watch("Pod", (type, pod) => {
       const owner = controllerOf(pod);
       if (!owner?.startsWith("ReplicaSet/")) return;
@@ -24,10 +26,10 @@ export class ReplicaSetController {
       if (type === "DELETED") this.wasActive.delete(uid);
       else if (this.wasActive.get(uid) === active) return;
       else this.wasActive.set(uid, active);
-      this.enqueue(owner.slice("ReplicaSet/".length));
+      this.queue.add(owner.slice("ReplicaSet/".length));
     });
     ctx.store.watch("ReplicaSet", (type, rs) => {
-      if (type !== "DELETED") this.enqueue(`${rs.metadata.namespace}/${rs.metadata.name}`);
+      if (type !== "DELETED") this.queue.add(`${rs.metadata.namespace}/${rs.metadata.name}`);
     });
     ctx.store.watch("Deployment", (type, d) => {
       if (type !== "DELETED") this.syncDeployment(d);
@@ -58,15 +60,6 @@ export class ReplicaSetController {
         },
         template: { metadata: { ...d.spec.template.metadata, labels }, spec: d.spec.template.spec },
       },
-    });
-  }
-
-  private enqueue(key: string): void {
-    if (this.pending.has(key)) return;
-    this.pending.add(key);
-    this.ctx.engine.after(0, () => {
-      this.pending.delete(key);
-      this.sync(key);
     });
   }
 

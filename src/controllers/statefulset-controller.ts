@@ -8,26 +8,19 @@ import type { Context } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import type { PersistentVolumeClaim, StatefulSet } from "../kubernetes/objects.ts";
 import { podFromTemplate } from "./pod-template.ts";
+import { WorkQueue } from "./work-queue.ts";
 
 export class StatefulSetController {
-  private pending = new Set<string>();
+  private readonly queue: WorkQueue;
 
   constructor(private readonly ctx: Context) {
+    this.queue = new WorkQueue(ctx.engine, (key) => this.sync(key));
     ctx.store.watch("Pod", (_type, pod) => {
       const owner = controllerOf(pod);
-      if (owner?.startsWith("StatefulSet/")) this.enqueue(owner.slice("StatefulSet/".length));
+      if (owner?.startsWith("StatefulSet/")) this.queue.add(owner.slice("StatefulSet/".length));
     });
     ctx.store.watch("StatefulSet", (type, sts) => {
-      if (type !== "DELETED") this.enqueue(`${sts.metadata.namespace}/${sts.metadata.name}`);
-    });
-  }
-
-  private enqueue(key: string): void {
-    if (this.pending.has(key)) return;
-    this.pending.add(key);
-    this.ctx.engine.after(0, () => {
-      this.pending.delete(key);
-      this.sync(key);
+      if (type !== "DELETED") this.queue.add(`${sts.metadata.namespace}/${sts.metadata.name}`);
     });
   }
 
