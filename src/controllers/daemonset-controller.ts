@@ -6,10 +6,9 @@ import { createPod } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import { daemonSetTolerations } from "../kubernetes/admission.ts";
-import { randomSuffix } from "../kubernetes/names.ts";
 import type { DaemonSet, Node } from "../kubernetes/objects.ts";
 import { toleratesAll } from "../kubernetes/taints.ts";
-import { isActive, podFromTemplate } from "./pod-template.ts";
+import { generatePodName, isActive, podFromTemplate } from "./pod-template.ts";
 import { bindPod } from "./scheduler.ts";
 import { WorkQueue } from "./work-queue.ts";
 
@@ -43,7 +42,7 @@ export class DaemonSetController {
         this.ctx,
         withTolerations(ds),
         ds.metadata.namespace,
-        `${ds.metadata.name}-${randomSuffix(this.ctx.names)}`,
+        generatePodName(this.ctx, ds.metadata.namespace, ds.metadata.name),
         {
           kind: "DaemonSet",
           name: ds.metadata.name,

@@ -1,6 +1,7 @@
 // Pods from a workload's template, named the way the workload controllers name them.
 
 import type { Context } from "../cluster/context.ts";
+import { randomSuffix } from "../kubernetes/names.ts";
 import type { OwnerReference, Pod, PodTemplateSpec } from "../kubernetes/objects.ts";
 
 export function podFromTemplate(
@@ -25,6 +26,17 @@ export function podFromTemplate(
     spec,
     status: { phase: "Pending", conditions: [], containerStatuses: [] },
   };
+}
+
+/**
+ * metadata.generateName: `<prefix>-<5 random characters>`. When the name is taken the API server
+ * answers AlreadyExists and the controller tries again with a new suffix; here, at once.
+ */
+export function generatePodName(ctx: Context, namespace: string, prefix: string): string {
+  for (;;) {
+    const name = `${prefix}-${randomSuffix(ctx.names)}`;
+    if (!ctx.store.get("Pod", `${namespace}/${name}`)) return name;
+  }
 }
 
 export function isActive(pod: Pod): boolean {

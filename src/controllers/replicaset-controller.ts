@@ -6,9 +6,9 @@
 import { createPod, deletePodGracefully } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
-import { podTemplateHash, randomSuffix } from "../kubernetes/names.ts";
+import { podTemplateHash } from "../kubernetes/names.ts";
 import type { Deployment, ReplicaSet } from "../kubernetes/objects.ts";
-import { isActive, podFromTemplate } from "./pod-template.ts";
+import { generatePodName, isActive, podFromTemplate } from "./pod-template.ts";
 import { WorkQueue } from "./work-queue.ts";
 
 export class ReplicaSetController {
@@ -77,7 +77,7 @@ export class ReplicaSetController {
           this.ctx,
           rs.spec.template,
           rs.metadata.namespace,
-          `${rs.metadata.name}-${randomSuffix(this.ctx.names)}`,
+          generatePodName(this.ctx, rs.metadata.namespace, rs.metadata.name),
           {
             kind: "ReplicaSet",
             name: rs.metadata.name,
