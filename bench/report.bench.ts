@@ -1,0 +1,74 @@
+// The HTML report at scale: a 1,000-node, 30,000-pod cluster loses one zone (250 nodes); the report is
+// written and opened in headless Chromium (Debian's /usr/bin/chromium), timing the load until the page
+// has drawn itself.
+
+import { statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { parseScenario } from "../src/load/index.ts";
+import { simulatePayload, writeHtmlReport } from "../src/report/html.ts";
+import { simulate } from "../src/simulate.ts";
+import { launch, open } from "../test/report/browser.ts";
+
+/** 1,000 nodes in 4 zones, 100 Deployments × 300 replicas behind a Service each; zone b powered off at 60s. */
+export function largeScenarioText(): string {
+  const lines = [
+    "name: zone-loss-at-scale",
+    'kubernetesVersion: "1.32"',
+    "duration: 15m",
+    "nodes: {count: 1000, zones: [a, b, c, d]}",
+    "manifests:",
+  ];
+  for (let d = 0; d < 100; d++)
+    lines.push(
+      "  - apiVersion: apps/v1",
+      "    kind: Deployment",
+      `    metadata: {name: app-${d}}`,
+      "    spec:",
+      "      replicas: 300",
+      `      selector: {matchLabels: {app: app-${d}}}`,
+      "      template:",
+      `        metadata: {labels: {app: app-${d}}}`,
+      "        spec:",
+      "          containers: [{name: app, image: app, resources: {requests: {cpu: 50m, memory: 64Mi}}}]",
+      "  - apiVersion: v1",
+      "    kind: Service",
+      `    metadata: {name: app-${d}}`,
+      `    spec: {selector: {app: app-${d}}, ports: [{port: 80}]}`,
+    );
+  lines.push("timeline:");
+  for (let i = 2; i <= 1000; i += 4) lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export default async function (): Promise<void> {
+  const scenario = parseScenario(largeScenarioText(), "zone-loss-at-scale.yaml", () => undefined);
+  let t = performance.now();
+  const result = simulate(scenario);
+  const simMs = performance.now() - t;
+  mkdirSync("out", { recursive: true });
+  const file = `${process.cwd()}/out/report-at-scale.html`;
+  t = performance.now();
+  await writeHtmlReport(file, simulatePayload(scenario, result));
+  const writeMs = performance.now() - t;
+  const browser = await launch();
+  try {
+    const { page, loadMs, errors } = await open(browser, file);
+    const renderMs = await page.evaluate(() => Number(document.body.dataset.renderMs));
+    // Responsive: stepping the player and zooming after load.
+    t = performance.now();
+    await page.focus("#player");
+    for (let i = 0; i < 10; i++) await page.keyboard.press("ArrowRight");
+    await page.click("#zoom-in");
+    const interactMs = performance.now() - t;
+    console.log(
+      `report of 1,000 nodes, ${result.summary.pods.length.toLocaleString("en")} pods, ${result.events.length.toLocaleString("en")} events`,
+    );
+    console.log(`  simulate (Node)      ${(simMs / 1000).toFixed(2)} s`);
+    console.log(`  write report         ${(writeMs / 1000).toFixed(2)} s, ${(statSync(file).size / 1048576).toFixed(1)} MiB`);
+    console.log(`  open in Chromium     ${(loadMs / 1000).toFixed(2)} s (page's own render ${renderMs} ms)`);
+    console.log(`  10 steps + zoom      ${interactMs.toFixed(0)} ms`);
+    if (errors.length > 0) console.log(`  console errors: ${errors.join(" | ")}`);
+  } finally {
+    await browser.close();
+  }
+}
