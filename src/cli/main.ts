@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { registerDetectorCommands } from "./detector.ts";
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Io, processIo, UsageError } from "./io.ts";
+import { registerProbesCommand } from "./probes.ts";
 import { registerSimulateCommand } from "./simulate.ts";
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
@@ -17,6 +18,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   };
   registerSimulateCommand(program, io, setExit);
   registerDetectorCommands(program, io, setExit);
+  registerProbesCommand(program, io, setExit);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -1,7 +1,7 @@
 // What the scenario's timeline can do to the cluster: power, network, kubelet, operator actions.
 // Each fault changes the machine or the API the way the real action would, and says so in the trace.
 
-import { deletePodGracefully, podReady, removePod } from "../cluster/api.ts";
+import { deletePodGracefully, podReady, removePod, workloadOf } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import type { Kubelet } from "../kubelet/kubelet.ts";
@@ -162,22 +162,128 @@ export class Faults {
         return;
       }
       case "force-delete-pod": {
-        const pod = this.resolvePod(step.pod!);
-        inject(`kubectl delete pod ${pod?.metadata.name ?? step.pod} --grace-period=0 --force`);
-        if (pod)
+        const pods = this.resolvePods(step);
+        if (pods.length === 0) inject(`kubectl delete pod ${step.pod} --grace-period=0 --force`);
+        for (const pod of pods) {
+          inject(`kubectl delete pod ${pod.metadata.name} --grace-period=0 --force`);
           removePod(this.ctx, pod, {
             force: true,
             lane: "operator",
             message: `${pod.metadata.name} is force-deleted: the API forgets it at once, whether or not its containers still run`,
             why,
           });
+        }
         return;
       }
+      case "deadlock":
+      case "crash":
+      case "dependency-down":
+      case "dependency-up":
+      case "recover":
+        this.podAction(step, why);
+        return;
       default:
-        throw new UnsupportedFault(
-          `timeline action "${step.do}" is part of the probes model, which this version does not run yet`,
-        );
+        throw new UnsupportedFault(`timeline action "${step.do}" is not modelled`);
     }
+  }
+
+  /** What happens inside the application: the kubelet's probes and restarts take it from there. */
+  private podAction(step: TimelineStep, why: string): void {
+    const pods = this.resolvePods(step);
+    const what: Record<string, [string, string]> = {
+      deadlock: [
+        "the process of {pod} deadlocks: it still runs but answers nothing",
+        "health checks time out (a tcpSocket check still connects: the kernel completes the handshake); requests hang until the caller's timeout",
+      ],
+      crash: [
+        "the process of {pod} crashes",
+        "its containers exit; the kubelet restarts them per restartPolicy",
+      ],
+      "dependency-down": [
+        "a dependency of {pod} goes down",
+        "its readiness endpoint reports failure; liveness still passes, so nothing restarts",
+      ],
+      "dependency-up": ["the dependency of {pod} is back", "its readiness endpoint passes again"],
+      recover: ["{pod} recovers: the deadlock or slowness ends", "it answers again"],
+    };
+    const [message, effect] = what[step.do]!;
+    if (pods.length === 0) {
+      this.ctx.trace.emit({
+        type: "FaultInjected",
+        lane: "operator",
+        object: `Pod/${step.pod}`,
+        do: step.do,
+        message: message.replace("{pod}", step.pod ?? ""),
+        why: `${why}; no such pod exists at this moment, so nothing happens`,
+      });
+      return;
+    }
+    for (const pod of pods) {
+      const node = pod.spec.nodeName;
+      const worker = node ? this.kubelets.get(node)?.podWorker(pod.metadata.uid!) : undefined;
+      const running = worker?.running ?? false;
+      this.ctx.trace.emit({
+        type: "FaultInjected",
+        lane: "app",
+        object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
+        do: step.do,
+        message: message.replace("{pod}", pod.metadata.name),
+        why:
+          running || step.do === "dependency-up" || step.do === "dependency-down"
+            ? `${why}: ${effect}`
+            : `${why}; its containers are not running, so nothing changes`,
+        ...(node ? { node } : {}),
+      });
+      if (!worker) continue;
+      if (step.do === "deadlock") worker.deadlock();
+      else if (step.do === "crash") worker.crash(`${why}: the process exits`);
+      else if (step.do === "dependency-down") worker.setDependency(false);
+      else if (step.do === "dependency-up") worker.setDependency(true);
+      else worker.recover();
+    }
+  }
+
+  /**
+   * The pods a step names (its target, resolved by load/): `<ns>/<name>` that pod; `<Kind>/<name>`
+   * every pod of the workload; `<Kind>/<name>[i]` the i-th pod it created (from 0, oldest first).
+   */
+  resolvePods(step: TimelineStep): Pod[] {
+    const t = step.target;
+    if (!t) {
+      const pod = step.pod ? this.resolvePod(step.pod) : undefined;
+      return pod ? [pod] : [];
+    }
+    const inNs = this.ctx.store.list("Pod").filter((p) => p.metadata.namespace === t.namespace);
+    if (t.podName !== undefined) return inNs.filter((p) => p.metadata.name === t.podName);
+    if (t.kind === "Pod") return inNs.filter((p) => p.metadata.name === t.workload);
+    if (t.kind === "StatefulSet") {
+      const ordinal = /-(\d+)$/;
+      const members = inNs.filter((p) => {
+        const m = ordinal.exec(p.metadata.name);
+        return controllerOf(p) === `StatefulSet/${t.namespace}/${t.workload}` && m !== null;
+      });
+      return t.index === undefined
+        ? members
+        : members.filter((p) => p.metadata.name === `${t.workload}-${t.index}`);
+    }
+    const owned = inNs
+      .filter((p) => {
+        const owner = controllerOf(p);
+        if (t.kind === "Deployment")
+          return (
+            owner?.startsWith(`ReplicaSet/${t.namespace}/`) &&
+            workloadOf(this.ctx, p) === `Deployment/${t.namespace}/${t.workload}`
+          );
+        return owner === `${t.kind}/${t.namespace}/${t.workload}`;
+      })
+      .sort(
+        (a, b) =>
+          (a.metadata.creationTimestamp ?? 0) - (b.metadata.creationTimestamp ?? 0) ||
+          Number(a.metadata.uid!.slice(4)) - Number(b.metadata.uid!.slice(4)),
+      );
+    if (t.index === undefined) return owned;
+    const pod = owned[t.index];
+    return pod ? [pod] : [];
   }
 
   private setUnschedulable(node: string, value: boolean): void {

@@ -1,7 +1,7 @@
 // The kubelet of one node, and the machine it runs on: power, network, the kubelet process, and
 // the containers actually running there (which can differ from what the API says).
 
-import { podReady, removePod, setPodReady, workloadOf } from "../cluster/api.ts";
+import { removePod, workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, RunningCopy } from "../cluster/context.ts";
 import { ref, type WatchEventType } from "../cluster/store.ts";
 import { attachmentName, claimsOf } from "../controllers/attach-detach-controller.ts";
@@ -16,7 +16,7 @@ import {
 import { getNode, getPod } from "../kubernetes/kubectl.ts";
 import type { Lease, Node, NodeCondition, Pod } from "../kubernetes/objects.ts";
 import type { NodeSpec } from "../scenario/types.ts";
-import { secondsUntilReady } from "./readiness.ts";
+import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 
 /**
  * From the kubelet seeing a pod bound to its node to its containers running: sandbox, network and
@@ -26,19 +26,15 @@ import { secondsUntilReady } from "./readiness.ts";
  */
 export const POD_STARTUP_SECONDS = 2;
 
-interface Proc {
-  pod: Pod;
-  running: boolean;
-  terminating: boolean;
-  ready: boolean;
-  timers: Timer[];
-}
-
 export class Kubelet {
   powered = true;
   kubeletRunning = true;
   partitioned = false;
-  private procs = new Map<string, Proc>();
+  private procs = new Map<string, PodWorker>();
+  /** When the kubelet process started: the prober's initial jitter applies while it is younger than a period. */
+  kubeletStartedAt = Number.NEGATIVE_INFINITY;
+  private proberRng: Rng | undefined;
+  private readonly podHost: PodWorkerHost;
   private leaseTimer: Timer | undefined;
   private statusTimer: Timer | undefined;
   private leaseBackoff = 0;
@@ -55,6 +51,21 @@ export class Kubelet {
     private readonly index: number,
   ) {
     this.rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
+    const self = this;
+    this.podHost = {
+      ctx,
+      node: spec.name,
+      connected: () => this.connected(),
+      get kubeletStartedAt() {
+        return self.kubeletStartedAt;
+      },
+      // Forked on first use, after every component has forked its own: adds no draw to any other stream.
+      rng: () => {
+        this.proberRng ??= ctx.engine.rng.fork(`prober/${spec.name}`);
+        return this.proberRng;
+      },
+      nextIp: () => this.nextIp(),
+    };
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
       for (const pod of [...this.waitingForVolumes]) {
@@ -101,6 +112,7 @@ export class Kubelet {
 
   /** The node as it is when a `start: running` scenario begins: registered, Ready, leases flowing. */
   registerAtStart(createdAt: number): void {
+    this.kubeletStartedAt = createdAt;
     this.ctx.store.create(this.nodeObject(createdAt));
     this.ctx.store.create(this.leaseObject(createdAt));
     // The lease loop has been running for a while: its next renewal falls anywhere in one interval.
@@ -126,7 +138,13 @@ export class Kubelet {
       { type: "ContainersReady", status: "True", lastTransitionTime: startedAt },
       { type: "Ready", status: "True", lastTransitionTime: startedAt },
     ];
-    this.procs.set(pod.metadata.uid!, { pod, running: true, terminating: false, ready: true, timers: [] });
+    for (const gate of pod.spec.readinessGates ?? []) {
+      // Whatever sets the gate's condition had set it before the scenario began.
+      pod.status.conditions.push({ type: gate.conditionType, status: "True", lastTransitionTime: startedAt });
+    }
+    const worker = this.newWorker(pod);
+    worker.adopt(startedAt);
+    this.procs.set(pod.metadata.uid!, worker);
   }
 
   // ---- faults ---------------------------------------------------------------------------------
@@ -136,7 +154,7 @@ export class Kubelet {
     this.powered = false;
     this.kubeletRunning = false;
     this.stopLoops();
-    for (const proc of this.procs.values()) this.stopProc(proc);
+    for (const proc of this.procs.values()) proc.stop();
     this.procs.clear();
   }
 
@@ -152,6 +170,7 @@ export class Kubelet {
     this.freezeMounts();
     this.kubeletRunning = false;
     this.stopLoops();
+    for (const proc of this.procs.values()) proc.kubeletStopped();
   }
 
   kubeletStart(): void {
@@ -181,6 +200,8 @@ export class Kubelet {
   }
 
   private kubeletStarted(why: string): void {
+    this.kubeletStartedAt = this.ctx.engine.now;
+    for (const proc of this.procs.values()) if (!proc.terminating) proc.kubeletStarted();
     const node = this.ctx.store.get("Node", this.name);
     if (!node) {
       this.ctx.store.create(this.nodeObject(this.ctx.engine.now));
@@ -286,7 +307,7 @@ export class Kubelet {
     for (const pod of this.ctx.store.podsOnNode(this.name)) this.syncPod(pod, false);
     for (const proc of [...this.procs.values()]) {
       if (!this.ctx.store.exists(proc.pod)) this.syncPod(proc.pod, true);
-      else if (proc.running && !proc.terminating) this.reportStatus(proc);
+      else if (proc.running && !proc.terminating) proc.report();
     }
   }
 
@@ -305,6 +326,18 @@ export class Kubelet {
     if (!proc) this.startPod(pod);
   }
 
+  private newWorker(pod: Pod): PodWorker {
+    const owner = workloadOf(this.ctx, pod);
+    return new PodWorker(this.podHost, pod, (container) =>
+      this.ctx.behaviour(pod.metadata.namespace, owner, pod.metadata.name, container),
+    );
+  }
+
+  /** The running pod's worker, for the timeline's pod actions. */
+  podWorker(uid: string): PodWorker | undefined {
+    return this.procs.get(uid);
+  }
+
   private startPod(pod: Pod): void {
     const unattached = claimsOf(pod).filter(
       (c) => this.ctx.store.get("VolumeAttachment", attachmentName(c))?.spec.nodeName !== this.name,
@@ -314,93 +347,34 @@ export class Kubelet {
       this.waitingForVolumes.add(pod);
       return;
     }
-    const proc: Proc = { pod, running: false, terminating: false, ready: false, timers: [] };
+    const proc = this.newWorker(pod);
     this.procs.set(pod.metadata.uid!, proc);
+    // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
+    proc.added();
     const restart = pod.status.containerStatuses.length > 0;
-    proc.timers.push(
+    proc.addTimer(
       this.ctx.engine.after(POD_STARTUP_SECONDS, () => {
         if (!this.powered) return;
-        proc.running = true;
-        const now = this.ctx.engine.now;
-        if (!pod.status.podIP) pod.status.podIP = this.nextIp();
-        pod.status.phase = "Running";
-        pod.status.containerStatuses = pod.spec.containers.map((c) => {
-          const prev = pod.status.containerStatuses.find((s) => s.name === c.name);
-          return {
-            name: c.name,
-            ready: false,
-            started: true,
-            restartCount: (prev?.restartCount ?? 0) + (restart ? 1 : 0),
-            state: "running",
-            startedAt: now,
-          };
-        });
-        if (this.connected()) this.ctx.store.update(pod, pod.spec.nodeName);
-        for (const c of pod.status.containerStatuses) {
-          this.ctx.trace.emit({
-            type: "ContainerStarted",
-            lane: "kubelet",
-            object: ref(pod),
-            node: this.name,
-            container: c.name,
-            restartCount: c.restartCount,
-            message: `kubelet on ${this.name} starts container ${c.name} of ${pod.metadata.name}`,
-            why: restart
-              ? `the pod is still bound to ${this.name} and its containers are not running (restartPolicy ${pod.spec.restartPolicy ?? "Always"})`
-              : `the pod was bound to ${this.name}; sandbox and container start take ~${POD_STARTUP_SECONDS}s`,
-            see: getPod(pod, now),
-          });
-        }
+        proc.startAll(
+          restart
+            ? `the pod is still bound to ${this.name} and its containers are not running (restartPolicy ${pod.spec.restartPolicy ?? "Always"})`
+            : undefined,
+        );
         this.checkRunsTwice(pod);
-        const readyIn = Math.max(
-          ...pod.spec.containers.map((c) =>
-            secondsUntilReady(
-              c,
-              this.ctx.behaviour(
-                pod.metadata.namespace,
-                workloadOf(this.ctx, pod),
-                pod.metadata.name,
-                c.name,
-              ),
-            ),
-          ),
-        );
-        proc.timers.push(
-          this.ctx.engine.after(readyIn, () => {
-            proc.ready = true;
-            this.reportStatus(proc);
-          }),
-        );
       }),
     );
-  }
-
-  /** Write the pod status the kubelet's status manager would: Ready from the local containers. */
-  private reportStatus(proc: Proc): void {
-    const pod = proc.pod;
-    if (!this.connected() || !this.ctx.store.exists(pod) || proc.terminating) return;
-    const ready = proc.running && proc.ready;
-    for (const c of pod.status.containerStatuses) c.ready = ready;
-    if (podReady(pod) === ready) return;
-    setPodReady(this.ctx, pod, ready, {
-      lane: "kubelet",
-      message: ready ? `${pod.metadata.name} is Ready` : `${pod.metadata.name} is not Ready`,
-      why: ready
-        ? pod.spec.containers.some((c) => c.readinessProbe)
-          ? "its readiness probe passed (successThreshold=1)"
-          : "its containers run and it has no readiness probe, so it is ready as soon as they start"
-        : "its containers are not running",
-    });
   }
 
   /**
    * The pod has a deletionTimestamp: SIGTERM, wait for the process to exit (at most the grace
    * period), then the kubelet's final delete removes the object (pod_workers.go, status_manager.go).
    */
-  private terminate(pod: Pod, proc: Proc | undefined): void {
+  private terminate(pod: Pod, proc: PodWorker | undefined): void {
     if (!proc?.running) {
-      if (proc) this.procs.delete(pod.metadata.uid!);
-      for (const t of proc?.timers ?? []) this.ctx.engine.cancel(t);
+      if (proc) {
+        proc.stop();
+        this.procs.delete(pod.metadata.uid!);
+      }
       removePod(this.ctx, pod, {
         force: false,
         lane: "kubelet",
@@ -410,17 +384,19 @@ export class Kubelet {
       return;
     }
     if (proc.terminating) return;
-    proc.terminating = true;
+    proc.beginTermination();
     const grace = pod.metadata.deletionGracePeriodSeconds ?? 30;
     const behaviour = this.ctx.behaviour(
       pod.metadata.namespace,
       workloadOf(this.ctx, pod),
       pod.metadata.name,
     );
-    const exitIn = Math.min(behaviour.shutdownSeconds ?? 0, grace);
-    proc.timers.push(
+    // A hung process never completes its shutdown: SIGKILL at the end of the grace period.
+    const hung = proc.containers.some((c) => c.running && c.hung);
+    const exitIn = hung ? grace : Math.min(behaviour.shutdownSeconds ?? 0, grace);
+    proc.addTimer(
       this.ctx.engine.after(exitIn, () => {
-        this.stopProc(proc);
+        proc.stop();
         this.procs.delete(pod.metadata.uid!);
         if (!this.connected()) return;
         for (const c of pod.status.containerStatuses) {
@@ -449,9 +425,9 @@ export class Kubelet {
   }
 
   /** A process whose pod object is gone (force-deleted or garbage-collected while we were cut off). */
-  private killOrphan(proc: Proc): void {
+  private killOrphan(proc: PodWorker): void {
     const running = proc.running;
-    this.stopProc(proc);
+    proc.stop();
     this.procs.delete(proc.pod.metadata.uid!);
     if (!running) return;
     this.ctx.trace.emit({
@@ -465,13 +441,6 @@ export class Kubelet {
     });
   }
 
-  private stopProc(proc: Proc): void {
-    proc.running = false;
-    proc.ready = false;
-    for (const t of proc.timers) this.ctx.engine.cancel(t);
-    proc.timers = [];
-  }
-
   /** Whether packets reach this machine (kubelet-stop does not matter: the containers keep serving). */
   dataPlane(): DataPlane {
     if (!this.powered) return "off";
@@ -482,7 +451,7 @@ export class Kubelet {
   appState(podIP: string): AppState {
     for (const proc of this.procs.values()) {
       if (proc.pod.status.podIP !== podIP) continue;
-      return proc.running ? "serving" : "refusing";
+      return proc.appState();
     }
     return "absent";
   }

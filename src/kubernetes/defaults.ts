@@ -112,6 +112,42 @@ export const ATTACH_DETACH_LOOP_PERIOD = 0.1;
 /** Pod spec.terminationGracePeriodSeconds default, 30: pkg/apis/core/v1/defaults.go. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD = 30;
 
+/**
+ * Probe fields left out of a manifest: SetDefaults_Probe in pkg/apis/core/v1/defaults.go
+ * (timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3); initialDelaySeconds
+ * is 0 when unset. kubernetes.md §7.1.
+ */
+export const PROBE_DEFAULTS = {
+  initialDelaySeconds: 0,
+  periodSeconds: 10,
+  timeoutSeconds: 1,
+  successThreshold: 1,
+  failureThreshold: 3,
+} as const;
+
+/**
+ * KubeletConfiguration syncFrequency, 1m (pkg/kubelet/apis/config/v1beta1/defaults.go): after a
+ * successful sync the pod worker re-queues the pod after wait.Jitter(syncFrequency, 0.5), i.e.
+ * 60–90s (workerResyncIntervalJitterFactor, pkg/kubelet/pod_workers.go). Each sync while a container
+ * is not ready triggers an extra readiness run (prober_manager.go UpdatePodStatus).
+ */
+export const KUBELET_SYNC_FREQUENCY = 60;
+export const POD_WORKER_RESYNC_JITTER = 0.5;
+/**
+ * backOffPeriod, 10s (pkg/kubelet/kubelet.go): a sync that fails (a container in CrashLoopBackOff)
+ * is retried after wait.Jitter(10s, 0.5) = 10–15s (workerBackOffPeriodJitterFactor, pod_workers.go).
+ * From ≈1.35 (PR #133066, "Propagate backoff duration for crashloop backoff") the pod is re-queued at
+ * the back-off's exact expiry instead (kubernetes.md §8.4; the version is uncertain).
+ */
+export const KUBELET_BACKOFF_PERIOD = 10;
+export const POD_WORKER_BACKOFF_JITTER = 0.5;
+export const EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR = 35;
+/**
+ * PR #119089 (≈1.29): a manual readiness run resets the probe worker's ticker, so the next periodic
+ * run is a full period after it (pkg/kubelet/prober/worker.go, kubernetes.md §7.2).
+ */
+export const MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR = 29;
+
 /** kubectl drain retries an eviction refused by a PodDisruptionBudget (429) every 5s: kubectl/pkg/drain. */
 export const DRAIN_EVICTION_RETRY = 5;
 

@@ -1,5 +1,11 @@
 // The browser-safe part of load/ (no node: imports): for the HTML report and other pure callers.
 
 export { formatLoadError, LoadError, type LoadErrorCode } from "./errors.ts";
-export { type ManifestFile, ManifestReadError, parseScenario, type ReadManifest } from "./scenario.ts";
+export {
+  type ManifestFile,
+  ManifestReadError,
+  parseManifests,
+  parseScenario,
+  type ReadManifest,
+} from "./scenario.ts";
 export { formatDuration, parseDuration, parseQuantity, UnitError } from "./units.ts";

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, isAbsolute, join } from "node:path";
 import type { Scenario } from "../scenario/types.ts";
 import { LoadError } from "./errors.ts";
-import { type ManifestFile, ManifestReadError, parseScenario } from "./scenario.ts";
+import { type ManifestFile, ManifestReadError, parseManifests, parseScenario } from "./scenario.ts";
 import { MAX_FILE_BYTES } from "./source.ts";
 
 const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
@@ -23,6 +23,25 @@ export function loadScenarioFile(path: string): Scenario {
   }
   const dir = dirname(path);
   return parseScenario(text, path, (entry) => readManifestEntry(dir, entry));
+}
+
+/** Manifest files or folders named on the command line (`faultline probes`), without a scenario. */
+export function loadManifestFiles(paths: readonly string[]): Pick<Scenario, "manifests" | "ignored"> {
+  const files: ManifestFile[] = [];
+  for (const path of paths) {
+    let found: ManifestFile[] | undefined;
+    try {
+      found = readManifestEntry(".", path);
+    } catch (e) {
+      if (e instanceof ManifestReadError) throw new LoadError(e.code, path, 0, 0, "", e.message);
+      throw e;
+    }
+    if (found === undefined) throw new LoadError("file-not-found", path, 0, 0, "", "no such file");
+    if (found.length === 0)
+      throw new LoadError("file-not-found", path, 0, 0, "", "the folder holds no .yaml, .yml or .json files");
+    files.push(...found);
+  }
+  return parseManifests(files);
 }
 
 /** A `manifests:` entry: one file, or the .yaml/.yml/.json files of a folder sorted by name. */

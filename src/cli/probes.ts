@@ -1,0 +1,369 @@
+// `faultline probes FILE… [--boot 70s] [--ready-after 40s] [--deadlock-at 120s] [--json]`: per
+// container, the seed's table (each probe, what its failure does, the seconds until it acts, the
+// boot budget); with --boot, the container run through the kubelet model, as the seed's three runs.
+
+import type { Command } from "commander";
+import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
+import type { KubeObject, PodSpec, Service } from "../kubernetes/objects.ts";
+import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
+import { selectorMatches } from "../load/manifest.ts";
+import type { ManifestObject, Scenario } from "../scenario/types.ts";
+import { simulate } from "../simulate.ts";
+import type { TraceEvent } from "../trace/events.ts";
+import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+
+interface Options {
+  json?: boolean;
+  boot?: string;
+  readyAfter?: string;
+  deadlockAt?: string;
+  for?: string;
+  probeSchedule?: string;
+  crashLoopBackOff?: boolean;
+  verbose?: boolean;
+}
+
+interface Workload {
+  file: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  spec: PodSpec;
+  manifest: ManifestObject;
+}
+
+export interface RunEvent {
+  t: number;
+  type: TraceEvent["type"];
+  text: string;
+  message: string;
+  why?: string;
+  /** shown only with --verbose */
+  detail?: boolean;
+}
+
+export function registerProbesCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command("probes")
+    .description(
+      "for each container in Kubernetes manifests: what each probe's failure does and the seconds until it acts; with --boot, run it through the kubelet model",
+    )
+    .argument("<files...>", "manifest files or folders (plain Kubernetes YAML)")
+    .option("--json", "print the machine-readable result")
+    .option("--boot <duration>", "run the model: the app answers its health checks this long after it starts")
+    .option("--ready-after <duration>", "readiness passes this long after the start (default: --boot)")
+    .option("--deadlock-at <duration>", "the first container deadlocks this long after it starts")
+    .option("--for <duration>", "how long to run (default 200s)")
+    .option(
+      "--probe-schedule <schedule>",
+      "kubernetes (the real kubelet, default) or period-end (the seed's toy: each check at the end of its period)",
+    )
+    .option("--no-crash-loop-back-off", "restart without CrashLoopBackOff (the seed's toy)")
+    .option("--verbose", "print every event of the run, each probe check included")
+    .action((files: string[], opts: Options) => {
+      try {
+        const loaded = loadManifestFiles(files);
+        const workloads = workloadsOf(loaded.manifests);
+        if (workloads.length === 0)
+          throw new UsageError(
+            `${files.join(", ")}: no Pod, Deployment, ReplicaSet, StatefulSet or DaemonSet`,
+          );
+        const run = runOptions(opts);
+        const tables = workloads.map((w) => ({
+          file: w.file,
+          kind: w.kind,
+          workload: w.name,
+          namespace: w.namespace,
+          containers: w.spec.containers.map((c) => containerTiming(c, w.spec)),
+        }));
+        const runs = run
+          ? workloads.map((w) => ({ workload: w.name, ...runWorkload(w, loaded.manifests, run) }))
+          : [];
+        if (opts.json) {
+          io.out(
+            `${JSON.stringify({ workloads: tables, ...(run ? { run: { settings: run, runs } } : {}) }, null, 2)}\n`,
+          );
+          return;
+        }
+        const out: string[] = [];
+        for (const t of tables) {
+          for (const c of t.containers) out.push(...formatTable(t, c), "");
+        }
+        for (const r of runs) out.push(...formatRun(r.workload, run!, r.events, opts.verbose ?? false), "");
+        io.out(`${out.join("\n").trimEnd()}\n`);
+      } catch (error) {
+        if (error instanceof LoadError) {
+          io.err(`${formatLoadError(error)}\n`);
+          setExit(EXIT_BAD_INPUT);
+          return;
+        }
+        throw error;
+      }
+    });
+}
+
+interface RunSettings {
+  bootSeconds: number;
+  readyAfterSeconds: number;
+  deadlockAtSeconds?: number;
+  forSeconds: number;
+  probeSchedule: "kubernetes" | "period-end";
+  crashLoopBackOff: boolean;
+}
+
+function duration(flag: string, v: string): number {
+  try {
+    const n = parseDuration(v);
+    if (n < 0) throw new UnitError("must not be negative");
+    return n;
+  } catch (e) {
+    if (e instanceof UnitError) throw new UsageError(`${flag}: "${v}" ${e.message}`);
+    throw e;
+  }
+}
+
+function runOptions(opts: Options): RunSettings | undefined {
+  const wantsRun = opts.boot !== undefined || opts.readyAfter !== undefined || opts.deadlockAt !== undefined;
+  if (!wantsRun) {
+    if (opts.for !== undefined || opts.probeSchedule !== undefined || opts.crashLoopBackOff === false)
+      throw new UsageError("--for, --probe-schedule and --no-crash-loop-back-off go with --boot");
+    return undefined;
+  }
+  const bootSeconds = opts.boot === undefined ? 0 : duration("--boot", opts.boot);
+  const schedule = opts.probeSchedule ?? "kubernetes";
+  if (schedule !== "kubernetes" && schedule !== "period-end")
+    throw new UsageError(`--probe-schedule: "${schedule}" is not kubernetes or period-end`);
+  const forSeconds = opts.for === undefined ? 200 : duration("--for", opts.for);
+  if (forSeconds <= 0 || forSeconds > 86_400)
+    throw new UsageError("--for: must be more than 0s and at most 24h");
+  return {
+    bootSeconds,
+    readyAfterSeconds:
+      opts.readyAfter === undefined ? bootSeconds : duration("--ready-after", opts.readyAfter),
+    ...(opts.deadlockAt !== undefined
+      ? { deadlockAtSeconds: duration("--deadlock-at", opts.deadlockAt) }
+      : {}),
+    forSeconds,
+    probeSchedule: schedule,
+    crashLoopBackOff: opts.crashLoopBackOff !== false,
+  };
+}
+
+function workloadsOf(manifests: ManifestObject[]): Workload[] {
+  const out: Workload[] = [];
+  for (const m of manifests) {
+    const o = m.object;
+    const base = { file: m.pos.file, kind: o.kind, name: o.metadata.name, manifest: m };
+    const namespace = o.metadata.namespace ?? "default";
+    if (o.kind === "Pod") out.push({ ...base, namespace, spec: o.spec });
+    else if (
+      o.kind === "Deployment" ||
+      o.kind === "ReplicaSet" ||
+      o.kind === "StatefulSet" ||
+      o.kind === "DaemonSet"
+    )
+      out.push({ ...base, namespace, spec: o.spec.template.spec });
+  }
+  return out;
+}
+
+function formatTable(t: { file: string; kind: string; workload: string }, c: ContainerTiming): string[] {
+  const lines = [`${t.file} · ${t.kind} ${t.workload} · container ${c.container}`];
+  if (c.probes.length === 0) {
+    lines.push("  no probes: ready as soon as it runs; nothing restarts it unless it exits");
+    return lines;
+  }
+  const rows = [["probe", "handler", "when it fails", "seconds until it acts (every check failing)"]];
+  for (const p of c.probes) {
+    rows.push([
+      p.type,
+      p.describe,
+      p.consequence,
+      `up to ${p.worstSeconds}s = ${p.formula.replace(/ = \d+$/, "")}; the real kubelet from ${p.bestSeconds}s`,
+    ]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows)
+    lines.push(`  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}`);
+  for (const p of c.probes) {
+    if (p.type === "startup") continue;
+    lines.push(
+      `  ${p.type} after a mid-life failure: ${p.midLifeBestSeconds}–${p.midLifeWorstSeconds}s (periodSeconds ${p.periodSeconds} × failureThreshold ${p.failureThreshold}, + timeoutSeconds ${p.timeoutSeconds} when the app hangs)`,
+    );
+  }
+  lines.push(`  boot budget: ${c.bootBudget}`);
+  return lines;
+}
+
+/** The workload alone on one node, one replica, behind its Service (one made up if none selects it). */
+function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): { events: RunEvent[] } {
+  const build = (deadlockAt: number | undefined): Scenario => {
+    const object = structuredClone(w.manifest.object) as KubeObject;
+    if (object.kind === "Deployment" || object.kind === "ReplicaSet" || object.kind === "StatefulSet")
+      object.spec.replicas = 1;
+    if (object.kind === "Pod") delete object.spec.nodeName;
+    const labels =
+      object.kind === "Pod"
+        ? (object.metadata.labels ?? {})
+        : object.kind === "Deployment" ||
+            object.kind === "ReplicaSet" ||
+            object.kind === "StatefulSet" ||
+            object.kind === "DaemonSet"
+          ? (object.spec.template.metadata?.labels ?? {})
+          : {};
+    const services = manifests.filter(
+      (m) =>
+        m.object.kind === "Service" &&
+        (m.object.metadata.namespace ?? "default") === w.namespace &&
+        m.object.spec.selector !== undefined &&
+        selectorMatches({ matchLabels: m.object.spec.selector }, labels),
+    );
+    if (services.length === 0 && Object.keys(labels).length > 0) {
+      const svc: Service = {
+        kind: "Service",
+        metadata: { name: `${w.name}-probes`, namespace: w.namespace },
+        spec: { selector: labels, ports: [{ port: 80 }] },
+      };
+      services.push({ object: svc, kind: "Service", pos: w.manifest.pos });
+    }
+    return {
+      name: `probes-${w.name}`,
+      file: w.file,
+      kubernetesVersion: "1.37",
+      seed: 1,
+      duration: s.forSeconds + 10,
+      start: "created",
+      nodes: [
+        { name: "worker-1", labels: {}, taints: [], capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: 110 } },
+      ],
+      manifests: [{ ...w.manifest, object }, ...services],
+      ignored: [],
+      controlPlane: {},
+      kubelet: { probeSchedule: s.probeSchedule, crashLoopBackOff: s.crashLoopBackOff },
+      behaviour: { [w.name]: { bootSeconds: s.bootSeconds, readyAfterSeconds: s.readyAfterSeconds } },
+      timeline:
+        deadlockAt === undefined
+          ? []
+          : [
+              {
+                at: deadlockAt,
+                do: "deadlock",
+                pod: `${w.kind}/${w.name}[0]`,
+                target: {
+                  namespace: w.namespace,
+                  kind: w.kind as NonNullable<Scenario["timeline"][number]["target"]>["kind"],
+                  workload: w.name,
+                  ...(w.kind === "Pod" ? {} : { index: 0 }),
+                },
+                pos: w.manifest.pos,
+              },
+            ],
+      extra: {},
+    };
+  };
+  const firstStart = (events: TraceEvent[]) => events.find((e) => e.type === "ContainerStarted")?.t ?? 0;
+  let result = simulate(build(undefined));
+  const t0 = firstStart(result.events);
+  if (s.deadlockAtSeconds !== undefined) result = simulate(build(t0 + s.deadlockAtSeconds));
+  const thresholds = new Map<string, number>(
+    w.spec.containers.flatMap((c) =>
+      (["startup", "liveness", "readiness"] as const).flatMap((type) => {
+        const p = c[`${type}Probe`];
+        return p ? [[`${c.name}/${type}`, p.failureThreshold ?? 3] as const] : [];
+      }),
+    ),
+  );
+  const events: RunEvent[] = [];
+  /** Readiness passing shows as "added to endpoints" unless --verbose. */
+  const hidden = new Set<number>();
+  for (const e of result.events) {
+    const t = Math.round((e.t - t0) * 1e6) / 1e6;
+    if (t < 0 || t > s.forSeconds) continue;
+    let text: string | undefined;
+    switch (e.type) {
+      case "ContainerStarted":
+        text =
+          e.restartCount === 0
+            ? `container ${e.container} started`
+            : `container ${e.container} restarted (restartCount ${e.restartCount})`;
+        break;
+      case "ProbeSucceeded":
+        text = e.probe === "startup" ? "startup passed, the other two begin" : `${e.probe} passed`;
+        if (e.probe === "readiness") hidden.add(events.length);
+        break;
+      case "ProbeFailed":
+        text = `${e.probe} failed (${e.consecutive} in a row)`;
+        break;
+      case "EndpointReady":
+        text = "added to endpoints";
+        break;
+      case "EndpointNotReady":
+        text = "removed from endpoints, still running";
+        break;
+      case "ContainerKilled":
+        text = `${e.probe} failed ${thresholds.get(`${e.container}/${e.probe}`) ?? "?"}x: restart`;
+        break;
+      case "ContainerExited":
+        text = `container ${e.container} exited with code ${e.exitCode}`;
+        break;
+      case "BackOff":
+        text = `CrashLoopBackOff: the restart waits ${e.delaySeconds}s`;
+        break;
+      case "FaultInjected":
+        text = e.do === "deadlock" ? "the process deadlocks" : e.do;
+        break;
+      case "PodReady":
+      case "PodNotReady":
+        text = e.type === "PodReady" ? "pod Ready" : "pod not Ready";
+        break;
+      default:
+        break;
+    }
+    if (text)
+      events.push({
+        t,
+        type: e.type,
+        text,
+        message: e.message,
+        ...(e.why ? { why: e.why } : {}),
+        ...(hidden.has(events.length) ? { detail: true } : {}),
+      });
+  }
+  return { events };
+}
+
+/** The events the seed's toy prints; the rest only with --verbose. */
+const SEED_EVENTS = new Set([
+  "ProbeSucceeded",
+  "EndpointReady",
+  "EndpointNotReady",
+  "ContainerKilled",
+  "BackOff",
+]);
+
+function formatRun(workload: string, s: RunSettings, events: RunEvent[], verbose: boolean): string[] {
+  const what = [`boots in ${s.bootSeconds}s`];
+  if (s.readyAfterSeconds !== s.bootSeconds) what.push(`ready after ${s.readyAfterSeconds}s`);
+  if (s.deadlockAtSeconds !== undefined) what.push(`deadlocks at ${s.deadlockAtSeconds}s`);
+  const lines = [
+    `${workload}: ${what.join(", ")} · probeSchedule ${s.probeSchedule}, crashLoopBackOff ${s.crashLoopBackOff ? "on" : "off"} · ${s.forSeconds}s from its first start`,
+  ];
+  const shown = events.filter(
+    (e) =>
+      verbose ||
+      (SEED_EVENTS.has(e.type) && !e.detail) ||
+      (e.type === "ContainerStarted" && !events.some((k) => k.type === "ContainerKilled" && k.t === e.t)) ||
+      e.type === "FaultInjected",
+  );
+  for (const e of shown) {
+    if (e.type === "ContainerStarted" && e.t === 0 && !verbose) continue;
+    lines.push(`  ${fmtT(e.t).padStart(6)}s ${e.text}`);
+    if (verbose && e.why) lines.push(`          why: ${e.why}`);
+  }
+  if (shown.length === 0) lines.push("  nothing happens: every probe passes once the app is up");
+  return lines;
+}
+
+function fmtT(t: number): string {
+  return Number.isInteger(t) ? String(t) : t.toFixed(1);
+}

@@ -1,0 +1,165 @@
+// CrashLoopBackOff (kubernetes.md §8): the first restart immediate, then 10s doubling to a 300s cap,
+// reset after 10 minutes of running; restarts in place.
+
+import { describe, expect, it } from "vitest";
+import { Backoff } from "../../src/kubelet/backoff.ts";
+import { eventsOf, run } from "../helpers/sim.ts";
+import { app } from "../probes/helpers.ts";
+
+describe("flowcontrol.Backoff as the kubelet configures it", () => {
+  it("gives 10, 20, 40, 80, 160, 300, 300 for exits in quick succession", () => {
+    const b = new Backoff();
+    const delays: number[] = [];
+    let t = 0;
+    b.next("c", t, t); // the first exit: no entry, the restart is immediate
+    for (let i = 0; i < 7; i++) {
+      t += 1; // the container exits a second after its restart
+      expect(b.isInBackOffSince("c", t, t)).toBe(true);
+      const until = b.backOffUntil("c", t)!;
+      delays.push(until - t);
+      expect(b.isInBackOffSince("c", t, until - 1e-9)).toBe(true);
+      expect(b.isInBackOffSince("c", t, until)).toBe(false);
+      b.next("c", t, until);
+      t = until;
+    }
+    expect(delays).toEqual([10, 20, 40, 80, 160, 300, 300]);
+  });
+
+  it("forgets a container that ran more than 600s since its last restart", () => {
+    const b = new Backoff();
+    b.next("c", 0, 0);
+    b.next("c", 1, 11); // back-off 20 now, last restart at 11
+    expect(b.isInBackOffSince("c", 611, 611)).toBe(true); // 600s exactly: not expired (strict >)
+    expect(b.isInBackOffSince("c", 611.5, 611.5)).toBe(false);
+    expect(b.next("c", 611.5, 611.5)).toBe(10);
+  });
+});
+
+describe("a container killed by liveness over and over", () => {
+  // The app never answers; liveness (period 1, threshold 1) kills it a second after each start.
+  const looping = (version: string) =>
+    run(
+      app({
+        version,
+        probes: { livenessProbe: { tcpSocket: { port: 8000 }, periodSeconds: 1, failureThreshold: 1 } },
+        behaviour: { bootSeconds: 100_000 },
+        duration: "20m",
+      }),
+    );
+
+  it("backs off 10, 20, 40, 80, 160, 300 after the first, immediate, restart (1.37: restart at expiry)", () => {
+    const r = looping("1.37");
+    const exits = eventsOf(r, "ContainerExited").map((e) => e.t);
+    const starts = eventsOf(r, "ContainerStarted").map((e) => e.t);
+    // starts[i+1] follows exits[i].
+    const waits = exits.slice(0, 9).map((t, i) => Math.round((starts[i + 1]! - t) * 1e6) / 1e6);
+    // At the cap a liveness kill comes 301s after the previous exit, which is what doBackOff reads
+    // (the SyncPod that kills also restarts, with the pod status from before the kill): the restart
+    // is immediate, and the next kill waits 300s again.
+    expect(waits).toEqual([0, 10, 20, 40, 80, 160, 300, 0, 300]);
+    expect(
+      eventsOf(r, "BackOff")
+        .map((e) => e.delaySeconds)
+        .slice(0, 7),
+    ).toEqual([10, 20, 40, 80, 160, 300, 300]);
+    // In place: one pod, restartCount climbing, STATUS CrashLoopBackOff while it waits.
+    expect(eventsOf(r, "PodCreated")).toHaveLength(1);
+    expect(
+      eventsOf(r, "ContainerStarted")
+        .map((e) => e.restartCount)
+        .slice(0, 5),
+    ).toEqual([0, 1, 2, 3, 4]);
+    const backOff = eventsOf(r, "BackOff")[2]!;
+    expect(backOff.see).toMatch(/CrashLoopBackOff\s+3\s/);
+  });
+
+  it("a process that crashes a second after every start waits 10, 20, 40, 80, 160, 300, 300", () => {
+    const timeline = Array.from({ length: 1300 }, (_, i) => ({
+      at: 100 + i,
+      do: "crash",
+      pod: "Deployment/app",
+    }));
+    const r = run(app({ version: "1.37", probes: {}, timeline, duration: "25m" }));
+    const exits = eventsOf(r, "ContainerExited").map((e) => e.t);
+    const starts = eventsOf(r, "ContainerStarted").map((e) => e.t);
+    const waits = exits.slice(0, 8).map((t, i) => Math.round((starts[i + 1]! - t) * 1e6) / 1e6);
+    expect(waits).toEqual([0, 10, 20, 40, 80, 160, 300, 300]);
+  });
+
+  it("before ≈1.35 the pod worker retries every 10–15s, so a restart comes up to 15s after the back-off ends", () => {
+    const r = looping("1.34");
+    const exits = eventsOf(r, "ContainerExited").map((e) => e.t);
+    const starts = eventsOf(r, "ContainerStarted").map((e) => e.t);
+    const backoffs = [0, 10, 20, 40, 80, 160, 300];
+    backoffs.forEach((b, i) => {
+      const wait = starts[i + 1]! - exits[i]!;
+      expect(wait).toBeGreaterThanOrEqual(b - 1e-6);
+      expect(wait).toBeLessThan(b === 0 ? 1e-6 : b + 15);
+    });
+  });
+});
+
+describe("crashes and the 10-minute reset", () => {
+  it("a crash after more than 10 minutes of running restarts at once", () => {
+    const r = run(
+      app({
+        version: "1.37",
+        probes: {},
+        timeline: [
+          { at: 100, do: "crash", pod: "Deployment/app" },
+          { at: 105, do: "crash", pod: "Deployment/app" },
+          { at: 800, do: "crash", pod: "Deployment/app" },
+        ],
+        duration: "15m",
+      }),
+    );
+    const starts = eventsOf(r, "ContainerStarted").map((e) => e.t);
+    expect(starts).toEqual([2, 100, 115, 800]);
+    expect(eventsOf(r, "BackOff").map((e) => e.delaySeconds)).toEqual([10]);
+    expect(eventsOf(r, "ContainerExited").map((e) => e.exitCode)).toEqual([1, 1, 1]);
+  });
+
+  it("crashLoopBackOff: false restarts every time at once", () => {
+    const r = run(
+      app({
+        kubelet: { crashLoopBackOff: false },
+        probes: {},
+        timeline: [100, 101, 102, 103].map((at) => ({ at, do: "crash", pod: "Deployment/app" })),
+      }),
+    );
+    expect(eventsOf(r, "ContainerStarted").map((e) => e.t)).toEqual([2, 100, 101, 102, 103]);
+    expect(eventsOf(r, "BackOff")).toEqual([]);
+  });
+});
+
+describe("restartPolicy", () => {
+  const crashOnce = (restartPolicy: string, exitCode: number) =>
+    run(
+      app({
+        pod: true,
+        restartPolicy,
+        probes: {},
+        behaviour: { exitCode },
+        timeline: [{ at: 50, do: "crash", pod: "default/app" }],
+      }),
+    );
+
+  // kubectl's STATUS column shows the container's terminated reason: Error (phase Failed) or Completed (Succeeded).
+  it("Never: the pod ends Error/Failed (exit 1) or Completed/Succeeded (exit 0), not Ready, no restart", () => {
+    for (const [code, phase] of [
+      [1, "Error"],
+      [0, "Completed"],
+    ] as const) {
+      const r = crashOnce("Never", code);
+      expect(eventsOf(r, "ContainerStarted")).toHaveLength(1);
+      expect(r.summary.pods[0]).toMatchObject({ status: phase, ready: false });
+    }
+  });
+
+  it("OnFailure: restarts a failed exit, not a clean one", () => {
+    expect(eventsOf(crashOnce("OnFailure", 1), "ContainerStarted")).toHaveLength(2);
+    const clean = crashOnce("OnFailure", 0);
+    expect(eventsOf(clean, "ContainerStarted")).toHaveLength(1);
+    expect(clean.summary.pods[0]?.status).toBe("Completed");
+  });
+});
