@@ -22,6 +22,9 @@ import type { KubeObject } from "./kubernetes/objects.ts";
 import { taintString } from "./kubernetes/taints.ts";
 import type { Behaviour, Scenario } from "./scenario/types.ts";
 import { Trace, type TraceEvent } from "./trace/events.ts";
+import { createTraffic, type TrafficResult } from "./traffic/index.ts";
+import { pullLevers } from "./traffic/levers.ts";
+import { PROFILES } from "./traffic/profiles.ts";
 
 /**
  * How long the cluster runs, unrecorded, before t=0: nodes register, leases settle into their
@@ -35,6 +38,8 @@ export interface SimulationResult {
   seed: number;
   events: TraceEvent[];
   summary: Summary;
+  /** What the callers felt (issue 4); present when the scenario has a `traffic` section. */
+  traffic?: TrafficResult;
 }
 
 export interface Summary {
@@ -49,10 +54,13 @@ export interface Summary {
 
 export interface SimulateOptions {
   seed?: number;
+  /** also run the scenario with each lever pulled (src/traffic/levers.ts) and report what it saves */
+  levers?: boolean;
 }
 
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationResult {
   const seed = options.seed ?? scenario.seed;
+  const profile = PROFILES[scenario.profile ?? "stock"];
   const engine = new Engine(seed);
   engine.now = -WARM_UP_SECONDS;
   const store = new Store(engine);
@@ -66,8 +74,11 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
     scenario,
     version: scenario.kubernetesVersion,
     versionString: kubeletVersionString(scenario.kubernetesVersion),
-    controlPlane: resolveControlPlane(scenario.kubernetesVersion, scenario.controlPlane),
-    kubelet: resolveKubelet(scenario.kubelet),
+    controlPlane: resolveControlPlane(scenario.kubernetesVersion, {
+      ...profile.controlPlane,
+      ...scenario.controlPlane,
+    }),
+    kubelet: resolveKubelet({ ...profile.kubelet, ...scenario.kubelet }),
     names: engine.rng.fork("names"),
     machines: {
       runningCopies(match) {
@@ -122,17 +133,26 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
   trace.muted = false;
   if (scenario.start === "created") createManifests();
 
+  // Built before the faults, so that at a step's instant the callers' requests sent before it
+  // are resolved first (equal times run in scheduling order).
+  const traffic = createTraffic(ctx, scenario, profile);
+  if (traffic) ctx.traffic = traffic;
   const faults = new Faults(ctx, kubelets);
   faults.schedule(scenario.timeline);
   engine.run(scenario.duration);
 
-  return {
+  const result: SimulationResult = {
     scenario: scenario.name,
     kubernetesVersion: scenario.kubernetesVersion,
     seed,
     events: trace.events,
     summary: summarize(ctx, scenario, engine.processed),
   };
+  if (traffic) {
+    result.traffic = traffic.result_();
+    if (options.levers) result.traffic.levers = pullLevers(scenario, seed, result.traffic);
+  }
+  return result;
 }
 
 function behaviourFor(

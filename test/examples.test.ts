@@ -130,6 +130,29 @@ const stories: Record<string, (r: SimulationResult) => void> = {
     expect(eventsOf(r, "PodEvicted")).toEqual([]);
     for (const n of r.summary.nodes) expect(n.taints).not.toContain(NOEXECUTE);
   },
+  // Seed 002's three runs on its toy kubelet, 2s later than the seed (the containers start at t=2).
+  "probes-seed.yaml": (r) => {
+    const killed = (prefix: string) =>
+      eventsOf(r, "ContainerKilled", (e) => e.object.startsWith(`Pod/default/${prefix}-`)).map((e) => e.t);
+    expect(killed("app")).toEqual([146]);
+    expect(killed("slow")).toEqual([62, 122, 182]);
+    expect(killed("no-startup")).toEqual([32, 62, 92, 122, 152, 182]);
+  },
+  // Seed 004 on the real kubelet: readiness flips the endpoint, liveness restarts in place, crashes back off.
+  "probes.yaml": (r) => {
+    expect(eventsOf(r, "PodCreated")).toHaveLength(1);
+    expect(only(r, "ContainerKilled").probe).toBe("liveness");
+    expect(eventsOf(r, "BackOff").length).toBeGreaterThanOrEqual(2);
+    expect(r.summary.pods[0]).toMatchObject({ status: "Running", ready: true });
+  },
+};
+
+// Traffic examples (issue 4): what the callers feel; the figures are tested in test/traffic/.
+stories["traffic-doks-power-off.yaml"] = (r) => {
+  const t = r.traffic!;
+  expect(t.totals.timeout).toBeGreaterThan(0.01 * t.totals.sent);
+  expect(t.totals.refused).toBe(0);
+  expect(t.firstFailure).toBeGreaterThanOrEqual(29);
 };
 
 describe("examples", () => {

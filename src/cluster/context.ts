@@ -35,6 +35,12 @@ export interface Machines {
   reachable(node: string): boolean;
 }
 
+/** What the traffic model offers the rest of the cluster (see Context.traffic). */
+export interface TrafficHooks {
+  /** Seconds until a health check sent to the pod at `podIP` at time `now` is answered. */
+  healthCheckLatency(podIP: string, now: number): number;
+}
+
 export interface RunningCopy {
   node: string;
   podName: string;
@@ -59,5 +65,13 @@ export interface Context {
   /** generator for the names controllers give pods (generateName suffixes) */
   names: Rng;
   machines: Machines;
+  /**
+   * The traffic model (src/traffic/model.ts), when the scenario has callers. The kubelet's prober
+   * asks it how long an HTTP health check sent to a pod now waits for its answer:
+   * `behaviour.serviceTimeMs` (default 5ms), plus, with `healthSharesRequestQueue: true`, the
+   * seconds of requests queued ahead of it in that pod (past `capacityRps` the queue grows). A
+   * probe fails when this exceeds its timeoutSeconds. Absent: no traffic, health checks answer at once.
+   */
+  traffic?: TrafficHooks;
   behaviour(namespace: string, owner: string | undefined, podName: string, container?: string): Behaviour;
 }

@@ -39,6 +39,7 @@ import { LoadError, type LoadErrorCode } from "./errors.ts";
 import { type Collected, collectObjects, emptyCollected } from "./manifest.ts";
 import { type Path, parseYamlFile, type SourceDoc } from "./source.ts";
 import { resolvePodTarget, workloadsOf } from "./targets.ts";
+import { parseNetwork, parseProfile, parseTraffic } from "./traffic.ts";
 
 /** A manifest file as read: its text, and its name as it should appear in messages. */
 export interface ManifestFile {
@@ -80,12 +81,13 @@ export const SCENARIO_FIELDS = [
   "kubelet",
   "behaviour",
   "timeline",
-  // Kept raw in `extra` for later stages.
   "traffic",
   "network",
+  "profile",
 ] as const;
 
-const EXTRA_FIELDS = ["traffic", "network"] as const;
+/** Fields kept raw in `extra` for later stages (none at the moment). */
+const EXTRA_FIELDS = [] as const;
 
 export const NODE_FIELDS = ["name", "zone", "region", "labels", "capacity", "taints"] as const;
 export const NODE_GROUP_FIELDS = ["count", "zones", "region", "labels", "capacity", "taints"] as const;
@@ -205,11 +207,14 @@ export function parseScenario(text: string, file: string, readManifest: ReadMani
   const kubelet = parseKubelet(src, root.kubelet);
   const behaviour = parseBehaviour(src, root.behaviour, collected);
   const timeline = parseTimeline(src, root.timeline, nodes, collected);
+  const traffic = parseTraffic(src, root.traffic, collected, totalDuration);
+  const network = parseNetwork(src, root.network);
+  const profile = parseProfile(src, root.profile);
 
   const extra: Record<string, unknown> = {};
-  for (const key of EXTRA_FIELDS) if (root[key] !== undefined) extra[key] = root[key];
+  for (const key of EXTRA_FIELDS as readonly string[]) if (root[key] !== undefined) extra[key] = root[key];
 
-  return {
+  const scenario: Scenario = {
     name,
     file,
     kubernetesVersion,
@@ -225,6 +230,10 @@ export function parseScenario(text: string, file: string, readManifest: ReadMani
     timeline,
     extra,
   };
+  if (traffic.length > 0) scenario.traffic = traffic;
+  if (network) scenario.network = network;
+  if (profile) scenario.profile = profile;
+  return scenario;
 }
 
 function baseName(file: string): string {
@@ -436,6 +445,18 @@ function readEntry(
   for (const f of files) {
     for (const doc of parseYamlFile(f.text, f.file)) collectObjects(doc, [], doc.value, out);
   }
+}
+
+/**
+ * Plain Kubernetes manifest files (no scenario around them), validated as a scenario's manifests
+ * are: for `faultline probes`.
+ */
+export function parseManifests(files: readonly ManifestFile[]): Pick<Scenario, "manifests" | "ignored"> {
+  const out = emptyCollected();
+  for (const f of files) {
+    for (const doc of parseYamlFile(f.text, f.file)) collectObjects(doc, [], doc.value, out);
+  }
+  return { manifests: out.manifests, ignored: out.ignored };
 }
 
 /** Pods and containers the manifests ask for, against Kubernetes' documented limits. */

@@ -3,5 +3,5 @@
 import type { SimulationResult } from "../simulate.ts";
 
 export function formatJson(result: SimulationResult): string {
-  return `${JSON.stringify({ scenario: result.scenario, kubernetesVersion: result.kubernetesVersion, seed: result.seed, events: result.events, summary: result.summary }, null, 2)}\n`;
+  return `${JSON.stringify({ scenario: result.scenario, kubernetesVersion: result.kubernetesVersion, seed: result.seed, events: result.events, summary: result.summary, ...(result.traffic ? { traffic: result.traffic } : {}) }, null, 2)}\n`;
 }

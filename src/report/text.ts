@@ -58,7 +58,31 @@ export function formatTimeline(
   }
   out.push("");
   out.push(summaryText(result));
+  if (result.traffic) out.push(trafficText(result.traffic));
   return `${out.join("\n")}\n`;
+}
+
+/** What the callers felt: requests lost, first and last failure, the loss window, the levers. */
+export function trafficText(t: NonNullable<SimulationResult["traffic"]>): string {
+  const lost = t.totals.timeout + t.totals.refused + t.totals.error;
+  const pct = t.totals.sent > 0 ? ((100 * lost) / t.totals.sent).toFixed(2) : "0";
+  const lines = [`Traffic (profile ${t.profile})`];
+  lines.push(
+    `  requests: ${t.totals.sent} sent, ${lost} lost (${pct}%): ${t.totals.timeout} timeouts, ${t.totals.refused} refused, ${t.totals.error} errors`,
+  );
+  if (t.firstFailure !== null && t.lastFailure !== null)
+    lines.push(
+      `  first failure t+${clock(t.firstFailure)}, last t+${clock(t.lastFailure)}: a loss window of ${t.lossWindow.toFixed(1)}s (by send time)`,
+    );
+  for (const c of t.causes) lines.push(`  ${String(c.count).padStart(7)}  ${c.cause}`);
+  if (t.levers && t.levers.length > 0) {
+    lines.push("  what shortens it (same scenario and seed, one lever pulled):");
+    for (const l of t.levers)
+      lines.push(
+        `    ${l.lever}: ${l.lost} lost (${l.saves >= 0 ? `saves ${l.saves}` : `${-l.saves} more`}), window ${l.lossWindow.toFixed(1)}s (${l.shortensBy >= 0 ? `${l.shortensBy.toFixed(1)}s shorter` : `${(-l.shortensBy).toFixed(1)}s longer`})`,
+      );
+  }
+  return lines.join("\n");
 }
 
 /** Lease renewals are the heartbeat: shown only where they stop (the last one before a silence). */

@@ -167,6 +167,93 @@ export interface Scenario {
   kubelet: KubeletOverrides;
   behaviour: Record<string, Behaviour>;
   timeline: TimelineStep[];
-  /** Raw scenario settings not yet modelled by this version (traffic, network), kept for later stages. */
+  /** Raw scenario settings not yet modelled by this version, kept for later stages. */
   extra: Record<string, unknown>;
+  /** Callers of Services (issue 4): every request simulated. Absent or empty: no traffic model. */
+  traffic?: TrafficSpec[];
+  /** Data-plane timings: kube-proxy, load balancer, propagation (over the profile's). */
+  network?: NetworkOverrides;
+  /** A named set of settings (src/traffic/profiles.ts); default "stock" (upstream defaults). */
+  profile?: ProfileName;
+}
+
+export const PROFILE_NAMES = ["stock", "doks-measured"] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+export type TrafficEntry = "load-balancer" | "node-port" | "cluster-ip";
+
+/**
+ * Envoy's `config.cluster.v3.OutlierDetection`, consecutive-failure part
+ * (api/envoy/config/cluster/v3/outlier_detection.proto): every field defaults as Envoy does.
+ */
+export interface OutlierDetectionSpec {
+  /** consecutive_5xx, 5: with split_external_local_origin_errors false, timeouts, resets and refusals count too */
+  consecutive5xx: number;
+  /** interval, 10s: the ejection sweep, which returns hosts whose ejection time is over */
+  interval: number;
+  /** base_ejection_time, 30s: an ejection lasts base × times ejected */
+  baseEjectionTime: number;
+  /** max_ejection_time, 300s (or baseEjectionTime if larger) */
+  maxEjectionTime: number;
+  /** max_ejection_percent, 10: at least one host is always ejectable */
+  maxEjectionPercent: number;
+}
+
+/** Linkerd's retry budget (retryRatio 0.2, minRetriesPerSecond 10, ttl 10s). */
+export interface RetryBudgetSpec {
+  ratio: number;
+  minRetriesPerSecond: number;
+}
+
+/** One `traffic:` entry: a population of callers of one Service. */
+export interface TrafficSpec {
+  /** `<namespace>/<name>` of a Service in the manifests */
+  service: string;
+  /** requests per second, open loop (Poisson arrivals) */
+  rate: number;
+  /** callers, each with its own connection pool */
+  clients: number;
+  keepAlive: boolean;
+  /** connections per client; when all are busy, requests queue in the caller */
+  poolSize: number;
+  /** seconds, per attempt */
+  timeout: number;
+  /** extra attempts per request after a failure */
+  retries: number;
+  retryBudget?: RetryBudgetSpec;
+  entry: TrafficEntry;
+  outlierDetection?: OutlierDetectionSpec;
+  /** seconds from t=0 when callers start; default 0 */
+  start: number;
+  pos: SourcePos;
+}
+
+/** The `network:` section: every field optional, filled from the profile. */
+export interface NetworkOverrides {
+  endpointPropagationSeconds?: number;
+  kubeProxy?: { minSyncPeriod?: number; syncPeriod?: number };
+  loadBalancer?: {
+    healthCheckInterval?: number;
+    healthCheckTimeout?: number;
+    unhealthyThreshold?: number;
+    healthyThreshold?: number;
+  };
+  /**
+   * Calibrated, not a Kubernetes flag: extra seconds before the data plane sees an endpoint leave
+   * because its node was lost (seed 001 measured ~10s between NotReady and the endpoint update on
+   * an unplanned loss, 0.5s on a drain). 0 in the stock profile.
+   */
+  nodeLossEndpointDelay?: number;
+}
+
+export interface NetworkSettings {
+  endpointPropagationSeconds: number;
+  kubeProxy: { minSyncPeriod: number; syncPeriod: number };
+  loadBalancer: {
+    healthCheckInterval: number;
+    healthCheckTimeout: number;
+    unhealthyThreshold: number;
+    healthyThreshold: number;
+  };
+  nodeLossEndpointDelay: number;
 }

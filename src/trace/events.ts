@@ -51,6 +51,14 @@ export interface EventFields {
   ProbeFailed: { container: string; probe: string; consecutive: number };
   ProbeSucceeded: { container: string; probe: string };
   BackOff: { container: string; delaySeconds: number };
+  LoadBalancerBackendDown: { service: string };
+  LoadBalancerBackendUp: { service: string };
+  /** A node's kube-proxy applied an endpoint change of a Service (traffic model only). */
+  KubeProxySynced: { service: string };
+  /** Callers of a Service start failing (traffic model): outcome and cause of the first failures. */
+  RequestsFailing: { service: string; outcome: string; cause: string };
+  /** Callers of a Service succeed again after a run of failures. */
+  RequestsRecovered: { service: string; lost: number };
   Note: Record<never, never>;
 }
 

@@ -79,9 +79,12 @@ timeline:
   - {at: 10s, do: power-off, node: worker-2}
   - {at: 21m, do: force-delete-pod, pod: default/web-7d4b9-x2x}
   - {at: 120s, do: deadlock, pod: "Deployment/web[0]"}
-traffic: {rps: 100}
+traffic:
+  - {service: default/web, rate: 100}
 `,
-      { "web.yaml": WEB },
+      {
+        "web.yaml": `${WEB}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}}\n`,
+      },
     );
     expect(s.name).toBe("node-power-loss");
     expect(s.file).toBe("scenario.yaml");
@@ -131,7 +134,18 @@ traffic: {rps: 100}
       [1260, "force-delete-pod", "default/web-7d4b9-x2x"],
     ]);
     expect(s.timeline[0]!.pos).toEqual({ file: "scenario.yaml", line: 24, col: 5 });
-    expect(s.extra).toEqual({ traffic: { rps: 100 } });
+    expect(s.extra).toEqual({});
+    expect(s.traffic).toMatchObject([
+      {
+        service: "default/web",
+        rate: 100,
+        clients: 1,
+        keepAlive: true,
+        poolSize: 1,
+        timeout: 30,
+        retries: 0,
+      },
+    ]);
   });
 
   it("applies the defaults: name from the file, newest version, seed 1, start running, no overrides", () => {

@@ -1,0 +1,107 @@
+// A cloud load balancer in front of a Service's nodes (type: LoadBalancer), with active health
+// checks as DigitalOcean documents them (check-interval-seconds, response-timeout-seconds,
+// unhealthy-threshold, healthy-threshold; landscape.md §5.1).
+//
+// - What it checks: with externalTrafficPolicy: Local, the Service's healthCheckNodePort on each
+//   node, which kube-proxy answers 200 only while the node has a local ready endpoint; with
+//   Cluster, kube-proxy's own /healthz (port 10256), healthy while the node's data plane is up.
+// - A check against a node that does not answer fails after min(response timeout, interval): as
+//   HAProxy does it, the connect timeout of a check is min(`timeout connect`, `inter`) (HAProxy
+//   configuration manual, "timeout check"). Checks start every interval from a random phase.
+// - A node leaves the rotation after unhealthyThreshold consecutive failures and returns after
+//   healthyThreshold consecutive successes. New connections go round-robin over the nodes in
+//   rotation; connections already open stay where they are (an L4 balancer does not move them).
+
+import type { Context } from "../cluster/context.ts";
+import type { NetworkSettings } from "../scenario/types.ts";
+import type { KubeProxy } from "./kube-proxy.ts";
+
+export class LoadBalancer {
+  /** node index → in rotation */
+  readonly healthy: boolean[];
+  private readonly fails: number[];
+  private readonly oks: number[];
+  private rr = 0;
+  /** nodes in rotation, for round-robin; rebuilt on change */
+  private rotation: number[];
+
+  constructor(
+    private readonly ctx: Context,
+    readonly service: string,
+    readonly local: boolean,
+    readonly nodes: readonly string[],
+    private readonly proxies: readonly KubeProxy[],
+    private readonly settings: NetworkSettings,
+    private readonly beforeChange: () => void,
+  ) {
+    this.healthy = nodes.map(() => true);
+    this.fails = nodes.map(() => 0);
+    this.oks = nodes.map(() => 0);
+    this.rotation = nodes.map((_, i) => i);
+    const rng = ctx.engine.rng.fork(`load-balancer/${service}`);
+    const interval = settings.loadBalancer.healthCheckInterval;
+    nodes.forEach((_, i) => {
+      const phase = rng.uniform(0, interval);
+      ctx.engine.after(phase, () => this.check(i));
+    });
+  }
+
+  /** The node for a new connection, or -1 when no node is in rotation. */
+  pick(): number {
+    const r = this.rotation;
+    if (r.length === 0) return -1;
+    this.rr = (this.rr + 1) % r.length;
+    return r[this.rr]!;
+  }
+
+  private check(i: number): void {
+    const lb = this.settings.loadBalancer;
+    this.ctx.engine.after(lb.healthCheckInterval, () => this.check(i));
+    const node = this.nodes[i]!;
+    if (this.ctx.machines.dataPlane(node) !== "up") {
+      const wait = Math.min(lb.healthCheckTimeout, lb.healthCheckInterval);
+      this.ctx.engine.after(wait, () => this.result(i, false, `no answer within ${wait}s`));
+      return;
+    }
+    if (this.local && (this.proxies[i]!.rules.get(this.service)?.localReadyCount(node) ?? 0) === 0) {
+      this.result(i, false, "healthCheckNodePort answers 503: no local ready endpoint");
+      return;
+    }
+    this.result(i, true, "");
+  }
+
+  private result(i: number, ok: boolean, reason: string): void {
+    const lb = this.settings.loadBalancer;
+    if (ok) {
+      this.fails[i] = 0;
+      this.oks[i]!++;
+      if (!this.healthy[i] && this.oks[i]! >= lb.healthyThreshold) this.set(i, true, reason);
+    } else {
+      this.oks[i] = 0;
+      this.fails[i]!++;
+      if (this.healthy[i] && this.fails[i]! >= lb.unhealthyThreshold) this.set(i, false, reason);
+    }
+  }
+
+  private set(i: number, healthy: boolean, reason: string): void {
+    this.beforeChange();
+    this.healthy[i] = healthy;
+    this.rotation = this.nodes.map((_, j) => j).filter((j) => this.healthy[j]);
+    const lb = this.settings.loadBalancer;
+    const node = this.nodes[i]!;
+    const what = this.local ? "healthCheckNodePort (externalTrafficPolicy: Local)" : "kube-proxy /healthz";
+    this.ctx.trace.emit({
+      type: healthy ? "LoadBalancerBackendUp" : "LoadBalancerBackendDown",
+      lane: "network",
+      object: `Node/${node}`,
+      node,
+      service: this.service,
+      message: healthy
+        ? `the load balancer of ${this.service} puts ${node} back in rotation`
+        : `the load balancer of ${this.service} takes ${node} out of rotation: new connections stop going there`,
+      why: healthy
+        ? `${lb.healthyThreshold} consecutive health checks of its ${what} passed (healthy-threshold=${lb.healthyThreshold}, every ${lb.healthCheckInterval}s)`
+        : `${lb.unhealthyThreshold} consecutive health checks of its ${what} failed (${reason}; unhealthy-threshold=${lb.unhealthyThreshold}, check-interval=${lb.healthCheckInterval}s, response-timeout=${lb.healthCheckTimeout}s)`,
+    });
+  }
+}

@@ -1,0 +1,170 @@
+// The data plane of the Services that callers use: one kube-proxy per node, each fed the
+// EndpointSlice changes of those Services, and a load balancer per Service reached from outside.
+
+import type { Context } from "../cluster/context.ts";
+import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
+import type { NetworkSettings } from "../scenario/types.ts";
+import { type EndpointView, KubeProxy, ServiceRules } from "./kube-proxy.ts";
+import { LoadBalancer } from "./load-balancer.ts";
+
+export interface EndpointRecord {
+  id: number;
+  ip: string;
+  node: string;
+  /** `<ns>/<pod>` */
+  pod: string;
+}
+
+export class Network {
+  readonly nodes: string[];
+  readonly nodeIndex = new Map<string, number>();
+  readonly proxies: KubeProxy[];
+  readonly balancers = new Map<string, LoadBalancer>();
+  /** every endpoint ever seen, by id; ids are stable per pod IP */
+  readonly endpoints: EndpointRecord[] = [];
+  private readonly idByIp = new Map<string, number>();
+  /** what the data plane was last fed per Service (with held conditions applied) */
+  private readonly fed = new Map<string, EndpointView[]>();
+  /** ip → until when a lost node's endpoint keeps its old conditions (nodeLossEndpointDelay) */
+  private readonly held = new Map<string, { until: number; view: EndpointView }>();
+
+  constructor(
+    private readonly ctx: Context,
+    readonly services: readonly string[],
+    readonly settings: NetworkSettings,
+    beforeChange: () => void,
+    /** Services reached through a load balancer */
+    lbServices: readonly string[],
+  ) {
+    this.nodes = ctx.scenario.nodes.map((n) => n.name);
+    for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
+    this.proxies = this.nodes.map(
+      (n) => new KubeProxy(ctx, n, settings, beforeChange, (p, before) => this.synced(p, before)),
+    );
+    for (const svc of services) {
+      const rules = new ServiceRules(this.feed(svc));
+      for (const p of this.proxies) p.prime(svc, rules);
+    }
+    for (const svc of lbServices)
+      this.balancers.set(
+        svc,
+        new LoadBalancer(
+          ctx,
+          svc,
+          this.policy(svc) === "Local",
+          this.nodes,
+          this.proxies,
+          settings,
+          beforeChange,
+        ),
+      );
+    ctx.store.watch("EndpointSlice", (_type, slice) => this.sliceChanged(slice));
+  }
+
+  policy(service: string): "Cluster" | "Local" {
+    return this.service(service)?.spec.externalTrafficPolicy ?? "Cluster";
+  }
+
+  service(service: string): Service | undefined {
+    return this.ctx.store.get("Service", service);
+  }
+
+  endpointId(ip: string, node: string, pod: string): number {
+    let id = this.idByIp.get(ip);
+    if (id === undefined) {
+      id = this.endpoints.length;
+      this.endpoints.push({ id, ip, node, pod });
+      this.idByIp.set(ip, id);
+    }
+    return id;
+  }
+
+  idOf(ip: string): number | undefined {
+    return this.idByIp.get(ip);
+  }
+
+  private sliceChanged(slice: EndpointSlice): void {
+    if (!this.services.includes(slice.service)) return;
+    const view = this.feed(slice.service);
+    const rules = new ServiceRules(view);
+    for (const p of this.proxies) p.observe(slice.service, rules);
+  }
+
+  /**
+   * The Service's endpoints as the data plane is told them now. With nodeLossEndpointDelay (a
+   * calibrated profile setting), an endpoint that stops being ready while its node is not Ready
+   * keeps its old conditions for that long: the platform seed 001 measured updated its endpoints
+   * ~10s after NotReady on an unplanned loss but at once on a drain.
+   */
+  private feed(service: string): EndpointView[] {
+    const slice = this.ctx.store.get("EndpointSlice", service);
+    const now = this.ctx.engine.now;
+    const previous = new Map((this.fed.get(service) ?? []).map((e) => [e.ip, e]));
+    const delay = this.settings.nodeLossEndpointDelay;
+    const out: EndpointView[] = [];
+    for (const e of slice?.endpoints ?? []) {
+      const ip = e.addresses[0] ?? "";
+      if (!ip) continue;
+      const node = e.nodeName ?? "";
+      const pod = `${e.targetRef.namespace}/${e.targetRef.name}`;
+      let view: EndpointView = {
+        id: this.endpointId(ip, node, pod),
+        ip,
+        node,
+        ready: e.conditions.ready,
+        serving: e.conditions.serving,
+        terminating: e.conditions.terminating,
+      };
+      const before = previous.get(ip);
+      const hold = this.held.get(ip);
+      if (delay > 0 && !view.ready) {
+        if (hold && hold.until > now) view = hold.view;
+        else if (before?.ready && !hold && !this.nodeReady(node)) {
+          this.held.set(ip, { until: now + delay, view: before });
+          this.ctx.engine.at(now + delay, () => this.sliceRefresh(service));
+          view = before;
+        }
+      } else if (view.ready) this.held.delete(ip);
+      out.push(view);
+    }
+    this.fed.set(service, out);
+    return out;
+  }
+
+  private sliceRefresh(service: string): void {
+    const slice = this.ctx.store.get("EndpointSlice", service);
+    if (slice) this.sliceChanged(slice);
+  }
+
+  private nodeReady(node: string): boolean {
+    const n = this.ctx.store.get("Node", node);
+    return n?.status.conditions.find((c) => c.type === "Ready")?.status === "True";
+  }
+
+  /** Tell the story of a sync that changed which endpoints a node routes to. */
+  private synced(proxy: KubeProxy, before: Map<string, ServiceRules>): void {
+    for (const svc of this.services) {
+      const a = before.get(svc);
+      const b = proxy.rules.get(svc);
+      if (!a || !b || a === b) continue;
+      const was = new Set(a.cluster.map((e) => e.ip));
+      const now = new Set(b.cluster.map((e) => e.ip));
+      const gone = [...was].filter((ip) => !now.has(ip));
+      const added = [...now].filter((ip) => !was.has(ip));
+      if (gone.length === 0 && added.length === 0) continue;
+      const parts = [
+        ...(gone.length > 0 ? [`stops routing to ${gone.join(", ")}`] : []),
+        ...(added.length > 0 ? [`starts routing to ${added.join(", ")}`] : []),
+      ];
+      this.ctx.trace.emit({
+        type: "KubeProxySynced",
+        lane: "network",
+        object: `Node/${proxy.node}`,
+        node: proxy.node,
+        service: svc,
+        message: `kube-proxy on ${proxy.node} ${parts.join(" and ")} for ${svc}`,
+        why: `its informer saw the EndpointSlice change (endpointPropagationSeconds=${this.settings.endpointPropagationSeconds}) and its rules sync at most once per minSyncPeriod=${this.settings.kubeProxy.minSyncPeriod}s${this.settings.nodeLossEndpointDelay > 0 ? `; nodeLossEndpointDelay=${this.settings.nodeLossEndpointDelay}s (calibrated profile) holds endpoints of a lost node` : ""}`,
+      });
+    }
+  }
+}

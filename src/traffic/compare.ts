@@ -1,0 +1,75 @@
+// `--vary`: the scenario run once per value, and a table of what each variant lost and when.
+
+import type { Scenario } from "../scenario/types.ts";
+import { simulate } from "../simulate.ts";
+import type { TrafficResult } from "./model.ts";
+import { applyVariation, parseVary } from "./vary.ts";
+
+export interface VariantResult {
+  variant: string;
+  traffic: TrafficResult | undefined;
+}
+
+export function compareVariants(scenario: Scenario, vary: string, seed?: number): VariantResult[] {
+  const { key, values } = parseVary(vary);
+  return values.map((v) => {
+    const s = applyVariation(scenario, key, v);
+    return { variant: `${key}=${v}`, traffic: simulate(s, seed === undefined ? {} : { seed }).traffic };
+  });
+}
+
+export function runVariants(
+  scenario: Scenario,
+  vary: string,
+  seed: number | undefined,
+  json: boolean,
+): string {
+  const results = compareVariants(scenario, vary, seed);
+  if (json) return `${JSON.stringify(results, null, 2)}\n`;
+  return formatComparison(scenario.name, results);
+}
+
+export function formatComparison(name: string, results: VariantResult[]): string {
+  const head = [
+    "variant",
+    "sent",
+    "lost",
+    "timeout",
+    "refused",
+    "error",
+    "first",
+    "last",
+    "window",
+    "causes",
+  ];
+  const rows = results.map(({ variant, traffic: t }) => {
+    if (!t) return [variant, "-", "-", "-", "-", "-", "-", "-", "-", "no traffic section"];
+    const lost = t.totals.timeout + t.totals.refused + t.totals.error;
+    return [
+      variant,
+      String(t.totals.sent),
+      String(lost),
+      String(t.totals.timeout),
+      String(t.totals.refused),
+      String(t.totals.error),
+      t.firstFailure === null ? "-" : `${t.firstFailure.toFixed(1)}s`,
+      t.lastFailure === null ? "-" : `${t.lastFailure.toFixed(1)}s`,
+      `${t.lossWindow.toFixed(1)}s`,
+      t.causes.map((c) => `${c.count} ${c.cause}`).join("; "),
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === 9 ? 0 : r[i]!.length))));
+  const line = (r: string[]) => r.map((c, i) => (i === 9 ? c : c.padEnd(widths[i]!))).join("  ");
+  const when = results.flatMap(({ variant, traffic: t }) =>
+    t && t.causes.length > 0
+      ? [
+          `  ${variant} loses:`,
+          ...t.causes.map(
+            (c) =>
+              `    ${String(c.count).padStart(6)} from t+${c.first.toFixed(1)}s to t+${c.last.toFixed(1)}s: ${c.cause}`,
+          ),
+        ]
+      : [`  ${variant} loses nothing`],
+  );
+  return `faultline simulate · ${name} · comparison\n\n${[line(head), ...rows.map(line)].join("\n")}\n\nWhen each variant loses what (by send time)\n${when.join("\n")}\n`;
+}

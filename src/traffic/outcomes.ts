@@ -1,0 +1,44 @@
+// Request outcomes and the causes every failure is attributed to.
+
+export const OUTCOMES = ["ok", "timeout", "refused", "error"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export const OK = 0;
+export const TIMEOUT = 1;
+export const REFUSED = 2;
+export const ERROR = 3;
+
+/** Causes, by index; the JSON prints the text. */
+export const CAUSES = [
+  "kept-alive connection to the lost node",
+  "load balancer still sending to the lost node",
+  "routed by a surviving node to an endpoint not yet removed",
+  "sent by the caller to an endpoint on the lost node not yet ejected",
+  "queued in the caller's pool",
+  "in flight when the node was lost",
+  "in flight when the container stopped",
+  "process hung (deadlock)",
+  "container not running on a live node (crash or probe restart)",
+  "probe restart",
+  "pod overloaded: queued past the caller's timeout",
+  "externalTrafficPolicy: Local node with no local endpoint",
+  "no endpoint in kube-proxy's rules",
+  "load balancer has no node in rotation",
+  "no healthy upstream: every endpoint ejected",
+  "caller on a lost node",
+] as const;
+export type Cause = (typeof CAUSES)[number];
+export const C_KEEPALIVE_LOST = 0;
+export const C_LB_LOST = 1;
+export const C_ROUTED_STALE = 2;
+export const C_CALLER_STALE = 3;
+export const C_POOL = 4;
+export const C_INFLIGHT_NODE = 5;
+export const C_INFLIGHT_CONTAINER = 6;
+export const C_HUNG = 7;
+export const C_NOT_RUNNING = 8;
+export const C_PROBE_RESTART = 9;
+export const C_OVERLOADED = 10;
+export const C_LOCAL_NONE = 11;
+export const C_NO_ENDPOINT = 12;
+export const C_LB_EMPTY = 13;
+export const C_ALL_EJECTED = 14;
