@@ -60,7 +60,9 @@ export default async function (): Promise<void> {
   console.log(
     `1,000 nodes, ${result.summary.pods.length.toLocaleString("en")} pods at the end, one zone (250 nodes) powered off, 15 min simulated (+10 min warm-up)`,
   );
-  console.log(`  wall time            ${(ms / 1000).toFixed(2)} s (warm-up alone ${(warmMs / 1000).toFixed(2)} s; the 15 minutes ${((ms - warmMs) / 1000).toFixed(2)} s)`);
+  console.log(
+    `  wall time            ${(ms / 1000).toFixed(2)} s (warm-up alone ${(warmMs / 1000).toFixed(2)} s; the 15 minutes ${((ms - warmMs) / 1000).toFixed(2)} s)`,
+  );
   console.log(
     `  engine events        ${result.summary.engineEvents.toLocaleString("en")} (${Math.round(result.summary.engineEvents / (ms / 1000)).toLocaleString("en")} events/s)`,
   );

@@ -28,6 +28,7 @@ import {
   type Topology,
   withPauseTail,
 } from "../detectors/index.ts";
+import { detectorPayload, writeHtmlReport } from "../report/html.ts";
 import { type Io, UsageError } from "./io.ts";
 
 // ---- parsing helpers -------------------------------------------------------------------------------------
@@ -386,10 +387,11 @@ export function registerDetectorCommands(program: Command, io: Io, setExit: (cod
         .option("--timeout <durations>", "fixed timeouts, comma-separated")
         .option("--phi <thresholds>", "phi thresholds, comma-separated")
         .option("--models <list>", "phi models: exponential, normal or both", "exponential,normal")
-        .option("--json", "print JSON"),
+        .option("--json", "print JSON")
+        .option("--report <file>", "also write an HTML report: phi against silence, thresholds marked"),
     ),
   ).action(
-    (
+    async (
       opts: DistFlags &
         AkkaFlags & {
           nodes: string;
@@ -398,6 +400,7 @@ export function registerDetectorCommands(program: Command, io: Io, setExit: (cod
           phi?: string;
           models: string;
           json?: boolean;
+          report?: string;
         },
     ) => {
       const dist = buildDistribution(opts);
@@ -456,6 +459,19 @@ export function registerDetectorCommands(program: Command, io: Io, setExit: (cod
         io.out(
           "\nfalse/cluster/day counts a node's pause once (all its watchers suspect it together); × watchers for peer-level suspicions.\n",
         );
+      }
+      if (opts.report !== undefined) {
+        const bytes = await writeHtmlReport(
+          opts.report,
+          detectorPayload({
+            distribution: dist.label,
+            meanGapMs: dist.meanMs,
+            nodes,
+            watchersPerNode: watchers,
+            detectors: rows,
+          }),
+        );
+        io.err(`faultline: report written to ${opts.report} (${Math.ceil(bytes / 1024)} KiB)\n`);
       }
       setExit(0);
     },

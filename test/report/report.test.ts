@@ -1,0 +1,281 @@
+// The HTML report in real headless Chromium: every example's report loads with no console error and no
+// network request, shows the lanes, the traffic part (or says it is not in the run), the cluster chart
+// and the probe rows; the player steps with the keyboard; the what-if panel's figures equal the command
+// line's for the same settings; the controls pass axe-core. Screenshots go to out/report/.
+
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { loadScenarioFile } from "../../src/load/index.ts";
+import { headline, type ReportResult } from "../../src/report/html/model.ts";
+import { launch, open } from "./browser.ts";
+
+const OUT = resolve("out/report");
+const EXAMPLES = readdirSync("examples")
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+async function axe(page: Page): Promise<{ id: string; help: string; nodes: string[] }[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          o: unknown,
+        ): Promise<{
+          passes: unknown[];
+          violations: { id: string; help: string; nodes: { target: string[] }[] }[];
+        }>;
+      };
+    };
+    const r = await w.axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+    });
+    // A check that ran nothing would pass: make sure it looked at the controls.
+    if (r.passes.length === 0) throw new Error("axe-core checked nothing");
+    return r.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(" ")),
+    }));
+  });
+}
+
+/** The headline figures the page shows, as numbers (null where the page says there is none). */
+async function figures(page: Page): Promise<Record<string, number | null>> {
+  return page.evaluate(() => {
+    const out: Record<string, number | null> = {};
+    for (const el of document.querySelectorAll<HTMLElement>("[data-figure]")) {
+      const v = el.dataset.value!;
+      out[el.dataset.figure!] = v === "none" ? null : Number(v);
+    }
+    return out;
+  });
+}
+
+function cliFigures(result: ReportResult, file: string): Record<string, number | null> {
+  const hl = headline(result, loadScenarioFile(file));
+  return {
+    failed: hl.failure?.t ?? null,
+    noticed: hl.noticed,
+    trafficStopped: hl.trafficStopped,
+    replaced: hl.replaced,
+    requestsLost: hl.requestsLost,
+  };
+}
+
+let browser: Browser;
+const reports = new Map<string, string>();
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  browser = await launch();
+  for (const f of EXAMPLES) {
+    const file = join(OUT, f.replace(/\.yaml$/, ".html"));
+    const r = await cli(["simulate", `examples/${f}`, "--report", file]);
+    expect(r.code, r.err).toBe(0);
+    reports.set(f, file);
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the HTML report of each example", () => {
+  it.each(EXAMPLES)("%s: loads offline with no console error, shows every part, under 1 MB", async (f) => {
+    const file = reports.get(f)!;
+    const html = readFileSync(file, "utf8");
+    expect(statSync(file).size).toBeLessThan(1_000_000);
+    // Self-contained: no external script, style, font or image.
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/i);
+    const { page, errors, requests } = await open(browser, file);
+    try {
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([]);
+      expect(await page.locator("#lanes-chart .uplot").count()).toBe(1);
+      expect(await page.locator("#cluster-chart .uplot").count()).toBe(1);
+      const hasTraffic = html.includes('"traffic":{"totals"');
+      if (hasTraffic) expect(await page.locator("#traffic-chart .uplot").count()).toBe(1);
+      else expect(await page.locator("[data-absent='traffic']").textContent()).toMatch(/Not in this run/);
+      expect(await page.locator("[data-probe-row]").count()).toBeGreaterThan(0);
+      expect(await page.locator("[data-figure]").count()).toBe(5);
+      await page.screenshot({ path: join(OUT, f.replace(/\.yaml$/, ".png")), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("the player", () => {
+  it("steps forward and back with the keyboard, showing why now and what you would see", async () => {
+    const { page } = await open(browser, reports.get("node-power-loss.yaml")!);
+    try {
+      const step = () => page.locator("#player-step").getAttribute("data-step");
+      await page.focus("#player");
+      expect(await step()).toBe("0");
+      await page.keyboard.press("ArrowRight");
+      expect(await step()).toBe("1");
+      await page.keyboard.press("ArrowRight");
+      expect(await step()).toBe("2");
+      await page.keyboard.press("ArrowLeft");
+      expect(await step()).toBe("1");
+      await page.keyboard.press("End");
+      const last = Number(await step());
+      expect(last).toBeGreaterThan(2);
+      await page.keyboard.press("Home");
+      expect(await step()).toBe("0");
+      // The step where the node controller notices opens its why and its kubectl output.
+      for (let i = 0; i < last; i++) {
+        if (
+          (await page.locator("#player-step").textContent())?.includes("Kubelet stopped posting node status")
+        )
+          break;
+        await page.keyboard.press("ArrowRight");
+      }
+      const text = await page.locator("#player-step").textContent();
+      expect(text).toContain("Why now:");
+      expect(text).toContain("What you would see:");
+      expect(text).toContain("$ kubectl get node worker-2");
+      // The buttons work from the keyboard too.
+      await page.focus("#player-next");
+      const before = Number(await step());
+      await page.keyboard.press("Enter");
+      expect(Number(await step())).toBe(before + 1);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("what-if in the page", () => {
+  const base = readFileSync("examples/node-power-loss.yaml", "utf8");
+  const dir = mkdtempSync(join(tmpdir(), "faultline-whatif-"));
+
+  async function whatIf(set: (page: Page) => Promise<void>, file: string) {
+    const { page, errors } = await open(browser, reports.get("node-power-loss.yaml")!);
+    try {
+      const before = await figures(page);
+      await set(page);
+      await page.waitForSelector("body[data-runs='1']", { timeout: 30_000 });
+      const after = await figures(page);
+      const r = await cli(["simulate", file, "--json"]);
+      expect(r.code, r.err).toBe(0);
+      expect(errors).toEqual([]);
+      return { before, after, cli: cliFigures(JSON.parse(r.out), file) };
+    } finally {
+      await page.close();
+    }
+  }
+
+  it("node-monitor-grace-period 20s: the page's headline equals the command line's", async () => {
+    cpSync("examples/manifests", join(dir, "manifests"), { recursive: true });
+    const file = join(dir, "grace-20.yaml");
+    writeFileSync(file, `${base}controlPlane: {nodeMonitorGracePeriod: 20s}\n`);
+    const { before, after, cli } = await whatIf(async (page) => {
+      await page.fill("#wi-grace", "20");
+      await page.locator("#wi-grace").press("Enter");
+    }, file);
+    expect(after).toEqual(cli);
+    expect(after.noticed).not.toBe(before.noticed);
+    expect(after.noticed! - after.failed!).toBeLessThan(30);
+  });
+
+  it("externalTrafficPolicy Local with callers on a LoadBalancer: the page's headline equals the command line's", async () => {
+    const fixture = readFileSync("test/report/fixtures/power-loss-traffic.yaml", "utf8");
+    const file = join(dir, "local.yaml");
+    writeFileSync(
+      file,
+      fixture.replace(
+        "spec: {type: LoadBalancer,",
+        "spec: {type: LoadBalancer, externalTrafficPolicy: Local,",
+      ),
+    );
+    const written = join(OUT, "power-loss-traffic.html");
+    expect(
+      (await cli(["simulate", "test/report/fixtures/power-loss-traffic.yaml", "--report", written])).code,
+    ).toBe(0);
+    const { page, errors } = await open(browser, written);
+    try {
+      expect(await page.locator("#traffic-chart .uplot").count()).toBe(1);
+      const before = await figures(page);
+      expect(before.requestsLost).not.toBeNull();
+      await page.selectOption("#wi-etp", "Local");
+      await page.waitForSelector("body[data-runs='1']", { timeout: 30_000 });
+      const after = await figures(page);
+      expect(errors).toEqual([]);
+      // Local keeps the load balancer's traffic on nodes with a ready pod: fewer requests lost.
+      expect(after.requestsLost).not.toBe(before.requestsLost);
+      // The command line, same settings: its JSON for the trace's figures, its own report for all of them.
+      const json = await cli(["simulate", file, "--json"]);
+      expect(json.code, json.err).toBe(0);
+      const fromJson = cliFigures(JSON.parse(json.out), file);
+      for (const k of ["failed", "noticed", "trafficStopped", "replaced"])
+        expect(after[k]).toEqual(fromJson[k]);
+      const local = join(OUT, "power-loss-traffic-local.html");
+      expect((await cli(["simulate", file, "--report", local])).code).toBe(0);
+      const other = await open(browser, local);
+      try {
+        expect(after).toEqual(await figures(other.page));
+      } finally {
+        await other.page.close();
+      }
+      await page.screenshot({ path: join(OUT, "power-loss-traffic-local.png"), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("accessibility (axe-core)", () => {
+  it("the simulate report's controls have labels, a sane focus order and enough contrast", async () => {
+    const { page } = await open(browser, reports.get("node-power-loss.yaml")!);
+    try {
+      expect(await axe(page)).toEqual([]);
+      // Focus order follows the page: the what-if controls come before the player's.
+      const order: string[] = [];
+      await page.focus("body");
+      for (let i = 0; i < 40 && order.length < 40; i++) {
+        await page.keyboard.press("Tab");
+        order.push(await page.evaluate(() => document.activeElement?.id ?? ""));
+      }
+      expect(order.indexOf("wi-version")).toBeGreaterThanOrEqual(0);
+      expect(order.indexOf("wi-version")).toBeLessThan(order.indexOf("wi-grace"));
+      expect(order.indexOf("wi-grace")).toBeLessThan(order.indexOf("zoom-in"));
+      expect(order.indexOf("zoom-in")).toBeLessThan(order.indexOf("player"));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("the detector report: phi against silence with the thresholds, accessible", async () => {
+    const file = join(OUT, "detector-compare.html");
+    const r = await cli(["detector", "compare", "--phi", "8,12", "--timeout", "5s", "--report", file]);
+    expect(r.code, r.err).toBe(0);
+    const { page, errors, requests } = await open(browser, file);
+    try {
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([]);
+      expect(await page.locator("#phi-chart .uplot").count()).toBe(1);
+      expect(await page.locator("table.detectors tbody tr").count()).toBe(5);
+      expect(await axe(page)).toEqual([]);
+      await page.screenshot({ path: join(OUT, "detector-compare.png"), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
