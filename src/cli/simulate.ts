@@ -7,7 +7,7 @@ import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { formatJson } from "../report/json.ts";
 import { formatTimeline } from "../report/text.ts";
 import { simulate } from "../simulate.ts";
-import { runVariants } from "../traffic/compare.ts";
+import { formatVariants, simulateVariants } from "../traffic/compare.ts";
 import { VaryError } from "../traffic/vary.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 
@@ -35,7 +35,16 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         try {
           const scenario = loadScenarioFile(file);
           if (opts.vary !== undefined) {
-            io.out(runVariants(scenario, opts.vary, seed, opts.json ?? false));
+            const runs = simulateVariants(scenario, opts.vary, seed);
+            io.out(formatVariants(scenario.name, runs, opts.json ?? false));
+            if (opts.report !== undefined && runs[0]) {
+              const variants = runs.map((r) => ({ label: r.variant, result: r.result }));
+              const bytes = await writeHtmlReport(
+                opts.report,
+                simulatePayload(scenario, runs[0].result, variants),
+              );
+              io.err(`faultline: report written to ${opts.report} (${Math.ceil(bytes / 1024)} KiB)\n`);
+            }
             return;
           }
           const result = simulate(scenario, { ...(seed === undefined ? {} : { seed }), levers: true });

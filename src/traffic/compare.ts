@@ -1,7 +1,7 @@
 // `--vary`: the scenario run once per value, and a table of what each variant lost and when.
 
 import type { Scenario } from "../scenario/types.ts";
-import { simulate } from "../simulate.ts";
+import { type SimulationResult, simulate } from "../simulate.ts";
 import type { TrafficResult } from "./model.ts";
 import { applyVariation, parseVary } from "./vary.ts";
 
@@ -10,23 +10,32 @@ export interface VariantResult {
   traffic: TrafficResult | undefined;
 }
 
-export function compareVariants(scenario: Scenario, vary: string, seed?: number): VariantResult[] {
-  const { key, values } = parseVary(vary);
-  return values.map((v) => {
-    const s = applyVariation(scenario, key, v);
-    return { variant: `${key}=${v}`, traffic: simulate(s, seed === undefined ? {} : { seed }).traffic };
-  });
+/** One variant's whole run, for the HTML report's side-by-side view. */
+export interface VariantRun {
+  variant: string;
+  result: SimulationResult;
 }
 
-export function runVariants(
-  scenario: Scenario,
-  vary: string,
-  seed: number | undefined,
-  json: boolean,
-): string {
-  const results = compareVariants(scenario, vary, seed);
+export function simulateVariants(scenario: Scenario, vary: string, seed?: number): VariantRun[] {
+  const { key, values } = parseVary(vary);
+  return values.map((v) => ({
+    variant: `${key}=${v}`,
+    result: simulate(applyVariation(scenario, key, v), seed === undefined ? {} : { seed }),
+  }));
+}
+
+export function compareVariants(scenario: Scenario, vary: string, seed?: number): VariantResult[] {
+  return simulateVariants(scenario, vary, seed).map(({ variant, result }) => ({
+    variant,
+    traffic: result.traffic,
+  }));
+}
+
+/** The comparison as the command prints it: a table, or with --json the variants' traffic results. */
+export function formatVariants(name: string, runs: VariantRun[], json: boolean): string {
+  const results = runs.map(({ variant, result }) => ({ variant, traffic: result.traffic }));
   if (json) return `${JSON.stringify(results, null, 2)}\n`;
-  return formatComparison(scenario.name, results);
+  return formatComparison(name, results);
 }
 
 export function formatComparison(name: string, results: VariantResult[]): string {

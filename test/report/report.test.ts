@@ -121,6 +121,48 @@ describe("the HTML report of each example", () => {
   });
 });
 
+describe("--vary with --report", () => {
+  it("shows the variants side by side, each with the figures the command line computed for it", async () => {
+    const file = join(OUT, "vary-policy.html");
+    const r = await cli([
+      "simulate",
+      "examples/traffic-doks-power-off.yaml",
+      "--vary",
+      "externalTrafficPolicy=Local,Cluster",
+      "--report",
+      file,
+    ]);
+    expect(r.code, r.err).toBe(0);
+    // The table the command printed: each variant's loss.
+    const lost = (label: string) => {
+      const line = r.out.split("\n").find((l) => l.trim().startsWith(label));
+      expect(line, `no row for ${label} in:\n${r.out}`).toBeDefined();
+      return Number(line!.trim().split(/\s+/)[2]);
+    };
+    const { page, errors, requests } = await open(browser, file);
+    try {
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([]);
+      const heads = await page.locator("#variants thead th").allTextContents();
+      expect(heads.filter((t) => t !== "")).toEqual([
+        "externalTrafficPolicy=Local",
+        "externalTrafficPolicy=Cluster",
+      ]);
+      const cells = await page
+        .locator("#variants tbody tr", { hasText: "requests lost" })
+        .locator("td")
+        .allTextContents();
+      expect(cells.map((c) => Number(c.replace(/,/g, "")))).toEqual([
+        lost("externalTrafficPolicy=Local"),
+        lost("externalTrafficPolicy=Cluster"),
+      ]);
+      await page.screenshot({ path: join(OUT, "vary-policy.png"), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe("the player", () => {
   it("steps forward and back with the keyboard, showing why now and what you would see", async () => {
     const { page } = await open(browser, reports.get("node-power-loss.yaml")!);
