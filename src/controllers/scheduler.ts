@@ -108,10 +108,19 @@ interface NodeInfo {
 
 export class SchedulerCache {
   private infos = new Map<string, NodeInfo>();
+  /** What of each pod the node info depends on: its node, whether it is terminal or terminating. */
+  private counted = new Map<string, string>();
 
   constructor(private readonly ctx: Context) {
     ctx.store.observe((obj, previousNode) => {
       if (obj.kind !== "Pod") return;
+      const uid = obj.metadata.uid!;
+      const gone = !ctx.store.exists(obj);
+      const sig = gone ? "" : `${obj.spec.nodeName ?? ""}|${holdsResources(obj)}|${obj.metadata.deletionTimestamp !== undefined}`;
+      // Status updates that change none of these (Running, Ready…) leave the node's info as it is.
+      if (this.counted.get(uid) === sig) return;
+      if (gone) this.counted.delete(uid);
+      else this.counted.set(uid, sig);
       if (obj.spec.nodeName) this.infos.delete(obj.spec.nodeName);
       if (previousNode) this.infos.delete(previousNode);
     });
