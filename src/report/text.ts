@@ -4,6 +4,7 @@
 import type { Scenario } from "../scenario/types.ts";
 import type { SimulationResult } from "../simulate.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
+import { visibleEventIndexes } from "../trace/visible.ts";
 
 const LANE_WIDTH = 15;
 
@@ -85,23 +86,10 @@ export function trafficText(t: NonNullable<SimulationResult["traffic"]>): string
   return lines.join("\n");
 }
 
-/** Lease renewals are the heartbeat: shown only where they stop (the last one before a silence). */
+/** Lease renewals are the heartbeat: shown only where they stop (see trace/visible.ts). */
 function visibleEvents(events: TraceEvent[], duration: number, options: TextOptions): TraceEvent[] {
   if (options.allLeases) return events;
-  const lastRenewal = new Map<string, number>();
-  const nextRenewal = new Map<number, number>();
-  events.forEach((e, i) => {
-    if (e.type !== "LeaseRenewed") return;
-    const prev = lastRenewal.get(e.object);
-    if (prev !== undefined) nextRenewal.set(prev, e.t);
-    lastRenewal.set(e.object, i);
-  });
-  return events.filter((e, i) => {
-    if (e.type !== "LeaseRenewed") return true;
-    const next = nextRenewal.get(i);
-    // A renewal followed by silence: no next one within 3 renew intervals, while the run went on.
-    return next === undefined ? duration - e.t > 30 : next - e.t > 30;
-  });
+  return visibleEventIndexes(events, duration).map((i) => events[i]!);
 }
 
 function headline(e: TraceEvent): string {

@@ -8,6 +8,7 @@ import type { KubeObject } from "../../kubernetes/objects.ts";
 import type { Scenario } from "../../scenario/types.ts";
 import type { SimulationResult } from "../../simulate.ts";
 import type { Lane, TraceEvent } from "../../trace/events.ts";
+import { visibleEventIndexes } from "../../trace/visible.ts";
 
 export const LANES: readonly Lane[] = ["kubelet", "app", "network", "control-plane", "operator"];
 export const LANE_LABELS: Record<Lane, string> = {
@@ -484,27 +485,8 @@ export interface Step {
   events: number[];
 }
 
-/** Lease renewals are the heartbeat: shown only where they stop, as the text timeline does. */
-export function visibleEventIndexes(events: TraceEvent[], duration: number): number[] {
-  const lastRenewal = new Map<string, number>();
-  const nextRenewal = new Map<number, number>();
-  events.forEach((e, i) => {
-    if (e.type !== "LeaseRenewed") return;
-    const prev = lastRenewal.get(e.object);
-    if (prev !== undefined) nextRenewal.set(prev, e.t);
-    lastRenewal.set(e.object, i);
-  });
-  const out: number[] = [];
-  events.forEach((e, i) => {
-    if (e.type !== "LeaseRenewed") {
-      out.push(i);
-      return;
-    }
-    const next = nextRenewal.get(i);
-    if (next === undefined ? duration - e.t > 30 : next - e.t > 30) out.push(i);
-  });
-  return out;
-}
+/** Re-exported: the page and the text timeline show the same events. */
+export { visibleEventIndexes };
 
 export function steps(result: ReportResult): Step[] {
   const out: Step[] = [];
