@@ -3,50 +3,10 @@
 
 import { parseScenario } from "../src/load/index.ts";
 import { simulate } from "../src/simulate.ts";
-
-function scenarioText(
-  nodes: number,
-  zones: string[],
-  deployments: number,
-  replicas: number,
-  failZone: string,
-): string {
-  const lines = [
-    "name: zone-loss-at-scale",
-    'kubernetesVersion: "1.32"',
-    "duration: 15m",
-    `nodes: {count: ${nodes}, zones: [${zones.join(", ")}]}`,
-    "manifests:",
-  ];
-  for (let d = 0; d < deployments; d++) {
-    lines.push(
-      "  - apiVersion: apps/v1",
-      "    kind: Deployment",
-      `    metadata: {name: app-${d}}`,
-      "    spec:",
-      `      replicas: ${replicas}`,
-      `      selector: {matchLabels: {app: app-${d}}}`,
-      "      template:",
-      `        metadata: {labels: {app: app-${d}}}`,
-      "        spec:",
-      "          containers: [{name: app, image: app, resources: {requests: {cpu: 50m, memory: 64Mi}}}]",
-      "  - apiVersion: v1",
-      "    kind: Service",
-      `    metadata: {name: app-${d}}`,
-      `    spec: {selector: {app: app-${d}}, ports: [{port: 80}]}`,
-    );
-  }
-  lines.push("timeline:");
-  // Nodes are named worker-1… and given zones round-robin: every zones.length-th node is in failZone.
-  const zi = zones.indexOf(failZone);
-  for (let i = 1; i <= nodes; i++)
-    if ((i - 1) % zones.length === zi) lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
-  return `${lines.join("\n")}\n`;
-}
+import { zoneLossAtScaleText } from "./zone-loss-at-scale.ts";
 
 export default async function (): Promise<void> {
-  const text = scenarioText(1000, ["a", "b", "c", "d"], 100, 300, "b");
-  const scenario = parseScenario(text, "bench.yaml", () => undefined);
+  const scenario = parseScenario(zoneLossAtScaleText(), "zone-loss-at-scale.yaml", () => undefined);
   // The warm-up alone (every pod created, scheduled, started and Ready), to separate it from the 15 minutes.
   const warmStart = performance.now();
   simulate({ ...scenario, duration: 0 });

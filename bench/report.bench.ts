@@ -7,40 +7,10 @@ import { parseScenario } from "../src/load/index.ts";
 import { simulatePayload, writeHtmlReport } from "../src/report/html.ts";
 import { simulate } from "../src/simulate.ts";
 import { launch, open } from "../test/report/browser.ts";
-
-/** 1,000 nodes in 4 zones, 100 Deployments × 300 replicas behind a Service each; zone b powered off at 60s. */
-export function largeScenarioText(): string {
-  const lines = [
-    "name: zone-loss-at-scale",
-    'kubernetesVersion: "1.32"',
-    "duration: 15m",
-    "nodes: {count: 1000, zones: [a, b, c, d]}",
-    "manifests:",
-  ];
-  for (let d = 0; d < 100; d++)
-    lines.push(
-      "  - apiVersion: apps/v1",
-      "    kind: Deployment",
-      `    metadata: {name: app-${d}}`,
-      "    spec:",
-      "      replicas: 300",
-      `      selector: {matchLabels: {app: app-${d}}}`,
-      "      template:",
-      `        metadata: {labels: {app: app-${d}}}`,
-      "        spec:",
-      "          containers: [{name: app, image: app, resources: {requests: {cpu: 50m, memory: 64Mi}}}]",
-      "  - apiVersion: v1",
-      "    kind: Service",
-      `    metadata: {name: app-${d}}`,
-      `    spec: {selector: {app: app-${d}}, ports: [{port: 80}]}`,
-    );
-  lines.push("timeline:");
-  for (let i = 2; i <= 1000; i += 4) lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
-  return `${lines.join("\n")}\n`;
-}
+import { zoneLossAtScaleText } from "./zone-loss-at-scale.ts";
 
 export default async function (): Promise<void> {
-  const scenario = parseScenario(largeScenarioText(), "zone-loss-at-scale.yaml", () => undefined);
+  const scenario = parseScenario(zoneLossAtScaleText(), "zone-loss-at-scale.yaml", () => undefined);
   let t = performance.now();
   const result = simulate(scenario);
   const simMs = performance.now() - t;

@@ -1,0 +1,34 @@
+// The benchmarks' large cluster: 1,000 nodes in 4 zones, 100 Deployments × 300 replicas each behind a
+// Service; zone b (every 4th node, 250 in all) loses power at 60s; 15 minutes simulated.
+
+export function zoneLossAtScaleText(): string {
+  const zones = ["a", "b", "c", "d"];
+  const lines = [
+    "name: zone-loss-at-scale",
+    'kubernetesVersion: "1.32"',
+    "duration: 15m",
+    `nodes: {count: 1000, zones: [${zones.join(", ")}]}`,
+    "manifests:",
+  ];
+  for (let d = 0; d < 100; d++)
+    lines.push(
+      "  - apiVersion: apps/v1",
+      "    kind: Deployment",
+      `    metadata: {name: app-${d}}`,
+      "    spec:",
+      "      replicas: 300",
+      `      selector: {matchLabels: {app: app-${d}}}`,
+      "      template:",
+      `        metadata: {labels: {app: app-${d}}}`,
+      "        spec:",
+      "          containers: [{name: app, image: app, resources: {requests: {cpu: 50m, memory: 64Mi}}}]",
+      "  - apiVersion: v1",
+      "    kind: Service",
+      `    metadata: {name: app-${d}}`,
+      `    spec: {selector: {app: app-${d}}, ports: [{port: 80}]}`,
+    );
+  lines.push("timeline:");
+  // Nodes are named worker-1… and given zones round-robin, so zone b is worker-2, worker-6, …
+  for (let i = 2; i <= 1000; i += zones.length) lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
+  return `${lines.join("\n")}\n`;
+}
