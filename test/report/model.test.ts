@@ -85,3 +85,20 @@ describe("what-if", () => {
     expect(hl.replaced! - 10).toBeLessThan(150);
   });
 });
+
+describe("the headline of a run with callers (seed 001's platform)", () => {
+  it("traffic stopped when the callers' last request reached the lost node, not when the EndpointSlice changed", () => {
+    const s = loadScenarioFile("examples/traffic-doks-power-off.yaml");
+    const r = simulate(s);
+    const hl = headline(r, s);
+    const endpointOut = r.events.find((e) => e.type === "EndpointNotReady" && e.node === "worker-2")!.t;
+    const lastToLostNode = Math.max(
+      ...r
+        .traffic!.causes.filter((c) => c.count > 0 && /lost node|not yet removed/.test(c.cause))
+        .map((c) => c.last),
+    );
+    // kube-proxy and the load balancer lag the EndpointSlice by about 10s on this platform.
+    expect(lastToLostNode - endpointOut).toBeGreaterThan(5);
+    expect(hl.trafficStopped).toBe(lastToLostNode);
+  });
+});

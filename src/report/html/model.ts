@@ -31,7 +31,7 @@ export interface TrafficSecond {
 export interface TrafficPart {
   totals: Partial<Record<"sent" | "ok" | "timeout" | "refused" | "error", number>>;
   perSecond: TrafficSecond[];
-  causes: { cause: string; count: number }[];
+  causes: { cause: string; count: number; first?: number; last?: number }[];
   /** what each lever saves, when the run measured it */
   levers?: { lever: string; saves: number }[];
 }
@@ -154,7 +154,13 @@ export function headline(result: ReportResult, scenario: Scenario): Headline {
   const ready = readyEndpointsAt(result, scenario, fault.t);
   const onNode = [...ready].filter((k) => lost.has(k.slice(k.indexOf("|") + 1)));
   let trafficStopped: number | null = null;
-  if (onNode.length > 0) {
+  // With callers in the run, what they met says when traffic really stopped reaching the lost node:
+  // the last request sent there (kube-proxy and the load balancer lag the EndpointSlice).
+  const toLostNode = (result.traffic?.causes ?? []).filter(
+    (c) => c.count > 0 && c.last !== undefined && LOST_NODE_CAUSES.has(c.cause),
+  );
+  if (toLostNode.length > 0) trafficStopped = Math.max(...toLostNode.map((c) => c.last!));
+  else if (onNode.length > 0) {
     const pending = new Set(onNode);
     for (const e of after) {
       if (e.type !== "EndpointNotReady" && e.type !== "EndpointRemoved") continue;
@@ -487,6 +493,15 @@ export interface Step {
 
 /** Re-exported: the page and the text timeline show the same events. */
 export { visibleEventIndexes };
+
+/** Failures of requests that were sent to the lost node (src/traffic/outcomes.ts). */
+const LOST_NODE_CAUSES = new Set<string>([
+  "kept-alive connection to the lost node",
+  "load balancer still sending to the lost node",
+  "routed by a surviving node to an endpoint not yet removed",
+  "sent by the caller to an endpoint on the lost node not yet ejected",
+  "in flight when the node was lost",
+]);
 
 export function steps(result: ReportResult): Step[] {
   const out: Step[] = [];
