@@ -49,6 +49,8 @@ export interface Summary {
   settings: Record<string, number | boolean | string>;
   nodes: { name: string; status: string; taints: string[] }[];
   pods: { pod: string; node: string | null; status: string; ready: boolean }[];
+  /** ReadWriteOnce volumes attached at the end, and where */
+  volumes: { claim: string; node: string }[];
   eventCounts: Record<string, number>;
 }
 
@@ -200,6 +202,7 @@ function summarize(ctx: Context, scenario: Scenario, processed: number): Summary
       status: podStatusColumn(p),
       ready: p.status.conditions.some((c) => c.type === "Ready" && c.status === "True"),
     })),
+    volumes: ctx.store.list("VolumeAttachment").map((v) => ({ claim: v.spec.claim, node: v.spec.nodeName })),
     eventCounts: Object.fromEntries(Object.entries(counts).sort()),
   };
 }

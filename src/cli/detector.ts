@@ -185,6 +185,53 @@ function addAkkaOptions(cmd: Command): Command {
     );
 }
 
+/** Akka's acceptable pause and min-std floor, parsed from their flags. */
+function akkaSettings(opts: AkkaFlags): { pause: number; minStd: number } {
+  return { pause: duration("--pause", opts.pause), minStd: duration("--min-std", opts.minStd) };
+}
+
+/** `--std` (the normal model's learned deviation) and `--json`, for the commands that print a φ model grid. */
+function addModelGridOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "--std <duration>",
+      "learned standard deviation for the normal model (default: the min-std floor)",
+    )
+    .option("--json", "print JSON");
+}
+
+function learnedStd(opts: AkkaFlags): number {
+  return opts.std !== undefined ? duration("--std", opts.std) : 0;
+}
+
+/** One row for each learned mean gap and each value (a silence, a threshold), mean gaps outermost. */
+function modelGrid<R>(means: number[], values: number[], row: (mean: number, value: number) => R): R[] {
+  return means.flatMap((mean) => values.map((value) => row(mean, value)));
+}
+
+/** The grid as JSON with the normal model's settings, or as a table. */
+function printModelGrid<R>(
+  io: Io,
+  json: boolean | undefined,
+  s: { pause: number; minStd: number; std: number },
+  rows: R[],
+  headers: string[],
+  cells: (row: R) => string[],
+): void {
+  if (json) {
+    io.out(
+      toJson({
+        acceptableHeartbeatPauseMs: s.pause,
+        minStdDeviationMs: s.minStd,
+        stdDeviationMs: s.std,
+        rows,
+      }),
+    );
+  } else {
+    io.out(table(headers, rows.map(cells)));
+  }
+}
+
 function analysisRows(rows: DetectorAnalysis[]): string[][] {
   return rows.map((a) => [
     a.label,
@@ -216,46 +263,40 @@ export function registerDetectorCommands(program: Command, io: Io, setExit: (cod
 
   // detector phi
   addAkkaOptions(
-    detector
-      .command("phi")
-      .description("suspicion level after a silence, for each mean gap (exponential and Akka normal models)")
-      .requiredOption("--silence <durations>", "time since the last heartbeat, comma-separated")
-      .option("--mean-gap <durations>", "mean gap(s) the detector has learned, comma-separated", "1s")
-      .option(
-        "--std <duration>",
-        "learned standard deviation for the normal model (default: the min-std floor)",
-      )
-      .option("--json", "print JSON"),
+    addModelGridOptions(
+      detector
+        .command("phi")
+        .description(
+          "suspicion level after a silence, for each mean gap (exponential and Akka normal models)",
+        )
+        .requiredOption("--silence <durations>", "time since the last heartbeat, comma-separated")
+        .option("--mean-gap <durations>", "mean gap(s) the detector has learned, comma-separated", "1s"),
+    ),
   ).action((opts: AkkaFlags & { silence: string; meanGap: string; json?: boolean }) => {
     const silences = durations("--silence", opts.silence);
     const means = durations("--mean-gap", opts.meanGap);
-    const pause = duration("--pause", opts.pause);
-    const minStd = duration("--min-std", opts.minStd);
-    const std = opts.std !== undefined ? duration("--std", opts.std) : 0;
-    const rows = means.flatMap((mean) =>
-      silences.map((silence) => ({
-        meanGapMs: mean,
-        silenceMs: silence,
-        phiExponential: exponentialPhi(silence, mean),
-        phiNormal: phi(silence, mean + pause, Math.max(std, minStd)),
-      })),
+    const { pause, minStd } = akkaSettings(opts);
+    const std = learnedStd(opts);
+    const rows = modelGrid(means, silences, (mean, silence) => ({
+      meanGapMs: mean,
+      silenceMs: silence,
+      phiExponential: exponentialPhi(silence, mean),
+      phiNormal: phi(silence, mean + pause, Math.max(std, minStd)),
+    }));
+    printModelGrid(
+      io,
+      opts.json,
+      { pause, minStd, std },
+      rows,
+      ["mean gap", "silence", "phi exponential", "phi normal (akka)"],
+      (r) => [
+        formatDuration(r.meanGapMs),
+        formatDuration(r.silenceMs),
+        r.phiExponential.toFixed(2),
+        r.phiNormal.toFixed(2),
+      ],
     );
-    if (opts.json) {
-      io.out(
-        toJson({ acceptableHeartbeatPauseMs: pause, minStdDeviationMs: minStd, stdDeviationMs: std, rows }),
-      );
-    } else {
-      io.out(
-        table(
-          ["mean gap", "silence", "phi exponential", "phi normal (akka)"],
-          rows.map((r) => [
-            formatDuration(r.meanGapMs),
-            formatDuration(r.silenceMs),
-            r.phiExponential.toFixed(2),
-            r.phiNormal.toFixed(2),
-          ]),
-        ),
-      );
+    if (!opts.json) {
       io.out(
         `exponential: phi = t / (mean · ln 10) (Cassandra); normal: Akka's formula with acceptable pause ${formatDuration(pause)}, sd max(${formatDuration(std)}, ${formatDuration(minStd)})\n`,
       );
@@ -266,25 +307,21 @@ export function registerDetectorCommands(program: Command, io: Io, setExit: (cod
   // detector threshold
   addAkkaOptions(
     addDistOptions(
-      detector
-        .command("threshold")
-        .description(
-          "silence needed to reach each phi threshold; or the lowest threshold meeting a false-suspicion budget",
-        )
-        .option("--phi <thresholds>", "phi thresholds, comma-separated", "2,8")
-        .option(
-          "--max-false-per-node-day <rate>",
-          "pick the lowest threshold with at most this many false suspicions",
-        )
-        .option(
-          "--std <duration>",
-          "learned standard deviation for the normal model (default: the min-std floor)",
-        )
-        .option("--json", "print JSON"),
+      addModelGridOptions(
+        detector
+          .command("threshold")
+          .description(
+            "silence needed to reach each phi threshold; or the lowest threshold meeting a false-suspicion budget",
+          )
+          .option("--phi <thresholds>", "phi thresholds, comma-separated", "2,8")
+          .option(
+            "--max-false-per-node-day <rate>",
+            "pick the lowest threshold with at most this many false suspicions",
+          ),
+      ),
     ),
   ).action((opts: DistFlags & AkkaFlags & { phi: string; maxFalsePerNodeDay?: string; json?: boolean }) => {
-    const pause = duration("--pause", opts.pause);
-    const minStd = duration("--min-std", opts.minStd);
+    const { pause, minStd } = akkaSettings(opts);
     if (opts.maxFalsePerNodeDay !== undefined) {
       const target = Number(opts.maxFalsePerNodeDay);
       if (!(target >= 0)) throw new UsageError(`--max-false-per-node-day: expected a number >= 0`);
@@ -345,32 +382,26 @@ export function registerDetectorCommands(program: Command, io: Io, setExit: (cod
     }
     const thresholds = numbers("--phi", opts.phi);
     const means = durations("--mean-gap", opts.meanGap);
-    const std = opts.std !== undefined ? duration("--std", opts.std) : 0;
-    const rows = means.flatMap((mean) =>
-      thresholds.map((threshold) => ({
-        meanGapMs: mean,
-        threshold,
-        silenceExponentialMs: exponentialSilenceFor(threshold, mean),
-        silenceNormalMs: phiNormalSilenceFor(threshold, mean + pause, Math.max(std, minStd)),
-      })),
+    const std = learnedStd(opts);
+    const rows = modelGrid(means, thresholds, (mean, threshold) => ({
+      meanGapMs: mean,
+      threshold,
+      silenceExponentialMs: exponentialSilenceFor(threshold, mean),
+      silenceNormalMs: phiNormalSilenceFor(threshold, mean + pause, Math.max(std, minStd)),
+    }));
+    printModelGrid(
+      io,
+      opts.json,
+      { pause, minStd, std },
+      rows,
+      ["mean gap", "phi", "silence (exponential)", "silence (normal, akka)"],
+      (r) => [
+        formatDuration(r.meanGapMs),
+        String(r.threshold),
+        formatDuration(r.silenceExponentialMs),
+        formatDuration(r.silenceNormalMs),
+      ],
     );
-    if (opts.json) {
-      io.out(
-        toJson({ acceptableHeartbeatPauseMs: pause, minStdDeviationMs: minStd, stdDeviationMs: std, rows }),
-      );
-    } else {
-      io.out(
-        table(
-          ["mean gap", "phi", "silence (exponential)", "silence (normal, akka)"],
-          rows.map((r) => [
-            formatDuration(r.meanGapMs),
-            String(r.threshold),
-            formatDuration(r.silenceExponentialMs),
-            formatDuration(r.silenceNormalMs),
-          ]),
-        ),
-      );
-    }
     setExit(0);
   });
 
@@ -407,8 +438,7 @@ export function registerDetectorCommands(program: Command, io: Io, setExit: (cod
       const nodes = integer("--nodes", opts.nodes, 1);
       const watchers =
         opts.watchers !== undefined ? integer("--watchers", opts.watchers, 1) : Math.max(1, nodes - 1);
-      const pause = duration("--pause", opts.pause);
-      const minStd = duration("--min-std", opts.minStd);
+      const { pause, minStd } = akkaSettings(opts);
       const models = opts.models.split(",");
       for (const m of models) {
         if (m !== "exponential" && m !== "normal") throw new UsageError(`--models: unknown model "${m}"`);

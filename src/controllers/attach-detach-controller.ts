@@ -1,13 +1,17 @@
 // The attach/detach controller (pkg/controller/volume/attachdetach): ReadWriteOnce volumes follow
 // their pod, one node at a time. A volume stays attached to a lost node until the node's kubelet
-// reports it unmounted, the node gets the out-of-service taint, or the pod's deletion has been
-// pending ReconcilerMaxWaitForUnmountDuration (6 min) on an unhealthy node and
+// reports it unmounted, the node gets the out-of-service taint, or the detach has been requested for
+// ReconcilerMaxWaitForUnmountDuration (6 min) on an unhealthy node and
 // --disable-force-detach-on-timeout is false (reconciler/reconciler.go; kubernetes.md §11).
 //
 // When the 6-minute timer starts: the docs (concepts/cluster-administration/node-shutdown.md) say
-// "where a pod deletion has not succeeded for 6 minutes"; the reference marks the code path
-// uncertain (the desired-state populator may keep a Terminating pod's volumes until the object is
-// gone). faultline follows the docs: the detach request starts with the pod's deletion.
+// "where a pod deletion has not succeeded for 6 minutes", but the code decides. A pod's volumes stay
+// in the desired state until the pod is gone from the API or terminated, and IsPodTerminated
+// (pkg/volume/util/util.go, used by DetermineVolumeAction) wants a deletionTimestamp *and* every
+// container status not running. A lost kubelet never reports its containers stopped, so a
+// Terminating pod on a dead node keeps its volume wanted: the detach request, and the 6 minutes,
+// start only when the pod object is removed (force delete, PodGC, the out-of-service taint). That is
+// the well-known "Multi-Attach error" for six minutes after force-deleting a pod on a dead node.
 
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
@@ -51,7 +55,7 @@ export class AttachDetachController {
     const pods = [...this.claimPods].filter((p) => this.ctx.store.exists(p));
     pods.sort((a, b) => (a.metadata.uid! < b.metadata.uid! ? -1 : 1));
     for (const pod of pods) {
-      if (!pod.spec.nodeName || pod.metadata.deletionTimestamp !== undefined) continue;
+      if (!pod.spec.nodeName || isPodTerminated(pod)) continue;
       for (const claim of claimsOf(pod)) {
         const list = desired.get(claim) ?? [];
         list.push({ node: pod.spec.nodeName, pod });
@@ -85,7 +89,7 @@ export class AttachDetachController {
         ? `the kubelet on ${node} reported the volume unmounted`
         : outOfService
           ? `${node} has the ${TAINT_OUT_OF_SERVICE} taint: detach at once, even though the volume may still be mounted`
-          : `the pod's deletion has been pending ${fmt(Math.round(elapsed * 10) / 10)}s > ReconcilerMaxWaitForUnmountDuration=6m and ${node} is not healthy (--disable-force-detach-on-timeout=false)`;
+          : `the detach has waited ${fmt(Math.round(elapsed * 10) / 10)}s since the pod was gone from the API > ReconcilerMaxWaitForUnmountDuration=6m, ${node} is not healthy and never reported the volume unmounted (--disable-force-detach-on-timeout=false)`;
       this.detach(va, mounted, why);
     }
     // Attach what is wanted and free.
@@ -164,6 +168,18 @@ export class AttachDetachController {
     });
     this.enqueue();
   }
+}
+
+/**
+ * IsPodTerminated (pkg/volume/util/util.go): phase Failed or Succeeded, or a deletionTimestamp with
+ * no container reported running.
+ */
+function isPodTerminated(pod: Pod): boolean {
+  if (pod.status.phase === "Failed" || pod.status.phase === "Succeeded") return true;
+  return (
+    pod.metadata.deletionTimestamp !== undefined &&
+    pod.status.containerStatuses.every((c) => c.state !== "running")
+  );
 }
 
 /** The ReadWriteOnce claims a pod mounts, as `<namespace>/<claim>`. */

@@ -116,7 +116,9 @@ export class SchedulerCache {
       if (obj.kind !== "Pod") return;
       const uid = obj.metadata.uid!;
       const gone = !ctx.store.exists(obj);
-      const sig = gone ? "" : `${obj.spec.nodeName ?? ""}|${holdsResources(obj)}|${obj.metadata.deletionTimestamp !== undefined}`;
+      const sig = gone
+        ? ""
+        : `${obj.spec.nodeName ?? ""}|${holdsResources(obj)}|${obj.metadata.deletionTimestamp !== undefined}`;
       // Status updates that change none of these (Running, Ready…) leave the node's info as it is.
       if (this.counted.get(uid) === sig) return;
       if (gone) this.counted.delete(uid);

@@ -126,6 +126,16 @@ function summaryText(result: SimulationResult): string {
         ? `; ${notRunning.map((p) => `${p.pod.split("/")[1]} ${p.status}${p.ready ? "" : " not ready"} on ${p.node ?? "no node"}`).join("; ")}`
         : ""),
   );
+  const notReadyNodes = new Set(
+    result.summary.nodes.filter((n) => !n.status.startsWith("Ready")).map((n) => n.name),
+  );
+  const present = new Set(result.summary.nodes.map((n) => n.name));
+  for (const v of result.summary.volumes ?? []) {
+    if (present.has(v.node) && !notReadyNodes.has(v.node)) continue;
+    lines.push(
+      `  volume of ${v.claim} still attached to ${v.node}, which ${present.has(v.node) ? "is not Ready" : "no longer exists"}: a pod elsewhere cannot attach it until it is detached`,
+    );
+  }
   const twice = result.events.filter((e) => e.type === "PodRunsTwice");
   if (twice.length > 0)
     lines.push(`  ${twice.length} pod(s) ran twice: ${[...new Set(twice.map((e) => e.object))].join(", ")}`);

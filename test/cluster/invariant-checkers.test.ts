@@ -25,6 +25,7 @@ const initial: Summary = {
     { name: "worker-2", status: "Ready", taints: [] },
   ],
   pods: [{ pod: "default/db-0", node: "worker-1", status: "Running", ready: true }],
+  volumes: [],
   eventCounts: {},
 };
 const result = (events: TraceEvent[]): SimulationResult => ({

@@ -44,10 +44,11 @@ const PHASE_COLOURS = ["#cbd5e1", "#fbbf24", "#4ade80", "#f87171"];
 // ---- tiny DOM helpers ----------------------------------------------------------------------------------
 
 type Attrs = Record<string, string | number | boolean | undefined>;
+type Child = Node | string | null | undefined | false;
 function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Attrs = {},
-  ...children: (Node | string | null | undefined | false)[]
+  ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -57,6 +58,34 @@ function h<K extends keyof HTMLElementTagNameMap>(
   }
   for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
   return el;
+}
+
+/** A page section headed by an h2 whose id is the section's id plus "-h". */
+function headedSection(id: string, title: string, ...children: Child[]): HTMLElement {
+  return h("section", { id, "aria-labelledby": `${id}-h` }, h("h2", { id: `${id}-h` }, title), ...children);
+}
+
+/** The box a chart draws into, described for screen readers. */
+function chartFrame(id: string, label: string): HTMLDivElement {
+  return h("div", { class: "chart", id, role: "img", "aria-label": label });
+}
+
+/** A table head: one row of column headers. */
+function headRow(columns: string[]): HTMLTableSectionElement {
+  return h("thead", {}, h("tr", {}, ...columns.map((c) => h("th", { scope: "col" }, c))));
+}
+
+/** A dashed vertical line across a chart's plot area at canvas x `px`. */
+function verticalLine(u: uPlot, px: number, colour: string, dash: [number, number]): void {
+  u.ctx.save();
+  u.ctx.strokeStyle = colour;
+  u.ctx.lineWidth = 2 * uPlot.pxRatio;
+  u.ctx.setLineDash(dash.map((d) => d * uPlot.pxRatio));
+  u.ctx.beginPath();
+  u.ctx.moveTo(px, u.bbox.top);
+  u.ctx.lineTo(px, u.bbox.top + u.bbox.height);
+  u.ctx.stroke();
+  u.ctx.restore();
 }
 
 const tt = (t: number) => `t+${clock(t)}`;
@@ -94,17 +123,9 @@ class TimeAxis {
           (u: uPlot) => {
             if (this.marker === null) return;
             const x = u.valToPos(this.marker, "x", true);
-            const { top, height, left, width } = u.bbox;
+            const { left, width } = u.bbox;
             if (x < left || x > left + width) return;
-            u.ctx.save();
-            u.ctx.strokeStyle = "#111827";
-            u.ctx.lineWidth = 2 * uPlot.pxRatio;
-            u.ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
-            u.ctx.beginPath();
-            u.ctx.moveTo(x, top);
-            u.ctx.lineTo(x, top + height);
-            u.ctx.stroke();
-            u.ctx.restore();
+            verticalLine(u, x, "#111827", [4, 3]);
           },
         ],
         destroy: [(u: uPlot) => this.remove(u)],
@@ -278,10 +299,9 @@ class SimulateReport {
         : `${hl.requestsLost.toLocaleString("en")} of ${(this.run.result.traffic?.totals.sent ?? 0).toLocaleString("en")}`;
     const notReplaced =
       hl.notReplaced.length > 0 ? `not by the end: ${hl.notReplaced.join(", ")} still waiting` : "";
-    return h(
-      "section",
-      { id: "headline", "aria-labelledby": "headline-h" },
-      h("h2", { id: "headline-h" }, "What happened"),
+    return headedSection(
+      "headline",
+      "What happened",
       h(
         "p",
         { class: "failure" },
@@ -428,19 +448,7 @@ class SimulateReport {
         "table",
         { class: "probe-settings" },
         h("caption", {}, "Probes (periodSeconds, failureThreshold, timeoutSeconds)"),
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", { scope: "col" }, "workload / container"),
-            h("th", { scope: "col" }, "probe"),
-            h("th", { scope: "col" }, "period (s)"),
-            h("th", { scope: "col" }, "failure threshold"),
-            h("th", { scope: "col" }, "timeout (s)"),
-          ),
-        ),
+        headRow(["workload / container", "probe", "period (s)", "failure threshold", "timeout (s)"]),
         h(
           "tbody",
           {},
@@ -527,10 +535,9 @@ class SimulateReport {
       this.render();
       document.getElementById("wi-version")?.focus();
     });
-    return h(
-      "section",
-      { id: "whatif", "aria-labelledby": "whatif-h" },
-      h("h2", { id: "whatif-h" }, "What if…"),
+    return headedSection(
+      "whatif",
+      "What if…",
       h(
         "p",
         { id: "whatif-intro" },
@@ -575,12 +582,10 @@ class SimulateReport {
 
   private timelineSection(): HTMLElement {
     const { steps: st, result } = this.run;
-    const chartBox = h("div", {
-      class: "chart",
-      id: "lanes-chart",
-      role: "img",
-      "aria-label": "Swimlanes: every step of the run on a shared time axis, one lane per component",
-    });
+    const chartBox = chartFrame(
+      "lanes-chart",
+      "Swimlanes: every step of the run on a shared time axis, one lane per component",
+    );
     const x = st.map((s) => s.t);
     const data: (number | null)[][] = [x];
     const series: uPlot.Series[] = [{}];
@@ -613,10 +618,9 @@ class SimulateReport {
       }),
       h("span", { class: "hint" }, "or drag across a chart to zoom; double-click to see the whole run"),
     );
-    const section = h(
-      "section",
-      { id: "timeline", "aria-labelledby": "timeline-h" },
-      h("h2", { id: "timeline-h" }, "Timeline"),
+    const section = headedSection(
+      "timeline",
+      "Timeline",
       h(
         "ul",
         { class: "lane-key", "aria-label": "Lanes" },
@@ -783,11 +787,7 @@ class SimulateReport {
 
   private trafficSection(): HTMLElement {
     const traffic = this.run.result.traffic;
-    const section = h(
-      "section",
-      { id: "traffic", "aria-labelledby": "traffic-h" },
-      h("h2", { id: "traffic-h" }, "Requests per second by outcome"),
-    );
+    const section = headedSection("traffic", "Requests per second by outcome");
     if (!traffic || traffic.perSecond.length === 0) {
       section.append(
         h(
@@ -798,12 +798,10 @@ class SimulateReport {
       );
       return section;
     }
-    const box = h("div", {
-      class: "chart",
-      id: "traffic-chart",
-      role: "img",
-      "aria-label": "Requests per second, stacked by outcome: ok, timeout, refused, error",
-    });
+    const box = chartFrame(
+      "traffic-chart",
+      "Requests per second, stacked by outcome: ok, timeout, refused, error",
+    );
     section.append(box);
     if (traffic.causes.length > 0)
       section.append(
@@ -811,11 +809,7 @@ class SimulateReport {
           "table",
           { class: "causes" },
           h("caption", {}, "Why requests failed"),
-          h(
-            "thead",
-            {},
-            h("tr", {}, h("th", { scope: "col" }, "cause"), h("th", { scope: "col" }, "requests")),
-          ),
+          headRow(["cause", "requests"]),
           h(
             "tbody",
             {},
@@ -835,31 +829,12 @@ class SimulateReport {
         colour: OUTCOME_COLOURS[k],
       })),
     );
-    queueMicrotask(() => {
-      this.axis.add(
-        new uPlot(
-          {
-            ...this.axis.opts(),
-            width: chartWidth(box),
-            height: 220,
-            series,
-            axes: [this.axis.opts().axes![0]!, { label: "requests/s" }],
-          },
-          data,
-          box,
-        ),
-      );
-    });
+    this.timeChart(box, series, data, "requests/s");
     return section;
   }
 
   private clusterSection(): HTMLElement {
-    const box = h("div", {
-      class: "chart",
-      id: "cluster-chart",
-      role: "img",
-      "aria-label": "Ready endpoints and pods by phase, per second",
-    });
+    const box = chartFrame("cluster-chart", "Ready endpoints and pods by phase, per second");
     const s = clusterSeries(this.run.result, this.run.scenario);
     const { data, series } = stacked(
       s.t,
@@ -872,25 +847,10 @@ class SimulateReport {
       width: 2,
       paths: uPlot.paths.stepped!({ align: 1 }),
     });
-    queueMicrotask(() => {
-      this.axis.add(
-        new uPlot(
-          {
-            ...this.axis.opts(),
-            width: chartWidth(box),
-            height: 220,
-            series,
-            axes: [this.axis.opts().axes![0]!, { label: "count" }],
-          },
-          data,
-          box,
-        ),
-      );
-    });
-    return h(
-      "section",
-      { id: "cluster", "aria-labelledby": "cluster-h" },
-      h("h2", { id: "cluster-h" }, "Ready endpoints and pods by phase"),
+    this.timeChart(box, series, data, "count");
+    return headedSection(
+      "cluster",
+      "Ready endpoints and pods by phase",
       h(
         "p",
         { class: "hint" },
@@ -902,14 +862,29 @@ class SimulateReport {
     );
   }
 
+  /** A 220 px chart on the shared time axis, drawn once the box is in the page. */
+  private timeChart(box: HTMLElement, series: uPlot.Series[], data: uPlot.AlignedData, yLabel: string): void {
+    queueMicrotask(() => {
+      this.axis.add(
+        new uPlot(
+          {
+            ...this.axis.opts(),
+            width: chartWidth(box),
+            height: 220,
+            series,
+            axes: [this.axis.opts().axes![0]!, { label: yLabel }],
+          },
+          data,
+          box,
+        ),
+      );
+    });
+  }
+
   // probes
 
   private probesSection(): HTMLElement {
-    const section = h(
-      "section",
-      { id: "probes", "aria-labelledby": "probes-h" },
-      h("h2", { id: "probes-h" }, "Probes, restarts and back-off, per pod"),
-    );
+    const section = headedSection("probes", "Probes, restarts and back-off, per pod");
     // A large run draws its headline and charts first; the per-pod rows follow once the page is up.
     if (this.run.result.events.length > 20_000) {
       const wait = h("p", { class: "hint" }, "Reading the probe rows…");
@@ -1013,17 +988,7 @@ class SimulateReport {
     const table = h(
       "table",
       { class: "probe-rows" },
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          ...["pod", "node", "restarts", ...PROBES, "container: starts, kills, back-off"].map((c) =>
-            h("th", { scope: "col" }, c),
-          ),
-        ),
-      ),
+      headRow(["pod", "node", "restarts", ...PROBES, "container: starts, kills, back-off"]),
       body,
     );
     return { table, body };
@@ -1087,18 +1052,13 @@ class SimulateReport {
     const row = (label: string, f: (hl: Headline, r: ReportResult) => string) =>
       h("tr", {}, h("th", { scope: "row" }, label), ...runs.map((v) => h("td", {}, f(v.hl, v.r))));
     const at = (t: number | null) => (t === null ? "—" : tt(t));
-    return h(
-      "section",
-      { id: "variants", "aria-labelledby": "variants-h" },
-      h("h2", { id: "variants-h" }, "Variants side by side"),
+    return headedSection(
+      "variants",
+      "Variants side by side",
       h(
         "table",
         { class: "variants" },
-        h(
-          "thead",
-          {},
-          h("tr", {}, h("th", { scope: "col" }, ""), ...runs.map((v) => h("th", { scope: "col" }, v.label))),
-        ),
+        headRow(["", ...runs.map((v) => v.label)]),
         h(
           "tbody",
           {},
@@ -1148,34 +1108,35 @@ function renderDetector(root: HTMLElement, p: DetectorPayload): void {
   const palette = ["#1d4ed8", "#b91c1c", "#047857", "#7c3aed", "#b45309", "#0f766e", "#be185d", "#4d7c0f"];
   let c = 0;
   const marks: { t: number; label: string; colour: string }[] = [];
+  /** A φ curve, solid, and its threshold, dashed, in the same colour. */
+  const curve = (label: string, colour: string, values: number[], threshold: number): void => {
+    data.push(values);
+    series.push({ label, stroke: colour, width: 2 });
+    data.push(x.map(() => threshold));
+    series.push({ label: `${label}: threshold ${threshold}`, stroke: colour, dash: [6, 4], width: 1 });
+  };
   for (const d of p.detectors) {
     const colour = palette[c++ % palette.length]!;
     const det = d.detector;
     if (det.kind === "phi-exponential") {
       const mean = d.learnedMeanMs ?? p.meanGapMs;
-      data.push(x.map((t) => exponentialPhi(t, mean)));
-      series.push({ label: d.label, stroke: colour, width: 2 });
-      data.push(x.map(() => det.threshold));
-      series.push({
-        label: `${d.label}: threshold ${det.threshold}`,
-        stroke: colour,
-        dash: [6, 4],
-        width: 1,
-      });
+      curve(
+        d.label,
+        colour,
+        x.map((t) => exponentialPhi(t, mean)),
+        det.threshold,
+      );
     } else if (det.kind === "phi-normal") {
       const pause = det.acceptableHeartbeatPauseMs ?? AKKA_CLUSTER_DEFAULTS.acceptableHeartbeatPauseMs;
       const minSd = det.minStdDeviationMs ?? AKKA_CLUSTER_DEFAULTS.minStdDeviationMs;
       const mean = (d.learnedMeanMs ?? p.meanGapMs) + pause;
       const sd = Math.max(d.learnedStdDeviationMs ?? 0, minSd);
-      data.push(x.map((t) => Math.min(phi(t, mean, sd), 50)));
-      series.push({ label: d.label, stroke: colour, width: 2 });
-      data.push(x.map(() => det.threshold));
-      series.push({
-        label: `${d.label}: threshold ${det.threshold}`,
-        stroke: colour,
-        dash: [6, 4],
-        width: 1,
-      });
+      curve(
+        d.label,
+        colour,
+        x.map((t) => Math.min(phi(t, mean, sd), 50)),
+        det.threshold,
+      );
     } else marks.push({ t: d.suspectAfterMs, label: d.label, colour });
   }
   // Twice the highest threshold: the crossings stay readable.
@@ -1183,12 +1144,10 @@ function renderDetector(root: HTMLElement, p: DetectorPayload): void {
     4,
     2 * Math.max(0, ...p.detectors.map((d) => ("threshold" in d.detector ? d.detector.threshold : 0))),
   );
-  const box = h("div", {
-    class: "chart",
-    id: "phi-chart",
-    role: "img",
-    "aria-label": "phi against silence, thresholds dashed, fixed timeouts as vertical lines",
-  });
+  const box = chartFrame(
+    "phi-chart",
+    "phi against silence, thresholds dashed, fixed timeouts as vertical lines",
+  );
   const fmt = (ms: number) => (ms >= 1000 ? `${round1(ms / 1000)} s` : `${Math.round(ms)} ms`);
   const perDay = (v: number) => (v === 0 ? "0" : v < 0.001 ? v.toExponential(1) : v.toPrecision(3));
   root.append(
@@ -1202,10 +1161,9 @@ function renderDetector(root: HTMLElement, p: DetectorPayload): void {
         `${p.distribution} · mean gap ${fmt(p.meanGapMs)} · ${p.nodes} node(s), each watched by ${p.watchersPerNode}`,
       ),
     ),
-    h(
-      "section",
-      { id: "phi", "aria-labelledby": "phi-h" },
-      h("h2", { id: "phi-h" }, "φ against silence"),
+    headedSection(
+      "phi",
+      "φ against silence",
       h(
         "p",
         { class: "hint" },
@@ -1213,29 +1171,20 @@ function renderDetector(root: HTMLElement, p: DetectorPayload): void {
       ),
       box,
     ),
-    h(
-      "section",
-      { id: "table", "aria-labelledby": "table-h" },
-      h("h2", { id: "table-h" }, "Detection time and false suspicions"),
+    headedSection(
+      "table",
+      "Detection time and false suspicions",
       h(
         "table",
         { class: "detectors" },
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            ...[
-              "detector",
-              "suspects after",
-              "detect mean",
-              "detect p99",
-              "false / node / day",
-              "false / cluster / day",
-            ].map((t) => h("th", { scope: "col" }, t)),
-          ),
-        ),
+        headRow([
+          "detector",
+          "suspects after",
+          "detect mean",
+          "detect p99",
+          "false / node / day",
+          "false / cluster / day",
+        ]),
         h(
           "tbody",
           {},
@@ -1271,14 +1220,8 @@ function renderDetector(root: HTMLElement, p: DetectorPayload): void {
             (u: uPlot) => {
               for (const m of marks) {
                 const px = u.valToPos(m.t, "x", true);
+                verticalLine(u, px, m.colour, [6, 4]);
                 u.ctx.save();
-                u.ctx.strokeStyle = m.colour;
-                u.ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
-                u.ctx.lineWidth = 2 * uPlot.pxRatio;
-                u.ctx.beginPath();
-                u.ctx.moveTo(px, u.bbox.top);
-                u.ctx.lineTo(px, u.bbox.top + u.bbox.height);
-                u.ctx.stroke();
                 u.ctx.fillStyle = m.colour;
                 u.ctx.font = `${12 * uPlot.pxRatio}px system-ui, sans-serif`;
                 u.ctx.fillText(m.label, px + 4 * uPlot.pxRatio, u.bbox.top + 14 * uPlot.pxRatio);
