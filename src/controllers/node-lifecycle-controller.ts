@@ -76,7 +76,9 @@ export class NodeLifecycleController {
     const zoneConditions = new Map<string, ConditionStatus[]>();
     for (const node of nodes) {
       const zone = zoneKey(node);
-      if (!this.zoneStates.has(zone)) this.addZone(zone);
+      // addPodEvictorForNewZone: only for a node seen for the first time, so a zone whose nodes are all
+      // excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
+      if (!this.health.has(node.metadata.name) && !this.zoneStates.has(zone)) this.addZone(zone);
       const [observed, current] = this.tryUpdateNodeHealth(node, now);
       this.processTaintBaseEviction(node, observed);
       if (current !== "True" && observed === "True") this.markPodsNotReady(node);
@@ -124,7 +126,7 @@ export class NodeLifecycleController {
     }
     const grace = ready ? this.cp.nodeMonitorGracePeriod : this.cp.nodeStartupGracePeriod;
     // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
-    if (now > h.probeTimestamp + grace && observed !== "Unknown") {
+    if (now > h.probeTimestamp + grace && ready?.status !== "Unknown") {
       this.setConditionsUnknown(
         node,
         now,
@@ -169,8 +171,8 @@ export class NodeLifecycleController {
       object: `Node/${node.metadata.name}`,
       node: node.metadata.name,
       status: "Unknown",
-      reason: "NodeStatusUnknown",
-      message: `node controller sets ${node.metadata.name} Ready=Unknown: "Kubelet stopped posting node status."`,
+      reason: node.status.conditions.find((c) => c.type === "Ready")?.reason ?? "NodeStatusUnknown",
+      message: `node controller sets ${node.metadata.name} Ready=Unknown: "${node.status.conditions.find((c) => c.type === "Ready")?.message ?? "Kubelet stopped posting node status."}"`,
       why:
         `no Lease renewal seen for ${fmt(round3(silentFor))}s: the last one was observed at the pass ${fmt(round3(now - h.probeTimestamp))}s ago, ` +
         `and now > probeTimestamp + ${flag}=${fmt(grace)}s (checked every node-monitor-period=${fmt(this.cp.nodeMonitorPeriod)}s)`,

@@ -1,7 +1,7 @@
 // What the scenario's timeline can do to the cluster: power, network, kubelet, operator actions.
 // Each fault changes the machine or the API the way the real action would, and says so in the trace.
 
-import { deletePodGracefully, podReady, removePod, workloadOf } from "../cluster/api.ts";
+import { deletePodGracefully, podReady, removePod, setPodCondition, workloadOf } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import type { Kubelet } from "../kubelet/kubelet.ts";
@@ -335,9 +335,17 @@ export class Faults {
 
   private evict(pod: Pod, why: string): void {
     if (!this.ctx.store.exists(pod) || pod.metadata.deletionTimestamp !== undefined) return;
-    const blocking = this.ctx.store
-      .list("PodDisruptionBudget")
-      .find((pdb) => matchesPdb(pdb, pod) && disruptionsAllowed(this.ctx, pdb) <= 0);
+    // The Eviction API (pkg/registry/core/pod/storage/eviction.go): canIgnorePDB for a Pending or
+    // terminal pod; a pod that is not Ready may go while the budget is met (unhealthyPodEvictionPolicy
+    // IfHealthyBudget, the default: currentHealthy ≥ desiredHealthy); a Ready one needs a disruption left.
+    const ignorePdb =
+      pod.status.phase === "Pending" || pod.status.phase === "Succeeded" || pod.status.phase === "Failed";
+    const needed = podReady(pod) ? 1 : 0;
+    const blocking = ignorePdb
+      ? undefined
+      : this.ctx.store
+          .list("PodDisruptionBudget")
+          .find((pdb) => matchesPdb(pdb, pod) && disruptionsAllowed(this.ctx, pdb) < needed);
     if (blocking) {
       this.ctx.trace.emit({
         type: "EvictionBlocked",
@@ -351,6 +359,14 @@ export class Faults {
       this.ctx.engine.after(DRAIN_EVICTION_RETRY, () => this.evict(pod, why));
       return;
     }
+    setPodCondition(
+      this.ctx,
+      pod,
+      "DisruptionTarget",
+      "True",
+      "EvictionByEvictionAPI",
+      "Eviction API: evicting",
+    );
     deletePodGracefully(this.ctx, pod, {
       reason: "EvictionByEvictionAPI",
       lane: "operator",

@@ -7,6 +7,7 @@ import { runsTwiceViolations } from "../helpers/invariants.ts";
 import {
   eventsOf,
   example,
+  first,
   initialState,
   nameOf,
   only,
@@ -166,6 +167,42 @@ describe("node-drain.yaml", () => {
     // db-0 has no budget: it is evicted at once; the web replica keeps serving.
     only(blocked, "PodEvicted", onPod("default/db-0"));
     expect(blocked.summary.pods.find((p) => p.pod === web)).toMatchObject({ status: "Running", ready: true });
+  });
+
+  it("a pod that is not Ready may be evicted while the budget is met (unhealthyPodEvictionPolicy IfHealthyBudget)", () => {
+    // minAvailable 2 of 3 (examples/manifests-drain): with worker-2's web replica failing readiness the
+    // budget has no disruption left, yet that unhealthy replica is the one the drain may take.
+    const web = onWorker2.find((p) => p.startsWith("default/web-"))!;
+    const r = run(
+      variant("node-drain.yaml", (d) => {
+        d.timeline = [
+          { at: "1s", do: "dependency-down", pod: web },
+          { at: "1m", do: "drain", node: "worker-2" },
+        ];
+      }),
+    );
+    const notReady = first(r, "PodNotReady", onPod(web));
+    const drain = only(r, "FaultInjected", (e) => e.do === "drain");
+    expect(notReady.t).toBeLessThan(drain.t);
+    expect(eventsOf(r, "EvictionBlocked", onPod(web))).toEqual([]);
+    expect(only(r, "PodEvicted", onPod(web)).t).toBe(drain.t);
+  });
+
+  it("a Ready pod is refused while the budget is used up by another not-Ready replica", () => {
+    const web = onWorker2.find((p) => p.startsWith("default/web-"))!;
+    const other = initialState(s).pods.find(
+      (p) => p.pod.startsWith("default/web-") && p.node !== "worker-2",
+    )!.pod;
+    const r = run(
+      variant("node-drain.yaml", (d) => {
+        d.timeline = [
+          { at: "1s", do: "dependency-down", pod: other },
+          { at: "1m", do: "drain", node: "worker-2" },
+        ];
+      }),
+    );
+    expect(eventsOf(r, "PodEvicted", onPod(web))).toEqual([]);
+    expect(eventsOf(r, "EvictionBlocked", onPod(web)).length).toBeGreaterThan(0);
   });
 });
 
