@@ -88,13 +88,29 @@ export class KubeProxy {
     this.seen.set(service, rules);
   }
 
+  /** Changes were missed while the node was cut off or off: its informer must relist. */
+  stale = false;
+
   /** An EndpointSlice change written at `now`: seen after the propagation delay, applied at the next sync. */
   observe(service: string, rules: ServiceRules): void {
     this.ctx.engine.after(this.settings.endpointPropagationSeconds, () => {
-      if (this.ctx.machines.dataPlane(this.node) !== "up") return;
+      if (this.ctx.machines.dataPlane(this.node) !== "up") {
+        this.stale = true;
+        return;
+      }
       this.seen.set(service, rules);
       this.requestSync();
     });
+  }
+
+  /**
+   * The informer's watch reconnected (or kube-proxy started with the rebooted machine): it relists
+   * every EndpointSlice and syncs its rules from the full state, not from the changes it missed.
+   */
+  relist(current: Iterable<[string, ServiceRules]>): void {
+    this.stale = false;
+    for (const [service, rules] of current) this.seen.set(service, rules);
+    this.requestSync();
   }
 
   private requestSync(): void {

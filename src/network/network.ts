@@ -59,6 +59,16 @@ export class Network {
         ),
       );
     ctx.store.watch("EndpointSlice", (_type, slice) => this.sliceChanged(slice));
+    // A node back on the network (its kubelet renews the Lease again): its kube-proxy's watch has
+    // reconnected too, and relists what it missed.
+    ctx.store.watch("Lease", (_type, lease) => {
+      const i = this.nodeIndex.get(lease.metadata.name);
+      const proxy = i === undefined ? undefined : this.proxies[i];
+      if (!proxy?.stale || ctx.machines.dataPlane(proxy.node) !== "up") return;
+      proxy.relist(
+        this.services.map((svc) => [svc, new ServiceRules(this.feed(svc))] as [string, ServiceRules]),
+      );
+    });
   }
 
   policy(service: string): "Cluster" | "Local" {
