@@ -8,9 +8,11 @@ import { attachmentName, claimsOf } from "../controllers/attach-detach-controlle
 import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import {
+  DEFAULT_TERMINATION_GRACE_PERIOD,
   LEASE_BACKOFF_INITIAL,
   LEASE_BACKOFF_MAX,
   LEASE_RENEW_JITTER,
+  MINIMUM_GRACE_PERIOD,
   NODE_LEASE_RENEW_INTERVAL_FRACTION,
 } from "../kubernetes/defaults.ts";
 import { getNode, getPod } from "../kubernetes/kubectl.ts";
@@ -385,7 +387,10 @@ export class Kubelet {
     }
     if (proc.terminating) return;
     proc.beginTermination();
-    const grace = pod.metadata.deletionGracePeriodSeconds ?? 30;
+    const grace = Math.max(
+      MINIMUM_GRACE_PERIOD,
+      pod.metadata.deletionGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD,
+    );
     const behaviour = this.ctx.behaviour(
       pod.metadata.namespace,
       workloadOf(this.ctx, pod),

@@ -19,6 +19,7 @@ import {
   KUBELET_BACKOFF_PERIOD,
   KUBELET_SYNC_FREQUENCY,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
+  MINIMUM_GRACE_PERIOD,
   minor,
   POD_WORKER_BACKOFF_JITTER,
   POD_WORKER_RESYNC_JITTER,
@@ -460,10 +461,12 @@ export class PodWorker {
     const p = w.spec;
     const pod = this.pod;
     const now = this.ctx.engine.now;
-    const grace =
+    const grace = Math.max(
+      MINIMUM_GRACE_PERIOD,
       p.terminationGracePeriodSeconds ??
-      pod.spec.terminationGracePeriodSeconds ??
-      DEFAULT_TERMINATION_GRACE_PERIOD;
+        pod.spec.terminationGracePeriodSeconds ??
+        DEFAULT_TERMINATION_GRACE_PERIOD,
+    );
     const graceSource =
       p.terminationGracePeriodSeconds !== undefined
         ? `the probe's terminationGracePeriodSeconds=${grace}`
@@ -690,6 +693,9 @@ export class PodWorker {
 
   /** A new kubelet process adopts the running pod: new probe workers (with jitter), restarts resume. */
   kubeletStarted(): void {
+    // The back-off lives in the kubelet process's memory (kubelet.go: klet.crashloopBackOff): a new
+    // kubelet starts with none, so a crashed container restarts at once.
+    this.backoff.clear();
     this.createWorkers(false);
     for (const c of this.containers) {
       for (const w of c.workers.values()) {

@@ -109,6 +109,12 @@ export const MAX_WAIT_FOR_UNMOUNT = 360;
 /** ReconcilerLoopPeriod, 100ms: same DefaultTimerConfig. */
 export const ATTACH_DETACH_LOOP_PERIOD = 0.1;
 
+/**
+ * minimumGracePeriodInSeconds, 2: killContainer (pkg/kubelet/kuberuntime/kuberuntime_container.go)
+ * raises a shorter grace period to it, unless the grace period was overridden (a force delete).
+ */
+export const MINIMUM_GRACE_PERIOD = 2;
+
 /** Pod spec.terminationGracePeriodSeconds default, 30: pkg/apis/core/v1/defaults.go. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD = 30;
 

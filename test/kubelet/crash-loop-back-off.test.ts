@@ -163,3 +163,53 @@ describe("restartPolicy", () => {
     expect(clean.summary.pods[0]?.status).toBe("Completed");
   });
 });
+
+describe("the back-off lives in the kubelet process", () => {
+  it("a restarted kubelet has forgotten it: the container it finds exited starts at once", () => {
+    // The process crashes a second after every start (liveness period 1, threshold 1, never boots).
+    const r = run(
+      app({
+        version: "1.37",
+        probes: { livenessProbe: { tcpSocket: { port: 8000 }, periodSeconds: 1, failureThreshold: 1 } },
+        behaviour: { bootSeconds: 100_000 },
+        duration: "10m",
+        timeline: [
+          { at: "200s", do: "kubelet-stop", node: "worker-1" },
+          { at: "230s", do: "kubelet-start", node: "worker-1" },
+        ],
+      }),
+    );
+    const start = eventsOf(r, "FaultInjected", (e) => e.do === "kubelet-start")[0]!.t;
+    const before = eventsOf(r, "BackOff", (e) => e.t < 200).map((e) => e.delaySeconds);
+    expect(Math.max(...before)).toBeGreaterThanOrEqual(40); // deep into the back-off before the restart
+    const after = eventsOf(r, "ContainerStarted", (e) => e.t >= start)[0]!;
+    expect(after.t).toBe(start);
+    // and the delays start over (10s, then 20s: doBackOff reads the exit before the kill, which for the
+    // first kill after the restart is the old one, so that restart is immediate too)
+    const next = eventsOf(r, "BackOff", (e) => e.t > start)[0]!;
+    expect(next.delaySeconds).toBeLessThanOrEqual(20);
+    expect(next.delaySeconds).toBeLessThan(Math.max(...before));
+  });
+});
+
+describe("minimumGracePeriodInSeconds", () => {
+  it("a liveness kill with a probe terminationGracePeriodSeconds of 1 still waits 2s for a hung process", () => {
+    const r = run(
+      app({
+        probes: {
+          livenessProbe: {
+            httpGet: { path: "/healthz", port: 8000 },
+            periodSeconds: 5,
+            failureThreshold: 1,
+            terminationGracePeriodSeconds: 1,
+          },
+        },
+        duration: "60s",
+        timeline: [{ at: "20s", do: "deadlock", pod: "Deployment/app[0]" }],
+      }),
+    );
+    const killed = eventsOf(r, "ContainerKilled")[0]!;
+    const exited = eventsOf(r, "ContainerExited", (e) => e.t >= killed.t)[0]!;
+    expect(exited.t - killed.t).toBeCloseTo(2, 6);
+  });
+});

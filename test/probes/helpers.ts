@@ -12,7 +12,7 @@ export interface AppOptions {
   probes?: { startupProbe?: ProbeSpec; livenessProbe?: ProbeSpec; readinessProbe?: ProbeSpec };
   behaviour?: Record<string, number>;
   kubelet?: Record<string, unknown>;
-  timeline?: { at: number | string; do: string; pod: string }[];
+  timeline?: { at: number | string; do: string; pod?: string; node?: string }[];
   duration?: string;
   version?: string;
   restartPolicy?: string;
