@@ -80,7 +80,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
       ...profile.controlPlane,
       ...scenario.controlPlane,
     }),
-    kubelet: resolveKubelet({ ...profile.kubelet, ...scenario.kubelet }),
+    kubelet: resolveKubelet(scenario.kubernetesVersion, { ...profile.kubelet, ...scenario.kubelet }),
     names: engine.rng.fork("names"),
     machines: {
       runningCopies(match) {

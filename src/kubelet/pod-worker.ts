@@ -103,7 +103,7 @@ export class PodWorker {
   dependencyDown = false;
   private timers: Timer[] = [];
   private resyncTimer: Timer | undefined;
-  private readonly backoff = new Backoff();
+  private readonly backoff: Backoff;
   private readonly ctx: Context;
 
   constructor(
@@ -113,6 +113,10 @@ export class PodWorker {
   ) {
     this.ctx = host.ctx;
     this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
+    this.backoff = new Backoff(
+      this.ctx.kubelet.crashLoopBackOffInitial,
+      this.ctx.kubelet.crashLoopBackOffMax,
+    );
   }
 
   private get settings() {

@@ -64,17 +64,51 @@ export interface KubeletSettings {
   nodeStatusReportFrequency: number;
   probeSchedule: "kubernetes" | "period-end";
   crashLoopBackOff: boolean;
+  /** newCrashLoopBackOff (pkg/kubelet/kubelet.go): the first back-off and its cap, in seconds. */
+  crashLoopBackOffInitial: number;
+  crashLoopBackOffMax: number;
 }
 
-export function resolveKubelet(overrides: KubeletOverrides): KubeletSettings {
-  return {
+/** The kubelet feature gates the models read: the minor version each appeared in, and each state's default. */
+export const KUBELET_FEATURE_GATES = {
+  // KEP-4603: alpha 1.33, off by default (kubernetes.md §8.5, §16).
+  ReduceDefaultCrashLoopBackOffDecay: { since: 33, defaultOn: (_minor: number) => false },
+  // PR #128374: alpha 1.32; beta (on by default) in 1.35 per the feature-gate docs (§16: Uncertain).
+  KubeletCrashLoopBackOffMax: { since: 32, defaultOn: (m: number) => m >= 35 },
+} as const;
+
+export function resolveKubelet(version: KubernetesVersion, overrides: KubeletOverrides): KubeletSettings {
+  const m = minor(version);
+  const { crashLoopBackOff, featureGates, ...rest } = overrides;
+  const gate = (name: keyof typeof KUBELET_FEATURE_GATES) =>
+    featureGates?.[name] ?? KUBELET_FEATURE_GATES[name].defaultOn(m);
+  // newCrashLoopBackOff: (300s, 10s); (60s, 1s) with ReduceDefaultCrashLoopBackOffDecay; then with
+  // KubeletCrashLoopBackOffMax the cap is crashLoopBackOff.maxContainerRestartPeriod (1s–300s,
+  // defaulted to 300s), and the first back-off never exceeds it.
+  let initial = 10;
+  let max = 300;
+  if (gate("ReduceDefaultCrashLoopBackOffDecay")) {
+    initial = 1;
+    max = 60;
+  }
+  if (gate("KubeletCrashLoopBackOffMax")) {
+    max =
+      (typeof crashLoopBackOff === "object" ? crashLoopBackOff.maxContainerRestartPeriod : undefined) ?? max;
+    if (max < initial) initial = max;
+  }
+  const settings: KubeletSettings = {
     nodeLeaseDurationSeconds: 40,
     nodeStatusUpdateFrequency: 10,
-    nodeStatusReportFrequency: 300,
+    // "for backward compatibility" it equals nodeStatusUpdateFrequency when that was set explicitly
+    // (pkg/kubelet/apis/config/v1beta1/defaults.go).
+    nodeStatusReportFrequency: rest.nodeStatusUpdateFrequency ?? 300,
     probeSchedule: "kubernetes",
-    crashLoopBackOff: true,
-    ...definedOnly(overrides),
+    crashLoopBackOff: crashLoopBackOff !== false,
+    crashLoopBackOffInitial: initial,
+    crashLoopBackOffMax: max,
+    ...definedOnly(rest),
   };
+  return settings;
 }
 
 /**

@@ -1,11 +1,13 @@
 // The pure core of load/: scenario YAML text (+ a reader for the manifests it names) → a validated
 // Scenario, or one LoadError. No node: imports; the HTML report runs this in a browser.
 
+import { KUBELET_FEATURE_GATES } from "../kubernetes/defaults.ts";
 import type { KubeObject, PodSpec, Taint } from "../kubernetes/objects.ts";
 import {
   type Behaviour,
   type ControlPlaneOverrides,
   type FaultAction,
+  type KubeletFeatureGates,
   type KubeletOverrides,
   type KubernetesVersion,
   NEWEST_VERSION,
@@ -114,11 +116,13 @@ const CONTROL_PLANE_FIELDS: Record<keyof ControlPlaneOverrides, FieldKind> = {
   terminatedPodGcThreshold: "int",
 };
 
-const KUBELET_FIELDS: Record<Exclude<keyof KubeletOverrides, "probeSchedule">, FieldKind> = {
+const KUBELET_FIELDS: Record<
+  Exclude<keyof KubeletOverrides, "probeSchedule" | "crashLoopBackOff" | "featureGates">,
+  FieldKind
+> = {
   nodeLeaseDurationSeconds: "int",
   nodeStatusUpdateFrequency: "duration",
   nodeStatusReportFrequency: "duration",
-  crashLoopBackOff: "boolean",
 };
 
 const BEHAVIOUR_FIELDS: Record<keyof Behaviour, FieldKind> = {
@@ -204,7 +208,7 @@ export function parseScenario(text: string, file: string, readManifest: ReadMani
     root.controlPlane,
     CONTROL_PLANE_FIELDS,
   ) as ControlPlaneOverrides;
-  const kubelet = parseKubelet(src, root.kubelet);
+  const kubelet = parseKubelet(src, root.kubelet, kubernetesVersion);
   const behaviour = parseBehaviour(src, root.behaviour, collected);
   const timeline = parseTimeline(src, root.timeline, nodes, collected);
   const traffic = parseTraffic(src, root.traffic, collected, totalDuration);
@@ -545,13 +549,48 @@ function overrides(
   return out;
 }
 
-function parseKubelet(src: SourceDoc, v: unknown): KubeletOverrides {
+function parseKubelet(src: SourceDoc, v: unknown, version: KubernetesVersion): KubeletOverrides {
   if (v == null) return {};
   const path = ["kubelet"];
   const o = obj(src, path, v);
-  const { probeSchedule, ...rest } = o;
-  knownFields(src, path, o, [...Object.keys(KUBELET_FIELDS), "probeSchedule"]);
+  const { probeSchedule, crashLoopBackOff, featureGates, ...rest } = o;
+  knownFields(src, path, o, [
+    ...Object.keys(KUBELET_FIELDS),
+    "probeSchedule",
+    "crashLoopBackOff",
+    "featureGates",
+  ]);
   const out = overrides(src, path, rest, KUBELET_FIELDS) as KubeletOverrides;
+  if (featureGates != null)
+    out.featureGates = parseKubeletGates(src, [...path, "featureGates"], featureGates, version);
+  if (typeof crashLoopBackOff === "boolean") out.crashLoopBackOff = crashLoopBackOff;
+  else if (crashLoopBackOff != null) {
+    // KubeletConfiguration's crashLoopBackOff: {maxContainerRestartPeriod} (KEP-4603).
+    const p = [...path, "crashLoopBackOff"];
+    const c = obj(src, p, crashLoopBackOff, "true, false, or {maxContainerRestartPeriod: 1m}");
+    knownFields(src, p, c, ["maxContainerRestartPeriod"]);
+    const o2 = overrides(src, p, c, { maxContainerRestartPeriod: "duration" }) as {
+      maxContainerRestartPeriod?: number;
+    };
+    const max = o2.maxContainerRestartPeriod;
+    if (max !== undefined && (max < 1 || max > 300))
+      fail(
+        src,
+        [...p, "maxContainerRestartPeriod"],
+        "invalid-value",
+        `${max}s is out of range: it must be from 1s to 300s`,
+      );
+    const m = Number(version.split(".")[1]);
+    const gateOn = out.featureGates?.KubeletCrashLoopBackOffMax ?? m >= 35;
+    if (!gateOn)
+      fail(
+        src,
+        p,
+        "invalid-value",
+        `crashLoopBackOff.maxContainerRestartPeriod needs the KubeletCrashLoopBackOffMax feature gate (alpha in 1.32, on by default from 1.35): set featureGates: {KubeletCrashLoopBackOffMax: true}`,
+      );
+    out.crashLoopBackOff = max === undefined ? {} : { maxContainerRestartPeriod: max };
+  }
   if (out.nodeLeaseDurationSeconds === 0) {
     fail(src, [...path, "nodeLeaseDurationSeconds"], "invalid-value", "0 is too small: must be at least 1");
   }
@@ -560,6 +599,35 @@ function parseKubelet(src: SourceDoc, v: unknown): KubeletOverrides {
       "kubernetes",
       "period-end",
     ] as const);
+  }
+  return out;
+}
+
+/** The kubelet feature gates the models read, each only from the version that has it. */
+function parseKubeletGates(
+  src: SourceDoc,
+  path: (string | number)[],
+  v: unknown,
+  version: string,
+): KubeletFeatureGates {
+  const o = obj(src, path, v, "a mapping from feature gate name to true or false");
+  const names = Object.keys(KUBELET_FEATURE_GATES) as (keyof typeof KUBELET_FEATURE_GATES)[];
+  knownFields(src, path, o, names, "the kubelet feature gates faultline models");
+  const m = Number(version.split(".")[1]);
+  const out: KubeletFeatureGates = {};
+  for (const name of names) {
+    const raw = o[name];
+    if (raw == null) continue;
+    if (typeof raw !== "boolean")
+      fail(src, [...path, name], "invalid-type", `${JSON.stringify(raw)} is not true or false`);
+    if (m < KUBELET_FEATURE_GATES[name].since)
+      fail(
+        src,
+        [...path, name],
+        "invalid-value",
+        `${name} is not a feature gate of Kubernetes ${version} (it appeared in 1.${KUBELET_FEATURE_GATES[name].since})`,
+      );
+    out[name] = raw as boolean;
   }
   return out;
 }

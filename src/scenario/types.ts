@@ -60,8 +60,20 @@ export interface KubeletOverrides {
   nodeStatusReportFrequency?: number;
   /** faultline's own: the seed 002 toy kubelet ("period-end") or the real one ("kubernetes"). */
   probeSchedule?: "kubernetes" | "period-end";
-  /** faultline's own: false restarts crashed containers without CrashLoopBackOff (seed 002's toy). */
-  crashLoopBackOff?: boolean;
+  /**
+   * false (faultline's own) restarts crashed containers without CrashLoopBackOff (seed 002's toy);
+   * a mapping is KubeletConfiguration's `crashLoopBackOff: {maxContainerRestartPeriod}` (KEP-4603).
+   */
+  crashLoopBackOff?: boolean | { maxContainerRestartPeriod?: number };
+  /** KubeletConfiguration featureGates, those the models read. */
+  featureGates?: KubeletFeatureGates;
+}
+
+export interface KubeletFeatureGates {
+  /** KEP-4603, alpha in 1.33 (off): CrashLoopBackOff from 1s to 60s instead of 10s to 300s. */
+  ReduceDefaultCrashLoopBackOffDecay?: boolean;
+  /** alpha in 1.32 (off), beta in 1.35 (on): crashLoopBackOff.maxContainerRestartPeriod caps the back-off. */
+  KubeletCrashLoopBackOffMax?: boolean;
 }
 
 export type FaultAction =

@@ -3,6 +3,8 @@
 
 import { describe, expect, it } from "vitest";
 import { Backoff } from "../../src/kubelet/backoff.ts";
+import { resolveKubelet } from "../../src/kubernetes/defaults.ts";
+import type { KubeletOverrides, KubernetesVersion } from "../../src/scenario/types.ts";
 import { eventsOf, run } from "../helpers/sim.ts";
 import { app } from "../probes/helpers.ts";
 
@@ -211,5 +213,68 @@ describe("minimumGracePeriodInSeconds", () => {
     const killed = eventsOf(r, "ContainerKilled")[0]!;
     const exited = eventsOf(r, "ContainerExited", (e) => e.t >= killed.t)[0]!;
     expect(exited.t - killed.t).toBeCloseTo(2, 6);
+  });
+});
+
+describe("the CrashLoopBackOff feature gates (newCrashLoopBackOff, pkg/kubelet/kubelet.go)", () => {
+  it.each([
+    { version: "1.32", kubelet: {}, initial: 10, max: 300 },
+    {
+      version: "1.33",
+      kubelet: { featureGates: { ReduceDefaultCrashLoopBackOffDecay: true } },
+      initial: 1,
+      max: 60,
+    },
+    {
+      version: "1.32",
+      kubelet: {
+        featureGates: { KubeletCrashLoopBackOffMax: true },
+        crashLoopBackOff: { maxContainerRestartPeriod: 5 },
+      },
+      initial: 5,
+      max: 5,
+    },
+    {
+      version: "1.35",
+      kubelet: { crashLoopBackOff: { maxContainerRestartPeriod: 60 } },
+      initial: 10,
+      max: 60,
+    },
+    {
+      version: "1.35",
+      kubelet: {
+        featureGates: { ReduceDefaultCrashLoopBackOffDecay: true },
+        crashLoopBackOff: { maxContainerRestartPeriod: 30 },
+      },
+      initial: 1,
+      max: 30,
+    },
+  ])("$version $kubelet: first back-off $initial s, cap $max s", ({ version, kubelet, initial, max }) => {
+    const k = resolveKubelet(version as KubernetesVersion, kubelet as KubeletOverrides);
+    expect([k.crashLoopBackOffInitial, k.crashLoopBackOffMax]).toEqual([initial, max]);
+  });
+
+  const crashing = (version: string, kubelet: Record<string, unknown>) => {
+    const timeline = Array.from({ length: 1300 }, (_, i) => ({
+      at: 100 + i,
+      do: "crash",
+      pod: "Deployment/app",
+    }));
+    const r = run(app({ version, probes: {}, timeline, duration: "25m", kubelet }));
+    const exits = eventsOf(r, "ContainerExited").map((e) => e.t);
+    const starts = eventsOf(r, "ContainerStarted").map((e) => e.t);
+    return exits.slice(0, 9).map((t, i) => Math.round((starts[i + 1]! - t) * 1e6) / 1e6);
+  };
+
+  it("ReduceDefaultCrashLoopBackOffDecay: 1s doubling to 60s", () => {
+    expect(crashing("1.37", { featureGates: { ReduceDefaultCrashLoopBackOffDecay: true } })).toEqual([
+      0, 1, 2, 4, 8, 16, 32, 60, 60,
+    ]);
+  });
+
+  it("maxContainerRestartPeriod 1m (KubeletCrashLoopBackOffMax, on by default from 1.35): 10s doubling to 60s", () => {
+    expect(crashing("1.37", { crashLoopBackOff: { maxContainerRestartPeriod: "1m" } })).toEqual([
+      0, 10, 20, 40, 60, 60, 60, 60, 60,
+    ]);
   });
 });

@@ -267,6 +267,34 @@ const cases: BadCase[] = [
     path: "kubelet.nodeLeaseDurationSeconds",
     message: "must be at least 1",
   },
+  {
+    name: "kubelet feature gate not in that version",
+    scenario: `kubernetesVersion: "1.31"\nduration: 15m\n${NODES}kubelet:\n  featureGates:\n    ReduceDefaultCrashLoopBackOffDecay: »true\n`,
+    code: "invalid-value",
+    path: "kubelet.featureGates.ReduceDefaultCrashLoopBackOffDecay",
+    message: "not a feature gate of Kubernetes 1.31 (it appeared in 1.33)",
+  },
+  {
+    name: "kubelet unknown feature gate",
+    scenario: `duration: 15m\n${NODES}kubelet:\n  featureGates:\n    »ReduceCrashLoop: true\n`,
+    code: "unknown-field",
+    path: "kubelet.featureGates.ReduceCrashLoop",
+    message: "ReduceCrashLoop",
+  },
+  {
+    name: "maxContainerRestartPeriod out of range",
+    scenario: `duration: 15m\n${NODES}kubelet:\n  crashLoopBackOff:\n    maxContainerRestartPeriod: »10m\n`,
+    code: "invalid-value",
+    path: "kubelet.crashLoopBackOff.maxContainerRestartPeriod",
+    message: "from 1s to 300s",
+  },
+  {
+    name: "maxContainerRestartPeriod without its feature gate (1.33)",
+    scenario: `kubernetesVersion: "1.33"\nduration: 15m\n${NODES}kubelet:\n  crashLoopBackOff:\n    »maxContainerRestartPeriod: 1m\n`,
+    code: "invalid-value",
+    path: "kubelet.crashLoopBackOff",
+    message: "KubeletCrashLoopBackOffMax",
+  },
   // --- nodes ---
   {
     name: "wrong unit: memory 16GB",
