@@ -13,7 +13,9 @@ import {
   LEASE_BACKOFF_MAX,
   LEASE_RENEW_JITTER,
   MINIMUM_GRACE_PERIOD,
+  minor,
   NODE_LEASE_RENEW_INTERVAL_FRACTION,
+  NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
 import { getNode, getPod } from "../kubernetes/kubectl.ts";
 import type { Lease, Node, NodeCondition, Pod } from "../kubernetes/objects.ts";
@@ -299,7 +301,13 @@ export class Kubelet {
         see: getNode(node, now, this.ctx.versionString),
       });
     }
-    this.scheduleStatusReport(this.ctx.kubelet.nodeStatusReportFrequency);
+    // A real change (here: Ready again, or a kubelet start) is reported at once; from ≈1.33 the next
+    // unchanged report then comes after nodeStatusReportFrequency plus a one-time random offset of
+    // ±50% of it (delayAfterNodeStatusChange, PR #130919), so that nodes recovering together do not
+    // report together; before, after exactly nodeStatusReportFrequency.
+    const every = this.ctx.kubelet.nodeStatusReportFrequency;
+    const jitter = !wasReady && minor(this.ctx.version) >= NODE_STATUS_REPORT_JITTER_SINCE_MINOR;
+    this.scheduleStatusReport(jitter ? every + this.rng.uniform(-0.5, 0.5) * every : every);
   }
 
   // ---- pods -----------------------------------------------------------------------------------

@@ -143,6 +143,9 @@ export const MAX_WAIT_FOR_UNMOUNT = 360;
 /** ReconcilerLoopPeriod, 100ms: same DefaultTimerConfig. */
 export const ATTACH_DETACH_LOOP_PERIOD = 0.1;
 
+/** delayAfterNodeStatusChange: ±50% of nodeStatusReportFrequency after a change, PR #130919 (≈1.33). */
+export const NODE_STATUS_REPORT_JITTER_SINCE_MINOR = 33;
+
 /**
  * minimumGracePeriodInSeconds, 2: killContainer (pkg/kubelet/kuberuntime/kuberuntime_container.go)
  * raises a shorter grace period to it, unless the grace period was overridden (a force delete).
