@@ -3,7 +3,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../src/scenario/types.ts";
+import { type FaultAction, NODE_ACTIONS, type Scenario } from "../../src/scenario/types.ts";
 import {
   endpointReadinessViolations,
   notReadyTooEarlyViolations,
@@ -13,19 +13,8 @@ import {
 } from "../helpers/invariants.ts";
 import { initialState, run, scenario } from "../helpers/sim.ts";
 
-const NODE_FAULTS = [
-  "power-off",
-  "power-on",
-  "network-partition",
-  "network-heal",
-  "kubelet-stop",
-  "kubelet-start",
-  "cordon",
-  "uncordon",
-  "drain",
-  "delete-node",
-  "taint-out-of-service",
-] as const;
+// Every node action the timeline offers (src/scenario/types.ts).
+const NODE_FAULTS = NODE_ACTIONS;
 
 interface Gen {
   version: string;
@@ -33,7 +22,7 @@ interface Gen {
   zones: number;
   web: number;
   db: number;
-  faults: { at: number; do: (typeof NODE_FAULTS)[number]; node: number }[];
+  faults: { at: number; do: FaultAction; node: number }[];
   seed: number;
 }
 
