@@ -7,6 +7,7 @@
 import { setPodCondition } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { controllerOf, ref } from "../cluster/store.ts";
+import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import { getPod } from "../kubernetes/kubectl.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE, matchesSelector } from "../kubernetes/labels.ts";
@@ -32,9 +33,23 @@ export function bindPod(ctx: Context, pod: Pod, nodeName: string, why: string): 
   });
 }
 
+/**
+ * The scheduling queue's backoff for a pod that failed to schedule: podInitialBackoffSeconds 1,
+ * doubling per attempt to podMaxBackoffSeconds 10 (pkg/scheduler/apis/config/v1/defaults.go). A
+ * cluster event moves it back to be tried once its backoff has run out.
+ */
+const POD_INITIAL_BACKOFF = 1;
+const POD_MAX_BACKOFF = 10;
+
+interface Waiting {
+  pod: Pod;
+  attempts: number;
+  lastAttempt: number;
+  timer: Timer | undefined;
+}
+
 export class Scheduler {
-  private waiting = new Map<string, Pod>();
-  private retryQueued = false;
+  private waiting = new Map<string, Waiting>();
   private readonly rng: Rng;
   private reported = new Map<string, string>();
   private state: SchedulerState = { nextStartNodeIndex: 0 };
@@ -47,12 +62,12 @@ export class Scheduler {
     ctx.store.watch("Pod", (type, pod) => {
       const uid = pod.metadata.uid!;
       if (type === "DELETED") {
-        this.waiting.delete(uid);
+        this.forget(uid);
         this.retryAll();
         return;
       }
       if (pod.spec.nodeName || pod.metadata.deletionTimestamp !== undefined) {
-        this.waiting.delete(uid);
+        this.forget(uid);
         return;
       }
       if (type === "ADDED") this.schedule(pod);
@@ -60,33 +75,55 @@ export class Scheduler {
     ctx.store.watch("Node", () => this.retryAll());
   }
 
-  /** A cluster event may make waiting pods schedulable (the scheduling queue's moveAllToActiveOrBackoffQueue). */
+  private forget(uid: string): void {
+    const w = this.waiting.get(uid);
+    if (w) this.ctx.engine.cancel(w.timer);
+    this.waiting.delete(uid);
+  }
+
+  /**
+   * A cluster event may make waiting pods schedulable (moveAllToActiveOrBackoffQueue): each is
+   * tried again once its backoff since its last attempt has run out.
+   */
   private retryAll(): void {
-    if (this.waiting.size === 0 || this.retryQueued) return;
-    this.retryQueued = true;
-    this.ctx.engine.after(0, () => {
-      this.retryQueued = false;
-      for (const pod of [...this.waiting.values()]) this.schedule(pod);
-    });
+    const now = this.ctx.engine.now;
+    for (const w of this.waiting.values()) {
+      if (w.timer && !w.timer.cancelled) continue;
+      const backoff = Math.min(POD_INITIAL_BACKOFF * 2 ** (w.attempts - 1), POD_MAX_BACKOFF);
+      w.timer = this.ctx.engine.at(Math.max(now, w.lastAttempt + backoff), () => {
+        w.timer = undefined;
+        this.schedule(w.pod);
+      });
+    }
   }
 
   private schedule(pod: Pod): void {
     if (!this.ctx.store.exists(pod) || pod.spec.nodeName) return;
+    const uid = pod.metadata.uid!;
     const result = placePod(this.ctx, this.cache, pod, this.rng, this.state);
+    const before = this.waiting.get(uid);
     if (result.node) {
-      this.waiting.delete(pod.metadata.uid!);
-      bindPod(this.ctx, pod, result.node, result.why);
+      this.forget(uid);
+      const retried = before
+        ? `; tried again after a cluster event once its backoff ran out (podInitialBackoffSeconds=1 doubling to podMaxBackoffSeconds=10; attempt ${before.attempts + 1})`
+        : "";
+      bindPod(this.ctx, pod, result.node, result.why + retried);
       return;
     }
-    this.waiting.set(pod.metadata.uid!, pod);
-    if (this.reported.get(pod.metadata.uid!) === result.why) return;
-    this.reported.set(pod.metadata.uid!, result.why);
+    this.waiting.set(uid, {
+      pod,
+      attempts: (before?.attempts ?? 0) + 1,
+      lastAttempt: this.ctx.engine.now,
+      timer: undefined,
+    });
+    if (this.reported.get(uid) === result.why) return;
+    this.reported.set(uid, result.why);
     this.ctx.trace.emit({
       type: "FailedScheduling",
       lane: "control-plane",
       object: ref(pod),
       message: `${pod.metadata.name} cannot be scheduled: ${result.why}`,
-      why: "no node passes the scheduler's filters; it retries when nodes or pods change",
+      why: "no node passes the scheduler's filters; it is tried again when nodes or pods change, after its backoff",
       see: getPod(pod, this.ctx.engine.now),
     });
   }

@@ -113,3 +113,30 @@ manifests: [manifests/web.yaml]
     expect(new Set(scheduled.map((e) => e.node)).size).toBe(3);
   });
 });
+
+describe("the scheduling queue's backoff", () => {
+  it("a pod that failed to schedule is tried again after a cluster event once its 1s backoff has run out", () => {
+    const r = run(
+      scenario(`
+duration: 3m
+nodes: [{name: worker-1}]
+manifests: [manifests/web.yaml]
+timeline:
+  - {at: 10s, do: cordon, node: worker-1}
+  - {at: 100s, do: drain, node: worker-1}
+  - {at: 100.4s, do: uncordon, node: worker-1}
+`),
+    );
+    const failed = eventsOf(r, "FailedScheduling");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]!.t).toBe(100);
+    const uncordon = eventsOf(r, "FaultInjected", (e) => e.do === "uncordon")[0]!;
+    const scheduled = eventsOf(r, "PodScheduled", (e) => e.t >= 100);
+    expect(scheduled.length).toBe(3);
+    // podInitialBackoffSeconds=1: not at the uncordon (100.4s) but 1s after the failed attempt.
+    for (const e of scheduled) {
+      expect(e.t).toBeGreaterThan(uncordon.t);
+      expect(e.t).toBeCloseTo(101, 6);
+    }
+  });
+});
