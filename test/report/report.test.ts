@@ -204,6 +204,48 @@ describe("the player", () => {
   });
 });
 
+describe("swimlanes by component, node or workload", () => {
+  it("node-power-loss: a row per node, then per workload, then the five components again", async () => {
+    const { page, errors } = await open(browser, reports.get("node-power-loss.yaml")!);
+    try {
+      const rows = () =>
+        page
+          .locator("#lanes-rows [data-row]")
+          .evaluateAll((els) => els.map((e) => e.getAttribute("data-row")));
+      expect(await page.locator("#lanes-by").inputValue()).toBe("component");
+      expect(await rows()).toEqual(["kubelet", "your app", "network", "control plane", "operator"]);
+
+      await page.selectOption("#lanes-by", "node");
+      expect(await page.locator("#lanes-chart .uplot").count()).toBe(1);
+      expect(await rows()).toEqual(expect.arrayContaining(["worker-1", "worker-2", "worker-3"]));
+      // The failed node has the most events: it comes first.
+      expect((await rows())[0]).toBe("worker-2");
+      await page.locator("#timeline").screenshot({ path: join(OUT, "lanes-by-node.png") });
+
+      await page.selectOption("#lanes-by", "workload");
+      expect(await page.locator("#lanes-chart .uplot").count()).toBe(1);
+      expect(await rows()).toEqual(expect.arrayContaining(["web", "db", "node-exporter", "nodes"]));
+      await page.locator("#timeline").screenshot({ path: join(OUT, "lanes-by-workload.png") });
+      // The other views are as accessible as the default one.
+      expect(await axe(page)).toEqual([]);
+
+      await page.selectOption("#lanes-by", "component");
+      expect(await page.locator("#lanes-chart .uplot").count()).toBe(1);
+      expect(await rows()).toHaveLength(5);
+      await page.locator("#timeline").screenshot({ path: join(OUT, "lanes-by-component.png") });
+
+      // Still one lanes chart on the shared axis, and the player still steps.
+      expect(await page.locator("#lanes-all").isHidden()).toBe(true);
+      await page.focus("#player");
+      await page.keyboard.press("ArrowRight");
+      expect(await page.locator("#player-step").getAttribute("data-step")).toBe("1");
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe("what-if in the page", () => {
   const base = readFileSync("examples/node-power-loss.yaml", "utf8");
   const dir = mkdtempSync(join(tmpdir(), "faultline-whatif-"));

@@ -14,9 +14,13 @@ import {
   type DetectorPayload,
   type Headline,
   headline,
+  LANE_GROUPINGS,
   LANE_LABELS,
   LANES,
+  type LaneGrouping,
+  type LaneRow,
   LEVERS,
+  laneRows,
   PHASES,
   type PodProbes,
   PROBES,
@@ -216,6 +220,10 @@ class SimulateReport {
   private current = 0;
   private playing: number | undefined;
   private whatIf: WhatIf = {};
+  private lanesBy: LaneGrouping = "component";
+  private showAllRows = false;
+  private lanesChart: uPlot | undefined;
+  private rowsCache: { run: Run; rows: Map<string, LaneRow[]> } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -231,6 +239,7 @@ class SimulateReport {
     this.axis?.charts.slice().forEach((c) => {
       c.destroy();
     });
+    this.lanesChart = undefined;
     this.axis = new TimeAxis(0, Math.max(1, result.summary.duration));
     this.root.append(
       h(
@@ -581,24 +590,13 @@ class SimulateReport {
   // timeline: swimlanes + player
 
   private timelineSection(): HTMLElement {
-    const { steps: st, result } = this.run;
-    const chartBox = chartFrame(
-      "lanes-chart",
-      "Swimlanes: every step of the run on a shared time axis, one lane per component",
-    );
-    const x = st.map((s) => s.t);
-    const data: (number | null)[][] = [x];
-    const series: uPlot.Series[] = [{}];
-    LANES.forEach((lane, li) => {
-      const y = LANES.length - 1 - li;
-      data.push(st.map((s) => (s.events.some((i) => result.events[i]!.lane === lane) ? y : null)));
-      series.push({
-        label: LANE_LABELS[lane],
-        stroke: LANE_COLOURS[lane],
-        paths: () => null,
-        points: { show: true, size: 9, fill: LANE_COLOURS[lane], stroke: LANE_COLOURS[lane] },
-        value: (_u, v) => (v == null ? "–" : "●"),
-      });
+    const chartBox = chartFrame("lanes-chart", "");
+    const rowList = h("ul", { id: "lanes-rows", class: "sr-only", "aria-label": "Rows of the swimlanes" });
+    const all = h("button", {
+      type: "button",
+      id: "lanes-all",
+      "aria-controls": "lanes-chart",
+      hidden: true,
     });
     const toolbar = h(
       "div",
@@ -618,6 +616,21 @@ class SimulateReport {
       }),
       h("span", { class: "hint" }, "or drag across a chart to zoom; double-click to see the whole run"),
     );
+    const by = h(
+      "select",
+      { id: "lanes-by" },
+      ...LANE_GROUPINGS.map((g) => h("option", { value: g, selected: g === this.lanesBy }, g)),
+    );
+    const draw = () => this.drawLanes(chartBox, rowList, all);
+    by.addEventListener("change", () => {
+      this.lanesBy = by.value as LaneGrouping;
+      this.showAllRows = false;
+      draw();
+    });
+    all.addEventListener("click", () => {
+      this.showAllRows = !this.showAllRows;
+      draw();
+    });
     const section = headedSection(
       "timeline",
       "Timeline",
@@ -628,38 +641,233 @@ class SimulateReport {
           h("li", {}, h("span", { class: "chip", style: `background:${LANE_COLOURS[l]}` }), LANE_LABELS[l]),
         ),
       ),
-      toolbar,
+      h(
+        "div",
+        { class: "timeline-controls" },
+        toolbar,
+        h("div", { class: "field inline" }, h("label", { for: "lanes-by" }, "Lanes by"), by),
+      ),
       chartBox,
+      rowList,
+      all,
       this.playerSection(),
     );
-    queueMicrotask(() => {
-      const u = new uPlot(
-        {
-          ...this.axis.opts(),
-          width: chartWidth(chartBox),
-          height: 230,
-          series,
-          legend: { show: false },
-          scales: { ...this.axis.opts().scales, y: { range: [-0.6, LANES.length - 0.4] } },
-          axes: [
-            this.axis.opts().axes![0]!,
-            {
-              size: 100,
-              splits: () => LANES.map((_, i) => i),
-              values: (_u, splits) => splits.map((v) => LANE_LABELS[LANES[LANES.length - 1 - v]!] ?? ""),
-            },
-          ],
-        },
-        data as uPlot.AlignedData,
-        chartBox,
+    queueMicrotask(draw);
+    return section;
+  }
+
+  /** (Re)draws the swimlanes in the grouping chosen, keeping the time range on show. */
+  private drawLanes(box: HTMLElement, rowList: HTMLElement, all: HTMLButtonElement): void {
+    const range = this.lanesChart && this.axis.charts.includes(this.lanesChart) ? this.axis.range() : null;
+    this.lanesChart?.destroy();
+    this.lanesChart = undefined;
+    box.replaceChildren();
+    box.classList.remove("scroll");
+    box.removeAttribute("tabindex");
+    box.style.height = "";
+    box.onscroll = null;
+    const u =
+      this.lanesBy === "component"
+        ? this.componentLanes(box, rowList, all)
+        : this.rowLanes(box, rowList, all);
+    this.lanesChart = u;
+    this.axis.add(u);
+    if (range) u.setScale("x", { min: range[0], max: range[1] });
+    u.over.addEventListener("click", () => {
+      const idx = u.cursor.idx;
+      if (idx != null) this.select(idx, true);
+    });
+  }
+
+  /** The default view: one lane per component. */
+  private componentLanes(box: HTMLElement, rowList: HTMLElement, all: HTMLButtonElement): uPlot {
+    const { steps: st, result } = this.run;
+    box.setAttribute(
+      "aria-label",
+      "Swimlanes: every step of the run on a shared time axis, one lane per component",
+    );
+    const x = st.map((s) => s.t);
+    const data: (number | null)[][] = [x];
+    const series: uPlot.Series[] = [{}];
+    const counts = new Map<Lane, number>();
+    LANES.forEach((lane, li) => {
+      const y = LANES.length - 1 - li;
+      let n = 0;
+      data.push(
+        st.map((s) => {
+          let here = false;
+          for (const i of s.events)
+            if (result.events[i]!.lane === lane) {
+              here = true;
+              n++;
+            }
+          return here ? y : null;
+        }),
       );
-      this.axis.add(u);
-      u.over.addEventListener("click", () => {
-        const idx = u.cursor.idx;
-        if (idx != null) this.select(idx, true);
+      counts.set(lane, n);
+      series.push({
+        label: LANE_LABELS[lane],
+        stroke: LANE_COLOURS[lane],
+        paths: () => null,
+        points: { show: true, size: 9, fill: LANE_COLOURS[lane], stroke: LANE_COLOURS[lane] },
+        value: (_u, v) => (v == null ? "–" : "●"),
       });
     });
-    return section;
+    rowList.replaceChildren(...LANES.map((l) => rowItem(LANE_LABELS[l], counts.get(l) ?? 0)));
+    all.hidden = true;
+    return new uPlot(
+      {
+        ...this.axis.opts(),
+        width: chartWidth(box),
+        height: 230,
+        series,
+        legend: { show: false },
+        scales: { ...this.axis.opts().scales, y: { range: [-0.6, LANES.length - 0.4] } },
+        axes: [
+          this.axis.opts().axes![0]!,
+          {
+            size: 100,
+            splits: () => LANES.map((_, i) => i),
+            values: (_u, splits) => splits.map((v) => LANE_LABELS[LANES[LANES.length - 1 - v]!] ?? ""),
+          },
+        ],
+      },
+      data as uPlot.AlignedData,
+      box,
+    );
+  }
+
+  /**
+   * One row per node or per workload, drawn straight onto the canvas (a row's points keep their
+   * component's colour). The 40 busiest rows show; all of them on demand, scrolled in a fixed-height
+   * window so the canvas stays the same size however many rows the run has.
+   */
+  private rowLanes(box: HTMLElement, rowList: HTMLElement, all: HTMLButtonElement): uPlot {
+    const by = this.lanesBy as Exclude<LaneGrouping, "component">;
+    const run = this.run;
+    const cached = this.rowsCache?.run === run ? this.rowsCache.rows : new Map<string, LaneRow[]>();
+    this.rowsCache = { run, rows: cached };
+    let rows = cached.get(by);
+    if (!rows) {
+      rows = laneRows(run.result, run.scenario, run.steps, by);
+      cached.set(by, rows);
+    }
+    const st = run.steps;
+    const expanded = this.showAllRows && rows.length > MAX_ROWS;
+    const shown = expanded ? rows : rows.slice(0, MAX_ROWS);
+    const visible = Math.max(1, Math.min(rows.length, MAX_ROWS));
+    box.setAttribute(
+      "aria-label",
+      `Swimlanes: every step of the run on a shared time axis, one row per ${by} (${
+        shown.length === rows.length
+          ? `${rows.length} row${rows.length === 1 ? "" : "s"}`
+          : `the ${shown.length} of ${rows.length} rows with the most events`
+      }), points coloured by component`,
+    );
+    rowList.replaceChildren(...shown.map((r) => rowItem(r.label, r.count)));
+    all.hidden = rows.length <= MAX_ROWS;
+    all.setAttribute("aria-expanded", String(expanded));
+    all.textContent = expanded
+      ? `Show the ${MAX_ROWS} rows with the most events`
+      : `Show all ${rows.length.toLocaleString("en")} rows`;
+
+    // Row i sits at y = -i; `first` is the top row of the visible (fractional while scrolling).
+    let first = 0;
+    const yRange = (): [number, number] => [-(first + visible - 1) - 0.6, -first + 0.6];
+    const label = (r: LaneRow) => (r.label.length > 28 ? `${r.label.slice(0, 27)}…` : r.label);
+    const longest = Math.max(4, ...shown.slice(0, 400).map((r) => label(r).length));
+    const x = st.map((s) => s.t);
+    const base = this.axis.opts();
+    const radius = 4.5;
+    const offsets = LANES.map((_, i) => (i - (LANES.length - 1) / 2) * 2.5);
+    const drawPoints = (u: uPlot) => {
+      const xMin = u.scales.x?.min;
+      const xMax = u.scales.x?.max;
+      const yMin = u.scales.y?.min;
+      const yMax = u.scales.y?.max;
+      if (xMin == null || xMax == null || yMin == null || yMax == null) return;
+      const { left, top, width, height } = u.bbox;
+      const ctx = u.ctx;
+      const r = radius * uPlot.pxRatio;
+      const i0 = Math.max(0, Math.floor(-yMax));
+      const i1 = Math.min(shown.length - 1, Math.ceil(-yMin));
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(left, top, width, height);
+      ctx.clip();
+      LANES.forEach((lane, li) => {
+        ctx.fillStyle = LANE_COLOURS[lane];
+        ctx.beginPath();
+        for (let i = i0; i <= i1; i++) {
+          const idxs = shown[i]!.points[lane];
+          if (!idxs) continue;
+          const py = u.valToPos(-i, "y", true) + offsets[li]! * uPlot.pxRatio;
+          let last = Number.NEGATIVE_INFINITY;
+          for (let k = firstAtOrAfter(idxs, st, xMin); k < idxs.length; k++) {
+            const t = st[idxs[k]!]!.t;
+            if (t > xMax) break;
+            const px = u.valToPos(t, "x", true);
+            // Points closer than a pixel in one row and component are one point.
+            if (px - last < 1) continue;
+            last = px;
+            ctx.moveTo(px + r, py);
+            ctx.arc(px, py, r, 0, 2 * Math.PI);
+          }
+        }
+        ctx.fill();
+      });
+      ctx.restore();
+    };
+    const rowHeight = 22;
+    // The x axis and its label take about 90 px below the rows.
+    const height = Math.max(200, visible * rowHeight + 90);
+    const u = new uPlot(
+      {
+        ...base,
+        width: chartWidth(box),
+        height,
+        // An empty series: the cursor and a click still find the step nearest the pointer.
+        series: [{}, { label: "steps", paths: () => null, points: { show: false } }],
+        legend: { show: false },
+        scales: { ...base.scales, y: { range: () => yRange() } },
+        hooks: { ...base.hooks, draw: [drawPoints, ...(base.hooks?.draw ?? [])] },
+        axes: [
+          base.axes![0]!,
+          {
+            size: Math.min(220, 24 + 7 * longest),
+            splits: (_u, _i, min, max) => {
+              const out: number[] = [];
+              for (let v = Math.ceil(min); v <= Math.floor(max); v++) if (shown[-v]) out.push(v);
+              return out;
+            },
+            values: (_u, splits) => splits.map((v) => (shown[-v] ? label(shown[-v]!) : "")),
+          },
+        ],
+      },
+      [x, x.map(() => null)] as uPlot.AlignedData,
+      box,
+    );
+    if (expanded) {
+      // The whole list scrolls under a visible of the chart's height: the canvas keeps its size.
+      box.classList.add("scroll");
+      box.setAttribute("tabindex", "0");
+      box.style.height = `${height}px`;
+      box.append(
+        h("div", { class: "lanes-spacer", style: `height:${(rows.length - visible) * rowHeight}px` }),
+      );
+      let pending = false;
+      box.onscroll = () => {
+        if (pending) return;
+        pending = true;
+        requestAnimationFrame(() => {
+          pending = false;
+          first = Math.min(rows.length - visible, box.scrollTop / rowHeight);
+          const [min, max] = yRange();
+          u.setScale("y", { min, max });
+        });
+      };
+    }
+    return u;
   }
 
   private zoom(f: number): void {
@@ -1075,6 +1283,30 @@ class SimulateReport {
       ),
     );
   }
+}
+
+/** More rows than this: the busiest show, the rest on demand. */
+const MAX_ROWS = 40;
+
+/** A swimlane row, named for screen readers (and for the tests) beside the chart. */
+function rowItem(label: string, count: number): HTMLElement {
+  return h(
+    "li",
+    { "data-row": label, "data-count": count },
+    `${label}: ${count.toLocaleString("en")} event${count === 1 ? "" : "s"}`,
+  );
+}
+
+/** The first of a row's steps at or after time t (binary search). */
+function firstAtOrAfter(idxs: number[], st: readonly Step[], t: number): number {
+  let lo = 0;
+  let hi = idxs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (st[idxs[mid]!]!.t < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function eventCard(e: TraceEvent): HTMLElement {
