@@ -250,14 +250,15 @@ function dnsLabel(src: SourceDoc, path: Path, v: unknown): string {
   return s;
 }
 
-function dnsSubdomain(src: SourceDoc, path: Path, v: unknown): string {
+/** A DNS subdomain (RFC 1123), as Kubernetes requires of most object names, node names included. */
+export function dnsSubdomain(src: SourceDoc, path: Path, v: unknown, what = "name"): string {
   const s = str(src, path, v);
   if (s.length > 253 || !DNS_SUBDOMAIN.test(s)) {
     fail(
       src,
       path,
       "invalid-value",
-      `${show(s)} is not a valid name: use lower-case letters, digits, '-' and '.', starting and ending with a letter or digit`,
+      `${show(s)} is not a valid ${what}: use lower-case letters, digits, '-' and '.', starting and ending with a letter or digit`,
     );
   }
   return s;

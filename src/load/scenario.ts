@@ -38,7 +38,7 @@ import {
   stringMap,
 } from "./check.ts";
 import { LoadError, type LoadErrorCode } from "./errors.ts";
-import { type Collected, collectObjects, emptyCollected } from "./manifest.ts";
+import { type Collected, collectObjects, dnsSubdomain, emptyCollected } from "./manifest.ts";
 import { type Path, parseYamlFile, type SourceDoc } from "./source.ts";
 import { resolvePodTarget, workloadsOf } from "./targets.ts";
 import { parseNetwork, parseProfile, parseTraffic } from "./traffic.ts";
@@ -362,19 +362,8 @@ function makeNode(
   return node;
 }
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
 function nodeName(src: SourceDoc, path: Path, v: unknown): string {
-  const s = str(src, path, v);
-  if (s.length > 253 || !DNS_SUBDOMAIN.test(s)) {
-    fail(
-      src,
-      path,
-      "invalid-value",
-      `${show(s)} is not a valid node name: use lower-case letters, digits, '-' and '.'`,
-    );
-  }
-  return s;
+  return dnsSubdomain(src, path, v, "node name");
 }
 
 function zoneName(src: SourceDoc, path: Path, v: unknown): string {
