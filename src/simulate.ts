@@ -58,6 +58,8 @@ export interface SimulateOptions {
   seed?: number;
   /** also run the scenario with each lever pulled (src/traffic/levers.ts) and report what it saves */
   levers?: boolean;
+  /** called once the warm-up is over, at t=0 (for benchmarks: the model itself reads no clock) */
+  onWarmedUp?: () => void;
 }
 
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationResult {
@@ -133,6 +135,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
   if (scenario.start === "running") createManifests();
   engine.run(0);
   trace.muted = false;
+  options.onWarmedUp?.();
   if (scenario.start === "created") createManifests();
 
   // Built before the faults, so that at a step's instant the callers' requests sent before it

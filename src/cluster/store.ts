@@ -74,6 +74,13 @@ export class Store {
     this.observers.push(fn);
   }
 
+  /** The names of the nodes some pod is bound to (existing or not), sorted. */
+  nodesWithPods(): string[] {
+    const out: string[] = [];
+    for (const [node, pods] of this.podsByNode) if (pods.size > 0) out.push(node);
+    return out.sort();
+  }
+
   /** The pods bound to a node, unsorted (for caches; models use podsOnNode). */
   podSetOnNode(node: string): ReadonlySet<Pod> {
     return this.podsByNode.get(node) ?? EMPTY;

@@ -68,14 +68,14 @@ export class RateLimitedTimedQueue {
   add(value: string, now: number): boolean {
     if (this.set.has(value)) return false;
     this.set.add(value);
-    this.items.push({ value, processAt: now, enqueuedSeq: this.seq++ });
-    this.sort();
+    this.insert({ value, processAt: now, enqueuedSeq: this.seq++ });
     return true;
   }
 
   remove(value: string): void {
-    this.set.delete(value);
-    this.items = this.items.filter((i) => i.value !== value);
+    if (!this.set.delete(value)) return;
+    const i = this.items.findIndex((item) => item.value === value);
+    if (i >= 0) this.items.splice(i, 1);
   }
 
   get length(): number {
@@ -93,10 +93,10 @@ export class RateLimitedTimedQueue {
       const head = this.items[0]!;
       if (now < head.processAt) return;
       const result = fn(head.value);
-      if (result.done) this.items.shift();
-      else {
+      this.items.shift();
+      if (!result.done) {
         head.processAt = now + result.wait + 1e-9;
-        this.sort();
+        this.insert(head);
       }
     }
   }
@@ -108,7 +108,20 @@ export class RateLimitedTimedQueue {
     return Math.max(this.limiter.nextTokenAt(now), head.processAt);
   }
 
-  private sort(): void {
-    this.items.sort((a, b) => a.processAt - b.processAt || a.enqueuedSeq - b.enqueuedSeq);
+  /** Keep the items ordered by (processAt, enqueue order): a binary search, not a sort per add. */
+  private insert(item: Item): void {
+    let lo = 0;
+    let hi = this.items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.items[mid]!;
+      if (
+        m.processAt < item.processAt ||
+        (m.processAt === item.processAt && m.enqueuedSeq < item.enqueuedSeq)
+      )
+        lo = mid + 1;
+      else hi = mid;
+    }
+    this.items.splice(lo, 0, item);
   }
 }
