@@ -15,10 +15,11 @@
 
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 import { ATTACH_DETACH_LOOP_PERIOD, MAX_WAIT_FOR_UNMOUNT } from "../kubernetes/defaults.ts";
 import type { Pod, VolumeAttachment } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
+import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
+import { fmt } from "../trace/format.ts";
 
 export class AttachDetachController {
   private detachRequestedAt = new Map<string, number>();
@@ -180,16 +181,4 @@ function isPodTerminated(pod: Pod): boolean {
     pod.metadata.deletionTimestamp !== undefined &&
     pod.status.containerStatuses.every((c) => c.state !== "running")
   );
-}
-
-/** The ReadWriteOnce claims a pod mounts, as `<namespace>/<claim>`. */
-export function claimsOf(pod: Pod): string[] {
-  const out: string[] = [];
-  for (const v of pod.spec.volumes ?? [])
-    if (v.persistentVolumeClaim) out.push(`${pod.metadata.namespace}/${v.persistentVolumeClaim.claimName}`);
-  return out;
-}
-
-export function attachmentName(claim: string): string {
-  return `pvc/${claim}`;
 }

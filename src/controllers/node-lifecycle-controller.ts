@@ -6,7 +6,6 @@
 import { setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 import {
   MONITOR_PASS_PROCESSING,
   NODE_EVICTION_PERIOD,
@@ -26,6 +25,7 @@ import {
   TAINT_UNSCHEDULABLE,
   taintString,
 } from "../kubernetes/taints.ts";
+import { fmt, round3 } from "../trace/format.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
 
 export type ZoneState = "Initial" | "Normal" | "PartialDisruption" | "FullDisruption";
@@ -485,8 +485,4 @@ function zoneWhy(state: ZoneState, threshold: number, large: number, size: numbe
     default:
       return "fewer than 3 nodes, or under the unhealthy-zone-threshold share, are not Ready";
   }
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

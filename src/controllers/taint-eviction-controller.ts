@@ -6,11 +6,12 @@
 import { deletePodGracefully, setPodCondition } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 import type { Node, Pod, Taint, Toleration } from "../kubernetes/objects.ts";
 import { matchingTolerations, minTolerationSeconds, taintString } from "../kubernetes/taints.ts";
+import { fmt, round3 } from "../trace/format.ts";
 
 interface ScheduledEviction {
+  pod: Pod;
   createdAt: number;
   fireAt: number;
   timer: Timer;
@@ -117,7 +118,7 @@ export class TaintEvictionController {
   private schedule(pod: Pod, createdAt: number, fireAt: number, why: string): void {
     const uid = pod.metadata.uid!;
     const timer = this.ctx.engine.at(fireAt, () => this.evict(pod, why));
-    this.evictions.set(uid, { createdAt, fireAt, timer, why });
+    this.evictions.set(uid, { pod, createdAt, fireAt, timer, why });
   }
 
   private cancel(uid: string, why?: string): void {
@@ -126,8 +127,8 @@ export class TaintEvictionController {
     this.ctx.engine.cancel(e.timer);
     this.evictions.delete(uid);
     if (!why) return;
-    const pod = this.ctx.store.list("Pod").find((p) => p.metadata.uid === uid);
-    if (!pod) return;
+    const pod = e.pod;
+    if (!this.ctx.store.exists(pod)) return;
     this.ctx.trace.emit({
       type: "EvictionCancelled",
       lane: "control-plane",
@@ -161,8 +162,4 @@ export class TaintEvictionController {
 
 function noExecute(node: Node): Taint[] {
   return (node.spec.taints ?? []).filter((t) => t.effect === "NoExecute");
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

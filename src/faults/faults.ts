@@ -5,12 +5,12 @@ import { deletePodGracefully, podReady, removePod, setPodCondition, workloadOf }
 import type { Context } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import type { Kubelet } from "../kubelet/kubelet.ts";
-import { fmt } from "../kubelet/kubelet.ts";
 import { DRAIN_EVICTION_RETRY } from "../kubernetes/defaults.ts";
 import { matchesSelector } from "../kubernetes/labels.ts";
 import type { Pod, PodDisruptionBudget } from "../kubernetes/objects.ts";
 import { hasTaint, TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
 import type { TimelineStep } from "../scenario/types.ts";
+import { fmt } from "../trace/format.ts";
 
 export class UnsupportedFault extends Error {}
 

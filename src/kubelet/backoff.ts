@@ -4,14 +4,14 @@
 // backoff.go) as the kubelet configures it (pkg/kubelet/kubelet.go newCrashLoopBackOff): 10s
 // initial, doubling to a 300s cap, and an entry that expires when the event it is asked about comes
 // more than 600s after its last update (HasExpiredFunc, ≈1.33+; the library's own 2 × max is also
-// 600s at the default cap). kubernetes.md §8.
+// 600s at the default cap). kubernetes.md §8. The constants, with the feature-gated ones, are in
+// kubernetes/defaults.ts.
 
-/** initialCrashLoopBackOff: pkg/kubelet/kubelet.go. */
-export const CRASH_LOOP_BACKOFF_INITIAL = 10;
-/** MaxCrashLoopBackOff (v1beta1.MaxContainerBackOff): pkg/kubelet/kubelet.go. */
-export const CRASH_LOOP_BACKOFF_MAX = 300;
-/** An entry older than this (eventTime − lastUpdate) is forgotten: "10 minutes without any problems". */
-export const CRASH_LOOP_BACKOFF_RESET = 600;
+import {
+  CRASH_LOOP_BACKOFF_INITIAL,
+  CRASH_LOOP_BACKOFF_MAX,
+  CRASH_LOOP_BACKOFF_RESET,
+} from "../kubernetes/defaults.ts";
 
 interface Entry {
   backoff: number;

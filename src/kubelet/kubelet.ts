@@ -4,7 +4,6 @@
 import { removePod, workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, RunningCopy } from "../cluster/context.ts";
 import { ref, type WatchEventType } from "../cluster/store.ts";
-import { attachmentName, claimsOf } from "../controllers/attach-detach-controller.ts";
 import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import {
@@ -19,7 +18,9 @@ import {
 } from "../kubernetes/defaults.ts";
 import { getNode, getPod } from "../kubernetes/kubectl.ts";
 import type { Lease, Node, NodeCondition, Pod } from "../kubernetes/objects.ts";
+import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
 import type { NodeSpec } from "../scenario/types.ts";
+import { fmt } from "../trace/format.ts";
 import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 
 /**
@@ -583,8 +584,4 @@ function healthyConditions(now: number, previous?: NodeCondition[]): NodeConditi
     c("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
     c("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
   ];
-}
-
-export function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/0+$/, "").replace(/\.$/, "");
 }

@@ -27,6 +27,7 @@ import {
 import { getPod } from "../kubernetes/kubectl.ts";
 import type { Container, ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
+import { fmt } from "../trace/format.ts";
 import { Backoff } from "./backoff.ts";
 import {
   type ContainerView,
@@ -419,7 +420,7 @@ export class PodWorker {
   }
 
   private upFor(c: ContainerRun): string {
-    return `${fmtS(this.ctx.engine.now - c.startedAt)}s`;
+    return `${fmt(this.ctx.engine.now - c.startedAt)}s`;
   }
 
   private checkWhy(_c: ContainerRun, w: ProbeWorker): string {
@@ -615,7 +616,7 @@ export class PodWorker {
       why: `${cause}; it has restarted before within 10 minutes, so this restart waits the back-off, now ${delay}s (CrashLoopBackOff: the first restart immediate, then 10s doubling to a 300s cap, reset after 10 minutes of running); ${
         exact
           ? "the pod worker retries when the back-off expires (≈1.35+, PR #133066)"
-          : `the pod worker retries every backOffPeriod=${KUBELET_BACKOFF_PERIOD}s + up to 50% jitter, so the restart comes at the first retry after ${fmtS(until - exitAt)}s`
+          : `the pod worker retries every backOffPeriod=${KUBELET_BACKOFF_PERIOD}s + up to 50% jitter, so the restart comes at the first retry after ${fmt(until - exitAt)}s`
       }`,
       see: getPod(pod, now),
     });
@@ -749,8 +750,4 @@ export class PodWorker {
 
 function cap(s: string): string {
   return s[0]!.toUpperCase() + s.slice(1);
-}
-
-function fmtS(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/0+$/, "").replace(/\.$/, "");
 }

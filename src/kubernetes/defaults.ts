@@ -69,6 +69,16 @@ export interface KubeletSettings {
   crashLoopBackOffMax: number;
 }
 
+/** initialCrashLoopBackOff, 10s: pkg/kubelet/kubelet.go. */
+export const CRASH_LOOP_BACKOFF_INITIAL = 10;
+/** MaxCrashLoopBackOff (v1beta1.MaxContainerBackOff), 300s: pkg/kubelet/kubelet.go. */
+export const CRASH_LOOP_BACKOFF_MAX = 300;
+/** reducedInitialCrashLoopBackOff 1s and reducedMaxCrashLoopBackOff 60s (ReduceDefaultCrashLoopBackOffDecay): kubelet.go. */
+export const REDUCED_CRASH_LOOP_BACKOFF_INITIAL = 1;
+export const REDUCED_CRASH_LOOP_BACKOFF_MAX = 60;
+/** An entry older than this (eventTime − lastUpdate) is forgotten (HasExpiredFunc): "10 minutes without any problems". */
+export const CRASH_LOOP_BACKOFF_RESET = 600;
+
 /** The kubelet feature gates the models read: the minor version each appeared in, and each state's default. */
 export const KUBELET_FEATURE_GATES = {
   // KEP-4603: alpha 1.33, off by default (kubernetes.md §8.5, §16).
@@ -85,11 +95,11 @@ export function resolveKubelet(version: KubernetesVersion, overrides: KubeletOve
   // newCrashLoopBackOff: (300s, 10s); (60s, 1s) with ReduceDefaultCrashLoopBackOffDecay; then with
   // KubeletCrashLoopBackOffMax the cap is crashLoopBackOff.maxContainerRestartPeriod (1s–300s,
   // defaulted to 300s), and the first back-off never exceeds it.
-  let initial = 10;
-  let max = 300;
+  let initial = CRASH_LOOP_BACKOFF_INITIAL;
+  let max = CRASH_LOOP_BACKOFF_MAX;
   if (gate("ReduceDefaultCrashLoopBackOffDecay")) {
-    initial = 1;
-    max = 60;
+    initial = REDUCED_CRASH_LOOP_BACKOFF_INITIAL;
+    max = REDUCED_CRASH_LOOP_BACKOFF_MAX;
   }
   if (gate("KubeletCrashLoopBackOffMax")) {
     max =

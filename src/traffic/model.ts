@@ -14,6 +14,7 @@ import type { Context } from "../cluster/context.ts";
 import type { Rng } from "../engine/rng.ts";
 import type { Network } from "../network/network.ts";
 import type { NetworkSettings, TrafficSpec } from "../scenario/types.ts";
+import { round3 } from "../trace/format.ts";
 import {
   C_ALL_EJECTED,
   C_CALLER_STALE,
@@ -713,8 +714,4 @@ function whyOf(outcome: number): string {
     default:
       return "something in the path answered with an error (5xx)";
   }
-}
-
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }

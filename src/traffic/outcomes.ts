@@ -42,3 +42,12 @@ export const C_LOCAL_NONE = 11;
 export const C_NO_ENDPOINT = 12;
 export const C_LB_EMPTY = 13;
 export const C_ALL_EJECTED = 14;
+
+/** The causes of requests that were sent to the lost node (the report's "traffic stopped" moment). */
+export const LOST_NODE_CAUSES: ReadonlySet<string> = new Set([
+  CAUSES[C_KEEPALIVE_LOST],
+  CAUSES[C_LB_LOST],
+  CAUSES[C_ROUTED_STALE],
+  CAUSES[C_CALLER_STALE],
+  CAUSES[C_INFLIGHT_NODE],
+]);

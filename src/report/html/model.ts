@@ -9,6 +9,7 @@ import type { Scenario } from "../../scenario/types.ts";
 import type { SimulationResult } from "../../simulate.ts";
 import type { Lane, TraceEvent } from "../../trace/events.ts";
 import { visibleEventIndexes } from "../../trace/visible.ts";
+import { LOST_NODE_CAUSES } from "../../traffic/outcomes.ts";
 
 export const LANES: readonly Lane[] = ["kubelet", "app", "network", "control-plane", "operator"];
 export const LANE_LABELS: Record<Lane, string> = {
@@ -493,15 +494,6 @@ export interface Step {
 
 /** Re-exported: the page and the text timeline show the same events. */
 export { visibleEventIndexes };
-
-/** Failures of requests that were sent to the lost node (src/traffic/outcomes.ts). */
-const LOST_NODE_CAUSES = new Set<string>([
-  "kept-alive connection to the lost node",
-  "load balancer still sending to the lost node",
-  "routed by a surviving node to an endpoint not yet removed",
-  "sent by the caller to an endpoint on the lost node not yet ejected",
-  "in flight when the node was lost",
-]);
 
 export function steps(result: ReportResult): Step[] {
   const out: Step[] = [];
