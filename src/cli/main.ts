@@ -1,5 +1,6 @@
 // The faultline command: parse arguments, call load → run → report, map errors to exit codes.
 
+import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerDetectorCommands } from "./detector.ts";
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Io, processIo, UsageError } from "./io.ts";
@@ -10,6 +11,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   let exitCode = 0;
   const program = new Command("faultline")
     .description("What happens if…? Kubernetes failure handling and heartbeat failure detectors, simulated.")
+    .version(packageVersion(), "--version", "print faultline's version")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
 
@@ -35,4 +37,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.err(`faultline: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_INTERNAL;
   }
+}
+
+/** The version in package.json (two levels up from src/cli/ or dist/cli/). */
+function packageVersion(): string {
+  const pkg = createRequire(import.meta.url)("../../package.json") as { version: string };
+  return pkg.version;
 }
