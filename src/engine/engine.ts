@@ -1,34 +1,55 @@
 // The virtual clock and its event queue. Knows nothing of Kubernetes.
 //
-// Time is in seconds (a float). Events run in (time, sequence) order: a binary min-heap keyed by
-// time, ties broken by the order in which they were scheduled, so simultaneous events keep their
-// scheduling order (a plain heap is not stable; see mourner/flatqueue's note on equal priorities).
+// Time is in seconds, on a one-microsecond grid (time.ts): every scheduled time is quantized, so
+// two components that compute the same instant by different sums meet at the same time, and a
+// deadline `start + delay` is never found short of `delay` by rounding. Events run in
+// (time, sequence) order (heap.ts): simultaneous events keep their scheduling order.
+//
+// Every run is bounded: `maxEvents` caps the events one run may process; going past it throws
+// EventBudgetExceeded instead of running on (a livelock, or a scenario larger than its estimate).
 
+import { StableHeap } from "./heap.ts";
 import { Rng } from "./rng.ts";
+import { elapsed, quantize, TICK } from "./time.ts";
 
 export interface Timer {
   readonly at: number;
-  readonly seq: number;
   cancelled: boolean;
   readonly fn: () => void;
 }
 
+/** A run went past its event budget: the caller turns this into a message (never a hang). */
+export class EventBudgetExceeded extends Error {
+  constructor(
+    readonly maxEvents: number,
+    readonly at: number,
+  ) {
+    super(`the run went past its budget of ${maxEvents} engine events (at t=${at}s)`);
+  }
+}
+
 export class Engine {
+  /** The current virtual time, seconds on the microsecond grid. */
   now = 0;
   /** How many events have run: the benchmark's unit of work. */
   processed = 0;
+  /** Events one run may process before EventBudgetExceeded; unbounded by default. */
+  maxEvents = Number.POSITIVE_INFINITY;
   readonly rng: Rng;
-  private heap: Timer[] = [];
-  private seq = 0;
+  private readonly heap = new StableHeap<Timer>();
 
   constructor(seed: number) {
     this.rng = new Rng(seed);
   }
 
-  /** Run fn at absolute time `at` (never earlier than now). */
+  /** Run fn at absolute time `at` (never earlier than now), on the microsecond grid. */
   at(at: number, fn: () => void): Timer {
-    const timer: Timer = { at: Math.max(at, this.now), seq: this.seq++, cancelled: false, fn };
-    this.push(timer);
+    let t = quantize(at);
+    // A time strictly after now stays strictly after now on the grid (a ticker's "next tick after
+    // now" must not round back onto now and run again at the same instant).
+    if (t <= this.now) t = at > this.now ? quantize(this.now + TICK) : this.now;
+    const timer: Timer = { at: t, cancelled: false, fn };
+    this.heap.push(t, timer);
     return timer;
   }
 
@@ -37,62 +58,35 @@ export class Engine {
     return this.at(this.now + delay, fn);
   }
 
+  /** Seconds since `t`, on the grid: the one way models ask whether a delay has passed. */
+  since(t: number): number {
+    return elapsed(this.now, t);
+  }
+
   cancel(timer: Timer | undefined): void {
     if (timer) timer.cancelled = true;
   }
 
   get pending(): number {
-    return this.heap.length;
+    return this.heap.size;
+  }
+
+  /** The time of the next queued event (cancelled ones included), or +Infinity. */
+  nextAt(): number {
+    return this.heap.peekTime();
   }
 
   /** Run every event up to and including time `until`; the clock ends at `until`. */
   run(until: number): void {
     const heap = this.heap;
-    while (heap.length > 0) {
-      const top = heap[0]!;
-      if (top.at > until) break;
-      this.pop();
+    const end = quantize(until);
+    while (heap.size > 0 && heap.peekTime() <= end) {
+      const top = heap.pop()!;
       if (top.cancelled) continue;
       this.now = top.at;
-      this.processed++;
+      if (++this.processed > this.maxEvents) throw new EventBudgetExceeded(this.maxEvents, this.now);
       top.fn();
     }
-    this.now = until;
-  }
-
-  private less(a: Timer, b: Timer): boolean {
-    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-  }
-
-  private push(timer: Timer): void {
-    const heap = this.heap;
-    let i = heap.length;
-    heap.push(timer);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = heap[parent]!;
-      if (!this.less(timer, p)) break;
-      heap[i] = p;
-      i = parent;
-    }
-    heap[i] = timer;
-  }
-
-  private pop(): void {
-    const heap = this.heap;
-    const last = heap.pop()!;
-    if (heap.length === 0) return;
-    let i = 0;
-    const n = heap.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const c = r < n && this.less(heap[r]!, heap[l]!) ? r : l;
-      if (!this.less(heap[c]!, last)) break;
-      heap[i] = heap[c]!;
-      i = c;
-    }
-    heap[i] = last;
+    if (end > this.now) this.now = end;
   }
 }

@@ -1,0 +1,26 @@
+// The engine's time resolution: one microsecond. Every time the engine schedules is put on this
+// grid, and every "has this much time passed?" question is asked on it (`elapsed`), so that a
+// deadline computed as `start + delay` is never found short of `delay` by floating-point rounding
+// (6.004 + 10 − 6.004 is 9.999999999999998 in doubles; on the grid it is 10). Models compare
+// durations through these helpers, never by subtracting raw times.
+
+/** Ticks per second: the grid is one microsecond, finer than any Kubernetes timer. */
+export const TICKS_PER_SECOND = 1_000_000;
+
+/** One tick in seconds. */
+export const TICK = 1 / TICKS_PER_SECOND;
+
+/** `t` seconds put on the microsecond grid. Idempotent. */
+export function quantize(t: number): number {
+  return Math.round(t * TICKS_PER_SECOND) / TICKS_PER_SECOND;
+}
+
+/** Seconds from `since` to `now`, on the grid: `elapsed(6.004 + 10, 6.004) === 10`. */
+export function elapsed(now: number, since: number): number {
+  return quantize(now - since);
+}
+
+/** Whole ticks in `seconds` (for exact integer comparisons and keys). */
+export function ticks(seconds: number): number {
+  return Math.round(seconds * TICKS_PER_SECOND);
+}
