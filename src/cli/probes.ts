@@ -7,6 +7,7 @@ import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.t
 import type { KubeObject, PodSpec, Service } from "../kubernetes/objects.ts";
 import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
 import { selectorMatches } from "../load/manifest.ts";
+import { proseOf } from "../report/messages/index.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
 import { simulate } from "../simulate.ts";
 import type { TraceEvent } from "../trace/events.ts";
@@ -324,8 +325,8 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
         t,
         type: e.type,
         text,
-        message: e.message,
-        ...(e.why ? { why: e.why } : {}),
+        message: proseOf(e).message,
+        ...(proseOf(e).why ? { why: proseOf(e).why } : {}),
         ...(hidden.has(events.length) ? { detail: true } : {}),
       });
   }

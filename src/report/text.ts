@@ -5,6 +5,7 @@ import type { Scenario } from "../scenario/types.ts";
 import type { SimulationResult } from "../simulate.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import { visibleEventIndexes } from "../trace/visible.ts";
+import { proseOf } from "./messages/index.ts";
 
 const LANE_WIDTH = 15;
 
@@ -49,12 +50,13 @@ export function formatTimeline(
     const head = lastTime === e.t ? "" : `t+${clock(e.t)}`;
     if (lastTime !== e.t && lastTime !== undefined) out.push("");
     lastTime = e.t;
-    out.push(`${head.padEnd(12)}${laneLabel(e.lane).padEnd(LANE_WIDTH)}${headline(e)}`);
+    const prose = proseOf(e);
+    out.push(`${head.padEnd(12)}${laneLabel(e.lane).padEnd(LANE_WIDTH)}${headline(e, prose.message)}`);
     const indent = " ".repeat(12 + LANE_WIDTH);
-    if (e.why) out.push(`${indent}why now: ${e.why}`);
-    if (e.see) {
+    if (prose.why) out.push(`${indent}why now: ${prose.why}`);
+    if (prose.see) {
       out.push(`${indent}you would see:`);
-      for (const line of e.see.split("\n")) out.push(`${indent}  ${line}`);
+      for (const line of prose.see.split("\n")) out.push(`${indent}  ${line}`);
     }
   }
   out.push("");
@@ -92,9 +94,9 @@ function visibleEvents(events: TraceEvent[], duration: number, options: TextOpti
   return visibleEventIndexes(events, duration).map((i) => events[i]!);
 }
 
-function headline(e: TraceEvent): string {
-  if (e.type === "LeaseRenewed") return `${e.message} — the last renewal before it goes silent`;
-  return e.message;
+function headline(e: TraceEvent, message: string): string {
+  if (e.type === "LeaseRenewed") return `${message} — the last renewal before it goes silent`;
+  return message;
 }
 
 function laneLabel(lane: Lane): string {

@@ -10,6 +10,7 @@ import type { SimulationResult } from "../../simulate.ts";
 import type { Lane, TraceEvent } from "../../trace/events.ts";
 import { visibleEventIndexes } from "../../trace/visible.ts";
 import { LOST_NODE_CAUSES } from "../../traffic/outcomes.ts";
+import { proseOf } from "../messages/index.ts";
 
 export const LANES: readonly Lane[] = ["kubelet", "app", "network", "control-plane", "operator"];
 export const LANE_LABELS: Record<Lane, string> = {
@@ -206,7 +207,12 @@ export function headline(result: ReportResult, scenario: Scenario): Headline {
       (e) => lost.has(e.object) && e.type === "ContainerStarted" && e.restartCount > 0 && e.t > fault.t,
     );
     return {
-      failure: { t: fault.t, message: fault.message, do: fault.do, ...(node !== undefined ? { node } : {}) },
+      failure: {
+        t: fault.t,
+        message: proseOf(fault).message,
+        do: fault.do,
+        ...(node !== undefined ? { node } : {}),
+      },
       noticed: noticedBy?.t ?? null,
       trafficStopped,
       replaced: restarted?.t ?? null,
@@ -229,7 +235,12 @@ export function headline(result: ReportResult, scenario: Scenario): Headline {
       notReplaced.push(lostByOwner.get(o)![i]!.split("/").slice(-1)[0]!);
 
   return {
-    failure: { t: fault.t, message: fault.message, do: fault.do, ...(node !== undefined ? { node } : {}) },
+    failure: {
+      t: fault.t,
+      message: proseOf(fault).message,
+      do: fault.do,
+      ...(node !== undefined ? { node } : {}),
+    },
     noticed,
     trafficStopped,
     replaced,

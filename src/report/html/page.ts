@@ -8,6 +8,7 @@ import { exponentialPhi, phi } from "../../detectors/phi.ts";
 import { type Scenario, SUPPORTED_VERSIONS } from "../../scenario/types.ts";
 import { simulate } from "../../simulate.ts";
 import type { Lane, TraceEvent } from "../../trace/events.ts";
+import { proseOf } from "../messages/index.ts";
 import { clock } from "../text.ts";
 import {
   clusterSeries,
@@ -1310,6 +1311,7 @@ function firstAtOrAfter(idxs: number[], st: readonly Step[], t: number): number 
 }
 
 function eventCard(e: TraceEvent): HTMLElement {
+  const prose = proseOf(e);
   return h(
     "article",
     { class: "event", "data-lane": e.lane, style: `border-left-color:${LANE_COLOURS[e.lane]}` },
@@ -1318,10 +1320,12 @@ function eventCard(e: TraceEvent): HTMLElement {
       {},
       h("span", { class: "lane", style: `color:${LANE_COLOURS[e.lane]}` }, LANE_LABELS[e.lane]),
       " ",
-      e.message,
+      prose.message,
     ),
-    e.why ? h("p", { class: "why" }, h("strong", {}, "Why now: "), e.why) : null,
-    e.see ? h("div", { class: "see" }, h("strong", {}, "What you would see:"), h("pre", {}, e.see)) : null,
+    prose.why ? h("p", { class: "why" }, h("strong", {}, "Why now: "), prose.why) : null,
+    prose.see
+      ? h("div", { class: "see" }, h("strong", {}, "What you would see:"), h("pre", {}, prose.see))
+      : null,
   );
 }
 

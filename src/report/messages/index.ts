@@ -1,0 +1,30 @@
+// The prose of every event, written from its fields: `proseOf(e)` is the one way the text
+// timeline, the JSON's `message`/`why`/`see` and the HTML page get their words.
+
+import type { EventType, TraceEvent } from "../../trace/events.ts";
+import { CONTROL_PLANE_PRINTERS } from "./control-plane.ts";
+import { NODE_PRINTERS } from "./node.ts";
+import type { Printers, Prose } from "./prose.ts";
+import { SCHEDULING_PRINTERS } from "./scheduling.ts";
+import { TRAFFIC_PRINTERS } from "./traffic.ts";
+
+export type { Prose } from "./prose.ts";
+
+const PRINTERS: Printers<EventType> = {
+  ...NODE_PRINTERS,
+  ...CONTROL_PLANE_PRINTERS,
+  ...SCHEDULING_PRINTERS,
+  ...TRAFFIC_PRINTERS,
+};
+
+/** The words for one event. */
+export function proseOf(e: TraceEvent): Prose {
+  const printer = PRINTERS[e.type] as ((e: TraceEvent) => Prose) | undefined;
+  if (printer) return printer(e);
+  // Not yet converted (issue 11): the model's own prose.
+  return {
+    message: e.message ?? e.type,
+    ...(e.why !== undefined ? { why: e.why } : {}),
+    ...(e.see !== undefined ? { see: e.see } : {}),
+  };
+}
