@@ -136,7 +136,7 @@ export function setPodReady(
   if (!setPodCondition(ctx, pod, "Ready", ready ? "True" : "False", event.reason)) return;
   ctx.store.update(pod, pod.spec.nodeName);
   ctx.trace.emit({
-    type: ready ? "PodReady" : "PodNotReady",
+    type: (ready ? "PodReady" : "PodNotReady") as "PodReady",
     lane: event.lane,
     object: ref(pod),
     message: event.message,

@@ -4,11 +4,13 @@
 // explain it: the cause, the flag and its value that set the moment, the counts, the objects
 // involved. The prose a person reads ("message", "why now", "you would see") is written from those
 // fields by report/messages/, never by a model. The field maps live beside their models:
-// node-events.ts, control-plane-events.ts, scheduling-events.ts, traffic-events.ts.
+// node-events.ts, control-plane-events.ts, scheduling-events.ts, traffic-events.ts,
+// timeline-events.ts.
 
 import type { ControlPlaneEventFields } from "./control-plane-events.ts";
 import type { NodeEventFields } from "./node-events.ts";
 import type { SchedulingEventFields } from "./scheduling-events.ts";
+import type { TimelineEventFields } from "./timeline-events.ts";
 import type { TrafficEventFields } from "./traffic-events.ts";
 
 export type Lane = "kubelet" | "app" | "network" | "control-plane" | "operator";
@@ -36,7 +38,8 @@ export interface EventFields
   extends NodeEventFields,
     ControlPlaneEventFields,
     SchedulingEventFields,
-    TrafficEventFields {}
+    TrafficEventFields,
+    TimelineEventFields {}
 
 export type EventType = keyof EventFields;
 

@@ -6,6 +6,7 @@ import { CONTROL_PLANE_PRINTERS } from "./control-plane.ts";
 import { NODE_PRINTERS } from "./node.ts";
 import type { Printers, Prose } from "./prose.ts";
 import { SCHEDULING_PRINTERS } from "./scheduling.ts";
+import { TIMELINE_PRINTERS } from "./timeline.ts";
 import { TRAFFIC_PRINTERS } from "./traffic.ts";
 
 export type { Prose } from "./prose.ts";
@@ -15,6 +16,7 @@ const PRINTERS: Printers<EventType> = {
   ...CONTROL_PLANE_PRINTERS,
   ...SCHEDULING_PRINTERS,
   ...TRAFFIC_PRINTERS,
+  ...TIMELINE_PRINTERS,
 };
 
 /** The words for one event. */
