@@ -286,7 +286,7 @@ function probeChecks(
     checks,
     restarts,
     factors: [
-      `${count(containers)} containers with probes`,
+      `${count(containers)} container${containers === 1 ? "" : "s"} with probes`,
       `checks every ${num(shortest)}s or more while they boot, fail or share the callers' queue`,
     ],
   };
