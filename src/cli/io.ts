@@ -23,7 +23,7 @@ export const processIo: Io = {
     ? {
         progress: (line: string | undefined) => {
           // Carriage return, the line, erase to its end: one line, rewritten; cleared at the end.
-          const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
+          const width = Math.max(20, (process.stderr.columns || 80) - 1);
           process.stderr.write(`\r${line === undefined ? "" : line.slice(0, width)}\u001b[K`);
         },
       }

@@ -32,7 +32,9 @@ export function progressLine(
       if (wall - last < EVERY_MS) return;
       last = wall;
       const where =
-        now < 0 ? `warming up, t=-${duration(-now)}` : `t=${duration(now)} of ${duration(simulated)}`;
+        now < 0
+          ? `warming up, t=-${duration(Math.round(-now))}`
+          : `t=${duration(Math.round(now))} of ${duration(simulated)}`;
       show(`faultline: ${label}: ${where} · ${count(processed)} of ~${count(estimate.events)} events`);
     },
     done() {
