@@ -10,7 +10,7 @@ import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { formatJson } from "../report/json.ts";
 import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
 import { formatTimeline } from "../report/text.ts";
-import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
+import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { type SimulationResult, simulate } from "../simulate.ts";
 import { formatVariants, type VariantRun } from "../traffic/compare.ts";
@@ -142,7 +142,7 @@ class Runner {
     } catch (error) {
       if (error instanceof EventBudgetExceeded)
         throw new UsageError(
-          `${this.file}: the run went past its budget of ${count(error.maxEvents)} engine events at t=${error.at}s (estimated ~${count(estimate.events)} for the whole run); raise it with --max-events ${Math.max(error.maxEvents * 4, Math.ceil(estimate.events * 2))}`,
+          `${this.file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${duration(Math.round(error.at))}`} (estimated ~${count(estimate.events)} for the whole run); raise it with --max-events ${Math.max(error.maxEvents * 4, Math.ceil(estimate.events * 2))}`,
         );
       throw error;
     } finally {

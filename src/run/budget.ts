@@ -167,6 +167,8 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
 export function overBudget(estimate: WorkEstimate, budget: Budget): string | undefined {
   if (estimate.events > budget.maxEvents) {
     const top = estimate.eventTerms[0]!;
+    if (!Number.isFinite(estimate.events))
+      return `a run without end: ${top.what}: ${top.factors.join(" × ")}; a period of 0 never lets the clock move on`;
     return `about ${count(Math.round(estimate.events))} engine events per run, over the budget of ${count(budget.maxEvents)}; most are ${top.what}: ${top.factors.join(" × ")}. Shorten the scenario, or raise the budget with --max-events ${Math.ceil(estimate.events * 1.5)}`;
   }
   if (estimate.requests > budget.maxRequests) {
