@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { registerDetectorCommands } from "./detector.ts";
 import { reportInternalError } from "./errors.ts";
 import { EXIT_BAD_INPUT, escapingIo, guardStreams, type Io, processIo, UsageError } from "./io.ts";
+import { registerAuditCommand } from "./audit.ts";
 import { registerProbesCommand } from "./probes.ts";
 import { registerSimulateCommand } from "./simulate.ts";
 
@@ -26,6 +27,7 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
   registerSimulateCommand(program, io, setExit);
   registerDetectorCommands(program, io, setExit);
   registerProbesCommand(program, io, setExit);
+  registerAuditCommand(program, io, setExit);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -1,0 +1,77 @@
+// FL002: replicas that all run on one node, or all in one zone. Replica count without spread is a
+// number, not redundancy (seed 000, "All replicas were on the failed node"): the one failure takes
+// every endpoint. The scheduler spreads a workload by default (the system default topology spread
+// constraints, pkg/scheduler/framework/plugins/podtopologyspread), so this comes from a nodeSelector,
+// an affinity, a full cluster or too few nodes; the placement is the one the run found at t=0.
+
+import { spreadPatches } from "./fl001-single-replica.ts";
+import {
+  type Draft,
+  effectOf,
+  type FaultClass,
+  faultRuns,
+  fixRun,
+  type Rule,
+  servicesOf,
+  shortEffect,
+  when,
+} from "./rule.ts";
+
+export const FL002: Rule = {
+  id: "FL002",
+  name: "replicas-concentrated",
+  title: "Replicas concentrated on one node or one zone",
+  severity: "error",
+  check(input, runs) {
+    const out: Draft[] = [];
+    const sweep = faultRuns(runs);
+    const zoneOf = new Map(input.scenario.nodes.map((n) => [n.name, n.zone]));
+    for (const w of input.objects.workloads) {
+      if (w.kind === "DaemonSet" || w.kind === "Pod" || w.replicas < 2) continue;
+      const nodes = new Set(input.start.pods.filter((p) => p.owner === w.id && p.node).map((p) => p.node!));
+      if (nodes.size === 0) continue;
+      const zones = new Set([...nodes].map((n) => zoneOf.get(n)));
+      const onOneNode = nodes.size === 1;
+      const onOneZone = !onOneNode && zones.size === 1 && [...zones][0] !== undefined;
+      if (!onOneNode && !onOneZone) continue;
+      const where = onOneNode ? `node ${[...nodes][0]}` : `zone ${[...zones][0]}`;
+      const classes: FaultClass[] = onOneNode
+        ? ["power-off", "drain", "partition", "kubelet-stop"]
+        : ["zone"];
+      for (const svc of servicesOf(input.objects, w.id)) {
+        const hits = sweep.filter(
+          (r) =>
+            classes.includes(r.fault.class as FaultClass) &&
+            (onOneNode
+              ? r.fault.nodes.includes([...nodes][0]!) || r.sharedBy?.includes([...nodes][0]!)
+              : r.fault.target === [...zones][0]) &&
+            (r.services[svc.id]?.outage ?? 0) > 0,
+        );
+        const worst = hits.sort((a, b) => b.services[svc.id]!.outage - a.services[svc.id]!.outage)[0];
+        if (!worst) continue;
+        const f = worst.services[svc.id]!;
+        const fix = spreadPatches(input, w);
+        out.push({
+          object: w.id,
+          field: w.spec.nodeSelector ? `${w.specPath}.nodeSelector` : "spec.replicas",
+          severity: onOneNode ? "error" : "warning",
+          message: `all ${w.replicas} replicas of ${w.kind} ${w.namespace}/${w.name} run on ${where}, behind Service ${svc.id}`,
+          consequence: {
+            run: worst.id,
+            text: `${when(worst.fault)}, ${effectOf("service", svc.id, f)}`,
+            figures: f,
+          },
+          fix: {
+            text: fix.text,
+            spec: fixRun("FL002", w.id, worst.fault.class as FaultClass, input.faultAt, fix.patches),
+            subject: { kind: "service", id: svc.id },
+            effect: (g, run) =>
+              `${when(run.fault)} (the node or zone with most of its pods): ${shortEffect("service", g)}`,
+          },
+        });
+        break;
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,450 @@
+// `faultline audit PATH… [--nodes N --zones a,b,c | --scenario FILE] [--faults …] [--json | --sarif]`
+// and `faultline audit merge FILES…`: read the manifests (files, folders, `-` for stdin), build the
+// request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
+// exit 1 when a finding is at or above --fail-on. Bad input is one located line and exit 2.
+
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Command } from "commander";
+import { parse } from "yaml";
+import { AuditBudgetError, audit } from "../audit/audit.ts";
+import { type AuditInput, DEFAULT_DURATION, FAULT_AT, prepare } from "../audit/inputs.ts";
+import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
+import { defaultJobs, poolRunner } from "../audit/pool.ts";
+import { sarifOf } from "../audit/sarif.ts";
+import { type AuditRequest, mergeShards, optionsOf, runShard, ShardError } from "../audit/shard.ts";
+import { formatAudit } from "../audit/text.ts";
+import {
+  type AuditResult,
+  DEFAULT_FAULTS,
+  FAULT_CLASSES,
+  type FaultClass,
+  SEVERITIES,
+  type Severity,
+  type SourceFile,
+} from "../audit/types.ts";
+import { formatLoadError, LoadError, parseDuration, UnitError } from "../load/core.ts";
+import { readManifestEntry } from "../load/index.ts";
+import { MAX_FILE_BYTES } from "../load/source.ts";
+import { escapeJsonControls } from "../report/escape.ts";
+import { count, DEFAULT_BUDGET } from "../run/budget.ts";
+import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { packageVersion } from "./version.ts";
+
+interface Options {
+  nodes?: string;
+  zones?: string;
+  scenario?: string;
+  faults?: string;
+  duration?: string;
+  traffic?: string;
+  kubernetesVersion?: string;
+  json?: boolean;
+  sarif?: boolean;
+  failOn?: string;
+  jobs?: string;
+  shard?: string;
+  emitJob?: string;
+  maxEvents?: string;
+  maxRequests?: string;
+  maxSweepEvents?: string;
+}
+
+const EXIT_FINDINGS = 1;
+const DEFAULT_MAX_SWEEP = 200_000_000;
+const TRAFFIC_KEYS = ["rate", "clients", "timeout", "retries", "poolSize"] as const;
+
+export function registerAuditCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  const cmd = program
+    .command("audit")
+    .description(
+      "run every single failure (node power-off, zone, drain…) against your manifests and list what hurts which Service, with measured fixes",
+    )
+    .argument("[paths...]", "manifest files or folders (.yaml, .yml, .json); - reads standard input")
+    .option("--nodes <n>", "nodes in the cluster (default 3, sized to fit the manifests)")
+    .option("--zones <list>", "zones the nodes are spread over, in turn (default a,b,c)")
+    .option("--scenario <file>", "a scenario file whose nodes and settings to use (its timeline is left out)")
+    .option(
+      "--kubernetes-version <v>",
+      `Kubernetes version without --scenario (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)}; default ${SUPPORTED_VERSIONS.at(-1)})`,
+    )
+    .option(
+      "--faults <list>",
+      `fault classes: ${FAULT_CLASSES.join(",")} (default ${DEFAULT_FAULTS.join(",")})`,
+    )
+    .option(
+      "--duration <d>",
+      `simulated time per run (default ${DEFAULT_DURATION / 60}m: evictions, replacements and the 6-minute force detach)`,
+    )
+    .option("--traffic <fields>", "a caller on each Service, e.g. rate=100 or rate=100,timeout=2s,retries=1")
+    .option("--json", "print every figure as JSON")
+    .option("--sarif", "print the findings as SARIF 2.1.0 (code scanning)")
+    .option(
+      "--fail-on <severity>",
+      "exit 1 when a finding is at least this severe: error, warning or note",
+      "error",
+    )
+    .option("--jobs <n>", "worker threads (default: one per core)")
+    .option(
+      "--shard <i/n>",
+      "run only the i-th of n slices of the sweep (i from 0) and print it for `audit merge`",
+    )
+    .option("--emit-job <n>", "print a Kubernetes Indexed Job that runs the sweep in n shards, and exit")
+    .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
+    .option(
+      "--max-requests <n>",
+      `simulated requests one run may send (default ${count(DEFAULT_BUDGET.maxRequests)})`,
+    )
+    .option(
+      "--max-sweep-events <n>",
+      `engine events the whole audit may take (default ${count(DEFAULT_MAX_SWEEP)})`,
+    )
+    .action(async (paths: string[], opts: Options) => {
+      setExit(await guarded(io, () => runAudit(io, paths, opts)));
+    });
+  cmd
+    .command("merge")
+    .description("combine the outputs of `audit --shard I/N` into the audit's result")
+    .argument("<files...>", "shard outputs (JSON)")
+    .option("--json", "print every figure as JSON")
+    .option("--sarif", "print the findings as SARIF 2.1.0")
+    .option("--fail-on <severity>", "exit 1 when a finding is at least this severe", "error")
+    .option("--jobs <n>", "worker threads for the fixes' runs (default: one per core)")
+    .action(async (files: string[], opts: Options) => {
+      setExit(await guarded(io, () => runMerge(io, files, opts)));
+    });
+}
+
+/** Load and budget errors become one line and exit 2; the rest is an internal error. */
+async function guarded(io: Io, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof LoadError) {
+      io.err(`${formatLoadError(error)}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    if (error instanceof AuditBudgetError || error instanceof ShardError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function runAudit(io: Io, paths: string[], opts: Options): Promise<number> {
+  const failOn = severity(opts.failOn);
+  if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
+  if (opts.scenario !== undefined && (opts.nodes !== undefined || opts.zones !== undefined))
+    throw new UsageError("--scenario brings its own nodes: leave out --nodes and --zones");
+  if (opts.scenario !== undefined && opts.kubernetesVersion !== undefined)
+    throw new UsageError("--scenario sets its own kubernetesVersion: leave out --kubernetes-version");
+  if (paths.length === 0 && opts.scenario === undefined)
+    throw new UsageError(
+      "audit: name manifest files or folders (or - for standard input), or --scenario FILE",
+    );
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (shard && (opts.sarif || opts.emitJob !== undefined))
+    throw new UsageError(
+      "--shard prints its part of the sweep for `audit merge`: leave out --sarif and --emit-job",
+    );
+  const request: AuditRequest = {
+    input: readInput(paths, opts),
+    faults: parseFaults(opts.faults),
+    budget: {
+      maxEvents: positive("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+      maxRequests: positive("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+    },
+    maxSweepEvents: positive("--max-sweep-events", opts.maxSweepEvents) ?? DEFAULT_MAX_SWEEP,
+  };
+  if (opts.emitJob !== undefined) return emitJob(io, paths, opts, request);
+  const progress = progressOf(io);
+  const options = optionsOf(request, poolRunner(jobsOf(opts.jobs)), progress.update);
+  try {
+    if (shard) {
+      const out = await runShard(request, shard.index, shard.count, options);
+      io.out(escapeJsonControls(`${JSON.stringify(out)}\n`));
+      return 0;
+    }
+    const prepared = prepare(request.input);
+    return print(io, await audit(prepared, options), opts, failOn);
+  } finally {
+    progress.done();
+  }
+}
+
+async function runMerge(io: Io, files: string[], opts: Options): Promise<number> {
+  const failOn = severity(opts.failOn);
+  if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
+  const shards = files.map((file) => {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new UsageError(`${file}: cannot read: ${(e as Error).message.split("\n")[0]}`);
+    }
+    try {
+      return { file, value: JSON.parse(text) as unknown };
+    } catch {
+      throw new UsageError(`${file}: not JSON: a shard is what faultline audit … --shard I/N prints`);
+    }
+  });
+  const progress = progressOf(io);
+  try {
+    return print(io, await mergeShards(shards, poolRunner(jobsOf(opts.jobs)), progress.update), opts, failOn);
+  } finally {
+    progress.done();
+  }
+}
+
+function print(io: Io, result: AuditResult, opts: Options, failOn: Severity): number {
+  if (opts.json) io.out(escapeJsonControls(`${JSON.stringify(result, null, 2)}\n`));
+  else if (opts.sarif)
+    io.out(escapeJsonControls(`${JSON.stringify(sarifOf(result, packageVersion()), null, 2)}\n`));
+  else io.out(formatAudit(result));
+  const rank = SEVERITIES.indexOf(failOn);
+  return result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= rank) ? EXIT_FINDINGS : 0;
+}
+
+/** The manifests named on the command line, and the scenario file with the manifests it names. */
+function readInput(paths: string[], opts: Options): AuditInput {
+  let stdinUsed = false;
+  const entries = paths.map((path) => {
+    if (path === "-") {
+      if (stdinUsed) throw new UsageError("audit: - (standard input) given twice");
+      stdinUsed = true;
+      return { entry: "-", files: [{ file: "<stdin>", text: readStdin() }] };
+    }
+    const files = readEntry(".", path);
+    if (!files) throw new LoadError("file-not-found", path, 0, 0, "", "no such file or folder");
+    if (files.length === 0)
+      throw new LoadError("file-not-found", path, 0, 0, "", "the folder holds no .yaml, .yml or .json files");
+    return { entry: path, files };
+  });
+  const input: AuditInput = { entries, cluster: {} };
+  if (opts.scenario !== undefined) input.scenario = readScenario(opts.scenario);
+  if (opts.nodes !== undefined) {
+    const n = positive("--nodes", opts.nodes)!;
+    if (n > 5000)
+      throw new UsageError(`--nodes: ${n} is more than Kubernetes' documented limit of 5,000 nodes`);
+    input.cluster.nodes = n;
+  }
+  if (opts.zones !== undefined) {
+    const zones = opts.zones.split(",").map((z) => z.trim());
+    if (zones.some((z) => z === "")) throw new UsageError(`--zones: "${opts.zones}" has an empty zone name`);
+    input.cluster.zones = zones;
+  }
+  if (opts.duration !== undefined) input.duration = parseRunDuration(opts.duration);
+  if (opts.traffic !== undefined) input.traffic = parseTraffic(opts.traffic);
+  if (opts.kubernetesVersion !== undefined) {
+    const v = opts.kubernetesVersion.replace(/^v/, "");
+    if (!(SUPPORTED_VERSIONS as readonly string[]).includes(v))
+      throw new UsageError(
+        `--kubernetes-version: "${opts.kubernetesVersion}" is not supported (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)})`,
+      );
+    input.kubernetesVersion = v;
+  }
+  return input;
+}
+
+function readEntry(dir: string, path: string): SourceFile[] | undefined {
+  try {
+    return readManifestEntry(dir, path);
+  } catch (e) {
+    if (e instanceof Error && "code" in e)
+      throw new LoadError((e as LoadError).code, path, 0, 0, "", e.message);
+    throw e;
+  }
+}
+
+function readScenario(file: string): NonNullable<AuditInput["scenario"]> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new LoadError("file-not-found", file, 0, 0, "", "no such file");
+  }
+  if (text.length > MAX_FILE_BYTES)
+    throw new LoadError("file-too-large", file, 0, 0, "", "the scenario file is too large");
+  const manifests: Record<string, SourceFile[]> = {};
+  let doc: { manifests?: unknown } | null = null;
+  try {
+    doc = parse(text) as { manifests?: unknown } | null;
+  } catch {
+    // The loader reports the syntax error with its position.
+  }
+  const list =
+    typeof doc?.manifests === "string" ? [doc.manifests] : Array.isArray(doc?.manifests) ? doc.manifests : [];
+  for (const entry of list) {
+    if (typeof entry !== "string") continue;
+    const files = readEntry(dirname(file), entry);
+    if (files) manifests[entry] = files;
+  }
+  return { file, text, manifests };
+}
+
+function readStdin(): string {
+  let text: string;
+  try {
+    text = readFileSync(0, "utf8");
+  } catch (e) {
+    throw new UsageError(`audit: cannot read standard input: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if (text.length > MAX_FILE_BYTES)
+    throw new UsageError(`audit: standard input is larger than ${MAX_FILE_BYTES / 2 ** 20} MiB`);
+  return text;
+}
+
+function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest): number {
+  const shards = positive("--emit-job", opts.emitJob)!;
+  // Checked now, so that a Job is never printed for input the shards would refuse.
+  prepare(request.input);
+  const files: { path: string; text: string }[] = [];
+  for (const e of request.input.entries) {
+    if (e.entry === "-") files.push({ path: "stdin.yaml", text: e.files[0]!.text });
+    else for (const f of e.files) files.push({ path: f.file, text: f.text });
+  }
+  const scenario = request.input.scenario;
+  if (scenario) {
+    files.push({ path: scenario.file, text: scenario.text });
+    for (const fs of Object.values(scenario.manifests))
+      for (const f of fs) files.push({ path: f.file, text: f.text });
+  }
+  const unique = [...new Map(files.map((f) => [f.path, f])).values()];
+  const bytes = configMapBytes(unique);
+  if (bytes > CONFIGMAP_LIMIT)
+    throw new UsageError(
+      `--emit-job: the inputs are ${Math.ceil(bytes / 1024)} KiB, more than a ConfigMap holds (1 MiB)`,
+    );
+  const args = [...paths.map((p) => (p === "-" ? "stdin.yaml" : p)), ...passOn(opts)];
+  io.out(jobManifests({ files: unique, args, shards, version: packageVersion() }));
+  return 0;
+}
+
+/** The options a shard needs to make the same request. */
+function passOn(opts: Options): string[] {
+  const out: string[] = [];
+  const pairs: [keyof Options, string][] = [
+    ["scenario", "--scenario"],
+    ["nodes", "--nodes"],
+    ["zones", "--zones"],
+    ["kubernetesVersion", "--kubernetes-version"],
+    ["faults", "--faults"],
+    ["duration", "--duration"],
+    ["traffic", "--traffic"],
+    ["maxEvents", "--max-events"],
+    ["maxRequests", "--max-requests"],
+    ["maxSweepEvents", "--max-sweep-events"],
+  ];
+  for (const [key, flag] of pairs) if (opts[key] !== undefined) out.push(`${flag}=${String(opts[key])}`);
+  return out;
+}
+
+function progressOf(io: Io): {
+  update: (done: number, total: number, phase: string) => void;
+  done: () => void;
+} {
+  const show = io.progress;
+  if (!show) return { update: () => {}, done: () => {} };
+  let last = 0;
+  return {
+    update: (done, total, phase) => {
+      const now = Date.now();
+      if (done !== total && done !== 0 && now - last < 250) return;
+      last = now;
+      show(`faultline audit: ${phase}: ${done} of ${total} runs`);
+    },
+    done: () => show(undefined),
+  };
+}
+
+function severity(v: string | undefined): Severity {
+  const s = (v ?? "error") as Severity;
+  if (!SEVERITIES.includes(s))
+    throw new UsageError(`--fail-on: "${v}" is not one of ${SEVERITIES.join(", ")}`);
+  return s;
+}
+
+function parseFaults(v: string | undefined): FaultClass[] {
+  if (v === undefined) return [...DEFAULT_FAULTS];
+  const out: FaultClass[] = [];
+  for (const raw of v.split(",")) {
+    const f = raw.trim() as FaultClass;
+    if (!FAULT_CLASSES.includes(f))
+      throw new UsageError(`--faults: "${raw.trim()}" is not one of ${FAULT_CLASSES.join(", ")}`);
+    if (!out.includes(f)) out.push(f);
+  }
+  return FAULT_CLASSES.filter((f) => out.includes(f));
+}
+
+function parseShard(v: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(v.trim());
+  const index = Number(m?.[1]);
+  const n = Number(m?.[2]);
+  if (!m || n < 1 || index >= n || n > 10_000)
+    throw new UsageError(
+      `--shard: "${v}" is not I/N with 0 ≤ I < N (e.g. 0/4 … 3/4; JOB_COMPLETION_INDEX counts from 0)`,
+    );
+  return { index, count: n };
+}
+
+function jobsOf(v: string | undefined): number {
+  if (v === undefined) return defaultJobs();
+  const n = positive("--jobs", v)!;
+  if (n > 256) throw new UsageError(`--jobs: ${n} worker threads is more than 256`);
+  return n;
+}
+
+function positive(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v.replace(/_/g, ""));
+  if (!/^[\d_]+$/.test(v) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`${flag}: "${v}" is not a whole number of at least 1`);
+  return n;
+}
+
+function parseRunDuration(v: string): number {
+  let s: number;
+  try {
+    s = parseDuration(/^\d+(\.\d+)?$/.test(v) ? Number(v) : v);
+  } catch (e) {
+    if (e instanceof UnitError) throw new UsageError(`--duration: ${e.message}`);
+    throw e;
+  }
+  if (s <= FAULT_AT)
+    throw new UsageError(`--duration: ${v} ends before the fault at ${FAULT_AT}s: give more, e.g. 15m`);
+  if (s > 7 * 24 * 3600) throw new UsageError(`--duration: ${v} is more than 7 days (168h)`);
+  return s;
+}
+
+function parseTraffic(v: string): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const part of v.split(",")) {
+    const [key = "", value = ""] = part.split("=").map((x) => x.trim());
+    if (!(TRAFFIC_KEYS as readonly string[]).includes(key))
+      throw new UsageError(`--traffic: "${key}" is not one of ${TRAFFIC_KEYS.join(", ")} (e.g. rate=100)`);
+    if (value === "") throw new UsageError(`--traffic: ${key} has no value`);
+    if (key === "timeout") {
+      try {
+        if (parseDuration(value) <= 0) throw new UnitError("must be more than 0s");
+      } catch (e) {
+        throw new UsageError(`--traffic: timeout=${value}: ${(e as Error).message}`);
+      }
+      out[key] = value;
+      continue;
+    }
+    const n = Number(value);
+    const whole = key !== "rate";
+    if (
+      !Number.isFinite(n) ||
+      n < (key === "retries" ? 0 : 0) ||
+      (whole && !Number.isInteger(n)) ||
+      (key !== "retries" && n <= 0)
+    )
+      throw new UsageError(
+        `--traffic: ${key}=${value} is not a ${whole ? "whole " : ""}number${key === "retries" ? " of at least 0" : " above 0"}`,
+      );
+    out[key] = n;
+  }
+  if (out.rate === undefined)
+    throw new UsageError("--traffic: give at least rate=N (requests per second per Service)");
+  return out;
+}
