@@ -14,8 +14,9 @@ import { Locator } from "./locate.ts";
 import { variantOf } from "./patch.ts";
 import { planSweep, timelineOf } from "./plan.ts";
 import { type Draft, RULES, type RuleInput } from "./rules/index.ts";
+import { lower } from "./rules/rule.ts";
 import { countDaemonPods, objectsOf, type StartState } from "./state.ts";
-import type { AuditResult, FaultClass, Finding, RunMeasure, RunSpec, Severity } from "./types.ts";
+import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, RunSpec, Severity } from "./types.ts";
 
 /** Runs specs and returns their outcomes in the same order (in-process, or on worker threads). */
 export type Runner = (ctx: RunContext, specs: RunSpec[], onDone: () => void) => Promise<RunOutcome[]>;
@@ -162,7 +163,7 @@ export async function finishAudit(
         run: d.fix.spec.id,
         effect: o.ok
           ? figures
-            ? d.fix.effect(figures, o.measure)
+            ? `${d.fix.effect(figures, o.measure)}${(d.fix.improved ?? ((g: Figures) => lower(g, d.consequence.figures)))(figures, o.measure) ? "" : " (no better than without the fix, as simulated)"}`
             : "the fixed scenario has nothing to measure here"
           : `could not be simulated: ${o.error}`,
         figures: figures ?? null,

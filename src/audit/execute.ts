@@ -44,7 +44,13 @@ export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
     }
     let fault = spec.fault;
     if (spec.retarget) {
-      const chosen = busiestFor(scenario, start, spec.retarget.workload, spec.retarget.class);
+      const chosen = busiestFor(
+        scenario,
+        start,
+        spec.retarget.workload,
+        spec.retarget.class,
+        spec.retarget.prefer,
+      );
       if (!chosen)
         return {
           ok: false,

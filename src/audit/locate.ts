@@ -47,7 +47,7 @@ export class Locator {
 
   /**
    * The position of `field` (dotted, `[name=x]` for a list element by name) in object `id`: the field
-   * itself when written, else the nearest part of it that is, else the object.
+   * when it is written, else the object (a field left to its default).
    */
   locate(id: string, field = ""): Location {
     const placed = this.objects.get(id);
@@ -55,7 +55,8 @@ export class Locator {
     const path: (string | number)[] = [...placed.path];
     let value: unknown = placed.value;
     const written: (string | number)[] = [];
-    for (const seg of field === "" ? [] : parsePath(field)) {
+    const segs = field === "" ? [] : parsePath(field);
+    for (const seg of segs) {
       let key: string | number;
       if (typeof seg === "object") {
         const items = Array.isArray(value) ? value : [];
@@ -71,6 +72,11 @@ export class Locator {
       path.push(key);
       written.push(key);
       value = next;
+    }
+    // A field left to its default is not in the file: the object is what to point at.
+    if (written.length < segs.length) {
+      const { line, col } = placed.doc.locate(placed.path);
+      return { file: placed.doc.file, line, col, path: "" };
     }
     const { line, col } = placed.doc.locate(path);
     return { file: placed.doc.file, line, col, path: formatPath(written) };

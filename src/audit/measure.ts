@@ -289,6 +289,9 @@ function explainer(
   return (workloads) => {
     const out: string[] = [];
     const want = new Set(workloads);
+    // Pods in the same state are named once: "3 pods Pending (web-1, …): …".
+    const grouped = new Map<string, string[]>();
+    const add = (text: string, pod: string) => grouped.set(text, [...(grouped.get(text) ?? []), pod]);
     for (const p of result.summary.pods) {
       const w = owner.get(p.pod);
       if (!w || !want.has(w)) continue;
@@ -298,20 +301,23 @@ function explainer(
         p.node &&
         (notReadyNodes.has(p.node) || nodeUp.get(p.node) === false)
       ) {
-        out.push(
+        add(
           kind === "StatefulSet"
-            ? `${p.pod} stuck Terminating on ${p.node}: the StatefulSet waits until the old pod object is gone, and no kubelet is left to confirm it stopped`
-            : `${p.pod} stuck Terminating on ${p.node}`,
+            ? `stuck Terminating on ${p.node}: the StatefulSet waits until the old pod object is gone, and no kubelet is left to confirm it stopped`
+            : `stuck Terminating on ${p.node}`,
+          p.pod,
         );
       } else if (p.status === "Pending" || p.status === "ContainerCreating") {
-        if (failedAttach.has(p.pod)) out.push(`${p.pod} waits for its volume (FailedAttachVolume)`);
+        if (failedAttach.has(p.pod)) add("waits for its volume (FailedAttachVolume)", p.pod);
         else if (failedScheduling.has(p.pod))
-          out.push(`${p.pod} Pending: the scheduler finds no node for it (FailedScheduling)`);
-        else out.push(`${p.pod} ${p.status}`);
+          add("Pending: the scheduler finds no node (FailedScheduling)", p.pod);
+        else add(p.status, p.pod);
       } else if (blockedPods.has(p.pod) && p.status !== "Terminating") {
-        out.push(`${p.pod} not evicted: the drain is blocked by a PodDisruptionBudget`);
+        add("not evicted: the drain is blocked by a PodDisruptionBudget", p.pod);
       }
     }
+    for (const [text, pods] of grouped)
+      out.push(pods.length === 1 ? `${pods[0]} ${text}` : `${pods.length} pods (${pods[0]}, …) ${text}`);
     for (const v of result.summary.volumes) {
       if (!notReadyNodes.has(v.node)) continue;
       const claimOwner = objects.workloads.find(

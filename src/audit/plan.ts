@@ -92,29 +92,37 @@ function zonesOf(scenario: Scenario): Map<string, string[]> {
   return out;
 }
 
-/** The node (or zone) of `scenario` that holds most pods of `workload` at t=0; ties go to the first. */
+/**
+ * The node (or zone) of `scenario` that holds most pods of `workload` at t=0; on a tie `prefer` (the
+ * target the consequence was measured on), else the first.
+ */
 export function busiestFor(
   scenario: Scenario,
   start: StartState,
   workload: string,
   cls: FaultClass,
+  prefer?: string,
 ): FaultSpec | undefined {
   const counts = new Map<string, number>();
   for (const p of start.pods)
     if (p.owner === workload && p.node) counts.set(p.node, (counts.get(p.node) ?? 0) + 1);
-  if (cls === "zone") {
-    const zones = zonesOf(scenario);
+  const pick = (candidates: [string, string[], number][]): [string, string[], number] | undefined => {
     let best: [string, string[], number] | undefined;
-    for (const [zone, nodes] of zones) {
-      const n = nodes.reduce((s, x) => s + (counts.get(x) ?? 0), 0);
-      if (!best || n > best[2]) best = [zone, nodes, n];
-    }
-    return best ? { class: "zone", target: best[0], nodes: best[1], at: 0 } : undefined;
-  }
-  let node: string | undefined;
-  for (const n of scenario.nodes)
-    if (!node || (counts.get(n.name) ?? 0) > (counts.get(node) ?? 0)) node = n.name;
-  return node ? { class: cls, target: node, nodes: [node], at: 0 } : undefined;
+    for (const c of candidates)
+      if (!best || c[2] > best[2] || (c[2] === best[2] && c[0] === prefer)) best = c;
+    return best;
+  };
+  const best =
+    cls === "zone"
+      ? pick(
+          [...zonesOf(scenario)].map(([z, nodes]) => [
+            z,
+            nodes,
+            nodes.reduce((s, x) => s + (counts.get(x) ?? 0), 0),
+          ]),
+        )
+      : pick(scenario.nodes.map((n) => [n.name, [n.name], counts.get(n.name) ?? 0]));
+  return best ? { class: cls, target: best[0], nodes: best[1], at: 0 } : undefined;
 }
 
 const POS = { file: "audit", line: 0, col: 0 };

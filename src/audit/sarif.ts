@@ -28,7 +28,15 @@ export function sarifOf(result: AuditResult, version: string): Log {
     version: "2.1.0",
     runs: [
       {
-        tool: { driver: { name: "faultline", version, semanticVersion: version, rules } },
+        tool: {
+          driver: {
+            name: "faultline",
+            version,
+            semanticVersion: version,
+            informationUri: "https://www.npmjs.com/package/faultline",
+            rules,
+          },
+        },
         results: result.findings.map((f) => resultOf(f, index.get(f.rule) ?? 0)),
         columnKind: "unicodeCodePoints",
       },

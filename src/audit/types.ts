@@ -64,9 +64,10 @@ export interface RunSpec {
   patches: Patch[];
   /**
    * For a fix's re-run: choose the target in the fixed scenario's own state at t=0 (the node or zone
-   * holding most pods of `workload`), since the fix can move pods.
+   * holding most pods of `workload`; `prefer`, the consequence's target, on a tie), since the fix can
+   * move pods.
    */
-  retarget?: { workload: string; class: FaultClass };
+  retarget?: { workload: string; class: FaultClass; prefer?: string };
   /** a timeline step to add after the fault (the out-of-service taint of a fix), seconds after it */
   operator?: { do: "taint-out-of-service"; after: number };
 }

@@ -111,7 +111,9 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--sarif", "print the findings as SARIF 2.1.0")
     .option("--fail-on <severity>", "exit 1 when a finding is at least this severe", "error")
     .option("--jobs <n>", "worker threads for the fixes' runs (default: one per core)")
-    .action(async (files: string[], opts: Options) => {
+    .action(async (files: string[], _opts: Options, merge: Command) => {
+      // `audit`'s own options of the same names are parsed by `audit` when they follow `merge`.
+      const opts = merge.optsWithGlobals<Options>();
       setExit(await guarded(io, () => runMerge(io, files, opts)));
     });
 }

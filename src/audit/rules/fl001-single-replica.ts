@@ -5,7 +5,9 @@
 
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { Workload } from "../state.ts";
+import { emptyDirState } from "./fl012-emptydir-state.ts";
 import {
+  brokenWithoutFault,
   type Draft,
   effectOf,
   type FaultClass,
@@ -75,7 +77,10 @@ export const FL001: Rule = {
     const sweep = faultRuns(runs);
     for (const w of input.objects.workloads) {
       if ((w.kind !== "Deployment" && w.kind !== "ReplicaSet") || w.replicas !== 1) continue;
+      // A datastore in an emptyDir is FL012's: a second replica would be a second, empty store.
+      if (emptyDirState(input, w)) continue;
       for (const svc of servicesOf(input.objects, w.id)) {
+        if (brokenWithoutFault(runs, "service", svc.id)) continue;
         const worst = worstRun(sweep, (r) => r.services[svc.id]);
         const f = worst?.services[svc.id];
         if (!worst || !f || f.outage === 0) continue;
@@ -92,7 +97,7 @@ export const FL001: Rule = {
           },
           fix: {
             text: fix.text,
-            spec: fixRun("FL001", w.id, worst.fault.class as FaultClass, input.faultAt, fix.patches),
+            spec: fixRun("FL001", w.id, worst.fault, input.faultAt, fix.patches),
             subject: { kind: "service", id: svc.id },
             effect: (g, run) =>
               `${when(run.fault)} (the node or zone with most of its pods): ${shortEffect("service", g)}`,

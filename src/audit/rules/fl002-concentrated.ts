@@ -6,6 +6,7 @@
 
 import { spreadPatches } from "./fl001-single-replica.ts";
 import {
+  brokenWithoutFault,
   type Draft,
   effectOf,
   type FaultClass,
@@ -39,6 +40,7 @@ export const FL002: Rule = {
         ? ["power-off", "drain", "partition", "kubelet-stop"]
         : ["zone"];
       for (const svc of servicesOf(input.objects, w.id)) {
+        if (brokenWithoutFault(runs, "service", svc.id)) continue;
         const hits = sweep.filter(
           (r) =>
             classes.includes(r.fault.class as FaultClass) &&
@@ -63,7 +65,7 @@ export const FL002: Rule = {
           },
           fix: {
             text: fix.text,
-            spec: fixRun("FL002", w.id, worst.fault.class as FaultClass, input.faultAt, fix.patches),
+            spec: fixRun("FL002", w.id, worst.fault, input.faultAt, fix.patches),
             subject: { kind: "service", id: svc.id },
             effect: (g, run) =>
               `${when(run.fault)} (the node or zone with most of its pods): ${shortEffect("service", g)}`,

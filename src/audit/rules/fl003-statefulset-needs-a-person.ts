@@ -8,7 +8,7 @@
 // the volumes detach at once). The fix simulated is that taint, applied two minutes after the loss
 // as an automation would once the machine is confirmed off.
 
-import { type Draft, effectOf, faultRuns, type Rule, shortEffect, when } from "./rule.ts";
+import { brokenWithoutFault, type Draft, effectOf, faultRuns, type Rule, shortEffect, when } from "./rule.ts";
 
 /** When the simulated automation taints the lost node node.kubernetes.io/out-of-service. */
 export const OUT_OF_SERVICE_AFTER = 120;
@@ -22,7 +22,7 @@ export const FL003: Rule = {
     const out: Draft[] = [];
     const sweep = faultRuns(runs).filter((r) => r.fault.class === "power-off" || r.fault.class === "zone");
     for (const w of input.objects.workloads) {
-      if (w.kind !== "StatefulSet") continue;
+      if (w.kind !== "StatefulSet" || brokenWithoutFault(runs, "workload", w.id)) continue;
       const stuck = sweep.filter((r) => {
         const f = r.workloads[w.id];
         return (

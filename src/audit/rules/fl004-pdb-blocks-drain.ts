@@ -4,7 +4,20 @@
 // minAvailable equal to the replicas, or maxUnavailable 0, that is every eviction, and `kubectl
 // drain` retries every 5s forever: node maintenance stops until someone edits the budget.
 
-import { type Draft, faultRuns, fixRun, type Rule, short, when } from "./rule.ts";
+import { brokenWithoutFault, type Draft, faultRuns, fixRun, type Rule, short, when } from "./rule.ts";
+
+/** disruptionsAllowed with every pod healthy: replicas − desiredHealthy (percentages rounded up, as the disruption controller does). */
+export function blocksEverything(
+  min: number | string | undefined,
+  max: number | string | undefined,
+  replicas: number,
+): boolean {
+  const resolve = (v: number | string) =>
+    typeof v === "number" ? v : Math.ceil((Number.parseFloat(v) / 100) * replicas);
+  if (min !== undefined) return replicas - resolve(min) <= 0;
+  if (max !== undefined) return resolve(max) <= 0;
+  return false;
+}
 
 export const FL004: Rule = {
   id: "FL004",
@@ -15,12 +28,15 @@ export const FL004: Rule = {
     const out: Draft[] = [];
     const drains = faultRuns(runs).filter((r) => r.fault.class === "drain");
     for (const b of input.objects.budgets) {
+      // Only a budget that allows no disruption even with every pod healthy blocks every drain.
+      const replicas = b.covers.reduce((n, id) => n + (input.objects.workload.get(id)?.replicas ?? 0), 0);
+      if (!blocksEverything(b.minAvailable, b.maxUnavailable, replicas)) continue;
       const blocked = drains.filter((r) => r.blockedBy.includes(b.id));
       const worst = blocked[0];
       if (!worst) continue;
       const w = b.covers.map((id) => input.objects.workload.get(id)).find((x) => x !== undefined);
       const f = w ? worst.workloads[w.id] : undefined;
-      if (!w || !f) continue;
+      if (!w || !f || brokenWithoutFault(runs, "workload", w.id)) continue;
       const object = `PodDisruptionBudget/${b.id}`;
       const field = b.minAvailable !== undefined ? "spec.minAvailable" : "spec.maxUnavailable";
       const setting =
@@ -39,11 +55,12 @@ export const FL004: Rule = {
         },
         fix: {
           text: "maxUnavailable: 1 instead (one pod at a time may go; its replacement must be Ready before the next)",
-          spec: fixRun("FL004", w.id, "drain", input.faultAt, [
+          spec: fixRun("FL004", w.id, worst.fault, input.faultAt, [
             { object, path: "spec.minAvailable", value: undefined },
             { object, path: "spec.maxUnavailable", value: 1 },
           ]),
           subject: { kind: "workload", id: w.id },
+          improved: (_g, run) => !run.blockedBy.includes(b.id),
           effect: (g, run) =>
             run.blockedBy.includes(b.id)
               ? `${when(run.fault)}: the drain is still blocked`

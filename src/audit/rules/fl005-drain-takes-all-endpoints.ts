@@ -5,7 +5,17 @@
 // budget cannot help it.)
 
 import { LABEL_HOSTNAME } from "../../kubernetes/labels.ts";
-import { type Draft, effectOf, faultRuns, fixRun, type Rule, servicesOf, shortEffect, when } from "./rule.ts";
+import {
+  brokenWithoutFault,
+  type Draft,
+  effectOf,
+  faultRuns,
+  fixRun,
+  type Rule,
+  servicesOf,
+  shortEffect,
+  when,
+} from "./rule.ts";
 
 export const FL005: Rule = {
   id: "FL005",
@@ -21,6 +31,7 @@ export const FL005: Rule = {
       // Pinned to one node: FL002's (a budget would only block the drain).
       if (w.spec.nodeSelector?.[LABEL_HOSTNAME] !== undefined) continue;
       for (const svc of servicesOf(input.objects, w.id)) {
+        if (brokenWithoutFault(runs, "service", svc.id)) continue;
         const worst = drains
           .filter((r) => (r.services[svc.id]?.outage ?? 0) > 0)
           .sort((a, b) => b.services[svc.id]!.outage - a.services[svc.id]!.outage)[0];
@@ -44,7 +55,7 @@ export const FL005: Rule = {
           },
           fix: {
             text: `a PodDisruptionBudget ${w.namespace}/${w.name} with maxUnavailable: 1 over its pods`,
-            spec: fixRun("FL005", w.id, "drain", input.faultAt, [
+            spec: fixRun("FL005", w.id, worst.fault, input.faultAt, [
               { path: "manifests", value: [...input.manifestEntries, pdb] },
             ]),
             subject: { kind: "service", id: svc.id },

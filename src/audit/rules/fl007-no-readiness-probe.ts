@@ -3,7 +3,7 @@
 // UpdatePodStatus sets ready once the container is running), and the EndpointSlice controller puts
 // the pod in the Service at once: a replacement after a drain or an eviction takes requests before
 // the application answers. The experiment: a caller on the Service (100 requests/s from inside the
-// cluster), the application booting in the scenario's `behaviour.bootSeconds` or, when it has none,
+// cluster, a new connection for each, so that requests reach a new endpoint), the application booting in the scenario's `behaviour.bootSeconds` or, when it has none,
 // an assumed 10s, and a drain of the node with most of its pods.
 
 import type { Workload } from "../state.ts";
@@ -28,7 +28,9 @@ export function callerPatches(
   w: Workload,
   service: string,
 ): { patches: Patch[]; assumed: boolean } {
-  const patches: Patch[] = [{ path: "traffic", value: [{ service, rate: 100, entry: "cluster-ip" }] }];
+  const patches: Patch[] = [
+    { path: "traffic", value: [{ service, rate: 100, entry: "cluster-ip", keepAlive: false }] },
+  ];
   const known = input.scenario.behaviour[w.name]?.bootSeconds !== undefined;
   if (!known) patches.push({ path: `behaviour["${w.name}"].bootSeconds`, value: ASSUMED_BOOT_SECONDS });
   return { patches, assumed: !known };

@@ -7,7 +7,17 @@
 // --traffic rate=100, or a scenario with a traffic section.
 
 import { minor } from "../../kubernetes/defaults.ts";
-import { type Draft, effectOf, faultRuns, fixRun, type Rule, servicesOf, shortEffect, when } from "./rule.ts";
+import {
+  brokenWithoutFault,
+  type Draft,
+  effectOf,
+  faultRuns,
+  fixRun,
+  type Rule,
+  servicesOf,
+  shortEffect,
+  when,
+} from "./rule.ts";
 
 const PRESTOP_SECONDS = 5;
 
@@ -25,6 +35,7 @@ export const FL009: Rule = {
       if (w.kind === "DaemonSet" || w.kind === "Pod" || w.replicas < 2) continue;
       if (w.spec.containers.every((c) => c.lifecycle?.preStop)) continue;
       for (const svc of servicesOf(input.objects, w.id)) {
+        if (brokenWithoutFault(runs, "service", svc.id)) continue;
         const worst = drains
           .filter((r) => (r.services[svc.id]?.lost ?? 0) > 0 && (r.services[svc.id]?.outage ?? 0) === 0)
           .sort((a, b) => (b.services[svc.id]!.lost ?? 0) - (a.services[svc.id]!.lost ?? 0))[0];
@@ -53,7 +64,7 @@ export const FL009: Rule = {
           },
           fix: {
             text: `lifecycle.preStop ${sleepAction ? `sleep: {seconds: ${PRESTOP_SECONDS}}` : `exec: sleep ${PRESTOP_SECONDS}`} on each container (inside the ${w.spec.terminationGracePeriodSeconds ?? 30}s grace period)`,
-            spec: fixRun("FL009", w.id, "drain", input.faultAt, patches),
+            spec: fixRun("FL009", w.id, worst.fault, input.faultAt, patches),
             subject: { kind: "service", id: svc.id },
             effect: (g, run) => `${when(run.fault)}: ${shortEffect("service", g)}`,
           },

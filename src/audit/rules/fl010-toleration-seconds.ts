@@ -10,6 +10,7 @@
 import type { Toleration } from "../../kubernetes/objects.ts";
 import type { Workload } from "../state.ts";
 import {
+  brokenWithoutFault,
   type Draft,
   effectOf,
   faultRuns,
@@ -68,7 +69,7 @@ export const FL010: Rule = {
     const losses = faultRuns(runs).filter((r) => r.fault.class === "power-off" || r.fault.class === "zone");
     for (const w of input.objects.workloads) {
       const tolerations = custom(w);
-      if (tolerations.length === 0) continue;
+      if (tolerations.length === 0 || brokenWithoutFault(runs, "workload", w.id)) continue;
       const i = (w.spec.tolerations ?? []).indexOf(tolerations[0]!);
       const field = `${w.specPath}.tolerations[${i}].tolerationSeconds`;
       const long = tolerations.filter((t) => t.tolerationSeconds! > defaultSeconds(input));
@@ -91,7 +92,7 @@ export const FL010: Rule = {
             },
             fix: {
               text: `leave the ${long.map((t) => t.key).join(" and ")} toleration out (the default ${defaultSeconds(input)}s applies)`,
-              spec: fixRun("FL010", w.id, worst.fault.class as "power-off", input.faultAt, [
+              spec: fixRun("FL010", w.id, worst.fault, input.faultAt, [
                 {
                   object: w.id,
                   path: `${w.specPath}.tolerations`,

@@ -1,12 +1,17 @@
-// FL011: probe settings that make recovery slower than the Service's peers. After a drain the
-// replacement is in the Service only once its readiness probe has passed: not before
-// initialDelaySeconds, then at its period (pkg/kubelet/prober/worker.go; readiness starts as failure).
-// A workload whose readiness waits much longer than the other Services' backends in the same
-// namespace comes back last, and the sweep shows by how much. The fix sets its readiness timing to
-// the peers' middle values and drains the same node again.
+// FL011: probe settings that make recovery slower than the Service's peers. After a drain or an
+// eviction the replacement is in the Service only once its probes let it be Ready: a startupProbe
+// gates the other probes until it passes, and neither it nor readiness runs before its
+// initialDelaySeconds, then at its period (pkg/kubelet/prober/worker.go; readiness starts as Failure).
+// A workload whose probes wait much longer than those of the other Services' backends in the same
+// namespace comes back last, and the sweep's drains show by how much. The fix sets the slow values to
+// the peers' middle ones and drains the same node again. (The grace period does not delay a
+// replacement: the ReplicaSet creates it as soon as the old pod is Terminating.)
 
+import type { Probe } from "../../kubernetes/objects.ts";
 import type { Workload } from "../state.ts";
+import type { Patch } from "../types.ts";
 import {
+  brokenWithoutFault,
   containerPath,
   type Draft,
   effectOf,
@@ -23,9 +28,19 @@ const median = (xs: number[]) => {
   return s.length === 0 ? 0 : s[Math.floor((s.length - 1) / 2)]!;
 };
 
-function readinessDelay(w: Workload): { delay: number; period: number } | undefined {
-  const r = w.spec.containers.find((c) => c.readinessProbe)?.readinessProbe;
-  return r ? { delay: r.initialDelaySeconds ?? 0, period: r.periodSeconds ?? 10 } : undefined;
+type Setting = { probe: "startupProbe" | "readinessProbe"; field: "initialDelaySeconds" | "periodSeconds" };
+const SETTINGS: Setting[] = [
+  { probe: "startupProbe", field: "initialDelaySeconds" },
+  { probe: "startupProbe", field: "periodSeconds" },
+  { probe: "readinessProbe", field: "initialDelaySeconds" },
+  { probe: "readinessProbe", field: "periodSeconds" },
+];
+
+/** A setting's value (API defaults: initialDelaySeconds 0, periodSeconds 10); 0 when the probe is absent. */
+function valueOf(w: Workload, s: Setting): number {
+  const p: Probe | undefined = w.spec.containers.find((c) => c[s.probe])?.[s.probe];
+  if (!p) return 0;
+  return p[s.field] ?? (s.field === "periodSeconds" ? 10 : 0);
 }
 
 export const FL011: Rule = {
@@ -38,8 +53,8 @@ export const FL011: Rule = {
     const drains = faultRuns(runs).filter((r) => r.fault.class === "drain");
     const recovery = new Map<string, number>();
     for (const w of input.objects.workloads) {
-      const svc = servicesOf(input.objects, w.id)[0];
-      if (!svc || w.kind === "DaemonSet") continue;
+      if (w.kind === "DaemonSet" || !servicesOf(input.objects, w.id)[0]) continue;
+      if (brokenWithoutFault(runs, "workload", w.id)) continue;
       const times = drains
         .map((r) => r.workloads[w.id])
         .filter((f) => f && f.degraded > 0 && f.recovered !== null);
@@ -47,39 +62,46 @@ export const FL011: Rule = {
     }
     for (const w of input.objects.workloads) {
       const mine = recovery.get(w.id);
-      const r = readinessDelay(w);
-      if (mine === undefined || !r) continue;
+      if (mine === undefined) continue;
       const peers = input.objects.workloads.filter(
         (p) => p.id !== w.id && p.namespace === w.namespace && recovery.has(p.id),
       );
       if (peers.length < 2) continue;
       const m = median(peers.map((p) => recovery.get(p.id)!));
-      const settings = peers.map(readinessDelay).filter((x) => x !== undefined);
-      const delay = median(settings.map((s) => s!.delay));
-      const period = median(settings.map((s) => s!.period));
-      if (mine <= Math.max(2 * m, m + 30) || (r.delay <= delay && r.period <= period)) continue;
-      const c = w.spec.containers.find((x) => x.readinessProbe)!;
+      if (mine <= Math.max(2 * m, m + 30)) continue;
+      // A period is compared with the peers that have that probe; a delay with all (none waits 0s).
+      const has = (p: Workload, s: Setting) => p.spec.containers.some((c) => c[s.probe]);
+      const slow = SETTINGS.flatMap((s) => {
+        const others = s.field === "periodSeconds" ? peers.filter((p) => has(p, s)) : peers;
+        if (others.length === 0 || !has(w, s)) return [];
+        const x = { s, mine: valueOf(w, s), peers: median(others.map((p) => valueOf(p, s))) };
+        return x.mine > x.peers ? [x] : [];
+      });
+      const c = w.spec.containers.find((x) => slow.some((y) => x[y.s.probe]));
+      if (slow.length === 0 || !c) continue;
       const worst = drains
         .filter((x) => x.workloads[w.id]?.recovered === mine)
         .sort((a, b) => (b.workloads[w.id]?.degraded ?? 0) - (a.workloads[w.id]?.degraded ?? 0))[0]!;
       const f = worst.workloads[w.id]!;
-      const path = `${containerPath(w, c)}.readinessProbe`;
+      const said = slow.map((x) => `${x.s.probe}.${x.s.field} ${x.mine} (peers: ${x.peers})`);
+      const patches: Patch[] = slow.map((x) => ({
+        object: w.id,
+        path: `${containerPath(w, c)}.${x.s.probe}.${x.s.field}`,
+        value: x.peers,
+      }));
       out.push({
         object: w.id,
-        field: path,
+        field: `${containerPath(w, c)}.${slow[0]!.s.probe}.${slow[0]!.s.field}`,
         severity: "note",
-        message: `${w.kind} ${w.namespace}/${w.name} comes back after ${Math.round(mine)}s where its ${peers.length} peers in ${w.namespace} take ${Math.round(m)}s: readiness waits initialDelaySeconds ${r.delay}, periodSeconds ${r.period} (peers: ${delay}, ${period})`,
+        message: `${w.kind} ${w.namespace}/${w.name} comes back after ${Math.round(mine)}s where its ${peers.length} peers in ${w.namespace} take ${Math.round(m)}s: ${said.join(", ")}`,
         consequence: {
           run: worst.id,
           text: `${when(worst.fault)}, ${effectOf("workload", `${w.kind} ${w.namespace}/${w.name}`, f)}`,
           figures: f,
         },
         fix: {
-          text: `readinessProbe initialDelaySeconds: ${delay}, periodSeconds: ${period} (the peers' middle values)`,
-          spec: fixRun("FL011", w.id, "drain", input.faultAt, [
-            { object: w.id, path: `${path}.initialDelaySeconds`, value: delay },
-            { object: w.id, path: `${path}.periodSeconds`, value: period },
-          ]),
+          text: `${slow.map((x) => `${x.s.probe}.${x.s.field}: ${x.peers}`).join(", ")} (the peers' middle values)`,
+          spec: fixRun("FL011", w.id, worst.fault, input.faultAt, patches),
           subject: { kind: "workload", id: w.id },
           effect: (g, run) => `${when(run.fault)}: ${shortEffect("workload", g)}`,
         },

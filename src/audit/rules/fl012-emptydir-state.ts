@@ -8,7 +8,18 @@
 
 import type { Workload } from "../state.ts";
 import { OUT_OF_SERVICE_AFTER } from "./fl003-statefulset-needs-a-person.ts";
-import { type Draft, faultRuns, type Rule, type RuleInput, shortEffect, when } from "./rule.ts";
+import {
+  brokenWithoutFault,
+  type Draft,
+  d,
+  effectOf,
+  faultRuns,
+  type Rule,
+  type RuleInput,
+  servicesOf,
+  shortEffect,
+  when,
+} from "./rule.ts";
 
 const DATASTORE =
   /(^|\/)(redis|valkey|postgres|postgresql|mysql|mariadb|mongo|mongodb|elasticsearch|opensearch|kafka|zookeeper|etcd|rabbitmq|cassandra|memcached)([:@]|$)/;
@@ -21,7 +32,7 @@ interface Found {
 }
 
 /** The datastore container and its emptyDir, read from the object as written (load/ keeps no emptyDir). */
-function emptyDirState(input: RuleInput, w: Workload): Found | undefined {
+export function emptyDirState(input: RuleInput, w: Workload): Found | undefined {
   const raw = input.locator.raw(w.id);
   const spec = (
     w.specPath === "spec" ? raw?.spec : (raw?.spec as { template?: { spec?: unknown } })?.template?.spec
@@ -57,11 +68,14 @@ export const FL012: Rule = {
     for (const w of input.objects.workloads) {
       if (w.kind === "DaemonSet") continue;
       const found = emptyDirState(input, w);
-      if (!found) continue;
+      if (!found || brokenWithoutFault(runs, "workload", w.id)) continue;
       const replaced = sweep.filter((r) => (r.workloads[w.id]?.replaced ?? 0) > 0);
       const worst = replaced.find((r) => r.fault.class === "power-off") ?? replaced[0];
       if (!worst) continue;
       const f = worst.workloads[w.id]!;
+      const svc = servicesOf(input.objects, w.id)[0];
+      const sf = svc ? worst.services[svc.id] : undefined;
+      const svcText = svc && sf && sf.degraded > 0 ? `${effectOf("service", svc.id, sf)}; ` : "";
       const claim = `${w.name}-${found.volume}`;
       const pvc = {
         apiVersion: "v1",
@@ -77,7 +91,7 @@ export const FL012: Rule = {
         message: `${w.kind} ${w.namespace}/${w.name} keeps ${found.image}'s data in emptyDir ${found.volume} (${found.mountPath}): it is deleted with the pod`,
         consequence: {
           run: worst.id,
-          text: `${when(worst.fault)}, its pod is replaced ${Math.round((f.firstReplacedAt ?? 0) - worst.fault.at)}s later and starts with ${found.volume} empty: the data is gone`,
+          text: `${when(worst.fault)}, ${svcText}its pod is replaced ${d((f.firstReplacedAt ?? 0) - worst.fault.at)} later and starts with ${found.volume} empty: the data is gone`,
           figures: f,
         },
         fix: {
@@ -93,7 +107,7 @@ export const FL012: Rule = {
                 value: { name: found.volume, persistentVolumeClaim: { claimName: claim } },
               },
             ],
-            retarget: { workload: w.id, class: worst.fault.class as "power-off" },
+            retarget: { workload: w.id, class: worst.fault.class as "power-off", prefer: worst.fault.target },
             ...(loss
               ? { operator: { do: "taint-out-of-service" as const, after: OUT_OF_SERVICE_AFTER } }
               : {}),

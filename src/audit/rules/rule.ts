@@ -38,6 +38,8 @@ export interface Draft {
     subject: { kind: "service" | "workload"; id: string };
     /** the effect, in words, from the fix run's figures */
     effect: (f: Figures, run: RunMeasure) => string;
+    /** whether the fix run did better than the consequence (default: some figure lower) */
+    improved?: (f: Figures, run: RunMeasure) => boolean;
   };
 }
 
@@ -99,20 +101,50 @@ export function failureWindow(p: Probe): number {
   return (p.periodSeconds ?? 10) * (p.failureThreshold ?? 3);
 }
 
-/** A fix run: the patches, and the same fault class re-aimed in the fixed scenario at `workload`. */
+/**
+ * A fix run: the patches, and the fault of the consequence re-aimed in the fixed scenario at
+ * `workload` (the node or zone with most of its pods; the consequence's target on a tie).
+ */
 export function fixRun(
   rule: string,
   workload: string,
-  cls: FaultClass,
+  worst: FaultSpec,
   at: number,
   patches: Patch[],
 ): RunSpec {
+  const cls = worst.class as FaultClass;
   return {
     id: `fix/${rule}/${workload}/${cls}`,
     fault: { class: cls, target: "", nodes: [], at },
     patches,
-    retarget: { workload, class: cls },
+    retarget: { workload, class: cls, prefer: worst.target },
   };
+}
+
+/** A Service or workload already short without any fault: no fault's figures are its own. */
+export function brokenWithoutFault(
+  runs: ReadonlyMap<string, RunMeasure>,
+  kind: "service" | "workload",
+  id: string,
+): boolean {
+  const none = runs.get("none");
+  const f = kind === "service" ? none?.services[id] : none?.workloads[id];
+  return f !== undefined && (f.degraded > 0 || f.recovered === null);
+}
+
+/** Some figure lower (not whole, outage, short, lost, restarts, evictions): the fix did something. */
+export function lower(f: Figures, than: Figures): boolean {
+  const v = (x: Figures) => [
+    x.recovered === null ? 1 : 0,
+    x.outage,
+    x.degraded,
+    x.lost ?? 0,
+    x.restarts ?? 0,
+    x.evicted ?? 0,
+  ];
+  const a = v(f);
+  const b = v(than);
+  return a.some((x, i) => x < b[i]!);
 }
 
 // ---- words --------------------------------------------------------------------------------------
@@ -155,7 +187,10 @@ export function effectOf(kind: "service" | "workload", name: string, f: Figures)
   const parts: string[] = [];
   if (f.outage > 0) parts.push(`${name} has ${none} for ${d(f.outage)}`);
   else if (f.degraded > 0) parts.push(`${name} has ${short_}${f.desired} for ${d(f.degraded)}`);
-  else parts.push(`${name} keeps all ${f.desired} ${kind === "service" ? "endpoints" : "pods"}`);
+  else {
+    const what = kind === "service" ? "endpoint" : "pod";
+    parts.push(`${name} keeps ${f.desired === 1 ? `its ${what}` : `all ${f.desired} ${what}s`}`);
+  }
   if (f.recovered === null) parts.push(`and is not whole again by itself: ${f.reasons.join("; ")}`);
   else if (f.outage > 0 || f.degraded > 0) parts.push(`whole again after ${d(f.recovered)}`);
   if (f.lost !== undefined && f.lost > 0) parts.push(`callers lost ${f.lost} of ${f.sent} requests`);
@@ -172,7 +207,7 @@ export function shortEffect(kind: "service" | "workload", f: Figures): string {
       ? `not whole again by itself (${f.reasons.join("; ")})`
       : `whole again after ${d(f.recovered)}`,
   );
-  if (f.lost !== undefined) parts.push(`${f.lost} requests lost`);
+  if (f.lost !== undefined) parts.push(`${f.lost} request${f.lost === 1 ? "" : "s"} lost`);
   if (f.restarts) parts.push(`${f.restarts} restart${f.restarts === 1 ? "" : "s"}`);
   return parts.join(", ");
 }
