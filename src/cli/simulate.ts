@@ -8,6 +8,7 @@ import { formatJson } from "../report/json.ts";
 import { formatTimeline } from "../report/text.ts";
 import { simulate } from "../simulate.ts";
 import { formatVariants, simulateVariants } from "../traffic/compare.ts";
+import { pullLevers } from "../traffic/levers.ts";
 import { VaryError } from "../traffic/vary.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 
@@ -47,7 +48,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
             }
             return;
           }
-          const result = simulate(scenario, { ...(seed === undefined ? {} : { seed }), levers: true });
+          const result = simulate(scenario, { ...(seed === undefined ? {} : { seed }), levers: pullLevers });
           io.out(
             opts.json
               ? formatJson(result)

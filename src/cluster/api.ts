@@ -1,13 +1,14 @@
 // The API server's side of pod lifecycle: create (with admission), graceful and forced deletion,
 // status conditions. Every controller goes through these so each change is traced once.
 
+import type { Engine } from "../engine/engine.ts";
 import { admitPod } from "../kubernetes/admission.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { getPod } from "../kubernetes/kubectl.ts";
 import type { ConditionStatus, Pod } from "../kubernetes/objects.ts";
 import type { Lane } from "../trace/events.ts";
 import type { Context } from "./context.ts";
-import { controllerOf, ref } from "./store.ts";
+import { controllerOf, ref, type Store } from "./store.ts";
 
 export function createPod(ctx: Context, pod: Pod, why: string): Pod {
   admitPod(pod, ctx.controlPlane);
@@ -36,7 +37,7 @@ export function createPod(ctx: Context, pod: Pod, why: string): Pod {
  * pod of one of its ReplicaSets (following the ReplicaSet's own ownerReference), else the pod's
  * controller (`StatefulSet/…`, `DaemonSet/…`, `ReplicaSet/…`).
  */
-export function workloadOf(ctx: Context, pod: Pod): string | undefined {
+export function workloadOf(ctx: { store: Store }, pod: Pod): string | undefined {
   const owner = controllerOf(pod);
   if (!owner?.startsWith("ReplicaSet/")) return owner;
   const rs = ctx.store.get("ReplicaSet", owner.slice("ReplicaSet/".length));
@@ -102,27 +103,32 @@ export function podReady(pod: Pod): boolean {
   return pod.status.conditions.find((c) => c.type === "Ready")?.status === "True";
 }
 
-/** Set a pod condition; returns whether it changed. */
+/**
+ * Set a pod condition as UpdatePodCondition does (pkg/api/v1/pod/util.go): the condition is replaced
+ * whole (reason and message follow the writer), keeping its lastTransitionTime while the status is
+ * unchanged. Returns whether the status changed: the transitions the events follow.
+ */
 export function setPodCondition(
-  ctx: Context,
+  ctx: { engine: Engine },
   pod: Pod,
   type: string,
   status: ConditionStatus,
   reason?: string,
   message?: string,
 ): boolean {
-  const existing = pod.status.conditions.find((c) => c.type === type);
-  if (existing && existing.status === status) return false;
+  const i = pod.status.conditions.findIndex((c) => c.type === type);
+  const existing = pod.status.conditions[i];
   const cond = {
     type,
     status,
-    lastTransitionTime: ctx.engine.now,
+    lastTransitionTime:
+      existing?.status === status ? (existing.lastTransitionTime ?? ctx.engine.now) : ctx.engine.now,
     ...(reason ? { reason } : {}),
     ...(message ? { message } : {}),
   };
-  if (existing) Object.assign(existing, cond);
+  if (existing) pod.status.conditions[i] = cond;
   else pod.status.conditions.push(cond);
-  return true;
+  return existing?.status !== status;
 }
 
 /** The pod's Ready condition, with its PodReady / PodNotReady event. */

@@ -116,6 +116,8 @@ export class Scheduler {
       lastAttempt: this.ctx.engine.now,
       timer: undefined,
     });
+    // handleSchedulingFailure: PodScheduled=False, reason Unschedulable, the scheduler's message.
+    setPodCondition(this.ctx, pod, "PodScheduled", "False", "Unschedulable", result.why);
     if (this.reported.get(uid) === result.why) return;
     this.reported.set(uid, result.why);
     this.ctx.trace.emit({

@@ -1,7 +1,7 @@
 // The invariant checkers must be able to fail: hand-written traces that break each rule.
 
 import { describe, expect, it } from "vitest";
-import type { SimulationResult } from "../../src/simulate.ts";
+import type { SimulationResult } from "../../src/run/simulate.ts";
 import type { TraceEvent } from "../../src/trace/events.ts";
 import {
   endpointReadinessViolations,
@@ -33,6 +33,7 @@ const result = (events: TraceEvent[]): SimulationResult => ({
   kubernetesVersion: "1.32",
   seed: 1,
   events,
+  initial: { nodes: [], pods: [], endpoints: [] },
   summary: initial,
 });
 const s = scenario(`

@@ -5,8 +5,8 @@
 // then applies the events in trace order. A pod name can have several incarnations (a StatefulSet
 // recreates db-0 with the same name): an incarnation runs from its PodCreated to its PodDeleted.
 
+import type { SimulationResult } from "../../src/run/simulate.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
-import type { SimulationResult } from "../../src/simulate.ts";
 import { nameOf } from "./sim.ts";
 
 type Summary = SimulationResult["summary"];
