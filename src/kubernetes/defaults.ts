@@ -152,6 +152,13 @@ export const PODGC_QUARANTINE = 40;
 export const MAX_WAIT_FOR_UNMOUNT = 360;
 /** ReconcilerLoopPeriod, 100ms: same DefaultTimerConfig. */
 export const ATTACH_DETACH_LOOP_PERIOD = 0.1;
+/**
+ * The attach/detach controller's FailedAttachVolume event for a ReadWriteOnce volume still attached
+ * elsewhere (reconciler.go reportMultiAttachError): "Multi-Attach error … can't be attached to
+ * another" up to 1.36, "Waiting for detach … waiting on detach before it can be attached to another
+ * node" from 1.37 (kubernetes/kubernetes issue #138836, "Multi-attach events unnecessarily scary").
+ */
+export const WAITING_FOR_DETACH_SINCE_MINOR = 37;
 
 /** delayAfterNodeStatusChange: ±50% of nodeStatusReportFrequency after a change, PR #130919 (≈1.33). */
 export const NODE_STATUS_REPORT_JITTER_SINCE_MINOR = 33;

@@ -75,19 +75,24 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const trace = new Trace(engine);
   trace.muted = true;
   const kubelets = new Map<string, Kubelet>();
+  const controlPlane = resolveControlPlane(scenario.kubernetesVersion, {
+    ...profile.controlPlane,
+    ...scenario.controlPlane,
+  });
   const ctx: Context = {
     engine,
     store,
     trace,
+    names: engine.rng.fork("names"),
+    admission: {
+      defaultNotReadyTolerationSeconds: controlPlane.defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds: controlPlane.defaultUnreachableTolerationSeconds,
+    },
     scenario,
     version: scenario.kubernetesVersion,
     versionString: kubeletVersionString(scenario.kubernetesVersion),
-    controlPlane: resolveControlPlane(scenario.kubernetesVersion, {
-      ...profile.controlPlane,
-      ...scenario.controlPlane,
-    }),
+    controlPlane,
     kubelet: resolveKubelet(scenario.kubernetesVersion, { ...profile.kubelet, ...scenario.kubelet }),
-    names: engine.rng.fork("names"),
     machines: {
       runningCopies(match) {
         const out: RunningCopy[] = [];
@@ -101,7 +106,6 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       },
       dataPlane: (node) => kubelets.get(node)?.dataPlane() ?? "off",
       appState: (node, ip) => kubelets.get(node)?.appState(ip) ?? "absent",
-      volumeInUse: (node, claim) => kubelets.get(node)?.volumeInUse(claim) ?? false,
       reachable: (node) => kubelets.get(node)?.connected() ?? false,
     },
     behaviour: (ns, owner, podName, container) => behaviourFor(scenario, ns, owner, podName, container),
@@ -115,8 +119,9 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   store.watch("Pod", (type, pod) => {
     if (pod.spec.nodeName) kubelets.get(pod.spec.nodeName)?.podEvent(type, pod);
   });
+  // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
   const cache = new SchedulerCache(ctx);
-  new NodeLifecycleController(ctx);
+  new NodeLifecycleController(ctx, controlPlane);
   new TaintEvictionController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
   new StatefulSetController(ctx);
@@ -124,14 +129,17 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   new Scheduler(ctx, cache);
   new EndpointSliceController(ctx);
   new PodGCController(ctx);
-  new AttachDetachController(ctx);
+  new AttachDetachController(ctx, {
+    disableForceDetachOnTimeout: controlPlane.disableForceDetachOnTimeout,
+    version: scenario.kubernetesVersion,
+  });
 
   const createManifests = () => {
     for (const m of scenario.manifests) {
       const obj = structuredClone(m.object) as KubeObject;
       obj.metadata.creationTimestamp = engine.now;
       // A bare Pod passes the API server's admission like every pod a controller creates.
-      if (obj.kind === "Pod") admitPod(obj, ctx.controlPlane);
+      if (obj.kind === "Pod") admitPod(obj, ctx.admission);
       store.create(obj);
       if (obj.kind === "Deployment") replicaSets.syncDeployment(obj);
     }

@@ -206,7 +206,7 @@ describe("getting db-0 back", () => {
     expect(detached.t).toBeGreaterThan(deleted.t + 360);
     expect(detached.t).toBeLessThanOrEqual(deleted.t + 360.2);
     const waiting = first(r, "FailedAttachVolume", (e) => e.object === pod);
-    expect(waiting.message).toMatch(/Multi-Attach error/); // 1.32's wording
+    expect(waiting).toMatchObject({ prefix: "Multi-Attach error", attachedTo: "worker-2" }); // 1.32's words
     expect(waiting.t).toBeGreaterThanOrEqual(deleted.t);
     expect(waiting.t).toBeLessThan(detached.t);
     const attached = only(r, "VolumeAttached", (e) => e.object === claim);

@@ -296,7 +296,7 @@ export function runsTwiceViolations(r: SimulationResult): string[] {
     const pod = nameOf(e.object);
     if (e.type === "PodEvicted" || e.type === "PodDeleted") givenUp.add(pod);
     if (e.type === "PodRunsTwice" && !givenUp.has(pod))
-      out.push(`${e.t}: PodRunsTwice for ${pod}, which was neither evicted nor deleted: "${e.message}"`);
+      out.push(`${e.t}: PodRunsTwice for ${pod} (${e.copies} copies), which was neither evicted nor deleted`);
   }
   return out;
 }
