@@ -145,15 +145,6 @@ export class TaintEvictionController {
       ...cause,
     });
   }
-
-  /** The pods with an eviction scheduled, and when each fires (for tests and the served API). */
-  scheduled(): { pod: string; createdAt: number; fireAt: number }[] {
-    return [...this.evictions.values()].map((e) => ({
-      pod: `${e.pod.metadata.namespace}/${e.pod.metadata.name}`,
-      createdAt: e.createdAt,
-      fireAt: e.fireAt,
-    }));
-  }
 }
 
 function noExecute(node: Node): Taint[] {

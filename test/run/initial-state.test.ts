@@ -107,4 +107,26 @@ describe("initial state", () => {
       /not Running and Ready at t=0: app-\S+ Running on worker-\d: CrashLoopBackOff/,
     );
   });
+
+  it("a pod whose claim does not exist: not attached, waiting, with the API's NotFound", () => {
+    const s = scenario(
+      base(`
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: db}
+    spec:
+      containers: [{name: app, image: "busybox"}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]`),
+    );
+    const r = run(s);
+    expect(r.initial.pods).toMatchObject([
+      {
+        pod: "default/db",
+        phase: "Pending",
+        ready: false,
+        reason: "ContainerCreating",
+        message: 'persistentvolumeclaim "data" not found',
+      },
+    ]);
+  });
 });
