@@ -4,6 +4,10 @@
 // (doNoScheduleTaintingPass at once; NoExecute through processTaintBaseEviction and a per-zone
 // rate-limited queue, doNoExecuteTaintingPass) and computes zone disruption states
 // (handleDisruption; the rules per zone are in zone-state.ts).
+//
+// Over 400 lines on purpose: one controller, one file, as upstream (node_lifecycle_controller.go);
+// its health monitor, its two tainting passes and its zone bookkeeping share the per-node health
+// and the per-zone queues. The pure parts live apart: zone-state.ts, rate-limited-queue.ts.
 
 import { setPodReady } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";

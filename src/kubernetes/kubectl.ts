@@ -1,4 +1,5 @@
-// What kubectl would print for an object at a moment: the "what you would see" of every step.
+// What kubectl would print for an object at a moment: the "what you would see" of every step. A
+// row (NodeRow, PodRow) is the columns an event carries; print*Row lays it out as kubectl does.
 // Columns and wording follow kubectl's printers (k8s.io/kubernetes/pkg/printers/internalversion).
 
 import type { Node, Pod } from "./objects.ts";
