@@ -6,6 +6,8 @@
 //   const result = simulate(scenario, { seed: 7 });
 //   console.log(formatTimeline(result, scenario));
 
+// Run: to the end, or step by step, within a budget.
+export { EventBudgetExceeded } from "./engine/engine.ts";
 // Load: a scenario file and the manifests it names (Node), or scenario text (anywhere).
 export {
   formatLoadError,
@@ -20,7 +22,7 @@ export {
 export { formatJson } from "./report/json.ts";
 export { type Prose, proseOf } from "./report/messages/index.ts";
 export { formatTimeline, type TextOptions } from "./report/text.ts";
-// Run: to the end, or step by step.
+export { type Budget, DEFAULT_BUDGET, estimateWork, overBudget, type WorkEstimate } from "./run/budget.ts";
 export {
   createSimulation,
   type PullLevers,

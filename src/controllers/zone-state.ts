@@ -3,9 +3,9 @@
 // (ComputeZoneState) and the NoExecute tainting rate that state sets (setLimiterInZone,
 // ReducedQPSFunc, HealthyQPSFunc). Pure functions: the controller keeps the states and the queues.
 
+import type { ControlPlaneSettings } from "../kubernetes/defaults.ts";
 import type { ConditionStatus } from "../kubernetes/objects.ts";
 import type { Rate } from "../trace/control-plane-events.ts";
-import type { NodeLifecycleSettings } from "./node-lifecycle-controller.ts";
 
 export type ZoneState = "Initial" | "Normal" | "PartialDisruption" | "FullDisruption";
 
@@ -35,7 +35,7 @@ export function zoneRate(
   state: ZoneState,
   zoneSize: number,
   s: Pick<
-    NodeLifecycleSettings,
+    ControlPlaneSettings,
     "nodeEvictionRate" | "secondaryNodeEvictionRate" | "largeClusterSizeThreshold"
   >,
 ): Rate {
