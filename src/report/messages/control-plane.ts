@@ -182,7 +182,10 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
     }
   },
 
-  // Only the kubelet sets Ready=True: report/messages/node.ts prints it once its events are data.
+  // PodReady, PodNotReady and PodDeleted are recorded by cluster/api.ts for any component; the
+  // kubelet's (by: "kubelet") are printed by report/messages/node.ts (kubeletPodReadyProse,
+  // kubeletPodDeletedProse) once its events are data. Until then: the prose the kubelet wrote.
+  // Only the kubelet sets Ready=True.
   PodReady: (e) => legacyProse(e),
 
   PodNotReady: (e) => {
@@ -192,7 +195,6 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
         why: `its node ${e.node ?? ""} just went Ready → ${e.nodeReady}; MarkPodsNotReady runs on that transition`,
         ...(e.podRow ? { see: printPodRow(e.podRow) } : {}),
       };
-    // The kubelet's status manager: report/messages/node.ts prints it once its events are data.
     return legacyProse(e);
   },
 
