@@ -1,5 +1,6 @@
 // The human timeline, in the seed's form: steps grouped by time, each in a lane, each saying why it
-// happened at that moment and what a user would see. Reads only the trace and the summary.
+// happened at that moment and what a user would see. Reads only the result (the state at t=0, the
+// trace, the summary) and the scenario's names.
 
 import type { Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
