@@ -57,7 +57,7 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
   const over = overBudget(estimateWork(base), options.budget);
   if (over) throw new AuditBudgetError(`${source.file}: each run of the sweep: ${over}`);
   const objects = objectsOf(base);
-  const start = startOf(base, objects, maxEvents);
+  const start = startOf(base, maxEvents);
   countDaemonPods(objects, start);
   const ctx: RunContext = { source, base, objects, start, maxEvents };
   const input: RuleInput = {

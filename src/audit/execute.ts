@@ -5,8 +5,8 @@
 
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { LoadError } from "../load/errors.ts";
+import { createSimulation, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
-import { simulate } from "../simulate.ts";
 import { measureRun } from "./measure.ts";
 import { variantOf } from "./patch.ts";
 import { busiestFor, timelineOf } from "./plan.ts";
@@ -26,27 +26,23 @@ export type RunOutcome =
   | { ok: true; measure: RunMeasure }
   | { ok: false; id: string; error: string; budget?: { maxEvents: number; at: number } };
 
-/** The cluster at t=0, from a run without a fault that stops just after it. */
-export function startOf(scenario: Scenario, objects: Objects, maxEvents: number): StartState {
+/** The cluster at t=0: the scenario warmed up, without its callers or timeline, read before it runs on. */
+export function startOf(scenario: Scenario, maxEvents: number): StartState {
   const { traffic: _traffic, ...rest } = scenario;
-  const result = simulate({ ...rest, timeline: [], duration: 1 }, { engine: { maxEvents } });
-  return startStateOf(result, objects);
+  const sim = createSimulation({ ...rest, timeline: [] }, { engine: { maxEvents } });
+  return startStateOf(sim.result().initial);
 }
 
 export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
   try {
-    let { base: scenario, objects, start } = ctx;
-    if (spec.patches.length > 0 || spec.retarget) {
-      scenario = variantOf(ctx.source, spec.patches);
-      objects = objectsOf(scenario);
-      start = startOf(scenario, objects, ctx.maxEvents);
-      countDaemonPods(objects, start);
-    }
+    const patched = spec.patches.length > 0;
+    const scenario = patched ? variantOf(ctx.source, spec.patches) : ctx.base;
     let fault = spec.fault;
     if (spec.retarget) {
+      // The target is chosen in the fixed scenario's own placement: warmed up once to see it.
       const chosen = busiestFor(
         scenario,
-        start,
+        patched ? startOf(scenario, ctx.maxEvents) : ctx.start,
         spec.retarget.workload,
         spec.retarget.class,
         spec.retarget.prefer,
@@ -61,6 +57,9 @@ export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
     }
     const run: Scenario = { ...scenario, timeline: timelineOf(spec, fault) };
     const result = simulate(run, { engine: { maxEvents: ctx.maxEvents } });
+    // Measured from the run's own state at t=0 (the same as the base's when nothing is patched).
+    const start = startStateOf(result.initial);
+    const objects = patched ? countDaemonPods(objectsOf(scenario), start) : ctx.objects;
     const measure: RunMeasure = {
       id: spec.id,
       fault,

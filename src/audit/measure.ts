@@ -8,8 +8,8 @@
 // them would hide the part callers feel first (seed 000, "Your callers feel the first part before
 // Kubernetes notices anything").
 
-import type { SimulationResult } from "../simulate.ts";
 import type { TraceEvent } from "../trace/events.ts";
+import type { SimulationResult } from "../trace/result.ts";
 import type { Objects, StartState } from "./state.ts";
 import type { FaultSpec, Figures, RunMeasure } from "./types.ts";
 

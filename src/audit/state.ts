@@ -6,7 +6,7 @@
 import { matchesMap, matchesSelector } from "../kubernetes/labels.ts";
 import type { KubeObject, LabelSelector, PodSpec } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
-import type { SimulationResult } from "../simulate.ts";
+import type { InitialState } from "../trace/result.ts";
 
 export type WorkloadKind = "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Pod";
 
@@ -144,49 +144,18 @@ export interface StartState {
   endpoints: Record<string, { pod: string; ready: boolean }[]>;
 }
 
-/**
- * The state at t=0 from a run's result. The result's own `initial` is used when the run provides it;
- * until then, from a run that ended 1s after t=0 (`result.summary`), its pods matched to their
- * workloads by the names the controllers generate, and endpoints by the Services' selectors.
- */
-export function startStateOf(result: SimulationResult, objects: Objects): StartState {
-  const owners = new Map<string, string>();
-  for (const e of result.events) if (e.type === "PodCreated") owners.set(e.object.slice(4), e.owner);
-  const pods: PodAtStart[] = result.summary.pods.map((p) => ({
+/** The state at t=0 as a run found it (its result's `initial`), for the audit's lookups. */
+export function startStateOf(initial: InitialState): StartState {
+  const pods: PodAtStart[] = initial.pods.map((p) => ({
     pod: p.pod,
     node: p.node,
     ready: p.ready,
-    owner: owners.get(p.pod) ?? ownerByName(p.pod, objects),
-    status: p.status,
+    owner: p.owner,
+    status: p.reason ?? p.phase,
   }));
   const endpoints: StartState["endpoints"] = {};
-  for (const s of objects.services) {
-    const backends = new Set(s.backends);
-    endpoints[s.id] = pods
-      .filter((p) => p.owner !== null && backends.has(p.owner) && p.node !== null && p.status !== "Pending")
-      .map((p) => ({ pod: p.pod, ready: p.ready }));
-  }
+  for (const e of initial.endpoints) endpoints[e.service] = e.pods;
   return { pods, endpoints };
-}
-
-/** `<deploy>-<hash>-<suffix>`, `<sts>-<ordinal>`, `<ds|rs>-<suffix>`, or a bare Pod's own name. */
-function ownerByName(pod: string, objects: Objects): string | null {
-  const slash = pod.indexOf("/");
-  const ns = pod.slice(0, slash);
-  const name = pod.slice(slash + 1);
-  const find = (kind: WorkloadKind, n: string) => objects.workload.get(`${kind}/${ns}/${n}`)?.id;
-  const d1 = name.lastIndexOf("-");
-  if (d1 > 0) {
-    const head = name.slice(0, d1);
-    const d2 = head.lastIndexOf("-");
-    const viaRs = d2 > 0 ? find("Deployment", head.slice(0, d2)) : undefined;
-    if (viaRs) return viaRs;
-    const one = /^\d+$/.test(name.slice(d1 + 1))
-      ? find("StatefulSet", head)
-      : (find("DaemonSet", head) ?? find("ReplicaSet", head));
-    if (one) return one;
-  }
-  return find("Pod", name) ?? null;
 }
 
 /** Which workloads run on each node at t=0, and how many pods of each. */

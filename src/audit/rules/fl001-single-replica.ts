@@ -10,7 +10,6 @@ import {
   brokenWithoutFault,
   type Draft,
   effectOf,
-  type FaultClass,
   faultRuns,
   fixRun,
   type Patch,

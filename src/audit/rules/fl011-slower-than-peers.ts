@@ -37,7 +37,7 @@ const SETTINGS: Setting[] = [
 ];
 
 /** A setting's value (API defaults: initialDelaySeconds 0, periodSeconds 10); 0 when the probe is absent. */
-function valueOf(w: Workload, s: Setting): number {
+function settingOf(w: Workload, s: Setting): number {
   const p: Probe | undefined = w.spec.containers.find((c) => c[s.probe])?.[s.probe];
   if (!p) return 0;
   return p[s.field] ?? (s.field === "periodSeconds" ? 10 : 0);
@@ -74,7 +74,7 @@ export const FL011: Rule = {
       const slow = SETTINGS.flatMap((s) => {
         const others = s.field === "periodSeconds" ? peers.filter((p) => has(p, s)) : peers;
         if (others.length === 0 || !has(w, s)) return [];
-        const x = { s, mine: valueOf(w, s), peers: median(others.map((p) => valueOf(p, s))) };
+        const x = { s, mine: settingOf(w, s), peers: median(others.map((p) => settingOf(p, s))) };
         return x.mine > x.peers ? [x] : [];
       });
       const c = w.spec.containers.find((x) => slow.some((y) => x[y.s.probe]));
