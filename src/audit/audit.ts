@@ -74,7 +74,12 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
   const experiments = RULES.flatMap((r) => r.experiments?.(input) ?? []);
   const runs = [...sweep.runs, ...experiments];
   checkSweep(ctx, runs, options, "the sweep");
-  return { ctx, input, runs, notes: [...prepared.notes, ...sweep.notes, ...notStartedNotes(start)] };
+  return {
+    ctx,
+    input,
+    runs,
+    notes: [...prepared.notes, ...ignoredNotes(base), ...sweep.notes, ...notStartedNotes(start)],
+  };
 }
 
 /** Every run's estimate within the run budget, and their sum within the audit's. */
@@ -188,7 +193,11 @@ export async function finishAudit(
       faultAt: FAULT_AT,
       services: phase1.ctx.objects.services.map((s) => s.id),
       workloads: phase1.ctx.objects.workloads.map((w) => w.id),
-      notes: [...phase1.notes, ...ruleNotes(phase1.input)],
+      notes: [
+        ...phase1.notes,
+        ...ruleNotes(phase1.input),
+        ...measures.filter((m) => m.error).map((m) => `run ${m.id} could not be made: ${m.error}`),
+      ],
     },
     runs: phase1.runs.map((s) => runs.get(s.id)!).filter((m) => m !== undefined),
     findings,
@@ -200,16 +209,27 @@ export async function finishAudit(
 export async function audit(prepared: Prepared, options: AuditOptions): Promise<AuditResult> {
   const phase1 = planAudit(prepared, options);
   const outcomes = await runSpecs(phase1.ctx, phase1.runs, options, "sweep");
-  return finishAudit(prepared, phase1, measuresOf(outcomes), options);
+  return finishAudit(prepared, phase1, measuresOf(phase1.runs, outcomes), options);
 }
 
-export function measuresOf(outcomes: RunOutcome[]): RunMeasure[] {
-  const out: RunMeasure[] = [];
-  for (const o of outcomes) {
-    if (!o.ok) throw new AuditBudgetError(`run ${o.id}: ${o.error}`);
-    out.push(o.measure);
-  }
-  return out;
+/**
+ * The measures of runs that ran; a run that could not be made (a patch the loader refused) stays in
+ * the list without figures, with its error, so that shards and the text still account for it.
+ */
+export function measuresOf(specs: RunSpec[], outcomes: RunOutcome[]): RunMeasure[] {
+  return outcomes.map((o, i) =>
+    o.ok
+      ? o.measure
+      : {
+          id: o.id,
+          fault: specs[i]!.fault,
+          services: {},
+          workloads: {},
+          engineEvents: 0,
+          blockedBy: [],
+          error: o.error,
+        },
+  );
 }
 
 function cmp(a: string, b: string): number {
@@ -220,6 +240,15 @@ function manifestEntries(text: string): unknown[] {
   const doc = parse(text) as { manifests?: unknown } | null;
   const m = doc?.manifests;
   return Array.isArray(m) ? m : typeof m === "string" ? [m] : [];
+}
+
+/** Kinds the models do not use, counted (never silent: they are read, not simulated). */
+function ignoredNotes(scenario: Scenario): string[] {
+  if (scenario.ignored.length === 0) return [];
+  const kinds = new Map<string, number>();
+  for (const o of scenario.ignored) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
+  const list = [...kinds].map(([k, n]) => (n === 1 ? k : `${k} ×${n}`)).join(", ");
+  return [`ignored (not modelled): ${list}`];
 }
 
 /** Pods not Running and Ready at t=0: every fault's figures start from there. */

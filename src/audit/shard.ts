@@ -54,7 +54,7 @@ export async function runShard(
   const phase1 = planAudit(prepared, options);
   const mine = shardOf(phase1.runs, index, count);
   const outcomes = await runSpecs(phase1.ctx, mine, options, `shard ${index}/${count}`);
-  return { kind: SHARD_KIND, version: 1, shard: { index, count }, request, runs: measuresOf(outcomes) };
+  return { kind: SHARD_KIND, version: 1, shard: { index, count }, request, runs: measuresOf(mine, outcomes) };
 }
 
 /** Shard outputs (parsed JSON, with the file each came from) → the audit's result. */

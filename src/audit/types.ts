@@ -106,6 +106,8 @@ export interface RunMeasure {
   engineEvents: number;
   /** PodDisruptionBudgets that blocked an eviction, `<ns>/<name>` */
   blockedBy: string[];
+  /** why the run could not be made (a rule's experiment the loader refused): no figures then */
+  error?: string;
 }
 
 /** The manifest location a finding is about (1-based; 0 when only the file is known). */

@@ -98,6 +98,27 @@ describe("exit codes", () => {
   }, 120_000);
 });
 
+describe("progress", () => {
+  it("shows one line on a terminal (rewritten, then cleared), nothing otherwise", async () => {
+    const lines: (string | undefined)[] = [];
+    const args = [
+      "audit",
+      "examples/audit/search.yaml",
+      "--faults",
+      "drain",
+      "--duration",
+      "2m",
+      "--jobs",
+      "1",
+    ];
+    const r = await cli(args, (line) => lines.push(line));
+    expect(lines[0]).toMatch(/^faultline audit: sweep: 0 of \d+ runs$/);
+    expect(lines).toContain("faultline audit: fixes: 1 of 1 runs");
+    expect(lines.at(-1)).toBeUndefined();
+    expect(r.err).toBe("");
+  }, 60_000);
+});
+
 describe("input", () => {
   it("reads manifests from standard input (helm template … | faultline audit -)", async () => {
     const r = await shell(
