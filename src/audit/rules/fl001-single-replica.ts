@@ -8,16 +8,14 @@ import type { Workload } from "../state.ts";
 import { emptyDirState } from "./fl012-emptydir-state.ts";
 import {
   brokenWithoutFault,
+  consequenceOf,
   type Draft,
-  effectOf,
   faultRuns,
-  fixRun,
   type Patch,
   type Rule,
   type RuleInput,
+  refault,
   servicesOf,
-  shortEffect,
-  when,
   worstRun,
 } from "./rule.ts";
 
@@ -89,18 +87,11 @@ export const FL001: Rule = {
           field: "spec.replicas",
           severity: "error",
           message: `${w.kind} ${w.namespace}/${w.name} runs one replica behind Service ${svc.id}`,
-          consequence: {
-            run: worst.id,
-            text: `${when(worst.fault)}, ${effectOf("service", svc.id, f)}`,
-            figures: f,
-          },
-          fix: {
-            text: fix.text,
-            spec: fixRun("FL001", w.id, worst.fault, input.faultAt, fix.patches),
-            subject: { kind: "service", id: svc.id },
-            effect: (g, run) =>
-              `${when(run.fault)} (the node or zone with most of its pods): ${shortEffect("service", g)}`,
-          },
+          consequence: consequenceOf(worst, "service", svc.id),
+          fix: refault("FL001", w.id, worst, input.faultAt, fix.text, fix.patches, {
+            kind: "service",
+            id: svc.id,
+          }),
         });
         break;
       }

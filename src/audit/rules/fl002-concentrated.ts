@@ -7,15 +7,13 @@
 import { spreadPatches } from "./fl001-single-replica.ts";
 import {
   brokenWithoutFault,
+  consequenceOf,
   type Draft,
-  effectOf,
   type FaultClass,
   faultRuns,
-  fixRun,
   type Rule,
+  refault,
   servicesOf,
-  shortEffect,
-  when,
 } from "./rule.ts";
 
 export const FL002: Rule = {
@@ -51,25 +49,18 @@ export const FL002: Rule = {
         );
         const worst = hits.sort((a, b) => b.services[svc.id]!.outage - a.services[svc.id]!.outage)[0];
         if (!worst) continue;
-        const f = worst.services[svc.id]!;
+        const _f = worst.services[svc.id]!;
         const fix = spreadPatches(input, w);
         out.push({
           object: w.id,
           field: w.spec.nodeSelector ? `${w.specPath}.nodeSelector` : "spec.replicas",
           severity: onOneNode ? "error" : "warning",
           message: `all ${w.replicas} replicas of ${w.kind} ${w.namespace}/${w.name} run on ${where}, behind Service ${svc.id}`,
-          consequence: {
-            run: worst.id,
-            text: `${when(worst.fault)}, ${effectOf("service", svc.id, f)}`,
-            figures: f,
-          },
-          fix: {
-            text: fix.text,
-            spec: fixRun("FL002", w.id, worst.fault, input.faultAt, fix.patches),
-            subject: { kind: "service", id: svc.id },
-            effect: (g, run) =>
-              `${when(run.fault)} (the node or zone with most of its pods): ${shortEffect("service", g)}`,
-          },
+          consequence: consequenceOf(worst, "service", svc.id),
+          fix: refault("FL002", w.id, worst, input.faultAt, fix.text, fix.patches, {
+            kind: "service",
+            id: svc.id,
+          }),
         });
         break;
       }

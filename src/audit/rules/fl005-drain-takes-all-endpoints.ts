@@ -7,14 +7,12 @@
 import { LABEL_HOSTNAME } from "../../kubernetes/labels.ts";
 import {
   brokenWithoutFault,
+  consequenceOf,
   type Draft,
-  effectOf,
   faultRuns,
-  fixRun,
   type Rule,
+  refault,
   servicesOf,
-  shortEffect,
-  when,
 } from "./rule.ts";
 
 export const FL005: Rule = {
@@ -36,7 +34,7 @@ export const FL005: Rule = {
           .filter((r) => (r.services[svc.id]?.outage ?? 0) > 0)
           .sort((a, b) => b.services[svc.id]!.outage - a.services[svc.id]!.outage)[0];
         if (!worst) continue;
-        const f = worst.services[svc.id]!;
+        const _f = worst.services[svc.id]!;
         const pdb = {
           apiVersion: "policy/v1",
           kind: "PodDisruptionBudget",
@@ -48,19 +46,16 @@ export const FL005: Rule = {
           field: "",
           severity: "warning",
           message: `no PodDisruptionBudget covers ${w.kind} ${w.namespace}/${w.name}, and a drain takes every endpoint of Service ${svc.id}`,
-          consequence: {
-            run: worst.id,
-            text: `${when(worst.fault)}, ${effectOf("service", svc.id, f)}`,
-            figures: f,
-          },
-          fix: {
-            text: `a PodDisruptionBudget ${w.namespace}/${w.name} with maxUnavailable: 1 over its pods`,
-            spec: fixRun("FL005", w.id, worst.fault, input.faultAt, [
-              { path: "manifests", value: [...input.manifestEntries, pdb] },
-            ]),
-            subject: { kind: "service", id: svc.id },
-            effect: (g, run) => `${when(run.fault)}: ${shortEffect("service", g)}`,
-          },
+          consequence: consequenceOf(worst, "service", svc.id),
+          fix: refault(
+            "FL005",
+            w.id,
+            worst,
+            input.faultAt,
+            `a PodDisruptionBudget ${w.namespace}/${w.name} with maxUnavailable: 1 over its pods`,
+            [{ path: "manifests", value: [...input.manifestEntries, pdb] }],
+            { kind: "service", id: svc.id },
+          ),
         });
         break;
       }

@@ -9,14 +9,12 @@
 import { minor } from "../../kubernetes/defaults.ts";
 import {
   brokenWithoutFault,
+  consequenceOf,
   type Draft,
-  effectOf,
   faultRuns,
-  fixRun,
   type Rule,
+  refault,
   servicesOf,
-  shortEffect,
-  when,
 } from "./rule.ts";
 
 const PRESTOP_SECONDS = 5;
@@ -40,7 +38,7 @@ export const FL009: Rule = {
           .filter((r) => (r.services[svc.id]?.lost ?? 0) > 0 && (r.services[svc.id]?.outage ?? 0) === 0)
           .sort((a, b) => (b.services[svc.id]!.lost ?? 0) - (a.services[svc.id]!.lost ?? 0))[0];
         if (!worst) continue;
-        const f = worst.services[svc.id]!;
+        const _f = worst.services[svc.id]!;
         const hook = sleepAction
           ? { sleep: { seconds: PRESTOP_SECONDS } }
           : { exec: { command: ["sleep", String(PRESTOP_SECONDS)] } };
@@ -57,17 +55,16 @@ export const FL009: Rule = {
           field: `${w.specPath}.containers[name=${c.name}]`,
           severity: "warning",
           message: `${w.kind} ${w.namespace}/${w.name} stops serving at SIGTERM while Service ${svc.id} still routes to it`,
-          consequence: {
-            run: worst.id,
-            text: `${when(worst.fault)}, ${effectOf("service", svc.id, f)}`,
-            figures: f,
-          },
-          fix: {
-            text: `lifecycle.preStop ${sleepAction ? `sleep: {seconds: ${PRESTOP_SECONDS}}` : `exec: sleep ${PRESTOP_SECONDS}`} on each container (inside the ${w.spec.terminationGracePeriodSeconds ?? 30}s grace period)`,
-            spec: fixRun("FL009", w.id, worst.fault, input.faultAt, patches),
-            subject: { kind: "service", id: svc.id },
-            effect: (g, run) => `${when(run.fault)}: ${shortEffect("service", g)}`,
-          },
+          consequence: consequenceOf(worst, "service", svc.id),
+          fix: refault(
+            "FL009",
+            w.id,
+            worst,
+            input.faultAt,
+            `lifecycle.preStop ${sleepAction ? `sleep: {seconds: ${PRESTOP_SECONDS}}` : `exec: sleep ${PRESTOP_SECONDS}`} on each container (inside the ${w.spec.terminationGracePeriodSeconds ?? 30}s grace period)`,
+            patches,
+            { kind: "service", id: svc.id },
+          ),
         });
         break;
       }

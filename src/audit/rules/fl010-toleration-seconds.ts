@@ -11,13 +11,14 @@ import type { Toleration } from "../../kubernetes/objects.ts";
 import type { Workload } from "../state.ts";
 import {
   brokenWithoutFault,
+  consequenceOf,
   type Draft,
   effectOf,
   faultRuns,
-  fixRun,
   type Rule,
   type RuleInput,
   type RunSpec,
+  refault,
   shortEffect,
   when,
   worstRun,
@@ -85,23 +86,22 @@ export const FL010: Rule = {
             field,
             severity: "warning",
             message: `${w.kind} ${w.namespace}/${w.name} tolerates ${long.map((t) => `${t.key} for ${t.tolerationSeconds}s`).join(" and ")}, longer than the default ${defaultSeconds(input)}s: its pods wait that long on a dead node`,
-            consequence: {
-              run: worst.id,
-              text: `${when(worst.fault)}, ${effectOf("workload", `${w.kind} ${w.namespace}/${w.name}`, f)}`,
-              figures: f,
-            },
-            fix: {
-              text: `leave the ${long.map((t) => t.key).join(" and ")} toleration out (the default ${defaultSeconds(input)}s applies)`,
-              spec: fixRun("FL010", w.id, worst.fault, input.faultAt, [
+            consequence: consequenceOf(worst, "workload", w.id, `${w.kind} ${w.namespace}/${w.name}`),
+            fix: refault(
+              "FL010",
+              w.id,
+              worst,
+              input.faultAt,
+              `leave the ${long.map((t) => t.key).join(" and ")} toleration out (the default ${defaultSeconds(input)}s applies)`,
+              [
                 {
                   object: w.id,
                   path: `${w.specPath}.tolerations`,
                   value: kept.length > 0 ? kept : undefined,
                 },
-              ]),
-              subject: { kind: "workload", id: w.id },
-              effect: (g, run) => `${when(run.fault)}: ${shortEffect("workload", g)}`,
-            },
+              ],
+              { kind: "workload", id: w.id },
+            ),
           });
         }
       }

@@ -12,15 +12,13 @@ import type { Workload } from "../state.ts";
 import type { Patch } from "../types.ts";
 import {
   brokenWithoutFault,
+  consequenceOf,
   containerPath,
   type Draft,
-  effectOf,
   faultRuns,
-  fixRun,
   type Rule,
+  refault,
   servicesOf,
-  shortEffect,
-  when,
 } from "./rule.ts";
 
 const median = (xs: number[]) => {
@@ -82,7 +80,7 @@ export const FL011: Rule = {
       const worst = drains
         .filter((x) => x.workloads[w.id]?.recovered === mine)
         .sort((a, b) => (b.workloads[w.id]?.degraded ?? 0) - (a.workloads[w.id]?.degraded ?? 0))[0]!;
-      const f = worst.workloads[w.id]!;
+      const _f = worst.workloads[w.id]!;
       const said = slow.map((x) => `${x.s.probe}.${x.s.field} ${x.mine} (peers: ${x.peers})`);
       const patches: Patch[] = slow.map((x) => ({
         object: w.id,
@@ -94,17 +92,16 @@ export const FL011: Rule = {
         field: `${containerPath(w, c)}.${slow[0]!.s.probe}.${slow[0]!.s.field}`,
         severity: "note",
         message: `${w.kind} ${w.namespace}/${w.name} comes back after ${Math.round(mine)}s where its ${peers.length} peers in ${w.namespace} take ${Math.round(m)}s: ${said.join(", ")}`,
-        consequence: {
-          run: worst.id,
-          text: `${when(worst.fault)}, ${effectOf("workload", `${w.kind} ${w.namespace}/${w.name}`, f)}`,
-          figures: f,
-        },
-        fix: {
-          text: `${slow.map((x) => `${x.s.probe}.${x.s.field}: ${x.peers}`).join(", ")} (the peers' middle values)`,
-          spec: fixRun("FL011", w.id, worst.fault, input.faultAt, patches),
-          subject: { kind: "workload", id: w.id },
-          effect: (g, run) => `${when(run.fault)}: ${shortEffect("workload", g)}`,
-        },
+        consequence: consequenceOf(worst, "workload", w.id, `${w.kind} ${w.namespace}/${w.name}`),
+        fix: refault(
+          "FL011",
+          w.id,
+          worst,
+          input.faultAt,
+          `${slow.map((x) => `${x.s.probe}.${x.s.field}: ${x.peers}`).join(", ")} (the peers' middle values)`,
+          patches,
+          { kind: "workload", id: w.id },
+        ),
       });
     }
     return out;

@@ -121,6 +121,36 @@ export function fixRun(
   };
 }
 
+/** The consequence of `run` for a Service or workload: "when worker-2 loses power, web has …". */
+export function consequenceOf(
+  run: RunMeasure,
+  kind: "service" | "workload",
+  id: string,
+  name = id,
+): Draft["consequence"] {
+  const f = (kind === "service" ? run.services[id] : run.workloads[id])!;
+  return { run: run.id, text: `${when(run.fault)}, ${effectOf(kind, name, f)}`, figures: f };
+}
+
+/** A fix re-run on the consequence's fault, re-aimed at the workload (fixRun), read for `subject`. */
+export function refault(
+  rule: string,
+  workload: string,
+  worst: RunMeasure,
+  at: number,
+  text: string,
+  patches: Patch[],
+  subject: Draft["fix"]["subject"],
+): Draft["fix"] {
+  return {
+    text,
+    spec: fixRun(rule, workload, worst.fault, at, patches),
+    subject,
+    effect: (g, run) =>
+      `${when(run.fault)} (the ${run.fault.class === "zone" ? "zone" : "node"} with most of its pods): ${shortEffect(subject.kind, g)}`,
+  };
+}
+
 /** A Service or workload already short without any fault: no fault's figures are its own. */
 export function brokenWithoutFault(
   runs: ReadonlyMap<string, RunMeasure>,
