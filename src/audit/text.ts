@@ -44,7 +44,9 @@ export function formatAudit(r: AuditResult): string {
     out.push(`  ${label(x)}: ${hurt.join("; ")}`);
   }
   if (ranked.length > 5)
-    out.push(`  … and ${ranked.length - 5} more faults that hurt a Service (--json has every run)`);
+    out.push(
+      `  … and ${ranked.length - 5} more fault${ranked.length === 6 ? "" : "s"} that hurt a Service (--json has every run)`,
+    );
 
   out.push("", ...table(r));
   out.push("", findingsHeader(r));
