@@ -62,7 +62,28 @@ export interface SimulateOptions {
   onWarmedUp?: () => void;
 }
 
+/**
+ * A simulation that can be stopped at any virtual time and read: the engine, the store, the trace
+ * and the shared context (for `faultline serve`). `runUntil(t)` plays the timeline up to and
+ * including virtual time t; `result()` summarizes what has run so far.
+ */
+export interface Simulation {
+  engine: Engine;
+  store: Store;
+  trace: Trace;
+  ctx: Context;
+  runUntil(t: number): void;
+  result(): SimulationResult;
+}
+
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationResult {
+  const sim = createSimulation(scenario, options);
+  sim.runUntil(scenario.duration);
+  return sim.result();
+}
+
+/** Builds the cluster and warms it up to t=0 with the timeline scheduled; nothing after t=0 has run. */
+export function createSimulation(scenario: Scenario, options: SimulateOptions = {}): Simulation {
   const seed = options.seed ?? scenario.seed;
   const profile = PROFILES[scenario.profile ?? "stock"];
   const engine = new Engine(seed);
@@ -144,20 +165,30 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
   if (traffic) ctx.traffic = traffic;
   const faults = new Faults(ctx, kubelets);
   faults.schedule(scenario.timeline);
-  engine.run(scenario.duration);
 
-  const result: SimulationResult = {
-    scenario: scenario.name,
-    kubernetesVersion: scenario.kubernetesVersion,
-    seed,
-    events: trace.events,
-    summary: summarize(ctx, scenario, engine.processed),
+  return {
+    engine,
+    store,
+    trace,
+    ctx,
+    runUntil(t: number): void {
+      engine.run(t);
+    },
+    result(): SimulationResult {
+      const result: SimulationResult = {
+        scenario: scenario.name,
+        kubernetesVersion: scenario.kubernetesVersion,
+        seed,
+        events: trace.events,
+        summary: summarize(ctx, scenario, engine.processed),
+      };
+      if (traffic) {
+        result.traffic = traffic.result_();
+        if (options.levers) result.traffic.levers = pullLevers(scenario, seed, result.traffic);
+      }
+      return result;
+    },
   };
-  if (traffic) {
-    result.traffic = traffic.result_();
-    if (options.levers) result.traffic.levers = pullLevers(scenario, seed, result.traffic);
-  }
-  return result;
 }
 
 function behaviourFor(
