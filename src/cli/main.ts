@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { registerDetectorCommands } from "./detector.ts";
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Io, processIo, UsageError } from "./io.ts";
 import { registerProbesCommand } from "./probes.ts";
+import { registerServeCommand } from "./serve.ts";
 import { registerSimulateCommand } from "./simulate.ts";
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
@@ -21,6 +22,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   registerSimulateCommand(program, io, setExit);
   registerDetectorCommands(program, io, setExit);
   registerProbesCommand(program, io, setExit);
+  registerServeCommand(program, io, setExit);
 
   try {
     await program.parseAsync(argv, { from: "user" });

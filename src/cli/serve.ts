@@ -1,0 +1,113 @@
+// `faultline serve FILE [--at 6m] [--speed 10] [--port 0] [--kubeconfig-out FILE]`: the scenario's
+// cluster as a read-only Kubernetes API on 127.0.0.1, for the user's own kubectl.
+
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
+import { formatDuration, parseDuration, UnitError } from "../load/units.ts";
+import { kubeconfig, startServe } from "../serve/index.ts";
+import { timeString } from "../serve/time.ts";
+import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+
+interface ServeFlags {
+  at?: string;
+  speed?: string;
+  port: string;
+  kubeconfigOut?: string;
+  seed?: string;
+}
+
+export function registerServeCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command("serve")
+    .description(
+      "serve a scenario's cluster at a moment of its run as a read-only Kubernetes API, for kubectl",
+    )
+    .argument("<file>", "scenario file (YAML)")
+    .option(
+      "--at <time>",
+      "the virtual time to show, e.g. 70s or 6m (default: the end of the run; 0 with --speed)",
+    )
+    .option("--speed <n>", "play the run from --at at n × real time, so that watches see changes arrive")
+    .option("--port <n>", "the port on 127.0.0.1 (0: any free port)", "0")
+    .option(
+      "--kubeconfig-out <file>",
+      "write the kubeconfig to this file (default: one in the temp directory, removed on exit)",
+    )
+    .option("--seed <n>", "override the scenario's seed")
+    .action(async (file: string, opts: ServeFlags) => {
+      const speed = opts.speed === undefined ? undefined : Number(opts.speed);
+      if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) {
+        throw new UsageError(`--speed: "${opts.speed}" is not a positive number`);
+      }
+      if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535)
+        throw new UsageError(`--port: "${opts.port}" is not a port number (0 to 65535)`);
+      if (opts.seed !== undefined && (!/^\d+$/.test(opts.seed) || Number(opts.seed) > 0xffffffff)) {
+        throw new UsageError(`--seed: "${opts.seed}" is not a whole number from 0 to 4294967295`);
+      }
+      let scenario: ReturnType<typeof loadScenarioFile>;
+      try {
+        scenario = loadScenarioFile(file);
+      } catch (error) {
+        if (error instanceof LoadError) {
+          io.err(`${formatLoadError(error)}\n`);
+          setExit(EXIT_BAD_INPUT);
+          return;
+        }
+        throw error;
+      }
+      let at = speed === undefined ? scenario.duration : 0;
+      if (opts.at !== undefined) {
+        try {
+          at = parseDuration(opts.at);
+        } catch (error) {
+          if (error instanceof UnitError)
+            throw new UsageError(`--at: "${opts.at}" is not a duration (use Go-style like 70s, 6m, 1m30s)`);
+          throw error;
+        }
+        if (at < 0 || at > scenario.duration) {
+          throw new UsageError(
+            `--at: ${opts.at} is outside the run (0 to its duration, ${formatDuration(scenario.duration)})`,
+          );
+        }
+      }
+      const serving = await startServe(scenario, {
+        at,
+        port: Number(opts.port),
+        ...(speed !== undefined ? { speed } : {}),
+        ...(opts.seed !== undefined ? { seed: Number(opts.seed) } : {}),
+      });
+      const path =
+        opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
+      writeFileSync(path, kubeconfig(scenario.name, serving.url));
+      const clock = speed === undefined ? "frozen" : `playing at ${speed}×`;
+      io.out(
+        [
+          `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
+          `serving the simulated cluster, read-only, on ${serving.url}`,
+          `kubeconfig: ${path}`,
+          "",
+          `  export KUBECONFIG=${path}`,
+          "  kubectl get nodes,pods -o wide",
+          "",
+          `clock: curl ${serving.url}/faultline/v1/clock; curl -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+          `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
+          "",
+        ].join("\n"),
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await serving.stop();
+      if (opts.kubeconfigOut === undefined) rmSync(path, { force: true });
+      io.err("faultline serve: stopped\n");
+    });
+}
