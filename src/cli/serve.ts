@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
 import { formatDuration, parseDuration, UnitError } from "../load/units.ts";
-import { kubeconfig, startServe } from "../serve/index.ts";
+import { kubeconfig, type Serving, startServe } from "../serve/index.ts";
 import { timeString } from "../serve/time.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 
@@ -73,15 +73,31 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
           );
         }
       }
-      const serving = await startServe(scenario, {
-        at,
-        port: Number(opts.port),
-        ...(speed !== undefined ? { speed } : {}),
-        ...(opts.seed !== undefined ? { seed: Number(opts.seed) } : {}),
-      });
+      let serving: Serving;
+      try {
+        serving = await startServe(scenario, {
+          at,
+          port: Number(opts.port),
+          ...(speed !== undefined ? { speed } : {}),
+          ...(opts.seed !== undefined ? { seed: Number(opts.seed) } : {}),
+        });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EADDRINUSE" || code === "EACCES") {
+          throw new UsageError(`--port: cannot listen on 127.0.0.1:${opts.port} (${code})`);
+        }
+        throw error;
+      }
       const path =
         opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
-      writeFileSync(path, kubeconfig(scenario.name, serving.url));
+      try {
+        writeFileSync(path, kubeconfig(scenario.name, serving.url));
+      } catch (error) {
+        await serving.stop();
+        throw new UsageError(
+          `--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`,
+        );
+      }
       const clock = speed === undefined ? "frozen" : `playing at ${speed}×`;
       io.out(
         [

@@ -35,15 +35,18 @@ export function newEvent(r: Recorded, name: string): EventJ {
     uid: uuidOf(`Event/${namespace}/${name}`),
     creationTimestamp: timeString(r.t),
   };
+  const common = {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: meta,
+    involvedObject: r.involved,
+    reason: r.reason,
+    message: r.message,
+    type: r.type,
+  };
   if (r.reporting) {
     return {
-      apiVersion: "v1",
-      kind: "Event",
-      metadata: meta,
-      involvedObject: r.involved,
-      reason: r.reason,
-      message: r.message,
-      type: r.type,
+      ...common,
       source: {},
       firstTimestamp: null,
       lastTimestamp: null,
@@ -54,13 +57,7 @@ export function newEvent(r: Recorded, name: string): EventJ {
     };
   }
   return {
-    apiVersion: "v1",
-    kind: "Event",
-    metadata: meta,
-    involvedObject: r.involved,
-    reason: r.reason,
-    message: r.message,
-    type: r.type,
+    ...common,
     source: r.source ?? {},
     firstTimestamp: timeString(r.t),
     lastTimestamp: timeString(r.t),

@@ -344,43 +344,21 @@ function podCreated(ctx: Context, e: Extract<TraceEvent, { type: "PodCreated" }>
     name: owner.name,
     ...(ownerObj?.metadata.uid ? { uid: uuidOf(ownerObj.metadata.uid) } : {}),
   };
-  const t = e.t;
+  const created = (component: string, message: string): Recorded[] => [
+    { t: e.t, involved, type: "Normal", reason: "SuccessfulCreate", message, source: { component } },
+  ];
   switch (owner.kind) {
     case "ReplicaSet":
       // manageReplicas (pkg/controller/replicaset/replica_set.go) via RealPodControl: "Created pod: X".
-      return [
-        {
-          t,
-          involved,
-          type: "Normal",
-          reason: "SuccessfulCreate",
-          message: `Created pod: ${pod.metadata.name}`,
-          source: { component: "replicaset-controller" },
-        },
-      ];
+      return created("replicaset-controller", `Created pod: ${pod.metadata.name}`);
     case "DaemonSet":
-      return [
-        {
-          t,
-          involved,
-          type: "Normal",
-          reason: "SuccessfulCreate",
-          message: `Created pod: ${pod.metadata.name}`,
-          source: { component: "daemonset-controller" },
-        },
-      ];
+      return created("daemonset-controller", `Created pod: ${pod.metadata.name}`);
     case "StatefulSet":
       // recordPodEvent (pkg/controller/statefulset/stateful_pod_control.go).
-      return [
-        {
-          t,
-          involved,
-          type: "Normal",
-          reason: "SuccessfulCreate",
-          message: `create Pod ${pod.metadata.name} in StatefulSet ${owner.name} successful`,
-          source: { component: "statefulset-controller" },
-        },
-      ];
+      return created(
+        "statefulset-controller",
+        `create Pod ${pod.metadata.name} in StatefulSet ${owner.name} successful`,
+      );
     default:
       return [];
   }

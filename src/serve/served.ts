@@ -212,7 +212,14 @@ export class ServedCluster {
       this.oldest = this.log[drop - 1]!.rv;
       this.log = this.log.slice(drop);
     }
-    for (const s of this.subscribers) deliver(s, e);
+    for (const s of this.subscribers) {
+      try {
+        deliver(s, e);
+      } catch {
+        // A watcher that cannot take an event (its connection broke) is dropped; the clock goes on.
+        this.subscribers.delete(s);
+      }
+    }
   }
 }
 

@@ -128,6 +128,14 @@ export class ApiServer {
       }
       return this.resource(req, res, second!, third!, parts.slice(3), q);
     }
+    if (first === "openapi") {
+      // kubectl get and describe use server-side printing and need no schema; explain and client-side validation do.
+      throw new ApiError(
+        404,
+        "NotFound",
+        "faultline serves no OpenAPI schema: kubectl get and describe need none, explain does",
+      );
+    }
     throw notFoundPath();
   }
 
@@ -186,7 +194,7 @@ export class ApiServer {
     const fields = fieldMatcher(resource.resource, fieldText);
     const match = (o: ApiObject) => matchesLabels(labels, o.metadata.labels) && fields(o);
     if (watch) {
-      this.watch(req, res, resource, namespace, match, q, output, out);
+      this.watch(res, resource, namespace, match, q, output, out);
       return undefined;
     }
     let items = this.cluster.list(storageResource(resource), namespace).filter(match);
@@ -237,7 +245,6 @@ export class ApiServer {
   }
 
   private watch(
-    req: IncomingMessage,
     res: ServerResponse,
     resource: ResourceInfo,
     namespace: string | undefined,
@@ -251,6 +258,10 @@ export class ApiServer {
     if (rvParam !== null && rvParam !== "" && rvParam !== "0") {
       if (!/^\d+$/.test(rvParam)) throw badRequest(`resourceVersion: "${rvParam}" is not a resource version`);
       fromRv = Number(rvParam);
+    }
+    const include = q.get("includeObject");
+    if (include !== null && !["None", "Metadata", "Object"].includes(include)) {
+      throw badRequest(`includeObject: unsupported value "${include}"`);
     }
     const timeoutParam = q.get("timeoutSeconds");
     if (timeoutParam !== null && !/^\d+$/.test(timeoutParam))
@@ -281,7 +292,7 @@ export class ApiServer {
       this.streams.delete(res);
       if (!res.writableEnded) res.end();
     };
-    req.on("close", end);
+    // The response closes when the client goes away (or when it ends): the watch ends with it.
     res.on("close", end);
     try {
       stop = this.cluster.watch({ resource: storageResource(resource), namespace, match, send }, fromRv);

@@ -3,6 +3,7 @@
 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { request, waitFor } from "./helpers.ts";
@@ -39,6 +40,39 @@ describe("faultline serve: bad input", () => {
     expect(out).toBe("");
     expect(err).toMatch(message);
     expect(err.trimEnd().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("faultline serve: what it cannot do", () => {
+  it("a port in use: one line, exit code 2", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const { code, err } = await cli([
+        "serve",
+        "examples/node-power-loss.yaml",
+        "--at",
+        "70s",
+        "--port",
+        String(port),
+      ]);
+      expect(code).toBe(2);
+      expect(err).toBe(`faultline: --port: cannot listen on 127.0.0.1:${port} (EADDRINUSE)\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("a kubeconfig it cannot write: one line, exit code 2, and the server stopped", async () => {
+    const { code, err } = await cli([
+      "serve",
+      "examples/node-power-loss.yaml",
+      "--kubeconfig-out",
+      "/nonexistent/dir/kc",
+    ]);
+    expect(code).toBe(2);
+    expect(err).toBe("faultline: --kubeconfig-out: cannot write /nonexistent/dir/kc (ENOENT)\n");
   });
 });
 
