@@ -60,6 +60,8 @@ export interface SimulateOptions {
   levers?: boolean;
   /** called once the warm-up is over, at t=0 (for benchmarks: the model itself reads no clock) */
   onWarmedUp?: () => void;
+  /** the run's hard cap and a progress callback, set on the engine (src/run/budget.ts, the CLI) */
+  engine?: Partial<Pick<Engine, "maxEvents" | "onProgress">>;
 }
 
 /**
@@ -88,6 +90,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const profile = PROFILES[scenario.profile ?? "stock"];
   const engine = new Engine(seed);
   engine.now = -WARM_UP_SECONDS;
+  Object.assign(engine, options.engine);
   const store = new Store(engine);
   const trace = new Trace(engine);
   trace.muted = true;
