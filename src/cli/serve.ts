@@ -5,11 +5,14 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { EventBudgetExceeded } from "../engine/engine.ts";
 import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
 import { formatDuration, parseDuration, UnitError } from "../load/units.ts";
+import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
 import { kubeconfig, type Serving, startServe } from "../serve/index.ts";
 import { timeString } from "../serve/time.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { parseCount, parseSeed } from "./simulate.ts";
 
 interface ServeFlags {
   at?: string;
@@ -17,6 +20,8 @@ interface ServeFlags {
   port: string;
   kubeconfigOut?: string;
   seed?: string;
+  maxEvents?: string;
+  maxRequests?: string;
 }
 
 export function registerServeCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -37,16 +42,23 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       "write the kubeconfig to this file (default: one in the temp directory, removed on exit)",
     )
     .option("--seed <n>", "override the scenario's seed")
+    .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
+    .option(
+      "--max-requests <n>",
+      `simulated requests one run may send (default ${count(DEFAULT_BUDGET.maxRequests)})`,
+    )
     .action(async (file: string, opts: ServeFlags) => {
+      const seed = parseSeed(opts.seed);
+      const budget: Budget = {
+        maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+        maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+      };
       const speed = opts.speed === undefined ? undefined : Number(opts.speed);
       if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) {
         throw new UsageError(`--speed: "${opts.speed}" is not a positive number`);
       }
       if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535)
         throw new UsageError(`--port: "${opts.port}" is not a port number (0 to 65535)`);
-      if (opts.seed !== undefined && (!/^\d+$/.test(opts.seed) || Number(opts.seed) > 0xffffffff)) {
-        throw new UsageError(`--seed: "${opts.seed}" is not a whole number from 0 to 4294967295`);
-      }
       let scenario: ReturnType<typeof loadScenarioFile>;
       try {
         scenario = loadScenarioFile(file);
@@ -58,6 +70,9 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
         }
         throw error;
       }
+      // Refused before it runs, as `faultline simulate` refuses it (src/run/budget.ts).
+      const over = overBudget(estimateWork(scenario), budget);
+      if (over) throw new UsageError(`${file}: ${over}`);
       let at = speed === undefined ? scenario.duration : 0;
       if (opts.at !== undefined) {
         try {
@@ -79,9 +94,15 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
           at,
           port: Number(opts.port),
           ...(speed !== undefined ? { speed } : {}),
-          ...(opts.seed !== undefined ? { seed: Number(opts.seed) } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          maxEvents: budget.maxEvents,
         });
       } catch (error) {
+        if (error instanceof EventBudgetExceeded) {
+          throw new UsageError(
+            `${file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${formatDuration(Math.round(error.at))}`}; raise it with --max-events ${error.maxEvents * 4}`,
+          );
+        }
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EADDRINUSE" || code === "EACCES") {
           throw new UsageError(`--port: cannot listen on 127.0.0.1:${opts.port} (${code})`);

@@ -15,6 +15,8 @@ export interface ServeOptions {
   /** 0: any free port */
   port: number;
   seed?: number;
+  /** engine events one run may take (each re-run after a seek back is a run): the engine's hard cap */
+  maxEvents?: number;
 }
 
 export interface Serving {
@@ -25,8 +27,12 @@ export interface Serving {
 }
 
 export async function startServe(scenario: Scenario, options: ServeOptions): Promise<Serving> {
-  const cluster = new ServedCluster(scenario, options.seed);
+  const cluster = new ServedCluster(scenario, {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
+  });
   cluster.advanceTo(options.at);
+  if (cluster.stoppedBy) throw cluster.stoppedBy;
   const server = new ApiServer(cluster);
   const port = await server.listen(options.port);
   if (options.speed !== undefined) cluster.play(options.speed);

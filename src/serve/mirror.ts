@@ -15,6 +15,12 @@ import { correlationKey, eventName, newEvent, repeatEvent } from "./event-object
 import { type Recorded, recordedFor } from "./events.ts";
 import { findResource, type ResourceInfo } from "./resources.ts";
 
+/** How each run of the scenario is made: its seed, and the engine's hard cap (src/run/budget.ts). */
+export interface RunOptions {
+  seed?: number;
+  maxEvents?: number;
+}
+
 export interface Served {
   resource: ResourceInfo;
   object: ApiObject;
@@ -73,8 +79,11 @@ export class ClusterMirror {
   private readonly correlated = new Map<string, string>();
   private pending: Change[] = [];
 
-  constructor(scenario: Scenario, seed?: number) {
-    this.sim = createSimulation(scenario, seed === undefined ? {} : { seed });
+  constructor(scenario: Scenario, run: RunOptions = {}) {
+    this.sim = createSimulation(scenario, {
+      ...(run.seed !== undefined ? { seed: run.seed } : {}),
+      ...(run.maxEvents !== undefined ? { engine: { maxEvents: run.maxEvents } } : {}),
+    });
     this.cc = { ctx: this.sim.ctx, history: new ContainerHistory() };
     for (const ns of SYSTEM_NAMESPACES) this.ensureNamespace(ns);
     for (const kind of MODEL_KINDS) for (const obj of this.sim.store.list(kind)) this.dirty.add(obj);

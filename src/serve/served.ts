@@ -5,9 +5,10 @@
 // resume from a version older than the log answer 410 Gone, as an API server whose watch cache has
 // moved on does, and clients relist.
 
+import { EventBudgetExceeded } from "../engine/engine.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { ApiObject } from "./api-types.ts";
-import { type Change, ClusterMirror } from "./mirror.ts";
+import { type Change, ClusterMirror, type RunOptions } from "./mirror.ts";
 import type { ResourceInfo } from "./resources.ts";
 
 export type WatchType = "ADDED" | "MODIFIED" | "DELETED";
@@ -51,13 +52,15 @@ export class ServedCluster {
   private speed = 0;
   private anchorWall = 0;
   private anchorVirtual = 0;
+  /** What stopped the run short (its event budget), if anything did. */
+  stoppedBy: EventBudgetExceeded | undefined;
 
   constructor(
     readonly scenario: Scenario,
-    private readonly seed: number | undefined,
+    private readonly run: RunOptions = {},
     private readonly wallClock: () => number = () => performance.now(),
   ) {
-    this.mirror = new ClusterMirror(scenario, seed);
+    this.mirror = new ClusterMirror(scenario, run);
     for (const c of this.mirror.take()) this.apply(c);
     this.oldest = this.rv;
   }
@@ -68,6 +71,10 @@ export class ServedCluster {
 
   get duration(): number {
     return this.scenario.duration;
+  }
+
+  get stopped(): string | undefined {
+    return this.stoppedBy?.message;
   }
 
   get playing(): boolean {
@@ -88,11 +95,19 @@ export class ServedCluster {
 
   /** Step forward to virtual time t (at most the scenario's duration), serving every instant's changes. */
   advanceTo(t: number): void {
+    if (this.stoppedBy) return;
     const until = Math.min(t, this.duration);
-    while (until > this.now || this.mirror.sim.engine.nextAt() <= until) {
-      const changes = this.mirror.step(until);
-      if (changes === null) break;
-      for (const c of changes) this.apply(c);
+    try {
+      while (until > this.now || this.mirror.sim.engine.nextAt() <= until) {
+        const changes = this.mirror.step(until);
+        if (changes === null) break;
+        for (const c of changes) this.apply(c);
+      }
+    } catch (error) {
+      if (!(error instanceof EventBudgetExceeded)) throw error;
+      // The run went past its budget: it stops where it is, served as it was; a seek back starts a new run.
+      this.stoppedBy = error;
+      this.pause();
     }
   }
 
@@ -102,9 +117,15 @@ export class ServedCluster {
     if (target >= this.now) {
       this.advanceTo(target);
     } else {
-      const fresh = new ClusterMirror(this.scenario, this.seed);
+      const fresh = new ClusterMirror(this.scenario, this.run);
       fresh.take();
-      while (fresh.step(target) !== null);
+      this.stoppedBy = undefined;
+      try {
+        while (fresh.step(target) !== null);
+      } catch (error) {
+        if (!(error instanceof EventBudgetExceeded)) throw error;
+        this.stoppedBy = error;
+      }
       this.mirror = fresh;
       const seen = new Set<string>();
       const changes: Change[] = [];
@@ -145,7 +166,7 @@ export class ServedCluster {
   private tick(): void {
     const target = this.anchorVirtual + ((this.wallClock() - this.anchorWall) / 1000) * this.speed;
     this.advanceTo(target);
-    if (this.now >= this.duration) this.pause();
+    if (this.now >= this.duration || this.stoppedBy) this.pause();
   }
 
   list(resource: ResourceInfo, namespace: string | undefined): ApiObject[] {

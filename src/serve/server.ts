@@ -344,6 +344,7 @@ export class ApiServer {
       speed: c.playSpeed,
       duration: c.duration,
       resourceVersion: c.resourceVersion,
+      ...(c.stopped ? { stopped: c.stopped } : {}),
     });
   }
 }

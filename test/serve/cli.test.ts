@@ -34,6 +34,10 @@ describe("faultline serve: bad input", () => {
       ["serve", "examples/node-power-loss.yaml", "--port", "99999"],
       /^faultline: --port: "99999" is not a port number/,
     ],
+    [
+      ["serve", "examples/node-power-loss.yaml", "--max-events", "10"],
+      /^faultline: examples\/node-power-loss\.yaml: about .* engine events per run, over the budget of 10/,
+    ],
   ])("%j: one line, exit code 2", async (argv, message) => {
     const { code, out, err } = await cli(argv);
     expect(code).toBe(2);

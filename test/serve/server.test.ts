@@ -12,6 +12,7 @@ import type { ApiObject } from "../../src/serve/api-types.ts";
 import { startServe } from "../../src/serve/index.ts";
 import { findResource, RESOURCES } from "../../src/serve/resources.ts";
 import { ServedCluster } from "../../src/serve/served.ts";
+import { createSimulation } from "../../src/simulate.ts";
 import { request, type Served, serveExample, waitFor } from "./helpers.ts";
 
 const pods = findResource("", "v1", "pods")!;
@@ -366,6 +367,25 @@ describe("seeking", () => {
       }
     },
   );
+
+  it("a run that goes past its event budget while playing stops there and says so; a seek back starts a new run", async () => {
+    const scenario = loadScenarioFile("examples/node-power-loss.yaml");
+    const probe = createSimulation(scenario);
+    probe.runUntil(70);
+    const c = new ServedCluster(scenario, { maxEvents: probe.engine.processed + 20 });
+    try {
+      c.advanceTo(70);
+      c.play(100_000);
+      await waitFor(() => c.stopped !== undefined, "the budget to stop the run");
+      expect(c.stopped).toMatch(/went past its budget of \d+ engine events/);
+      expect(c.playing).toBe(false);
+      expect(c.now).toBeLessThan(scenario.duration);
+      c.seek(10);
+      expect([c.now, c.stopped]).toEqual([10, undefined]);
+    } finally {
+      c.close();
+    }
+  });
 
   it("the clock endpoint pauses, plays and seeks; a bad time is a 400", async () => {
     const c = await request(`${url}/faultline/v1/clock`);
