@@ -14,6 +14,7 @@ import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget 
 import type { Scenario } from "../scenario/types.ts";
 import { type SimulationResult, simulate } from "../simulate.ts";
 import { formatVariants, type VariantRun } from "../traffic/compare.ts";
+import { pullLevers } from "../traffic/levers.ts";
 import { applyVariation, parseVary, VaryError } from "../traffic/vary.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { progressLine } from "./progress.ts";
@@ -133,7 +134,7 @@ class Runner {
     try {
       return simulate(scenario, {
         ...(this.seed === undefined ? {} : { seed: this.seed }),
-        levers,
+        ...(levers ? { levers: pullLevers } : {}),
         engine: {
           maxEvents: this.budget.maxEvents,
           ...(progress ? { onProgress: progress.onProgress } : {}),

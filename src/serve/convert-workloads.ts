@@ -5,8 +5,8 @@
 // controller's counts, as the model's drain reads them).
 
 import { podReady } from "../cluster/api.ts";
+import { disruptionsAllowed } from "../cluster/eviction.ts";
 import { keyOf } from "../cluster/store.ts";
-import { disruptionsAllowed } from "../faults/faults.ts";
 import { matchesSelector } from "../kubernetes/labels.ts";
 import type {
   DaemonSet,
@@ -192,7 +192,7 @@ function podTolerations(pods: Pod[], template: Pod["spec"]["tolerations"]): Pod[
 }
 
 export function pdbJ(cc: ConvertContext, pdb: PodDisruptionBudget): ApiObject {
-  // The disruption controller's counts, as the model's drain reads them (faults.ts disruptionsAllowed).
+  // The disruption controller's counts, as the model's Eviction API reads them (cluster/eviction.ts disruptionsAllowed).
   const pods = cc.ctx.store
     .list("Pod")
     .filter(
@@ -201,7 +201,7 @@ export function pdbJ(cc: ConvertContext, pdb: PodDisruptionBudget): ApiObject {
         matchesSelector(pdb.spec.selector, p.metadata.labels),
     );
   const healthy = pods.filter((p) => p.metadata.deletionTimestamp === undefined && podReady(p)).length;
-  const allowed = disruptionsAllowed(cc.ctx, pdb);
+  const allowed = disruptionsAllowed(cc.ctx.store, pdb);
   return {
     apiVersion: "policy/v1",
     kind: "PodDisruptionBudget",

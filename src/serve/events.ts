@@ -1,8 +1,8 @@
 // The timeline's events as the Events a real cluster records, with Kubernetes' own reasons,
 // messages and sources (each cites the component that records it). Only what a Kubernetes
 // component would record becomes an Event: a taint, a zone state, an endpoint change or a fault
-// has none (event-objects.ts writes the Event objects and merges repeats). Words come from the event's fields; where a field is missing (FailedScheduling's diagnosis), from
-// proseOf(e).
+// has none (event-objects.ts writes the Event objects and merges repeats). Words come from the
+// event's fields; where a field is missing (FailedScheduling's diagnosis), from proseOf(e).
 
 import type { Context } from "../cluster/context.ts";
 import { minor } from "../kubernetes/defaults.ts";
@@ -103,313 +103,263 @@ function probeOutput(ctx: Context, e: Extract<TraceEvent, { type: "ProbeFailed" 
   return "";
 }
 
+type Source = Recorded["source"];
+
+function one(
+  t: number,
+  involved: ObjectReferenceJ | undefined,
+  type: Recorded["type"],
+  reason: string,
+  message: string,
+  source: Source,
+): Recorded[] {
+  return involved ? [{ t, involved, type, reason, message, ...(source ? { source } : {}) }] : [];
+}
+
+const NODE_CONTROLLER: Source = { component: "node-controller" };
+
 /** The Events one trace event stands for, at the moment it happened (the store as it is then). */
 export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
   const v = minor(ctx.version);
   const t = e.t;
-  const kubelet = (host: string | undefined) => ({ component: "kubelet", ...(host ? { host } : {}) });
+  const kubelet = (host: string | undefined): Source => ({ component: "kubelet", ...(host ? { host } : {}) });
+  const name = e.object.slice(e.object.lastIndexOf("/") + 1);
+  const ns = e.object.split("/")[1] ?? "";
   switch (e.type) {
-    case "NodeNotReady": {
+    case "NodeNotReady":
       // RecordNodeStatusChange (pkg/controller/util/node/controller_utils.go), node lifecycle controller.
-      const name = e.object.slice("Node/".length);
-      return [
-        {
-          t,
-          involved: nodeRef(ctx, name, "controller"),
-          type: "Normal",
-          reason: "NodeNotReady",
-          message: `Node ${name} status is now: NodeNotReady`,
-          source: { component: "node-controller" },
-        },
-      ];
-    }
-    case "NodeReady": {
+      return one(
+        t,
+        nodeRef(ctx, name, "controller"),
+        "Normal",
+        "NodeNotReady",
+        `Node ${name} status is now: NodeNotReady`,
+        NODE_CONTROLLER,
+      );
+    case "NodeReady":
       // The kubelet's ReadyCondition setter (pkg/kubelet/nodestatus/setters.go) records NodeReady.
-      const name = e.object.slice("Node/".length);
-      return [
-        {
-          t,
-          involved: nodeRef(ctx, name, "kubelet"),
-          type: "Normal",
-          reason: "NodeReady",
-          message: `Node ${name} status is now: NodeReady`,
-          source: kubelet(name),
-        },
-      ];
-    }
-    case "NodeRegistered": {
+      return one(
+        t,
+        nodeRef(ctx, name, "kubelet"),
+        "Normal",
+        "NodeReady",
+        `Node ${name} status is now: NodeReady`,
+        kubelet(name),
+      );
+    case "NodeRegistered":
       // The node lifecycle controller records RegisteredNode when it first sees a node (monitorNodeHealth).
-      const name = e.object.slice("Node/".length);
-      return [
-        {
-          t,
-          involved: nodeRef(ctx, name, "controller"),
-          type: "Normal",
-          reason: "RegisteredNode",
-          message: `Node ${name} event: Registered Node ${name} in Controller`,
-          source: { component: "node-controller" },
-        },
-      ];
-    }
-    case "NodeDeleted": {
-      const name = e.object.slice("Node/".length);
-      return [
-        {
-          t,
-          involved: nodeRef(ctx, name, "controller"),
-          type: "Normal",
-          reason: "RemovingNode",
-          message: `Node ${name} event: Removing Node ${name} from Controller`,
-          source: { component: "node-controller" },
-        },
-      ];
-    }
-    case "PodNotReady": {
+      return one(
+        t,
+        nodeRef(ctx, name, "controller"),
+        "Normal",
+        "RegisteredNode",
+        `Node ${name} event: Registered Node ${name} in Controller`,
+        NODE_CONTROLLER,
+      );
+    case "NodeDeleted":
+      return one(
+        t,
+        nodeRef(ctx, name, "controller"),
+        "Normal",
+        "RemovingNode",
+        `Node ${name} event: Removing Node ${name} from Controller`,
+        NODE_CONTROLLER,
+      );
+    case "PodNotReady":
       // MarkPodsNotReady (controller_utils.go) records NodeNotReady on each pod it marks.
-      // Until the node lifecycle controller's events say `by`, its lane tells it from the kubelet's.
-      if (e.by !== "node-lifecycle-controller" && !(e.by === undefined && e.lane === "control-plane"))
-        return [];
-      const ref = podRef(ctx, e.object);
-      return ref
-        ? [
-            {
-              t,
-              involved: ref,
-              type: "Warning",
-              reason: "NodeNotReady",
-              message: "Node is not ready",
-              source: { component: "node-controller" },
-            },
-          ]
-        : [];
-    }
+      if (e.by !== "node-lifecycle-controller") return [];
+      return one(t, podRef(ctx, e.object), "Warning", "NodeNotReady", "Node is not ready", NODE_CONTROLLER);
     case "PodEvicted":
-    case "EvictionCancelled": {
-      // emitPodDeletionEvent / emitCancelPodDeletionEvent (pkg/controller/tainteviction/taint_eviction.go):
-      // the reference has no UID. From 1.29 the separate taint-eviction-controller records it; before, the
-      // taint manager inside the node lifecycle controller ("taint-controller").
-      if (e.type === "PodEvicted" && e.reason !== "DeletionByTaintManager") return [];
-      const ref = podRef(ctx, e.object, false);
-      const [, ns, name] = e.object.split("/");
-      const message =
-        e.type === "PodEvicted"
-          ? `Marking for deletion Pod ${ns}/${name}`
-          : `Cancelling deletion of Pod ${ns}/${name}`;
-      const component = v >= 29 ? "taint-eviction-controller" : "taint-controller";
-      return ref
-        ? [
-            {
-              t,
-              involved: ref,
-              type: "Normal",
-              reason: "TaintManagerEviction",
-              message,
-              source: { component },
-            },
-          ]
-        : [];
-    }
+      if (e.by === "taint-eviction-controller")
+        return taintEviction(ctx, t, e.object, "Marking for deletion", v);
+      if (e.by === "replicaset-controller") return replicaSetDelete(ctx, t, ns, e.replicaSet, name);
+      // `kubectl drain` evicts through the Eviction API, which records no Event.
+      return [];
+    case "EvictionCancelled":
+      return taintEviction(ctx, t, e.object, "Cancelling deletion of", v);
+    case "PodDeleted":
+      // A ReplicaSet's delete of a pod no node runs removes it at once (no PodEvicted before).
+      if (e.by === "replicaset-controller") return replicaSetDelete(ctx, t, ns, e.replicaSet, name);
+      return [];
     case "PodCreated":
       return podCreated(ctx, e);
-    case "PodScheduled": {
+    case "PodScheduled":
       // kube-scheduler records through events.k8s.io/v1 (schedule_one.go): reason Scheduled, action Binding.
-      const ref = podRef(ctx, e.object);
-      const [, ns, name] = e.object.split("/");
-      return ref
-        ? [
-            {
-              t,
-              involved: ref,
-              type: "Normal",
-              reason: "Scheduled",
-              message: `Successfully assigned ${ns}/${name} to ${e.node}`,
-              reporting: { controller: "default-scheduler", action: "Binding" },
-            },
-          ]
-        : [];
-    }
-    case "FailedScheduling": {
-      const ref = podRef(ctx, e.object);
-      return ref
-        ? [
-            {
-              t,
-              involved: ref,
-              type: "Warning",
-              reason: "FailedScheduling",
-              message: proseOf(e).message,
-              reporting: { controller: "default-scheduler", action: "Scheduling" },
-            },
-          ]
-        : [];
-    }
+      return scheduler(
+        podRef(ctx, e.object),
+        t,
+        "Normal",
+        "Scheduled",
+        `Successfully assigned ${ns}/${name} to ${e.node}`,
+        "Binding",
+      );
+    case "FailedScheduling":
+      return scheduler(
+        podRef(ctx, e.object),
+        t,
+        "Warning",
+        "FailedScheduling",
+        proseOf(e).message,
+        "Scheduling",
+      );
     case "ContainerStarted": {
       // startContainer (pkg/kubelet/kuberuntime/kuberuntime_container.go): Created, then Started.
       const ref = containerRef(ctx, e.object, e.container);
-      if (!ref) return [];
       return [
-        {
-          t,
-          involved: ref,
-          type: "Normal",
-          reason: "Created",
-          message: containerVerb("Created", e.container, v),
-          source: kubelet(e.node),
-        },
-        {
-          t,
-          involved: ref,
-          type: "Normal",
-          reason: "Started",
-          message: containerVerb("Started", e.container, v),
-          source: kubelet(e.node),
-        },
+        ...one(t, ref, "Normal", "Created", containerVerb("Created", e.container, v), kubelet(e.node)),
+        ...one(t, ref, "Normal", "Started", containerVerb("Started", e.container, v), kubelet(e.node)),
       ];
     }
     case "ContainerKilled": {
       // killContainer: "Container X failed liveness probe, will be restarted" (computePodActions) or "Stopping container X".
-      const ref = containerRef(ctx, e.object, e.container);
-      if (!ref) return [];
       const message = e.probe
         ? `Container ${e.container} failed ${e.probe} probe, will be restarted`
         : `Stopping container ${e.container}`;
-      return [{ t, involved: ref, type: "Normal", reason: "Killing", message, source: kubelet(e.node) }];
+      return one(t, containerRef(ctx, e.object, e.container), "Normal", "Killing", message, kubelet(e.node));
     }
-    case "ProbeFailed": {
+    case "ProbeFailed":
       // The prober records Unhealthy on every failed result (pkg/kubelet/prober/prober.go): "<Probe> probe failed: <output>".
-      const ref = containerRef(ctx, e.object, e.container);
-      if (!ref) return [];
-      return [
-        {
-          t,
-          involved: ref,
-          type: "Warning",
-          reason: "Unhealthy",
-          message: `${cap(e.probe)} probe failed: ${probeOutput(ctx, e)}`,
-          source: kubelet(e.node),
-        },
-      ];
-    }
+      return one(
+        t,
+        containerRef(ctx, e.object, e.container),
+        "Warning",
+        "Unhealthy",
+        `${cap(e.probe)} probe failed: ${probeOutput(ctx, e)}`,
+        kubelet(e.node),
+      );
     case "BackOff": {
       // doBackOff (kuberuntime_manager.go): "Back-off restarting failed container X in pod name_namespace(uid)".
       const ref = containerRef(ctx, e.object, e.container);
-      if (!ref) return [];
-      const [, ns, name] = e.object.split("/");
-      return [
-        {
-          t,
-          involved: ref,
-          type: "Warning",
-          reason: "BackOff",
-          message: `Back-off restarting failed container ${e.container} in pod ${name}_${ns}(${ref.uid ?? ""})`,
-          source: kubelet(e.node),
-        },
-      ];
+      const message = `Back-off restarting failed container ${e.container} in pod ${name}_${ns}(${ref?.uid ?? ""})`;
+      return one(t, ref, "Warning", "BackOff", message, kubelet(e.node));
     }
-    case "VolumeAttached":
-      return volumeEvents(ctx, e);
-    case "FailedAttachVolume":
-      return volumeEvents(ctx, e);
-    case "FaultInjected": {
+    case "VolumeAttached": {
+      // The attach/detach controller's reconciler records on each pod that uses the volume.
+      const [claimNs = "", podName = ""] = [e.claim.split("/")[0], e.pod.split("/").at(-1)];
+      const message = `AttachVolume.Attach succeeded for volume "${volumeOf(ctx, e.claim)}" `;
+      return one(
+        t,
+        podRef(ctx, `Pod/${claimNs}/${podName}`),
+        "Normal",
+        "SuccessfulAttachVolume",
+        message,
+        ATTACH_DETACH,
+      );
+    }
+    case "FailedAttachVolume": {
+      const volume = volumeOf(ctx, e.claim);
+      const message =
+        e.prefix === "Waiting for detach"
+          ? `Waiting for detach for volume "${volume}" Volume is already exclusively attached to one node, waiting on detach before it can be attached to another node`
+          : `Multi-Attach error for volume "${volume}" Volume is already exclusively attached to one node and can't be attached to another`;
+      return one(t, podRef(ctx, e.object), "Warning", "FailedAttachVolume", message, ATTACH_DETACH);
+    }
+    case "FaultInjected":
       // A kubelet that starts records "Starting kubelet." (kubelet.go initializeModules).
       if ((e.do === "kubelet-start" || e.do === "power-on") && e.node) {
-        return [
-          {
-            t,
-            involved: nodeRef(ctx, e.node, "kubelet"),
-            type: "Normal",
-            reason: "Starting",
-            message: "Starting kubelet.",
-            source: kubelet(e.node),
-          },
-        ];
+        return one(
+          t,
+          nodeRef(ctx, e.node, "kubelet"),
+          "Normal",
+          "Starting",
+          "Starting kubelet.",
+          kubelet(e.node),
+        );
       }
       return [];
-    }
     default:
       return [];
   }
 }
 
-function podCreated(ctx: Context, e: Extract<TraceEvent, { type: "PodCreated" }>): Recorded[] {
-  const pod = ctx.store.get("Pod", e.object.slice("Pod/".length));
-  const owner = pod?.metadata.ownerReferences?.find((o) => o.controller !== false);
-  if (!pod || !owner) return [];
-  const ns = pod.metadata.namespace;
-  const ownerObj = ctx.store.get(owner.kind as "ReplicaSet", `${ns}/${owner.name}`);
-  const involved: ObjectReferenceJ = {
-    apiVersion: "apps/v1",
-    kind: owner.kind,
-    namespace: ns,
-    name: owner.name,
-    ...(ownerObj?.metadata.uid ? { uid: uuidOf(ownerObj.metadata.uid) } : {}),
-  };
-  const created = (component: string, message: string): Recorded[] => [
-    { t: e.t, involved, type: "Normal", reason: "SuccessfulCreate", message, source: { component } },
-  ];
-  switch (owner.kind) {
-    case "ReplicaSet":
-      // manageReplicas (pkg/controller/replicaset/replica_set.go) via RealPodControl: "Created pod: X".
-      return created("replicaset-controller", `Created pod: ${pod.metadata.name}`);
-    case "DaemonSet":
-      return created("daemonset-controller", `Created pod: ${pod.metadata.name}`);
-    case "StatefulSet":
-      // recordPodEvent (pkg/controller/statefulset/stateful_pod_control.go).
-      return created(
-        "statefulset-controller",
-        `create Pod ${pod.metadata.name} in StatefulSet ${owner.name} successful`,
-      );
-    default:
-      return [];
-  }
+const ATTACH_DETACH: Source = { component: "attachdetach-controller" };
+
+/** The served name of a claim's volume (convert.ts: "pvc-" + the claim's UID). */
+function volumeOf(ctx: Context, claim: string): string {
+  const c = ctx.store.get("PersistentVolumeClaim", claim);
+  return `pvc-${uuidOf(c?.metadata.uid ?? `PersistentVolumeClaim/${claim}`)}`;
+}
+
+function scheduler(
+  involved: ObjectReferenceJ | undefined,
+  t: number,
+  type: Recorded["type"],
+  reason: string,
+  message: string,
+  action: string,
+): Recorded[] {
+  return involved
+    ? [{ t, involved, type, reason, message, reporting: { controller: "default-scheduler", action } }]
+    : [];
 }
 
 /**
- * The attach/detach controller's events on the pods that use a volume (pkg/controller/volume/attachdetach/reconciler):
- * SuccessfulAttachVolume, and FailedAttachVolume while a ReadWriteOnce volume is attached elsewhere
- * (Multi-Attach error; from 1.37 "Waiting for detach", as the model's controller words it).
+ * emitPodDeletionEvent / emitCancelPodDeletionEvent (pkg/controller/tainteviction/taint_eviction.go):
+ * the reference has no UID. From 1.29 the separate taint-eviction-controller records it; before, the
+ * taint manager inside the node lifecycle controller ("taint-controller").
  */
-function volumeEvents(
-  ctx: Context,
-  e: Extract<TraceEvent, { type: "VolumeAttached" | "FailedAttachVolume" }>,
-): Recorded[] {
-  const source = { component: "attachdetach-controller" };
-  const claimVolume = (ns: string, claimName: string) => {
-    const claim = ctx.store.get("PersistentVolumeClaim", `${ns}/${claimName}`);
-    return `pvc-${uuidOf(claim?.metadata.uid ?? `PersistentVolumeClaim/${ns}/${claimName}`)}`;
+function taintEviction(ctx: Context, t: number, object: string, verb: string, v: number): Recorded[] {
+  const [, ns, name] = object.split("/");
+  const source = { component: v >= 29 ? "taint-eviction-controller" : "taint-controller" };
+  return one(
+    t,
+    podRef(ctx, object, false),
+    "Normal",
+    "TaintManagerEviction",
+    `${verb} Pod ${ns}/${name}`,
+    source,
+  );
+}
+
+/** manageReplicas' scale-down through RealPodControl.DeletePod: "Deleted pod: X" on the ReplicaSet. */
+function replicaSetDelete(ctx: Context, t: number, ns: string, replicaSet: string, pod: string): Recorded[] {
+  const rsName = replicaSet.slice(replicaSet.lastIndexOf("/") + 1);
+  const rs = ctx.store.get("ReplicaSet", `${ns}/${rsName}`);
+  const involved: ObjectReferenceJ = {
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    namespace: ns,
+    name: rsName,
+    ...(rs?.metadata.uid ? { uid: uuidOf(rs.metadata.uid) } : {}),
   };
-  if (e.type === "FailedAttachVolume") {
-    const pod = ctx.store.get("Pod", e.object.slice("Pod/".length));
-    const claimName = pod?.spec.volumes?.find((v) => v.persistentVolumeClaim)?.persistentVolumeClaim
-      ?.claimName;
-    const ref = podRef(ctx, e.object);
-    if (!pod || !claimName || !ref) return [];
-    const volume = claimVolume(pod.metadata.namespace, claimName);
-    const message =
-      minor(ctx.version) >= 37
-        ? `Waiting for detach for volume "${volume}" Volume is already exclusively attached to one node, waiting on detach before it can be attached to another node`
-        : `Multi-Attach error for volume "${volume}" Volume is already exclusively attached to one node and can't be attached to another`;
-    return [{ t: e.t, involved: ref, type: "Warning", reason: "FailedAttachVolume", message, source }];
+  return one(t, involved, "Normal", "SuccessfulDelete", `Deleted pod: ${pod}`, {
+    component: "replicaset-controller",
+  });
+}
+
+function podCreated(ctx: Context, e: Extract<TraceEvent, { type: "PodCreated" }>): Recorded[] {
+  const [, ns = "", pod = ""] = e.object.split("/");
+  const ownerKind =
+    e.by === "replicaset-controller"
+      ? "ReplicaSet"
+      : e.by === "statefulset-controller"
+        ? "StatefulSet"
+        : "DaemonSet";
+  const ownerRef =
+    e.by === "replicaset-controller"
+      ? e.replicaSet
+      : e.by === "statefulset-controller"
+        ? e.statefulSet
+        : e.daemonSet;
+  const ownerName = ownerRef.slice(ownerRef.lastIndexOf("/") + 1);
+  const owner = ctx.store.get(ownerKind, `${ns}/${ownerName}`);
+  const involved: ObjectReferenceJ = {
+    apiVersion: "apps/v1",
+    kind: ownerKind,
+    namespace: ns,
+    name: ownerName,
+    ...(owner?.metadata.uid ? { uid: uuidOf(owner.metadata.uid) } : {}),
+  };
+  const created = (component: string, message: string) =>
+    one(e.t, involved, "Normal", "SuccessfulCreate", message, { component });
+  switch (e.by) {
+    case "replicaset-controller":
+      // manageReplicas (pkg/controller/replicaset/replica_set.go) via RealPodControl: "Created pod: X".
+      return created("replicaset-controller", `Created pod: ${pod}`);
+    case "daemonset-controller":
+      return created("daemonset-controller", `Created pod: ${pod}`);
+    case "statefulset-controller":
+      // recordPodEvent (pkg/controller/statefulset/stateful_pod_control.go).
+      return created("statefulset-controller", `create Pod ${pod} in StatefulSet ${ownerName} successful`);
   }
-  const [, ns, claimName] = e.object.split("/") as [string, string, string];
-  const volume = claimVolume(ns, claimName);
-  const out: Recorded[] = [];
-  for (const pod of ctx.store.podsOnNode(e.node ?? "")) {
-    if (
-      !pod.spec.volumes?.some((v) => v.persistentVolumeClaim?.claimName === claimName) ||
-      pod.metadata.namespace !== ns
-    )
-      continue;
-    const ref = podRef(ctx, `Pod/${ns}/${pod.metadata.name}`);
-    if (ref)
-      out.push({
-        t: e.t,
-        involved: ref,
-        type: "Normal",
-        reason: "SuccessfulAttachVolume",
-        message: `AttachVolume.Attach succeeded for volume "${volume}" `,
-        source,
-      });
-  }
-  return out;
 }

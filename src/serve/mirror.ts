@@ -6,8 +6,8 @@
 // instant are one change per object, as if the API server had seen the instant's last write.
 
 import type { KubeObject } from "../kubernetes/objects.ts";
+import { createSimulation, type Simulation, WARM_UP_SECONDS } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
-import { createSimulation, type Simulation, WARM_UP_SECONDS } from "../simulate.ts";
 import type { ApiObject, EventJ } from "./api-types.ts";
 import { type ConvertContext, convert, namespaceJ, SYSTEM_NAMESPACES } from "./convert.ts";
 import { ContainerHistory } from "./convert-pod.ts";
@@ -112,7 +112,10 @@ export class ClusterMirror {
       this.sim.runUntil(until);
       return null;
     }
-    this.sim.runUntil(next);
+    // The handle's runUntil only moves the clock forward; events due at the current instant (the
+    // writes of t=0, a step's instant) run on the engine itself.
+    if (next > this.now) this.sim.runUntil(next);
+    else this.sim.engine.run(next);
     this.flush();
     return this.take();
   }

@@ -8,11 +8,11 @@ import net from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
+import { createSimulation } from "../../src/run/simulate.ts";
 import type { ApiObject } from "../../src/serve/api-types.ts";
 import { startServe } from "../../src/serve/index.ts";
 import { findResource, RESOURCES } from "../../src/serve/resources.ts";
 import { ServedCluster } from "../../src/serve/served.ts";
-import { createSimulation } from "../../src/simulate.ts";
 import { request, type Served, serveExample, waitFor } from "./helpers.ts";
 
 const pods = findResource("", "v1", "pods")!;
