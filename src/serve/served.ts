@@ -228,7 +228,8 @@ export class ServedCluster {
 
   private append(e: LogEntry): void {
     this.log.push(e);
-    if (this.log.length > LOG_LIMIT) {
+    // Trimmed by halves of the window, so that appending stays cheap.
+    if (this.log.length > LOG_LIMIT * 1.5) {
       const drop = this.log.length - LOG_LIMIT;
       this.oldest = this.log[drop - 1]!.rv;
       this.log = this.log.slice(drop);

@@ -85,15 +85,16 @@ export class ApiServer {
   }
 
   private route(req: IncomingMessage, res: ServerResponse): Reply | undefined {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    let url: URL;
     let parts: string[];
     try {
+      url = new URL(req.url ?? "/", "http://127.0.0.1");
       parts = url.pathname
         .split("/")
         .filter((p) => p !== "")
         .map(decodeURIComponent);
     } catch {
-      throw badRequest(`malformed path: ${url.pathname}`);
+      throw badRequest(`malformed request path: ${JSON.stringify(req.url)}`);
     }
     const method = req.method ?? "GET";
     const q = url.searchParams;
@@ -183,7 +184,7 @@ export class ApiServer {
       const obj = this.cluster.get(storage, resource.namespaced ? namespace : undefined, name);
       if (!obj) throw notFound(resource.resource, resource.group, name);
       if (output === "table")
-        return ok(200, this.table(resource, [out(obj)], q, obj.metadata.resourceVersion), TABLE_TYPE);
+        return ok(200, this.table(resource, [obj], out, q, obj.metadata.resourceVersion), TABLE_TYPE);
       if (output === "metadata") return ok(200, partial(out(obj)));
       return ok(200, out(obj));
     }
@@ -205,7 +206,7 @@ export class ApiServer {
       ...(page.next ? { continue: page.next, remainingItemCount: page.remaining } : {}),
     };
     if (output === "table") {
-      const table = this.table(resource, items.map(out), q, this.cluster.resourceVersion);
+      const table = this.table(resource, items, out, q, this.cluster.resourceVersion);
       return ok(200, { ...table, metadata }, TABLE_TYPE);
     }
     if (output === "metadata") {
@@ -220,9 +221,14 @@ export class ApiServer {
     return ok(200, { kind: `${resource.kind}List`, apiVersion, metadata, items: items.map(out) });
   }
 
+  /**
+   * A Table of stored objects: cells printed from the stored form (core/v1 for Events, as the
+   * internal type kube-apiserver prints), the row's object in the requested version.
+   */
   private table(
     resource: ResourceInfo,
     objects: ApiObject[],
+    out: (o: ApiObject) => ApiObject,
     q: Query,
     rv: string | undefined,
     noHeaders = false,
@@ -239,7 +245,7 @@ export class ApiServer {
       ...(noHeaders ? {} : { columnDefinitions: printer.columns }),
       rows: objects.map((o) => ({
         cells: printer.cells(o, now),
-        ...(include === "Object" ? { object: o } : include === "Metadata" ? { object: partial(o) } : {}),
+        ...(include === "Object" ? { object: out(o) } : include === "Metadata" ? { object: partial(o) } : {}),
       })),
     };
   }
@@ -277,12 +283,11 @@ export class ApiServer {
       if (!res.destroyed && !res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
     };
     const send = (type: string, o: ApiObject) => {
-      const obj = out(o);
       if (output === "table") {
         // The column definitions come with the first event only, as kube-apiserver's watch encoder sends them.
-        write(type, this.table(resource, [obj], q, obj.metadata.resourceVersion, !headers));
+        write(type, this.table(resource, [o], out, q, o.metadata.resourceVersion, !headers));
         headers = false;
-      } else write(type, output === "metadata" ? partial(obj) : obj);
+      } else write(type, output === "metadata" ? partial(out(o)) : out(o));
     };
     let stop = () => {};
     let timer: ReturnType<typeof setTimeout> | undefined;

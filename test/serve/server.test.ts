@@ -207,6 +207,21 @@ describe("reading", () => {
     expect((await request(`${url}/api/v1/pods?limit=2&continue=garbage`)).status).toBe(400);
   });
 
+  it("events.k8s.io/v1 events print the same table as core Events", async () => {
+    const t = (
+      await request(`${url}/apis/events.k8s.io/v1/namespaces/default/events`, { headers: { accept: TABLE } })
+    ).json();
+    expect(t.columnDefinitions.map((c: { name: string }) => c.name).slice(0, 4)).toEqual([
+      "Last Seen",
+      "Type",
+      "Reason",
+      "Object",
+    ]);
+    expect(t.rows.map((r: { cells: string[] }) => `${r.cells[2]} ${r.cells[3]}`)).toContain(
+      "NodeNotReady node/worker-2",
+    );
+  });
+
   it("events.k8s.io/v1 serves the same Events in its own form", async () => {
     const list = (await request(`${url}/apis/events.k8s.io/v1/namespaces/default/events`)).json();
     const e = list.items.find(
