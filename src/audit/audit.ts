@@ -200,6 +200,7 @@ export async function finishAudit(
       ],
     },
     runs: phase1.runs.map((s) => runs.get(s.id)!).filter((m) => m !== undefined),
+    fixes: measuresOf(specs, outcomes),
     findings,
     counts,
   };

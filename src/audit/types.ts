@@ -156,7 +156,10 @@ export interface AuditSummary {
 
 export interface AuditResult {
   audit: AuditSummary;
+  /** the sweep and the rules' experiments */
   runs: RunMeasure[];
+  /** the fixes' runs, each with every figure (a finding quotes its subject's) */
+  fixes: RunMeasure[];
   findings: Finding[];
   counts: Record<Severity, number>;
 }
