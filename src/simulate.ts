@@ -60,12 +60,15 @@ export interface SimulateOptions {
   levers?: boolean;
   /** called once the warm-up is over, at t=0 (for benchmarks: the model itself reads no clock) */
   onWarmedUp?: () => void;
+  /** the run's budget of engine events, warm-up included (EventBudgetExceeded past it); default unbounded */
+  maxEvents?: number;
 }
 
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationResult {
   const seed = options.seed ?? scenario.seed;
   const profile = PROFILES[scenario.profile ?? "stock"];
   const engine = new Engine(seed);
+  if (options.maxEvents !== undefined) engine.maxEvents = options.maxEvents;
   engine.now = -WARM_UP_SECONDS;
   const store = new Store(engine);
   const trace = new Trace(engine);

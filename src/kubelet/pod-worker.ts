@@ -13,6 +13,7 @@ import type { Context } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
 import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
+import { elapsed } from "../engine/time.ts";
 import {
   DEFAULT_TERMINATION_GRACE_PERIOD,
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
@@ -144,7 +145,7 @@ export class PodWorker {
       for (const spec of c.probes) {
         const period = spec.periodSeconds;
         let phase = now;
-        if (kubernetes && (adopted || now - this.host.kubeletStartedAt < period)) {
+        if (kubernetes && (adopted || this.ctx.engine.since(this.host.kubeletStartedAt) < period)) {
           // Adopted pods: their workers were created some time ago, at an unknown phase.
           phase = now + this.host.rng().uniform(0, period);
         }
@@ -181,7 +182,7 @@ export class PodWorker {
     handler: ResolvedProbe["handler"],
     timeoutSeconds: number,
   ): Outcome {
-    const up = this.ctx.engine.now - c.startedAt;
+    const up = this.ctx.engine.since(c.startedAt);
     const boot = c.behaviour.bootSeconds ?? 0;
     if (up < boot) return "fail";
     if (c.hung) return handler === "tcpSocket" ? "pass" : "timeout";
@@ -213,7 +214,7 @@ export class PodWorker {
   appState(): "serving" | "hung" | "refusing" {
     const c = this.containers[0];
     if (!c?.running) return "refusing";
-    if (this.ctx.engine.now - c.startedAt < (c.behaviour.bootSeconds ?? 0)) return "refusing";
+    if (this.ctx.engine.since(c.startedAt) < (c.behaviour.bootSeconds ?? 0)) return "refusing";
     return c.hung ? "hung" : "serving";
   }
 
@@ -410,7 +411,7 @@ export class PodWorker {
       why: `${this.checkWhy(c, w)}; ${
         timedOut
           ? `the process hangs: no answer within timeoutSeconds=${p.timeoutSeconds}`
-          : this.ctx.engine.now - c.startedAt < (c.behaviour.bootSeconds ?? 0)
+          : this.ctx.engine.since(c.startedAt) < (c.behaviour.bootSeconds ?? 0)
             ? `nothing answers yet: the app boots in ${c.behaviour.bootSeconds}s (behaviour bootSeconds) and has run ${this.upFor(c)}`
             : this.dependencyDown
               ? "a dependency is down, so the readiness endpoint reports failure"
@@ -420,7 +421,7 @@ export class PodWorker {
   }
 
   private upFor(c: ContainerRun): string {
-    return `${fmt(this.ctx.engine.now - c.startedAt)}s`;
+    return `${fmt(this.ctx.engine.since(c.startedAt))}s`;
   }
 
   private checkWhy(_c: ContainerRun, w: ProbeWorker): string {
@@ -616,7 +617,7 @@ export class PodWorker {
       why: `${cause}; it has restarted before within 10 minutes, so this restart waits the back-off, now ${delay}s (CrashLoopBackOff: the first restart immediate, then 10s doubling to a 300s cap, reset after 10 minutes of running); ${
         exact
           ? "the pod worker retries when the back-off expires (≈1.35+, PR #133066)"
-          : `the pod worker retries every backOffPeriod=${KUBELET_BACKOFF_PERIOD}s + up to 50% jitter, so the restart comes at the first retry after ${fmt(until - exitAt)}s`
+          : `the pod worker retries every backOffPeriod=${KUBELET_BACKOFF_PERIOD}s + up to 50% jitter, so the restart comes at the first retry after ${fmt(elapsed(until, exitAt))}s`
       }`,
       see: getPod(pod, now),
     });

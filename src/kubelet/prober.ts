@@ -13,6 +13,7 @@
 // liveness and readiness), with no jitter, no timeouts and no extra readiness runs.
 
 import type { Engine, Timer } from "../engine/engine.ts";
+import { TICKS_PER_SECOND, ticks } from "../engine/time.ts";
 import { PROBE_DEFAULTS } from "../kubernetes/defaults.ts";
 import type { Probe } from "../kubernetes/objects.ts";
 
@@ -96,8 +97,6 @@ export interface ProberHost {
   /** The results manager's value changed (the kubelet's syncLoop then syncs the pod: handleProbeSync). */
   resultChanged(worker: ProbeWorker, result: Result): void;
 }
-
-const EPS = 1e-9;
 
 export class ProbeWorker {
   /** results-manager value for the current container */
@@ -226,10 +225,14 @@ export class ProbeWorker {
       anchor = this.phase;
       from = Math.max(now, c.startedAt + this.spec.initialDelaySeconds);
     }
-    let tick = anchor + Math.max(0, Math.ceil((from - anchor) / period - EPS)) * period;
+    // In whole ticks of the engine's grid, so "the first tick at or after `from`" is exact.
+    const p = ticks(period);
+    const a = ticks(anchor);
+    let tick = a + Math.max(0, Math.ceil((ticks(from) - a) / p)) * p;
     // One check per tick: a tick that already ran is spent.
-    while (tick <= this.lastRunAt + 1e-6) tick += period;
-    return tick;
+    const last = ticks(this.lastRunAt);
+    while (tick <= last) tick += p;
+    return tick / TICKS_PER_SECOND;
   }
 
   private run(): void {
@@ -289,9 +292,10 @@ export class ProbeWorker {
       return;
     }
     if (this.host.schedule === "kubernetes" && now > start) {
-      const period = this.spec.periodSeconds;
-      const tickAfterStart = this.phase + (Math.floor((start - this.phase) / period + EPS) + 1) * period;
-      if (tickAfterStart <= now + EPS && !this.timer) {
+      const p = ticks(this.spec.periodSeconds);
+      const phase = ticks(this.phase);
+      const tickAfterStart = phase + (Math.floor((ticks(start) - phase) / p) + 1) * p;
+      if (tickAfterStart <= ticks(now) && !this.timer) {
         const c = this.host.container();
         if (c.running && c.id === this.containerId && !this.onHold && !this.steady()) {
           this.timer = this.host.engine.at(now, () => {

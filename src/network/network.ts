@@ -25,8 +25,8 @@ export class Network {
   private readonly idByIp = new Map<string, number>();
   /** what the data plane was last fed per Service (with held conditions applied) */
   private readonly fed = new Map<string, EndpointView[]>();
-  /** ip → until when a lost node's endpoint keeps its old conditions (nodeLossEndpointDelay) */
-  private readonly held = new Map<string, { until: number; view: EndpointView }>();
+  /** ip → since when a lost node's endpoint keeps its old conditions (for nodeLossEndpointDelay) */
+  private readonly held = new Map<string, { since: number; view: EndpointView }>();
 
   constructor(
     private readonly ctx: Context,
@@ -128,9 +128,9 @@ export class Network {
       const before = previous.get(ip);
       const hold = this.held.get(ip);
       if (delay > 0 && !view.ready) {
-        if (hold && hold.until > now) view = hold.view;
+        if (hold && this.ctx.engine.since(hold.since) < delay) view = hold.view;
         else if (before?.ready && !hold && !this.nodeReady(node)) {
-          this.held.set(ip, { until: now + delay, view: before });
+          this.held.set(ip, { since: now, view: before });
           this.ctx.engine.at(now + delay, () => this.sliceRefresh(service));
           view = before;
         }

@@ -12,6 +12,7 @@
 import { workloadOf } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Rng } from "../engine/rng.ts";
+import { elapsed } from "../engine/time.ts";
 import type { Network } from "../network/network.ts";
 import type { NetworkSettings, TrafficSpec } from "../scenario/types.ts";
 import { round3 } from "../trace/format.ts";
@@ -235,7 +236,7 @@ export class TrafficModel {
     this.advance(now);
     const svc = this.epSvcTime[id]!;
     if (!this.epHealthShares[id]) return svc;
-    return svc + Math.max(0, this.epWork[id]! + this.epAdded[id]! - (now - this.tickStart));
+    return svc + Math.max(0, this.epWork[id]! + this.epAdded[id]! - elapsed(now, this.tickStart));
   }
 
   /** Resolve every request sent before `to`. */
@@ -245,9 +246,9 @@ export class TrafficModel {
     this.refreshState(from);
     // The pods' queues drain at their capacity between ticks; requests are resolved client by
     // client, not in time order, so within a tick a queue only accumulates (no idle time is lost).
-    const elapsed = from - this.tickStart;
+    const drained = elapsed(from, this.tickStart);
     for (let id = 0; id < this.epKnown; id++) {
-      const w = this.epWork[id]! + this.epAdded[id]! - elapsed;
+      const w = this.epWork[id]! + this.epAdded[id]! - drained;
       this.epWork[id] = Math.max(w, 0);
       this.epAdded[id] = 0;
     }
@@ -263,7 +264,7 @@ export class TrafficModel {
     }
     this.at = to;
     for (const g of this.groups) {
-      if (g.failing && to - g.last > QUIET) {
+      if (g.failing && elapsed(to, g.last) > QUIET) {
         g.failing = false;
         this.ctx.trace.emit({
           type: "RequestsRecovered",
