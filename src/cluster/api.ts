@@ -6,6 +6,7 @@ import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { getPod } from "../kubernetes/kubectl.ts";
 import type { ConditionStatus, Pod } from "../kubernetes/objects.ts";
 import type { Lane } from "../trace/events.ts";
+import type { KubeletPodDeletedFields, KubeletPodReadyFields } from "../trace/node-events.ts";
 import type { Context } from "./context.ts";
 import { controllerOf, ref } from "./store.ts";
 
@@ -79,14 +80,31 @@ export function deletePodGracefully(
   });
 }
 
-/** The pod object leaves the API (the kubelet's final delete, PodGC, or `kubectl delete --force`). */
+/**
+ * The pod object leaves the API (the kubelet's final delete, PodGC, or `kubectl delete --force`).
+ * The kubelet passes its `fields` (no prose: report/messages/node.ts writes it).
+ */
 export function removePod(
   ctx: Context,
   pod: Pod,
-  event: { force: boolean; lane: Lane; why: string; message: string },
+  event:
+    | { force: boolean; lane: Lane; why: string; message: string }
+    | { force: false; lane: Lane; fields: KubeletPodDeletedFields },
 ): void {
   if (!ctx.store.exists(pod)) return;
   ctx.store.delete(pod);
+  const node = pod.spec.nodeName ? { node: pod.spec.nodeName } : {};
+  if ("fields" in event) {
+    ctx.trace.emit({
+      type: "PodDeleted",
+      lane: event.lane,
+      object: ref(pod),
+      force: false,
+      ...node,
+      ...event.fields,
+    });
+    return;
+  }
   ctx.trace.emit({
     type: "PodDeleted",
     lane: event.lane,
@@ -94,7 +112,7 @@ export function removePod(
     force: event.force,
     message: event.message,
     why: event.why,
-    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+    ...node,
   });
 }
 
@@ -125,23 +143,34 @@ export function setPodCondition(
   return true;
 }
 
-/** The pod's Ready condition, with its PodReady / PodNotReady event. */
+/**
+ * The pod's Ready condition, with its PodReady / PodNotReady event. The kubelet passes its `fields`
+ * (no prose: report/messages/node.ts writes it).
+ */
 export function setPodReady(
   ctx: Context,
   pod: Pod,
   ready: boolean,
-  event: { lane: Lane; why: string; message: string; reason?: string },
+  event:
+    | { lane: Lane; why: string; message: string; reason?: string }
+    | { lane: Lane; reason?: string; fields: KubeletPodReadyFields },
 ): void {
   if (!ctx.store.exists(pod)) return;
   if (!setPodCondition(ctx, pod, "Ready", ready ? "True" : "False", event.reason)) return;
   ctx.store.update(pod, pod.spec.nodeName);
+  const type = (ready ? "PodReady" : "PodNotReady") as "PodReady";
+  const node = pod.spec.nodeName ? { node: pod.spec.nodeName } : {};
+  if ("fields" in event) {
+    ctx.trace.emit({ type, lane: event.lane, object: ref(pod), ...node, ...event.fields });
+    return;
+  }
   ctx.trace.emit({
-    type: (ready ? "PodReady" : "PodNotReady") as "PodReady",
+    type,
     lane: event.lane,
     object: ref(pod),
     message: event.message,
     why: event.why,
     see: getPod(pod, ctx.engine.now),
-    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+    ...node,
   });
 }

@@ -236,7 +236,7 @@ export class Faults {
       });
       if (!worker) continue;
       if (step.do === "deadlock") worker.deadlock();
-      else if (step.do === "crash") worker.crash(`${why}: the process exits`);
+      else if (step.do === "crash") worker.crash(step);
       else if (step.do === "dependency-down") worker.setDependency(false);
       else if (step.do === "dependency-up") worker.setDependency(true);
       else worker.recover();

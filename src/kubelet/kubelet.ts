@@ -16,11 +16,11 @@ import {
   NODE_LEASE_RENEW_INTERVAL_FRACTION,
   NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
-import { getNode, getPod } from "../kubernetes/kubectl.ts";
+import { getPod, nodeRow } from "../kubernetes/kubectl.ts";
 import type { Lease, Node, NodeCondition, Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
 import type { NodeSpec } from "../scenario/types.ts";
-import { fmt } from "../trace/format.ts";
+import type { KubeletStart, NodeReadyCause } from "../trace/node-events.ts";
 import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 
 /**
@@ -168,7 +168,7 @@ export class Kubelet {
     this.powered = true;
     this.kubeletRunning = true;
     this.partitioned = false;
-    this.kubeletStarted("the machine booted and its kubelet started");
+    this.kubeletStarted("boot");
   }
 
   kubeletStop(): void {
@@ -181,7 +181,7 @@ export class Kubelet {
   kubeletStart(): void {
     if (!this.powered || this.kubeletRunning) return;
     this.kubeletRunning = true;
-    this.kubeletStarted("the kubelet started again");
+    this.kubeletStarted("kubelet-restart");
   }
 
   partition(): void {
@@ -199,12 +199,15 @@ export class Kubelet {
     const tick = this.rng.uniform(0, this.ctx.kubelet.nodeStatusUpdateFrequency * (1 + LEASE_RENEW_JITTER));
     this.ctx.engine.cancel(this.statusTimer);
     this.statusTimer = this.ctx.engine.after(tick, () =>
-      this.postStatus("its status loop (nodeStatusUpdateFrequency=10s) runs again after the network healed"),
+      this.postStatus({
+        cause: "network-healed",
+        nodeStatusUpdateFrequency: this.ctx.kubelet.nodeStatusUpdateFrequency,
+      }),
     );
     this.resync();
   }
 
-  private kubeletStarted(why: string): void {
+  private kubeletStarted(after: KubeletStart): void {
     this.kubeletStartedAt = this.ctx.engine.now;
     for (const proc of this.procs.values()) if (!proc.terminating) proc.kubeletStarted();
     const node = this.ctx.store.get("Node", this.name);
@@ -215,11 +218,11 @@ export class Kubelet {
         lane: "kubelet",
         object: `Node/${this.name}`,
         node: this.name,
-        message: `kubelet registers node ${this.name} with the API server`,
-        why: `${why}; the Node object no longer existed, so the kubelet registers it (registerNode, default true)`,
+        after,
       });
     } else {
-      this.postStatus(`${why}; fastStatusUpdateOnce posts the node status at start-up`);
+      // fastStatusUpdateOnce posts the node status at start-up.
+      this.postStatus({ cause: after });
     }
     this.leaseBackoff = 0;
     this.scheduleLease(0);
@@ -266,8 +269,8 @@ export class Kubelet {
       lane: "kubelet",
       object: `Lease/kube-node-lease/${this.name}`,
       node: this.name,
-      message: `kubelet on ${this.name} renews its Lease`,
-      why: `every nodeLeaseDurationSeconds × 0.25 = ${fmt(this.renewInterval)}s, plus up to 4% jitter`,
+      nodeLeaseDurationSeconds: this.ctx.kubelet.nodeLeaseDurationSeconds,
+      renewIntervalSeconds: this.renewInterval,
     });
     this.scheduleLease(this.renewInterval * this.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
   }
@@ -275,14 +278,15 @@ export class Kubelet {
   private scheduleStatusReport(delay: number): void {
     this.ctx.engine.cancel(this.statusTimer);
     this.statusTimer = this.ctx.engine.after(delay, () =>
-      this.postStatus(
-        `nodeStatusReportFrequency=${this.ctx.kubelet.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`,
-      ),
+      this.postStatus({
+        cause: "status-report",
+        nodeStatusReportFrequency: this.ctx.kubelet.nodeStatusReportFrequency,
+      }),
     );
   }
 
   /** Post Ready=True with a fresh lastHeartbeatTime (kubelet_node_status.go). */
-  private postStatus(why: string): void {
+  private postStatus(cause: NodeReadyCause): void {
     this.statusTimer = undefined;
     if (!this.connected()) return;
     const node = this.ctx.store.get("Node", this.name);
@@ -297,9 +301,8 @@ export class Kubelet {
         lane: "kubelet",
         object: `Node/${this.name}`,
         node: this.name,
-        message: `kubelet on ${this.name} posts Ready=True (KubeletReady: kubelet is posting ready status)`,
-        why,
-        see: getNode(node, now, this.ctx.versionString),
+        ...cause,
+        nodeRow: nodeRow(node, now, this.ctx.versionString),
       });
     }
     // A real change (here: Ready again, or a kubelet start) is reported at once; from ≈1.33 the next
@@ -339,7 +342,7 @@ export class Kubelet {
 
   private newWorker(pod: Pod): PodWorker {
     const owner = workloadOf(this.ctx, pod);
-    return new PodWorker(this.podHost, pod, (container) =>
+    return new PodWorker(this.podHost, pod, owner, (container) =>
       this.ctx.behaviour(pod.metadata.namespace, owner, pod.metadata.name, container),
     );
   }
@@ -368,8 +371,8 @@ export class Kubelet {
         if (!this.powered) return;
         proc.startAll(
           restart
-            ? `the pod is still bound to ${this.name} and its containers are not running (restartPolicy ${pod.spec.restartPolicy ?? "Always"})`
-            : undefined,
+            ? { start: "rebooted", restartPolicy: pod.spec.restartPolicy ?? "Always" }
+            : { start: "scheduled" },
         );
         this.checkRunsTwice(pod);
       }),
@@ -389,8 +392,7 @@ export class Kubelet {
       removePod(this.ctx, pod, {
         force: false,
         lane: "kubelet",
-        message: `kubelet on ${this.name} confirms ${pod.metadata.name} is gone; the API removes the pod`,
-        why: "the pod was marked for deletion and none of its containers run here any more",
+        fields: { by: "kubelet", cause: "not-running" },
       });
       return;
     }
@@ -422,17 +424,15 @@ export class Kubelet {
           lane: "kubelet",
           object: ref(pod),
           node: this.name,
-          message: `${pod.metadata.name}'s containers exit after SIGTERM`,
-          why:
-            exitIn < grace
-              ? `the process exits ${fmt(exitIn)}s after SIGTERM (behaviour shutdownSeconds), within terminationGracePeriodSeconds=${grace}`
-              : `terminationGracePeriodSeconds=${grace} ran out: SIGKILL`,
+          ...ownerOf(proc.owner),
+          signal: exitIn < grace ? "SIGTERM" : "SIGKILL",
+          exitAfterSeconds: exitIn,
+          terminationGracePeriodSeconds: grace,
         });
         removePod(this.ctx, pod, {
           force: false,
           lane: "kubelet",
-          message: `kubelet on ${this.name} confirms ${pod.metadata.name} stopped; the API removes the pod`,
-          why: "its containers have exited, so the kubelet completes the graceful deletion",
+          fields: { by: "kubelet", cause: "containers-exited" },
         });
       }),
     );
@@ -449,9 +449,9 @@ export class Kubelet {
       lane: "kubelet",
       object: ref(proc.pod),
       node: this.name,
+      ...ownerOf(proc.owner),
       container: proc.pod.spec.containers[0]?.name ?? "",
-      message: `kubelet on ${this.name} stops the containers of ${proc.pod.metadata.name}, whose pod object no longer exists`,
-      why: "the kubelet reached the API again and cleans up pods it should no longer run (HandlePodCleanups)",
+      cause: "orphan",
     });
   }
 
@@ -512,10 +512,10 @@ export class Kubelet {
         object: `Pod/${old.namespace}/${old.podName}`,
         node: old.node,
         copies: sameIdentity ? 2 : copies.length + this.liveCopies(owner),
-        message: sameIdentity
-          ? `${pod.metadata.name} now runs twice: the replacement on ${this.name} and the old copy on ${old.node}, which nobody can stop`
-          : `${old.podName} still runs on ${old.node} while its replacement ${pod.metadata.name} runs on ${this.name}: ${copies.length + this.liveCopies(owner)} copies of ${owner.split("/").pop()} run`,
-        why: `${old.node}'s containers keep running while its kubelet cannot reach the API server; nothing stops them until it does`,
+        owner,
+        sameIdentity,
+        replacement: pod.metadata.name,
+        replacementNode: this.name,
       });
     }
   }
@@ -565,6 +565,11 @@ export class Kubelet {
   describePod(pod: Pod): string {
     return getPod(pod, this.ctx.engine.now);
   }
+}
+
+/** `{owner}` when the pod has one (a bare Pod has none). */
+function ownerOf(owner: string | undefined): { owner?: string } {
+  return owner === undefined ? {} : { owner };
 }
 
 /** The conditions a healthy kubelet posts (pkg/kubelet/nodestatus/setters.go reasons). */

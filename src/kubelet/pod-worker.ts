@@ -13,7 +13,6 @@ import type { Context } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
 import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
-import { elapsed } from "../engine/time.ts";
 import {
   DEFAULT_TERMINATION_GRACE_PERIOD,
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
@@ -25,10 +24,10 @@ import {
   POD_WORKER_BACKOFF_JITTER,
   POD_WORKER_RESYNC_JITTER,
 } from "../kubernetes/defaults.ts";
-import { getPod } from "../kubernetes/kubectl.ts";
+import { podRow } from "../kubernetes/kubectl.ts";
 import type { Container, ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
-import { fmt } from "../trace/format.ts";
+import type { ExitCause, KubeletReadyCause, StartCause, StepRef } from "../trace/node-events.ts";
 import { Backoff } from "./backoff.ts";
 import {
   type ContainerView,
@@ -111,6 +110,8 @@ export class PodWorker {
   constructor(
     private readonly host: PodWorkerHost,
     readonly pod: Pod,
+    /** the pod's workload (`Deployment/<ns>/<name>`…), for events; undefined for a bare Pod */
+    readonly owner: string | undefined,
     behaviourOf: (container: string) => Behaviour,
   ) {
     this.ctx = host.ctx;
@@ -239,14 +240,14 @@ export class PodWorker {
   }
 
   /**
-   * The sandbox is up: start every container. `restartWhy`: the pod's containers ran here before
-   * (the machine came back), so restartCount climbs.
+   * The sandbox is up: start every container. `rebooted`: the pod's containers ran here before (the
+   * machine came back), so restartCount climbs.
    */
-  startAll(restartWhy: string | undefined): void {
-    for (const c of this.containers) this.startContainer(c, restartWhy !== undefined, restartWhy);
+  startAll(cause: Extract<StartCause, { start: "scheduled" | "rebooted" }>): void {
+    for (const c of this.containers) this.startContainer(c, cause.start === "rebooted", cause);
   }
 
-  private startContainer(c: ContainerRun, restart: boolean, why: string | undefined): void {
+  private startContainer(c: ContainerRun, restart: boolean, cause: StartCause): void {
     const pod = this.pod;
     const now = this.ctx.engine.now;
     this.ctx.engine.cancel(c.waitingTimer);
@@ -270,14 +271,11 @@ export class PodWorker {
       lane: "kubelet",
       object: ref(pod),
       node: this.host.node,
+      ...this.ownerField(),
       container: c.name,
       restartCount: c.restartCount,
-      message:
-        c.restartCount > 0 && why
-          ? `kubelet on ${this.host.node} restarts container ${c.name} of ${pod.metadata.name} in place (restartCount ${c.restartCount})`
-          : `kubelet on ${this.host.node} starts container ${c.name} of ${pod.metadata.name}`,
-      why: why ?? "the pod was bound here; sandbox and container start take ~2s",
-      see: getPod(pod, now),
+      podRow: podRow(pod, now),
+      ...cause,
     });
     this.sync();
   }
@@ -290,7 +288,7 @@ export class PodWorker {
    * sync triggers an extra readiness run. The pod is Ready when every container is and every
    * readinessGates condition is True.
    */
-  sync(why?: string): void {
+  sync(cause?: KubeletReadyCause): void {
     if (this.terminating) return;
     const kubernetes = this.settings.probeSchedule === "kubernetes";
     let waitingForReadiness = false;
@@ -303,7 +301,7 @@ export class PodWorker {
         if (kubernetes) readiness.trigger();
       }
     }
-    this.report(why);
+    this.report(cause);
     // The pod worker re-queues the pod after every sync; only a not-ready pod's resync can change
     // anything here (it triggers another readiness run).
     this.ctx.engine.cancel(this.resyncTimer);
@@ -318,7 +316,7 @@ export class PodWorker {
   }
 
   /** Write the Ready condition the status manager would (when the API is reachable). */
-  report(why?: string): void {
+  report(cause?: KubeletReadyCause): void {
     const pod = this.pod;
     if (!this.host.connected() || !this.ctx.store.exists(pod) || this.terminating) return;
     for (const c of this.containers) {
@@ -339,16 +337,20 @@ export class PodWorker {
     setPodReady(this.ctx, pod, ready, {
       lane: "kubelet",
       ...(ready ? {} : { reason: unready.length > 0 ? "ContainersNotReady" : "ReadinessGatesNotReady" }),
-      message: ready ? `${pod.metadata.name} is Ready` : `${pod.metadata.name} is not Ready`,
-      why:
-        why ??
-        (ready
-          ? this.containers.some((c) => c.workers.has("readiness"))
-            ? "its readiness probe passed"
-            : "its containers run and it has no readiness probe, so it is ready as soon as they start"
-          : unready.length > 0
-            ? `containers with unready status: [${unready.join(" ")}]`
-            : `the readiness gate condition ${gates.map((g) => `"${g.conditionType}"`).join(", ")} is not True (spec.readinessGates)`),
+      fields: {
+        by: "kubelet",
+        ...this.ownerField(),
+        podRow: podRow(pod, this.ctx.engine.now),
+        ...(cause ??
+          (ready
+            ? {
+                cause: "containers-ready",
+                readinessProbe: this.containers.some((c) => c.workers.has("readiness")),
+              }
+            : unready.length > 0
+              ? { cause: "containers-not-ready", containers: unready }
+              : { cause: "readiness-gates", gates: gates.map((g) => g.conditionType) })),
+      },
     });
   }
 
@@ -378,6 +380,13 @@ export class PodWorker {
   private checked(c: ContainerRun, w: ProbeWorker, ok: boolean, timedOut: boolean, changed: boolean): void {
     const pod = this.pod;
     const p = w.spec;
+    const run = {
+      container: c.name,
+      probe: p.type,
+      periodSeconds: p.periodSeconds,
+      schedule: this.settings.probeSchedule,
+    };
+    const up = this.ctx.engine.since(c.startedAt);
     if (ok) {
       if (!changed) return;
       this.ctx.trace.emit({
@@ -385,52 +394,37 @@ export class PodWorker {
         lane: "kubelet",
         object: ref(pod),
         node: this.host.node,
-        container: c.name,
-        probe: p.type,
-        message:
-          p.type === "startup"
-            ? `${pod.metadata.name}: ${c.name}'s startup probe passes; liveness and readiness begin`
-            : `${pod.metadata.name}: ${c.name}'s ${p.type} probe passes (${p.describe})`,
-        why: `${this.checkWhy(c, w)}; the app answers ${this.upFor(c)} after its start${
-          p.type === "readiness" && p.successThreshold > 1
-            ? ` (successThreshold=${p.successThreshold}: ${w.resultRun} in a row)`
-            : ""
-        }`,
+        ...this.ownerField(),
+        ...run,
+        handler: p.describe,
+        upSeconds: up,
+        consecutive: w.resultRun,
+        successThreshold: p.successThreshold,
       });
       return;
     }
+    const boot = c.behaviour.bootSeconds ?? 0;
     this.ctx.trace.emit({
       type: "ProbeFailed",
       lane: "kubelet",
       object: ref(pod),
       node: this.host.node,
-      container: c.name,
-      probe: p.type,
+      ...this.ownerField(),
+      ...run,
       consecutive: w.resultRun,
-      message: `${pod.metadata.name}: ${c.name}'s ${p.type} probe fails (${w.resultRun} of failureThreshold=${p.failureThreshold})`,
-      why: `${this.checkWhy(c, w)}; ${
-        timedOut
-          ? `the process hangs: no answer within timeoutSeconds=${p.timeoutSeconds}`
-          : this.ctx.engine.since(c.startedAt) < (c.behaviour.bootSeconds ?? 0)
-            ? `nothing answers yet: the app boots in ${c.behaviour.bootSeconds}s (behaviour bootSeconds) and has run ${this.upFor(c)}`
-            : this.dependencyDown
-              ? "a dependency is down, so the readiness endpoint reports failure"
-              : `the app is not ready until ${c.behaviour.readyAfterSeconds}s after its start (behaviour readyAfterSeconds)`
-      }`,
+      failureThreshold: p.failureThreshold,
+      ...(timedOut
+        ? { finding: "timeout", timeoutSeconds: p.timeoutSeconds }
+        : up < boot
+          ? { finding: "booting", bootSeconds: boot, upSeconds: up }
+          : this.dependencyDown
+            ? { finding: "dependency-down" }
+            : { finding: "not-ready-yet", readyAfterSeconds: c.behaviour.readyAfterSeconds }),
     });
   }
 
-  private upFor(c: ContainerRun): string {
-    return `${fmt(this.ctx.engine.since(c.startedAt))}s`;
-  }
-
-  private checkWhy(_c: ContainerRun, w: ProbeWorker): string {
-    const p = w.spec;
-    return this.settings.probeSchedule === "period-end"
-      ? `the ${p.type} probe checks at the end of each periodSeconds=${p.periodSeconds} (probeSchedule: period-end)`
-      : `the ${p.type} probe worker checks every periodSeconds=${p.periodSeconds} on its own ticker${
-          p.type === "readiness" ? ", and at once on each pod sync while not ready" : ""
-        }`;
+  private ownerField(): { owner?: string } {
+    return this.owner === undefined ? {} : { owner: this.owner };
   }
 
   /** The kubelet's syncLoop saw a probe result change (handleProbeSync) and syncs the pod. */
@@ -440,14 +434,19 @@ export class PodWorker {
       c.started = true;
       this.writeContainerStatus(c, {});
       for (const x of c.workers.values()) x.containerStarted();
-      this.sync(`${c.name}'s startup probe passed; readiness decides from here`);
+      this.sync({ cause: "startup-passed", container: c.name });
       return;
     }
     if (p.type === "readiness") {
       this.sync(
         result === "Success"
-          ? `${c.name}'s readiness probe passed (successThreshold=${p.successThreshold})`
-          : `${c.name}'s readiness probe failed ${p.failureThreshold}× in a row (periodSeconds=${p.periodSeconds}, failureThreshold=${p.failureThreshold}); the container keeps running`,
+          ? { cause: "readiness-passed", container: c.name, successThreshold: p.successThreshold }
+          : {
+              cause: "readiness-failed",
+              container: c.name,
+              failureThreshold: p.failureThreshold,
+              periodSeconds: p.periodSeconds,
+            },
       );
       return;
     }
@@ -473,58 +472,53 @@ export class PodWorker {
         pod.spec.terminationGracePeriodSeconds ??
         DEFAULT_TERMINATION_GRACE_PERIOD,
     );
-    const graceSource =
-      p.terminationGracePeriodSeconds !== undefined
-        ? `the probe's terminationGracePeriodSeconds=${grace}`
-        : `terminationGracePeriodSeconds=${grace}`;
     const shutdown = c.hung ? grace : Math.min(c.behaviour.shutdownSeconds ?? 0, grace);
     c.killing = true;
-    const failed =
-      p.type === "startup"
-        ? `startup failed ${p.failureThreshold}× in a row, periodSeconds=${p.periodSeconds}, failureThreshold=${p.failureThreshold}: the boot budget of ${p.initialDelaySeconds + p.periodSeconds * p.failureThreshold}s ran out`
-        : `liveness failed ${p.failureThreshold}× in a row, periodSeconds=${p.periodSeconds}, failureThreshold=${p.failureThreshold}`;
     this.ctx.trace.emit({
       type: "ContainerKilled",
       lane: "kubelet",
       object: ref(pod),
       node: this.host.node,
+      ...this.ownerField(),
       container: c.name,
+      cause: "probe",
       probe: p.type,
-      message: `kubelet on ${this.host.node} kills container ${c.name} of ${pod.metadata.name}: Container ${c.name} failed ${p.type} probe, will be restarted`,
-      why: `${failed}; SIGTERM, then SIGKILL after ${graceSource}${
-        c.hung ? " (a hung process never finishes its shutdown)" : ""
-      }`,
-      see: `$ kubectl describe pod ${pod.metadata.name}${pod.metadata.namespace === "default" ? "" : ` -n ${pod.metadata.namespace}`}\n  Warning  Unhealthy  kubelet  ${cap(p.type)} probe failed: ${
-        c.hung
-          ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-          : "connection refused"
-      }\n  Normal   Killing    kubelet  Container ${c.name} failed ${p.type} probe, will be restarted`,
+      periodSeconds: p.periodSeconds,
+      failureThreshold: p.failureThreshold,
+      initialDelaySeconds: p.initialDelaySeconds,
+      terminationGracePeriodSeconds: grace,
+      gracePeriodFrom: p.terminationGracePeriodSeconds !== undefined ? "probe" : "pod",
+      hung: c.hung,
     });
     const previousExit = c.finishedAt;
     const exit = () => {
       if (!c.running) return;
       const code = c.hung || (c.behaviour.shutdownSeconds ?? 0) >= grace ? EXIT_SIGKILL : EXIT_SIGTERM;
-      this.exited(c, code, `killed after its ${p.type} probe failed`);
+      this.exited(c, code, { cause: "probe-kill", probe: p.type });
       // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
       // exited before this one (the pod status of this SyncPod predates the kill).
-      this.decideRestart(c, previousExit, `its ${p.type} probe failed`);
+      this.decideRestart(c, previousExit, { kind: "probe", probe: p.type });
     };
     if (shutdown <= 0) exit();
     else this.timers.push(this.ctx.engine.at(now + shutdown, exit));
   }
 
-  /** The process exits on its own (timeline `crash`). */
-  crash(why: string): void {
+  /** The process exits on its own (the timeline's `crash` step). */
+  crash(step: StepRef): void {
     for (const c of this.containers) {
       if (!c.running || c.killing) continue;
       const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
-      this.exited(c, code, why);
+      this.exited(c, code, { cause: "crash", step: { at: step.at, do: step.do, ...stepTarget(step) } });
       // The generic PLEG (relist every 1s) sees the exit and syncs the pod.
-      this.decideRestart(c, c.finishedAt, `it exited with code ${code}`);
+      this.decideRestart(c, c.finishedAt, { kind: "exit", exitCode: code });
     }
   }
 
-  private exited(c: ContainerRun, exitCode: number, why: string): void {
+  private exited(
+    c: ContainerRun,
+    exitCode: number,
+    cause: { cause: "crash"; step: StepRef } | { cause: "probe-kill"; probe: ProbeType },
+  ): void {
     const pod = this.pod;
     const now = this.ctx.engine.now;
     c.running = false;
@@ -541,13 +535,13 @@ export class PodWorker {
       lane: "app",
       object: ref(pod),
       node: this.host.node,
+      ...this.ownerField(),
       container: c.name,
       exitCode,
-      message: `container ${c.name} of ${pod.metadata.name} exits with code ${exitCode}`,
-      why,
-      see: getPod(pod, now),
+      podRow: podRow(pod, now),
+      ...cause,
     });
-    this.sync(`container ${c.name} is not running (exit code ${exitCode})`);
+    this.sync({ cause: "container-exited", container: c.name, exitCode });
   }
 
   /**
@@ -555,7 +549,7 @@ export class PodWorker {
    * doBackOff: the first restart is immediate, then 10s doubling to 300s, reset when the container
    * ran 10 minutes (kubernetes.md §8). `eventTime` is the FinishedAt doBackOff reads.
    */
-  private decideRestart(c: ContainerRun, eventTime: number | undefined, cause: string): void {
+  private decideRestart(c: ContainerRun, eventTime: number | undefined, exit: ExitCause): void {
     if (this.terminating || c.running) return;
     const pod = this.pod;
     const policy = pod.spec.restartPolicy ?? "Always";
@@ -566,37 +560,28 @@ export class PodWorker {
       return;
     }
     if (!this.settings.crashLoopBackOff) {
-      this.startContainer(
-        c,
-        true,
-        `${cause}; restartPolicy ${policy}, and this kubelet restarts without back-off (crashLoopBackOff: false)`,
-      );
+      this.startContainer(c, true, { start: "restart", exit, restartPolicy: policy, backOff: "disabled" });
       return;
     }
     const now = this.ctx.engine.now;
     const key = c.name;
     if (eventTime !== undefined && this.backoff.isInBackOffSince(key, eventTime, now)) {
-      this.waitBackOff(c, cause);
+      this.waitBackOff(c, exit);
       return;
     }
     const reset = eventTime !== undefined && this.backoff.expired(key, eventTime);
     const first = this.backoff.get(key) === 0;
     this.backoff.next(key, eventTime ?? now, now);
-    this.startContainer(
-      c,
-      true,
-      `${cause}; restartPolicy ${policy}: ${
-        first
-          ? "the first restart is immediate (CrashLoopBackOff starts with the next exit)"
-          : reset
-            ? "it ran more than 10 minutes since its last restart, so the back-off was reset and the restart is immediate"
-            : "the back-off since its last exit has passed"
-      }`,
-    );
+    this.startContainer(c, true, {
+      start: "restart",
+      exit,
+      restartPolicy: policy,
+      backOff: first ? "first" : reset ? "reset" : "passed",
+    });
   }
 
   /** ErrCrashLoopBackOff: the container waits; the pod worker retries the sync later. */
-  private waitBackOff(c: ContainerRun, cause: string): void {
+  private waitBackOff(c: ContainerRun, exit: ExitCause): void {
     const pod = this.pod;
     const now = this.ctx.engine.now;
     const key = c.name;
@@ -611,15 +596,15 @@ export class PodWorker {
       lane: "kubelet",
       object: ref(pod),
       node: this.host.node,
+      ...this.ownerField(),
       container: c.name,
       delaySeconds: delay,
-      message: `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name}: ${delay}s`,
-      why: `${cause}; it has restarted before within 10 minutes, so this restart waits the back-off, now ${delay}s (CrashLoopBackOff: the first restart immediate, then 10s doubling to a 300s cap, reset after 10 minutes of running); ${
-        exact
-          ? "the pod worker retries when the back-off expires (≈1.35+, PR #133066)"
-          : `the pod worker retries every backOffPeriod=${KUBELET_BACKOFF_PERIOD}s + up to 50% jitter, so the restart comes at the first retry after ${fmt(elapsed(until, exitAt))}s`
-      }`,
-      see: getPod(pod, now),
+      exit,
+      initialSeconds: this.backoff.initial,
+      maxSeconds: this.backoff.max,
+      requeue: exact ? "exact" : "period",
+      backOffPeriod: KUBELET_BACKOFF_PERIOD,
+      podRow: podRow(pod, now),
     });
     const retry = () => {
       c.waitingTimer = undefined;
@@ -630,11 +615,7 @@ export class PodWorker {
         return;
       }
       this.backoff.next(key, exitAt, t);
-      this.startContainer(
-        c,
-        true,
-        `${cause}; the CrashLoopBackOff delay of ${delay}s since it exited has passed`,
-      );
+      this.startContainer(c, true, { start: "back-off-expired", exit, delaySeconds: delay });
     };
     const nextRetry = (t: number) =>
       exact
@@ -654,10 +635,15 @@ export class PodWorker {
       setPodReady(this.ctx, pod, false, {
         lane: "kubelet",
         reason: "PodCompleted",
-        message: `${pod.metadata.name} is ${pod.status.phase}: its containers will not run again`,
-        why: `restartPolicy ${pod.spec.restartPolicy ?? "Always"} does not restart ${
-          this.containers.every((c) => c.exitCode === 0) ? "containers that exit 0" : "it"
-        }`,
+        fields: {
+          by: "kubelet",
+          ...this.ownerField(),
+          podRow: podRow(pod, this.ctx.engine.now),
+          cause: "completed",
+          phase: pod.status.phase,
+          restartPolicy: pod.spec.restartPolicy ?? "Always",
+          exitedZero: this.containers.every((c) => c.exitCode === 0),
+        },
       });
       this.ctx.store.update(pod, pod.spec.nodeName);
     }
@@ -712,7 +698,7 @@ export class PodWorker {
         }
       }
       if (!c.running && !c.done && c.id > 0 && !this.terminating)
-        this.decideRestart(c, c.finishedAt, "the kubelet started again and finds it exited");
+        this.decideRestart(c, c.finishedAt, { kind: "kubelet-restart" });
     }
     this.sync();
   }
@@ -749,6 +735,7 @@ export class PodWorker {
   }
 }
 
-function cap(s: string): string {
-  return s[0]!.toUpperCase() + s.slice(1);
+/** The node and pod a timeline step names, as it wrote them. */
+function stepTarget(step: StepRef): { node?: string; pod?: string } {
+  return { ...(step.node ? { node: step.node } : {}), ...(step.pod ? { pod: step.pod } : {}) };
 }

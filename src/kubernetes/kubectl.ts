@@ -35,12 +35,32 @@ export function nodeStatus(node: Node): string {
   return s;
 }
 
-function nodeCells(node: Node, now: number, version: string): string[] {
-  return [node.metadata.name, nodeStatus(node), "<none>", age(node.metadata.creationTimestamp, now), version];
+/** The columns `kubectl get node <name>` prints for one node at a moment (trace events carry it). */
+export interface NodeRow {
+  name: string;
+  status: string;
+  roles: string;
+  age: string;
+  version: string;
+}
+
+export function nodeRow(node: Node, now: number, version: string): NodeRow {
+  return {
+    name: node.metadata.name,
+    status: nodeStatus(node),
+    roles: "<none>",
+    age: age(node.metadata.creationTimestamp, now),
+    version,
+  };
+}
+
+/** `kubectl get node <name>` and what it prints. */
+export function formatNodeRow(r: NodeRow): string {
+  return `$ kubectl get node ${r.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], [r.name, r.status, r.roles, r.age, r.version])}`;
 }
 
 export function getNode(node: Node, now: number, version: string): string {
-  return `$ kubectl get node ${node.metadata.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], nodeCells(node, now, version))}`;
+  return formatNodeRow(nodeRow(node, now, version));
 }
 
 export function podStatusColumn(pod: Pod): string {
@@ -50,24 +70,45 @@ export function podStatusColumn(pod: Pod): string {
   return pod.status.phase;
 }
 
-function podCells(pod: Pod, now: number): string[] {
+/** The columns `kubectl get pod <name> -o wide` prints for one pod at a moment (trace events carry it). */
+export interface PodRow {
+  name: string;
+  namespace: string;
+  ready: string;
+  status: string;
+  restarts: string;
+  age: string;
+  ip: string;
+  node: string;
+}
+
+export function podRow(pod: Pod, now: number): PodRow {
   const total = pod.spec.containers.length;
   const ready = pod.status.containerStatuses.filter((c) => c.ready).length;
   const restarts = pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0);
-  return [
-    pod.metadata.name,
-    `${ready}/${total}`,
-    podStatusColumn(pod),
-    String(restarts),
-    age(pod.metadata.creationTimestamp, now),
-    pod.status.podIP ?? "<none>",
-    pod.spec.nodeName ?? "<none>",
-  ];
+  return {
+    name: pod.metadata.name,
+    namespace: pod.metadata.namespace,
+    ready: `${ready}/${total}`,
+    status: podStatusColumn(pod),
+    restarts: String(restarts),
+    age: age(pod.metadata.creationTimestamp, now),
+    ip: pod.status.podIP ?? "<none>",
+    node: pod.spec.nodeName ?? "<none>",
+  };
+}
+
+/** `kubectl get pod <name> -o wide` and what it prints. */
+export function formatPodRow(r: PodRow): string {
+  const ns = r.namespace === "default" ? "" : ` -n ${r.namespace}`;
+  return `$ kubectl get pod ${r.name}${ns} -o wide\n${table(
+    ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"],
+    [r.name, r.ready, r.status, r.restarts, r.age, r.ip, r.node],
+  )}`;
 }
 
 export function getPod(pod: Pod, now: number): string {
-  const ns = pod.metadata.namespace === "default" ? "" : ` -n ${pod.metadata.namespace}`;
-  return `$ kubectl get pod ${pod.metadata.name}${ns} -o wide\n${table(["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"], podCells(pod, now))}`;
+  return formatPodRow(podRow(pod, now));
 }
 
 /** A header and one row, aligned as kubectl's tabwriter does (3 spaces of padding). */

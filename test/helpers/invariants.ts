@@ -296,7 +296,9 @@ export function runsTwiceViolations(r: SimulationResult): string[] {
     const pod = nameOf(e.object);
     if (e.type === "PodEvicted" || e.type === "PodDeleted") givenUp.add(pod);
     if (e.type === "PodRunsTwice" && !givenUp.has(pod))
-      out.push(`${e.t}: PodRunsTwice for ${pod}, which was neither evicted nor deleted: "${e.message}"`);
+      out.push(
+        `${e.t}: PodRunsTwice for ${pod} on ${e.node} (replacement ${e.replacement} on ${e.replacementNode}), which was neither evicted nor deleted`,
+      );
   }
   return out;
 }

@@ -9,7 +9,8 @@ function renewal(t: number, node: string): TraceEvent {
     lane: "kubelet",
     object: `Lease/kube-node-lease/${node}`,
     node,
-    message: "renews",
+    nodeLeaseDurationSeconds: 40,
+    renewIntervalSeconds: 10,
   };
 }
 
