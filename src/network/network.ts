@@ -162,18 +162,17 @@ export class Network {
       const gone = [...was].filter((ip) => !now.has(ip));
       const added = [...now].filter((ip) => !was.has(ip));
       if (gone.length === 0 && added.length === 0) continue;
-      const parts = [
-        ...(gone.length > 0 ? [`stops routing to ${gone.join(", ")}`] : []),
-        ...(added.length > 0 ? [`starts routing to ${added.join(", ")}`] : []),
-      ];
       this.ctx.trace.emit({
         type: "KubeProxySynced",
         lane: "network",
         object: `Node/${proxy.node}`,
         node: proxy.node,
         service: svc,
-        message: `kube-proxy on ${proxy.node} ${parts.join(" and ")} for ${svc}`,
-        why: `its informer saw the EndpointSlice change (endpointPropagationSeconds=${this.settings.endpointPropagationSeconds}) and its rules sync at most once per minSyncPeriod=${this.settings.kubeProxy.minSyncPeriod}s${this.settings.nodeLossEndpointDelay > 0 ? `; nodeLossEndpointDelay=${this.settings.nodeLossEndpointDelay}s (calibrated profile) holds endpoints of a lost node` : ""}`,
+        stopped: gone,
+        started: added,
+        endpointPropagationSeconds: this.settings.endpointPropagationSeconds,
+        minSyncPeriod: this.settings.kubeProxy.minSyncPeriod,
+        nodeLossEndpointDelay: this.settings.nodeLossEndpointDelay,
       });
     }
   }

@@ -272,8 +272,8 @@ export class TrafficModel {
           object: `Service/${g.svc}`,
           service: g.svc,
           lost: g.episodeLost,
-          message: `callers of ${g.svc} succeed again: ${g.episodeLost} requests failed since the first failure`,
-          why: `no request sent after ${g.last.toFixed(2)}s failed`,
+          lastFailureAt: g.last,
+          quietSeconds: QUIET,
         });
         g.episodeLost = 0;
       }
@@ -631,8 +631,8 @@ export class TrafficModel {
         service: g.svc,
         outcome: OUTCOMES[outcome]!,
         cause: CAUSES[cause]!,
-        message: `callers of ${g.svc} start failing: a request sent at ${sent.toFixed(2)}s ${describe(outcome, g.spec.timeout)} (${CAUSES[cause]})`,
-        why: whyOf(outcome),
+        sentAt: sent,
+        timeoutSeconds: g.spec.timeout,
       });
     }
   }
@@ -692,27 +692,5 @@ export class TrafficModel {
 
   get networkSettings(): NetworkSettings {
     return this.settings;
-  }
-}
-
-function describe(outcome: number, timeout: number): string {
-  switch (outcome) {
-    case TIMEOUT:
-      return `gets no answer and times out after ${timeout}s`;
-    case REFUSED:
-      return "is refused at once";
-    default:
-      return "gets an error";
-  }
-}
-
-function whyOf(outcome: number): string {
-  switch (outcome) {
-    case TIMEOUT:
-      return "nothing answers: a lost node or a stuck process neither answers nor refuses, so each caller waits out its own timeout (timeouts, not refusals)";
-    case REFUSED:
-      return "the node is up but nothing listens on the pod's port: the connection is refused at once";
-    default:
-      return "something in the path answered with an error (5xx)";
   }
 }
