@@ -16,8 +16,9 @@ import type { Engine, Timer } from "../engine/engine.ts";
 import { TICKS_PER_SECOND, ticks } from "../engine/time.ts";
 import { PROBE_DEFAULTS } from "../kubernetes/defaults.ts";
 import type { Probe } from "../kubernetes/objects.ts";
+import type { ProbeType } from "../trace/node-events.ts";
 
-export type ProbeType = "startup" | "liveness" | "readiness";
+export type { ProbeType };
 export const PROBE_TYPES: readonly ProbeType[] = ["startup", "liveness", "readiness"];
 
 /** results.Result: the value the results manager holds for a container. */
@@ -138,15 +139,6 @@ export class ProbeWorker {
     this.activeFrom = this.type === "startup" || c.started ? c.startedAt : undefined;
     this.cancel();
     this.arm();
-  }
-
-  /** A container that was already running, Started and passing when the simulation began. */
-  adopt(): void {
-    this.containerId = this.host.container().id;
-    this.result = "Success";
-    this.lastResult = "Success";
-    this.resultRun = this.spec.successThreshold;
-    this.activeFrom = this.host.container().startedAt;
   }
 
   /** Startup passed: liveness and readiness become active (period-end counts their periods from here). */

@@ -59,7 +59,17 @@ export interface Node {
   kind: "Node";
   metadata: ObjectMeta;
   spec: { unschedulable?: boolean; taints?: Taint[] };
-  status: { capacity: ResourceList; allocatable: ResourceList; conditions: NodeCondition[] };
+  status: {
+    capacity: ResourceList;
+    allocatable: ResourceList;
+    conditions: NodeCondition[];
+    /**
+     * The volumes the kubelet has mounted or is mounting (nodestatus/setters.go VolumesInUse); the
+     * attach/detach controller detaches only a volume not listed here. faultline names a volume by
+     * its claim, `<namespace>/<claim>`.
+     */
+    volumesInUse?: string[];
+  };
 }
 
 export interface Lease {
