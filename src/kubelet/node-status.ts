@@ -39,9 +39,32 @@ export interface NodeStatusHost {
   connected(): boolean;
 }
 
-/** The Node's labels: the scenario's (load/ adds hostname, zone and region). */
+/**
+ * The labels every kubelet sets on the Node it registers (initialNode: kubernetes.io/hostname, the
+ * stable and the deprecated beta os and arch labels, from Go's GOOS and GOARCH: faultline's nodes are
+ * linux/amd64), then its --node-labels (the scenario's `labels`, which may override them), then the
+ * cloud provider's node controller's zone and region, in their GA and deprecated beta forms
+ * (staging/src/k8s.io/cloud-provider/controllers/node/node_controller.go
+ * getNodeModifiersFromCloudProvider).
+ */
 export function nodeLabels(spec: NodeSpec): Record<string, string> {
-  return { ...spec.labels };
+  return {
+    "kubernetes.io/hostname": spec.name,
+    "kubernetes.io/os": "linux",
+    "kubernetes.io/arch": "amd64",
+    "beta.kubernetes.io/os": "linux",
+    "beta.kubernetes.io/arch": "amd64",
+    ...spec.labels,
+    ...(spec.zone !== undefined
+      ? { "failure-domain.beta.kubernetes.io/zone": spec.zone, "topology.kubernetes.io/zone": spec.zone }
+      : {}),
+    ...(spec.region !== undefined
+      ? {
+          "failure-domain.beta.kubernetes.io/region": spec.region,
+          "topology.kubernetes.io/region": spec.region,
+        }
+      : {}),
+  };
 }
 
 /** The conditions a healthy kubelet posts (pkg/kubelet/nodestatus/setters.go reasons and messages). */
