@@ -157,7 +157,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
     summary: summarize(ctx, scenario, engine.processed),
   };
   if (traffic) {
-    result.traffic = traffic.result_();
+    result.traffic = traffic.result();
     if (options.levers) result.traffic.levers = pullLevers(scenario, seed, result.traffic);
   }
   return result;
