@@ -61,7 +61,8 @@ export class App {
     if (up < boot) return "fail";
     if (c.hung) return handler === "tcpSocket" ? "pass" : "timeout";
     // An HTTP or gRPC health endpoint served by the same request queue answers only after the
-    // requests ahead of it (seed 002's pitfall): past timeoutSeconds the check has timed out.
+    // requests ahead of it (a health check stuck behind the load it should report on): past
+    // timeoutSeconds the check has timed out.
     const ip = this.podIP();
     if (this.sharesRequestQueue(c, handler) && ip) {
       const latency = this.queue.latency(ip);

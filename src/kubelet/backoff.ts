@@ -4,7 +4,7 @@
 // backoff.go) as the kubelet configures it (pkg/kubelet/kubelet.go newCrashLoopBackOff): 10s
 // initial, doubling to a 300s cap, and an entry that expires when the event it is asked about comes
 // more than 600s after its last update (HasExpiredFunc, ≈1.33+; the library's own 2 × max is also
-// 600s at the default cap). kubernetes.md §8. The constants, with the feature-gated ones, are in
+// 600s at the default cap). The constants, with the feature-gated ones, are in
 // kubernetes/defaults.ts.
 //
 // Times are compared on the engine's microsecond grid (engine/time.ts `elapsed`): a retry scheduled

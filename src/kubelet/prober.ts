@@ -1,5 +1,5 @@
 // The kubelet's prober: one worker per (pod, container, probe type), as
-// pkg/kubelet/prober/worker.go and prober_manager.go run them (kubernetes.md §7).
+// pkg/kubelet/prober/worker.go and prober_manager.go run them.
 //
 // A worker keeps the real worker's state (the results-manager value, lastResult, resultRun,
 // onHold) and its ticker phase (worker creation, plus the initial jitter when the kubelet is younger

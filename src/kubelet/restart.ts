@@ -16,7 +16,7 @@ import type { ContainerRun } from "./runtime.ts";
 
 /** The CrashLoopBackOff settings of one kubelet (KubeletSettings, newCrashLoopBackOff). */
 export interface CrashLoopSettings {
-  /** faultline's `crashLoopBackOff: false` (seed 002's toy): restart at once, every time */
+  /** faultline's own `crashLoopBackOff: false` (a toy kubelet, no Kubernetes setting): restart at once, every time */
   enabled: boolean;
   initialSeconds: number;
   maxSeconds: number;

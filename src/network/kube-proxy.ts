@@ -2,8 +2,8 @@
 //
 // - The view changes endpointPropagationSeconds after the EndpointSlice write (informer latency),
 //   then at the next rule sync the BoundedFrequencyRunner allows: at least minSyncPeriod (1s) after
-//   the previous sync started (pkg/util/async/bounded_frequency_runner.go; kubernetes.md §13 —
-//   faultline uses the newer runner's "no bursts" reading). The 30s syncPeriod resync changes no
+//   the previous sync started (pkg/util/async/bounded_frequency_runner.go, with burstSyncs 2 in
+//   pkg/proxy/iptables/proxier.go; faultline takes the newer runner's reading: no bursts). The 30s syncPeriod resync changes no
 //   rule when nothing changed, so it costs no event here.
 // - Routing (pkg/proxy/iptables/proxier.go with KEP-1669 ProxyTerminatingEndpoints): Cluster
 //   traffic goes to any ready endpoint, falling back to serving-and-terminating ones when none is

@@ -1,6 +1,8 @@
 // A cloud load balancer in front of a Service's nodes (type: LoadBalancer), with active health
-// checks as DigitalOcean documents them (check-interval-seconds, response-timeout-seconds,
-// unhealthy-threshold, healthy-threshold; landscape.md §5.1).
+// checks as DigitalOcean's cloud controller manager names them (check-interval-seconds,
+// response-timeout-seconds, unhealthy-threshold, healthy-threshold: the
+// service.beta.kubernetes.io/do-loadbalancer-healthcheck-* annotations, digitalocean/
+// digitalocean-cloud-controller-manager docs/controllers/services/annotations.md).
 //
 // - What it checks: with externalTrafficPolicy: Local, the Service's healthCheckNodePort on each
 //   node, which kube-proxy answers 200 only while the node has a local ready endpoint; with

@@ -103,8 +103,9 @@ export class Network {
   /**
    * The Service's endpoints as the data plane is told them now. With nodeLossEndpointDelay (a
    * calibrated profile setting), an endpoint that stops being ready while its node is not Ready
-   * keeps its old conditions for that long: the platform seed 001 measured updated its endpoints
-   * ~10s after NotReady on an unplanned loss but at once on a drain.
+   * keeps its old conditions for that long: the DigitalOcean cluster the doks-measured profile is
+   * calibrated on (traffic/profiles.ts) updated its endpoints ~10s after NotReady on an unplanned
+   * loss but at once on a drain.
    */
   private feed(service: string): EndpointView[] {
     const slice = this.ctx.store.get("EndpointSlice", service);
