@@ -99,7 +99,7 @@ export class Kubelet {
           setPodCondition(ctx, pod, type, status);
         },
         setReady: (pod, ready, reason, fields) =>
-          setPodReady(ctx, pod, ready, { lane: "kubelet", ...(reason ? { reason } : {}), fields }),
+          setPodReady(ctx, pod, ready, { lane: "kubelet", ...(reason ? { reason } : {}), ...fields }),
       },
       healthChecks: {
         callers: (ctx.scenario.traffic?.length ?? 0) > 0,
@@ -138,11 +138,6 @@ export class Kubelet {
   podEvent(type: WatchEventType, pod: Pod): void {
     if (pod.spec.nodeName !== this.name && !this.podWorkers.has(pod.metadata.uid!)) return;
     if (this.connected()) this.syncPod(pod, type === "DELETED");
-  }
-
-  /** Is the claim's volume in the node's status.volumesInUse, as last posted? */
-  volumeInUse(claim: string): boolean {
-    return this.status.volumeInUse(claim);
   }
 
   /** The pods' volumes changed: status.volumesInUse follows (when the kubelet can post it). */
@@ -302,7 +297,8 @@ export class Kubelet {
       removePod(this.ctx, pod, {
         force: false,
         lane: "kubelet",
-        fields: { by: "kubelet", cause: "not-running" },
+        by: "kubelet",
+        cause: "not-running",
       });
       return;
     }
@@ -332,7 +328,8 @@ export class Kubelet {
         removePod(this.ctx, pod, {
           force: false,
           lane: "kubelet",
-          fields: { by: "kubelet", cause: "containers-exited" },
+          by: "kubelet",
+          cause: "containers-exited",
         });
       }),
     );

@@ -108,6 +108,7 @@ export class NodeStatus {
         capacity: { ...spec.capacity },
         allocatable: { ...spec.capacity },
         conditions: healthyConditions(this.host.engine.now),
+        nodeInfo: { kubeletVersion: this.host.versionString },
         volumesInUse: [...this.volumesInUse],
       },
     };
@@ -208,10 +209,5 @@ export class NodeStatus {
     this.volumesInUse = sorted;
     const node = this.host.store.get("Node", this.name);
     if (node) node.status.volumesInUse = [...sorted];
-  }
-
-  /** Is the volume in status.volumesInUse, as last posted? */
-  volumeInUse(volume: string): boolean {
-    return this.volumesInUse.includes(volume);
   }
 }

@@ -12,7 +12,8 @@ import { podRow } from "../kubernetes/kubectl.ts";
 import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
-import type { ExitCause, KubeletReadyCause, ProbeType, StartCause, StepRef } from "../trace/node-events.ts";
+import type { ExitCause, KubeletReadyCause, ProbeType, StartCause } from "../trace/node-events.ts";
+import type { TimelineStepRef } from "../trace/timeline-events.ts";
 import { App, type HealthCheckQueue } from "./app.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
 import { ProbeManager } from "./prober-manager.ts";
@@ -256,11 +257,11 @@ export class PodWorker {
   }
 
   /** The process exits on its own (the timeline's `crash` step). */
-  crash(step: StepRef): void {
+  crash(step: TimelineStepRef): void {
     for (const c of this.containers) {
       if (!c.running || c.killing) continue;
       const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
-      this.exited(c, code, { cause: "crash", step: stepRef(step) });
+      this.exited(c, code, { cause: "crash", step });
       // The generic PLEG (relist every 1s) sees the exit and syncs the pod.
       this.restarts.decide(c, c.finishedAt, { kind: "exit", exitCode: code });
     }
@@ -269,7 +270,7 @@ export class PodWorker {
   private exited(
     c: ContainerRun,
     exitCode: number,
-    cause: { cause: "crash"; step: StepRef } | { cause: "probe-kill"; probe: ProbeType },
+    cause: { cause: "crash"; step: TimelineStepRef } | { cause: "probe-kill"; probe: ProbeType },
   ): void {
     const pod = this.pod;
     const now = this.host.engine.now;
@@ -398,14 +399,4 @@ export class PodWorker {
   addTimer(t: Timer): void {
     this.timers.push(t);
   }
-}
-
-/** A timeline step as the events quote it: when, what, and the node and pod as written. */
-function stepRef(step: StepRef): StepRef {
-  return {
-    at: step.at,
-    do: step.do,
-    ...(step.node ? { node: step.node } : {}),
-    ...(step.pod ? { pod: step.pod } : {}),
-  };
 }

@@ -7,7 +7,6 @@ import { podReady } from "../cluster/api.ts";
 import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import { KUBELET_SYNC_FREQUENCY, POD_WORKER_RESYNC_JITTER } from "../kubernetes/defaults.ts";
-import { podRow } from "../kubernetes/kubectl.ts";
 import type { ConditionStatus, Pod } from "../kubernetes/objects.ts";
 import type { KubeletPodReadyFields, KubeletReadyCause } from "../trace/node-events.ts";
 import type { ContainerRun } from "./runtime.ts";
@@ -146,7 +145,6 @@ export class PodStatusManager {
     return {
       by: "kubelet",
       ...(this.owner === undefined ? {} : { owner: this.owner }),
-      podRow: podRow(this.pod, this.host.engine.now),
       ...cause,
     };
   }

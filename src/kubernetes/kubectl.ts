@@ -1,4 +1,5 @@
-// What kubectl would print for an object at a moment: the "what you would see" of every step.
+// What kubectl would print for an object at a moment: the "what you would see" of every step. A
+// row (NodeRow, PodRow) is the columns an event carries; print*Row lays it out as kubectl does.
 // Columns and wording follow kubectl's printers (k8s.io/kubernetes/pkg/printers/internalversion).
 
 import type { Node, Pod } from "./objects.ts";
@@ -35,7 +36,7 @@ export function nodeStatus(node: Node): string {
   return s;
 }
 
-/** The columns `kubectl get node <name>` prints for one node at a moment (trace events carry it). */
+/** The columns of `kubectl get node` for one node at one moment: what an event carries to show it. */
 export interface NodeRow {
   name: string;
   status: string;
@@ -44,7 +45,11 @@ export interface NodeRow {
   version: string;
 }
 
-export function nodeRow(node: Node, now: number, version: string): NodeRow {
+export function nodeRow(
+  node: Node,
+  now: number,
+  version = node.status.nodeInfo?.kubeletVersion ?? "",
+): NodeRow {
   return {
     name: node.metadata.name,
     status: nodeStatus(node),
@@ -54,13 +59,13 @@ export function nodeRow(node: Node, now: number, version: string): NodeRow {
   };
 }
 
-/** `kubectl get node <name>` and what it prints. */
-export function formatNodeRow(r: NodeRow): string {
-  return `$ kubectl get node ${r.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], [r.name, r.status, r.roles, r.age, r.version])}`;
+/** `$ kubectl get node <name>` and what it prints. */
+export function printNodeRow(row: NodeRow): string {
+  return `$ kubectl get node ${row.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], [row.name, row.status, row.roles, row.age, row.version])}`;
 }
 
 export function getNode(node: Node, now: number, version: string): string {
-  return formatNodeRow(nodeRow(node, now, version));
+  return printNodeRow(nodeRow(node, now, version));
 }
 
 export function podStatusColumn(pod: Pod): string {
@@ -70,13 +75,13 @@ export function podStatusColumn(pod: Pod): string {
   return pod.status.phase;
 }
 
-/** The columns `kubectl get pod <name> -o wide` prints for one pod at a moment (trace events carry it). */
+/** The columns of `kubectl get pod -o wide` for one pod at one moment: what an event carries to show it. */
 export interface PodRow {
   name: string;
   namespace: string;
   ready: string;
   status: string;
-  restarts: string;
+  restarts: number;
   age: string;
   ip: string;
   node: string;
@@ -85,30 +90,29 @@ export interface PodRow {
 export function podRow(pod: Pod, now: number): PodRow {
   const total = pod.spec.containers.length;
   const ready = pod.status.containerStatuses.filter((c) => c.ready).length;
-  const restarts = pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0);
   return {
     name: pod.metadata.name,
     namespace: pod.metadata.namespace,
     ready: `${ready}/${total}`,
     status: podStatusColumn(pod),
-    restarts: String(restarts),
+    restarts: pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0),
     age: age(pod.metadata.creationTimestamp, now),
     ip: pod.status.podIP ?? "<none>",
     node: pod.spec.nodeName ?? "<none>",
   };
 }
 
-/** `kubectl get pod <name> -o wide` and what it prints. */
-export function formatPodRow(r: PodRow): string {
-  const ns = r.namespace === "default" ? "" : ` -n ${r.namespace}`;
-  return `$ kubectl get pod ${r.name}${ns} -o wide\n${table(
+/** `$ kubectl get pod <name> [-n <ns>] -o wide` and what it prints. */
+export function printPodRow(row: PodRow): string {
+  const ns = row.namespace === "default" ? "" : ` -n ${row.namespace}`;
+  return `$ kubectl get pod ${row.name}${ns} -o wide\n${table(
     ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"],
-    [r.name, r.ready, r.status, r.restarts, r.age, r.ip, r.node],
+    [row.name, row.ready, row.status, String(row.restarts), row.age, row.ip, row.node],
   )}`;
 }
 
 export function getPod(pod: Pod, now: number): string {
-  return formatPodRow(podRow(pod, now));
+  return printPodRow(podRow(pod, now));
 }
 
 /** A header and one row, aligned as kubectl's tabwriter does (3 spaces of padding). */

@@ -63,10 +63,12 @@ export interface Node {
     capacity: ResourceList;
     allocatable: ResourceList;
     conditions: NodeCondition[];
+    /** The kubelet's version, as `kubectl get node` shows it (`v1.32.0`). */
+    nodeInfo?: { kubeletVersion: string };
     /**
-     * The volumes the kubelet has mounted or is mounting (nodestatus/setters.go VolumesInUse); the
-     * attach/detach controller detaches only a volume not listed here. faultline names a volume by
-     * its claim, `<namespace>/<claim>`.
+     * The volumes the kubelet reports mounted (its volume manager's GetVolumesInUse, posted with the
+     * node status): here each is the claim `<namespace>/<name>` whose volume it is. The attach/detach
+     * controller detaches a volume still listed only on timeout or out of service.
      */
     volumesInUse?: string[];
   };

@@ -4,6 +4,7 @@
 // written from them by report/messages/node.ts.
 
 import type { NodeRow, PodRow } from "../kubernetes/kubectl.ts";
+import type { TimelineStepRef } from "./timeline-events.ts";
 
 /** Why the kubelet process (re)started: the machine booted, or only the kubelet restarted. */
 export type KubeletStart = "boot" | "kubelet-restart";
@@ -27,14 +28,6 @@ export type ExitCause =
   | { kind: "probe"; probe: ProbeType }
   | { kind: "exit"; exitCode: number }
   | { kind: "kubelet-restart" };
-
-/** A step of the scenario's timeline, as the events it causes quote it. */
-export interface StepRef {
-  at: number;
-  do: string;
-  node?: string;
-  pod?: string;
-}
 
 /** How a container comes to start (or start again, in place). */
 export type StartCause =
@@ -122,10 +115,10 @@ export type NodeReadyCause =
 /**
  * The kubelet's side of events the API server records for any component (cluster/api.ts):
  * PodReady / PodNotReady (the status manager), PodDeleted (the final delete after termination).
- * control-plane-events.ts unions them in under `by: "kubelet"`; report/messages/node.ts prints them
- * (kubeletPodReadyProse, kubeletPodDeletedProse).
+ * control-plane-events.ts unions them in under `by: "kubelet"` (the API server adds the pod's row);
+ * report/messages/node.ts prints them (kubeletPodReadyProse, kubeletPodDeletedProse).
  */
-export type KubeletPodReadyFields = { by: "kubelet"; owner?: string; podRow: PodRow } & KubeletReadyCause;
+export type KubeletPodReadyFields = { by: "kubelet"; owner?: string } & KubeletReadyCause;
 export type KubeletPodDeletedFields = {
   by: "kubelet";
   /** the pod was marked for deletion and nothing of it ran here any more, or its containers just exited */
@@ -157,7 +150,7 @@ export interface NodeEventFields {
   };
   ContainerStarted: PodEvent & { container: string; restartCount: number; podRow: PodRow } & StartCause;
   ContainerExited: PodEvent & { container: string; exitCode: number; podRow: PodRow } & (
-      | { cause: "crash"; step: StepRef }
+      | { cause: "crash"; step: TimelineStepRef }
       | { cause: "probe-kill"; probe: ProbeType }
     );
   ContainerKilled: PodEvent & { container: string } & KillCause;

@@ -72,7 +72,7 @@ describe("a container killed by liveness over and over", () => {
         .slice(0, 5),
     ).toEqual([0, 1, 2, 3, 4]);
     const backOff = eventsOf(r, "BackOff")[2]!;
-    expect(backOff.podRow).toMatchObject({ status: "CrashLoopBackOff", restarts: "3" });
+    expect(backOff.podRow).toMatchObject({ status: "CrashLoopBackOff", restarts: 3 });
   });
 
   it("a process that crashes a second after every start waits 10, 20, 40, 80, 160, 300, 300", () => {

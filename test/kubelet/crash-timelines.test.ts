@@ -32,7 +32,7 @@ describe("the blocker (issue 17): two crashes at 3s and 6.004s, one replica, Kub
         { at: "6.004s", do: "crash", pod: "Deployment/app" },
       ],
     });
-    const r = simulate(s, { maxEvents: BUDGET });
+    const r = simulate(s, { engine: { maxEvents: BUDGET } });
     expect(eventsOf(r, "ContainerExited").map((e) => e.t)).toEqual([3, 6.004]);
     // 2: the first start; 3: the first restart is immediate; 16.004: 6.004 + 10, on the grid.
     expect(eventsOf(r, "ContainerStarted").map((e) => e.t)).toEqual([2, 3, 16.004]);
@@ -134,7 +134,7 @@ describe("random crash timelines finish on every supported version (fast-check)"
             .map(([at, i]) => ({ ...s.timeline[i]!, at }))
             .sort((a, b) => a.at - b.at);
           const behaviour = { app: { bootSeconds }, once: { exitCode }, never: { exitCode } };
-          const r = simulate({ ...s, timeline, behaviour }, { maxEvents: BUDGET });
+          const r = simulate({ ...s, timeline, behaviour }, { engine: { maxEvents: BUDGET } });
           expect(r.summary.engineEvents).toBeLessThanOrEqual(BUDGET);
         },
       ),

@@ -67,7 +67,7 @@ describe("seed 004: startup, liveness and readiness on the default kubelet (exam
     expect(restarted.restartCount).toBe(1);
     expect(restarted.object).toBe(killed.object);
     expect(restarted.node).toBe(killed.node);
-    expect(restarted.podRow).toMatchObject({ ip: "10.244.1.1", node: killed.node, restarts: "1" });
+    expect(restarted.podRow).toMatchObject({ ip: "10.244.1.1", node: killed.node, restarts: 1 });
     expect(eventsOf(r, "PodCreated")).toHaveLength(1);
     // Startup runs again; the endpoint is not ready until readiness passes again.
     const startup = first(r, "ProbeSucceeded", (e) => e.probe === "startup" && e.t > restarted.t);

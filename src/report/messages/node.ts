@@ -7,7 +7,7 @@ import {
   LEASE_RENEW_JITTER,
   NODE_LEASE_RENEW_INTERVAL_FRACTION,
 } from "../../kubernetes/defaults.ts";
-import { formatNodeRow, formatPodRow } from "../../kubernetes/kubectl.ts";
+import { printNodeRow, printPodRow } from "../../kubernetes/kubectl.ts";
 import type { EventOf } from "../../trace/events.ts";
 import { fmt } from "../../trace/format.ts";
 import type {
@@ -17,9 +17,9 @@ import type {
   KubeletStart,
   NodeEventFields,
   ProbeType,
-  StepRef,
 } from "../../trace/node-events.ts";
 import type { Printers, Prose } from "./prose.ts";
+import { timelineWhy } from "./timeline.ts";
 
 /** `Pod/<ns>/<name>` → `<name>` */
 function nameOf(object: string): string {
@@ -33,11 +33,6 @@ function namespaceOf(object: string): string {
 
 function started(after: KubeletStart): string {
   return after === "boot" ? "the machine booted and its kubelet started" : "the kubelet started again";
-}
-
-/** A timeline step as the scenario wrote it: `the scenario's timeline: {at: 3s, do: crash, pod: …}`. */
-export function stepText(step: StepRef): string {
-  return `the scenario's timeline: {at: ${fmt(step.at)}s, do: ${step.do}${step.node ? `, node: ${step.node}` : ""}${step.pod ? `, pod: ${step.pod}` : ""}}`;
 }
 
 /** What stopped the container, as the restart decision's "why" opens. */
@@ -122,7 +117,7 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
         : e.cause === "status-report"
           ? `nodeStatusReportFrequency=${e.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`
           : `${started(e.cause)}; fastStatusUpdateOnce posts the node status at start-up`,
-    see: formatNodeRow(e.nodeRow),
+    see: printNodeRow(e.nodeRow),
   }),
 
   PodTerminated: (e) => ({
@@ -146,16 +141,16 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
         ? `kubelet on ${e.node} restarts container ${e.container} of ${nameOf(e.object)} in place (restartCount ${e.restartCount})`
         : `kubelet on ${e.node} starts container ${e.container} of ${nameOf(e.object)}`,
     why: startWhy(e),
-    see: formatPodRow(e.podRow),
+    see: printPodRow(e.podRow),
   }),
 
   ContainerExited: (e) => ({
     message: `container ${e.container} of ${nameOf(e.object)} exits with code ${e.exitCode}`,
     why:
       e.cause === "crash"
-        ? `${stepText(e.step)}: the process exits`
+        ? `${timelineWhy(e.step)}: the process exits`
         : `killed after its ${e.probe} probe failed`,
-    see: formatPodRow(e.podRow),
+    see: printPodRow(e.podRow),
   }),
 
   ContainerKilled: (e): Prose => {
@@ -209,7 +204,7 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
         ? "the pod worker retries when the back-off expires (≈1.35+, PR #133066)"
         : `the pod worker retries every backOffPeriod=${e.backOffPeriod}s + up to 50% jitter, so the restart comes at the first retry after ${fmt(e.delaySeconds)}s`
     }`,
-    see: formatPodRow(e.podRow),
+    see: printPodRow(e.podRow),
   }),
 };
 
@@ -247,7 +242,7 @@ export function kubeletPodReadyProse(e: EventOf<"PodReady" | "PodNotReady"> & Ku
           ? `${pod} is Ready`
           : `${pod} is not Ready`,
     why: readyWhy(e),
-    see: formatPodRow(e.podRow),
+    ...(e.podRow ? { see: printPodRow(e.podRow) } : {}),
   };
 }
 

@@ -13,7 +13,7 @@ const row: PodRow = {
   namespace: "default",
   ready: "0/1",
   status: "CrashLoopBackOff",
-  restarts: "3",
+  restarts: 3,
   age: "10m",
   ip: "10.244.1.1",
   node: "worker-1",
