@@ -5,7 +5,7 @@
 // they are deleted, and cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups).
 
 import { removePod, setPodCondition, setPodReady, workloadOf } from "../cluster/api.ts";
-import type { AppState, Context, DataPlane, RunningCopy } from "../cluster/context.ts";
+import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
 import { ref, type WatchEventType } from "../cluster/store.ts";
 import type { Rng } from "../engine/rng.ts";
 import {
@@ -32,6 +32,20 @@ import { deletionGracePeriod, exitAfterSigterm } from "./runtime.ts";
  */
 export const POD_STARTUP_SECONDS = 2;
 
+/**
+ * What a kubelet reads of the cluster: the clock, the API (store and trace), its own settings
+ * (KubeletConfiguration, `kubelet`), the version, the scenario's behaviours, whether the scenario
+ * has callers and the traffic model's health-check latency, and of the other machines only what the
+ * "runs twice" check asks.
+ */
+export type KubeletEnv = Pick<
+  Context,
+  "engine" | "store" | "trace" | "kubelet" | "version" | "versionString" | "behaviour" | "traffic"
+> & {
+  machines: Pick<Machines, "runningCopies" | "reachable">;
+  scenario: { traffic?: readonly unknown[] };
+};
+
 export class Kubelet {
   powered = true;
   kubeletRunning = true;
@@ -48,12 +62,9 @@ export class Kubelet {
   /** Pods waiting for their volumes to be attached here. */
   private waitingForVolumes = new Set<Pod>();
 
-  /**
-   * `ctx`: the cluster/api.ts calls (removePod, setPodReady) still take the whole context; the
-   * kubelet reads its own settings slice (ctx.kubelet) and hands each part only what it uses.
-   */
+  /** `ctx`: what the kubelet reads (the run's Context has it all); it hands each part only what it uses. */
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: KubeletEnv,
     readonly spec: NodeSpec,
     private readonly index: number,
   ) {

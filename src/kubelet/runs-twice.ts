@@ -5,11 +5,17 @@
 // because the API cannot see it.
 
 import { workloadOf } from "../cluster/api.ts";
-import type { Context } from "../cluster/context.ts";
+import type { Machines } from "../cluster/context.ts";
+import type { Store } from "../cluster/store.ts";
+import type { Trace } from "../trace/events.ts";
+
+/** What the check reads: the API, and which copies run on which machine. */
+type Env = { store: Store; trace: Trace; machines: Pick<Machines, "runningCopies" | "reachable"> };
+
 import type { Pod } from "../kubernetes/objects.ts";
 
 /** A replacement `pod` just started on `node`: report every old copy the API gave up on that still runs. */
-export function checkRunsTwice(ctx: Context, pod: Pod, node: string): void {
+export function checkRunsTwice(ctx: Env, pod: Pod, node: string): void {
   const owner = workloadOf(ctx, pod);
   if (!owner || owner.startsWith("DaemonSet/")) return;
   const sameIdentity = owner.startsWith("StatefulSet/");
@@ -34,7 +40,7 @@ export function checkRunsTwice(ctx: Context, pod: Pod, node: string): void {
 }
 
 /** Running pods of a workload that the API still counts (on reachable nodes). */
-function liveCopies(ctx: Context, owner: string): number {
+function liveCopies(ctx: Env, owner: string): number {
   let n = 0;
   for (const pod of ctx.store.list("Pod")) {
     if (pod.status.phase !== "Running" || pod.metadata.deletionTimestamp !== undefined) continue;

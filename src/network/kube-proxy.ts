@@ -17,9 +17,9 @@
 // - A kube-proxy on a node whose data plane is down (powered off, cut off) cannot watch the API:
 //   it keeps its last view, and catches up with the next change after it is back.
 
-import type { Context } from "../cluster/context.ts";
 import type { Endpoint } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
+import type { DataPlaneEnv } from "./data-plane-env.ts";
 
 /** An endpoint as a kube-proxy holds it; `id` indexes the traffic model's per-endpoint arrays. */
 export interface EndpointView {
@@ -74,7 +74,7 @@ export class KubeProxy {
   private syncPending = false;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: Pick<DataPlaneEnv, "engine" | "trace" | "machines">,
     readonly node: string,
     private readonly settings: NetworkSettings,
     /** called before the rules change, so traffic up to now is resolved with the old rules */

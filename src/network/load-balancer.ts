@@ -14,8 +14,8 @@
 //   healthyThreshold consecutive successes. New connections go round-robin over the nodes in
 //   rotation; connections already open stay where they are (an L4 balancer does not move them).
 
-import type { Context } from "../cluster/context.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
+import type { DataPlaneEnv } from "./data-plane-env.ts";
 import type { KubeProxy } from "./kube-proxy.ts";
 
 /** What a failed check met: no answer in time, or kube-proxy's 503 (no local ready endpoint). */
@@ -31,7 +31,7 @@ export class LoadBalancer {
   private rotation: number[];
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: Pick<DataPlaneEnv, "engine" | "trace" | "machines">,
     readonly service: string,
     readonly local: boolean,
     readonly nodes: readonly string[],

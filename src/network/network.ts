@@ -1,9 +1,13 @@
 // The data plane of the Services that callers use: one kube-proxy per node, each fed the
 // EndpointSlice changes of those Services, and a load balancer per Service reached from outside.
 
-import type { Context } from "../cluster/context.ts";
+import type { Machines } from "../cluster/context.ts";
+import type { Store } from "../cluster/store.ts";
+import type { Engine } from "../engine/engine.ts";
 import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
+import type { Trace } from "../trace/events.ts";
+import type { DataPlaneEnv } from "./data-plane-env.ts";
 import { type EndpointView, KubeProxy, ServiceRules } from "./kube-proxy.ts";
 import { LoadBalancer } from "./load-balancer.ts";
 
@@ -29,14 +33,14 @@ export class Network {
   private readonly held = new Map<string, { since: number; view: EndpointView }>();
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: DataPlaneEnv,
     readonly services: readonly string[],
     readonly settings: NetworkSettings,
     beforeChange: () => void,
     /** Services reached through a load balancer */
     lbServices: readonly string[],
   ) {
-    this.nodes = ctx.scenario.nodes.map((n) => n.name);
+    this.nodes = [...ctx.nodes];
     for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
     this.proxies = this.nodes.map(
       (n) => new KubeProxy(ctx, n, settings, beforeChange, (p, before) => this.synced(p, before)),

@@ -23,7 +23,19 @@ export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile
   const services = [...new Set(specs.map((s) => s.service))];
   const lbServices = [...new Set(specs.filter((s) => s.entry === "load-balancer").map((s) => s.service))];
   let model: TrafficModel | undefined;
-  const network = new Network(ctx, services, settings, () => model?.advance(ctx.engine.now), lbServices);
+  const network = new Network(
+    {
+      engine: ctx.engine,
+      store: ctx.store,
+      trace: ctx.trace,
+      nodes: scenario.nodes.map((n) => n.name),
+      machines: ctx.machines,
+    },
+    services,
+    settings,
+    () => model?.advance(ctx.engine.now),
+    lbServices,
+  );
   model = new TrafficModel(
     {
       engine: ctx.engine,
