@@ -9,6 +9,10 @@
 // at that moment; every change of that state (a kube-proxy sync, a load balancer decision, a
 // timeline step) first resolves the requests sent before it. Request times are continuous (Poisson
 // draws), compared with each other; engine times are compared on the engine's grid.
+//
+// Names in the request loop: `g` is a CallerGroup (one `traffic:` entry), `c` one of its clients,
+// `k` a connection slot of that client, `t` a request's send time, `s` an attempt's start, `ep` an
+// endpoint id (network.ts gives one per pod IP), `a` the Attempt every try writes its result into.
 
 import type { Engine } from "../engine/engine.ts";
 import { elapsed } from "../engine/time.ts";
