@@ -34,6 +34,13 @@ export const FL002: Rule = {
       const onOneZone = !onOneNode && zones.size === 1 && [...zones][0] !== undefined;
       if (!onOneNode && !onOneZone) continue;
       const where = onOneNode ? `node ${[...nodes][0]}` : `zone ${[...zones][0]}`;
+      // A nodeSelector that only so few nodes match is the cause a spread cannot undo: say so.
+      const selector = Object.entries(w.spec.nodeSelector ?? {});
+      const eligible = input.scenario.nodes.filter((n) => selector.every(([k, v]) => n.labels[k] === v));
+      const pinned =
+        selector.length > 0 && eligible.length <= nodes.size
+          ? ` (its nodeSelector ${selector.map(([k, v]) => `${k}=${v}`).join(",")} matches only ${eligible.map((n) => n.name).join(", ") || "no node"})`
+          : "";
       const classes: FaultClass[] = onOneNode
         ? ["power-off", "drain", "partition", "kubelet-stop"]
         : ["zone"];
@@ -55,7 +62,7 @@ export const FL002: Rule = {
           object: w.id,
           field: w.spec.nodeSelector ? `${w.specPath}.nodeSelector` : "spec.replicas",
           severity: onOneNode ? "error" : "warning",
-          message: `all ${w.replicas} replicas of ${w.kind} ${w.namespace}/${w.name} run on ${where}, behind Service ${svc.id}`,
+          message: `all ${w.replicas} replicas of ${w.kind} ${w.namespace}/${w.name} run on ${where}${pinned}, behind Service ${svc.id}`,
           consequence: consequenceOf(worst, "service", svc.id),
           fix: refault("FL002", w.id, worst, input.faultAt, fix.text, fix.patches, {
             kind: "service",
