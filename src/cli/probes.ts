@@ -4,9 +4,9 @@
 
 import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
+import { matchesMap } from "../kubernetes/labels.ts";
 import type { KubeObject, PodSpec, Service } from "../kubernetes/objects.ts";
 import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
-import { selectorMatches } from "../load/manifest.ts";
 import { proseOf } from "../report/messages/index.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
 import { simulate } from "../simulate.ts";
@@ -216,8 +216,7 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
       (m) =>
         m.object.kind === "Service" &&
         (m.object.metadata.namespace ?? "default") === w.namespace &&
-        m.object.spec.selector !== undefined &&
-        selectorMatches({ matchLabels: m.object.spec.selector }, labels),
+        matchesMap(m.object.spec.selector, labels),
     );
     if (services.length === 0 && Object.keys(labels).length > 0) {
       const svc: Service = {

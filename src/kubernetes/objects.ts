@@ -314,3 +314,18 @@ export const MODELLED_MANIFEST_KINDS = [
   "PodDisruptionBudget",
 ] as const;
 export type ManifestKind = (typeof MODELLED_MANIFEST_KINDS)[number];
+
+/** The pod spec an object runs: a Pod's own, a workload's template's; undefined for other kinds. */
+export function podSpecOf(object: KubeObject): PodSpec | undefined {
+  switch (object.kind) {
+    case "Pod":
+      return object.spec;
+    case "Deployment":
+    case "ReplicaSet":
+    case "StatefulSet":
+    case "DaemonSet":
+      return object.spec.template.spec;
+    default:
+      return undefined;
+  }
+}

@@ -5,7 +5,7 @@ export {
   type ManifestFile,
   ManifestReadError,
   parseManifests,
-  parseScenario,
   type ReadManifest,
-} from "./scenario.ts";
+} from "./scenario/manifests.ts";
+export { parseScenario } from "./scenario/parse.ts";
 export { formatDuration, parseDuration, parseQuantity, UnitError } from "./units.ts";

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, isAbsolute, join } from "node:path";
 import type { Scenario } from "../scenario/types.ts";
 import { LoadError } from "./errors.ts";
-import { type ManifestFile, ManifestReadError, parseManifests, parseScenario } from "./scenario.ts";
+import { type ManifestFile, ManifestReadError, parseManifests } from "./scenario/manifests.ts";
+import { parseScenario } from "./scenario/parse.ts";
 import { MAX_FILE_BYTES } from "./source.ts";
 
 const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);

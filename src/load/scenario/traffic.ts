@@ -8,10 +8,10 @@ import {
   type RetryBudgetSpec,
   type TrafficEntry,
   type TrafficSpec,
-} from "../scenario/types.ts";
-import { bool, closest, duration, fail, int, knownFields, list, num, obj, oneOf, str } from "./check.ts";
-import type { Collected } from "./manifest.ts";
-import type { Path, SourceDoc } from "./source.ts";
+} from "../../scenario/types.ts";
+import { bool, closest, duration, fail, int, knownFields, list, num, obj, oneOf, str } from "../check.ts";
+import type { Collected } from "../manifest/collect.ts";
+import type { Path, SourceDoc } from "../source.ts";
 
 export const TRAFFIC_FIELDS = [
   "service",

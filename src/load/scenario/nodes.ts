@@ -1,0 +1,164 @@
+// The scenario's `nodes`: a list, or {count, zones} for generated worker-1…; the labels, capacity
+// and taints each node registers with.
+
+import type { Taint } from "../../kubernetes/objects.ts";
+import type { NodeSpec } from "../../scenario/types.ts";
+import {
+  fail,
+  int,
+  isObj,
+  knownFields,
+  list,
+  obj,
+  oneOf,
+  optStr,
+  quantity,
+  str,
+  stringMap,
+} from "../check.ts";
+import { dnsSubdomain } from "../manifest/meta.ts";
+import type { Path, SourceDoc } from "../source.ts";
+import { MAX_NODES } from "./limits.ts";
+
+export const NODE_FIELDS = ["name", "zone", "region", "labels", "capacity", "taints"] as const;
+export const NODE_GROUP_FIELDS = ["count", "zones", "region", "labels", "capacity", "taints"] as const;
+const CAPACITY_FIELDS = ["cpu", "memory", "pods"] as const;
+const TAINT_FIELDS = ["key", "value", "effect"] as const;
+
+const DEFAULT_CAPACITY = { cpu: 4, memory: 16 * 2 ** 30, pods: 110 };
+
+export function parseNodes(src: SourceDoc, v: unknown): NodeSpec[] {
+  const path = ["nodes"];
+  if (isObj(v)) {
+    knownFields(src, path, v, NODE_GROUP_FIELDS);
+    if (v.count == null) fail(src, [...path, "count"], "missing-field", 'missing required field "count"');
+    const count = int(src, [...path, "count"], v.count, { min: 1 });
+    if (count > MAX_NODES) {
+      fail(
+        src,
+        [...path, "count"],
+        "too-large",
+        `${count} nodes is more than Kubernetes' documented limit of ${MAX_NODES.toLocaleString("en-US")} nodes per cluster`,
+      );
+    }
+    const zones =
+      v.zones == null
+        ? []
+        : list(src, [...path, "zones"], v.zones).map((z, i) => zoneName(src, [...path, "zones", i], z));
+    const region = optStr(src, [...path, "region"], v.region);
+    const labels = v.labels == null ? {} : stringMap(src, [...path, "labels"], v.labels);
+    const capacity =
+      v.capacity == null ? { ...DEFAULT_CAPACITY } : parseCapacity(src, [...path, "capacity"], v.capacity);
+    const taints = v.taints == null ? [] : parseTaints(src, [...path, "taints"], v.taints);
+    const out: NodeSpec[] = [];
+    for (let i = 0; i < count; i++) {
+      const name = `worker-${i + 1}`;
+      const zone = zones.length > 0 ? zones[i % zones.length] : undefined;
+      out.push(makeNode(name, zone, region, labels, capacity, taints));
+    }
+    return out;
+  }
+  const items = list(src, path, v, "a list of nodes or {count: N, zones: [...]}");
+  if (items.length === 0) fail(src, path, "invalid-value", "a scenario needs at least one node");
+  if (items.length > MAX_NODES) {
+    fail(
+      src,
+      [...path, MAX_NODES],
+      "too-large",
+      `${items.length} nodes is more than Kubernetes' documented limit of ${MAX_NODES.toLocaleString("en-US")} nodes per cluster`,
+    );
+  }
+  const seen = new Map<string, number>();
+  return items.map((item, i) => {
+    const p = [...path, i];
+    const o = obj(src, p, item, "a node (a mapping with name, zone, capacity…)");
+    knownFields(src, p, o, NODE_FIELDS, "a node");
+    if (o.name == null) fail(src, [...p, "name"], "missing-field", 'missing required field "name" in a node');
+    const name = nodeName(src, [...p, "name"], o.name);
+    const first = seen.get(name);
+    if (first !== undefined) {
+      const { line } = src.locate([...path, first, "name"]);
+      fail(
+        src,
+        [...p, "name"],
+        "duplicate-node",
+        `duplicate node name "${name}" (first defined as nodes[${first}] on line ${line})`,
+      );
+    }
+    seen.set(name, i);
+    const labels = o.labels == null ? {} : stringMap(src, [...p, "labels"], o.labels);
+    const zone =
+      o.zone == null ? labels["topology.kubernetes.io/zone"] : zoneName(src, [...p, "zone"], o.zone);
+    const region =
+      o.region == null ? labels["topology.kubernetes.io/region"] : str(src, [...p, "region"], o.region);
+    const capacity =
+      o.capacity == null ? { ...DEFAULT_CAPACITY } : parseCapacity(src, [...p, "capacity"], o.capacity);
+    const taints = o.taints == null ? [] : parseTaints(src, [...p, "taints"], o.taints);
+    return makeNode(name, zone, region, labels, capacity, taints);
+  });
+}
+
+function makeNode(
+  name: string,
+  zone: string | undefined,
+  region: string | undefined,
+  labels: Record<string, string>,
+  capacity: NodeSpec["capacity"],
+  taints: Taint[],
+): NodeSpec {
+  // The well-known labels the kubelet (hostname) and the cloud provider (zone, region) set.
+  const all: Record<string, string> = { ...labels, "kubernetes.io/hostname": name };
+  if (zone !== undefined) all["topology.kubernetes.io/zone"] = zone;
+  if (region !== undefined) all["topology.kubernetes.io/region"] = region;
+  const node: NodeSpec = {
+    name,
+    labels: all,
+    taints: taints.map((t) => ({ ...t })),
+    capacity: { ...capacity },
+  };
+  if (zone !== undefined) node.zone = zone;
+  if (region !== undefined) node.region = region;
+  return node;
+}
+
+function nodeName(src: SourceDoc, path: Path, v: unknown): string {
+  return dnsSubdomain(src, path, v, "node name");
+}
+
+function zoneName(src: SourceDoc, path: Path, v: unknown): string {
+  if (typeof v === "number") return String(v);
+  return str(src, path, v);
+}
+
+function parseCapacity(src: SourceDoc, path: Path, v: unknown): NodeSpec["capacity"] {
+  const o = obj(src, path, v);
+  knownFields(src, path, o, CAPACITY_FIELDS, "node capacity");
+  const cpu = o.cpu == null ? DEFAULT_CAPACITY.cpu : quantity(src, [...path, "cpu"], o.cpu);
+  const memory = o.memory == null ? DEFAULT_CAPACITY.memory : quantity(src, [...path, "memory"], o.memory);
+  const pods = o.pods == null ? DEFAULT_CAPACITY.pods : int(src, [...path, "pods"], o.pods, { min: 1 });
+  if (cpu <= 0) fail(src, [...path, "cpu"], "invalid-quantity", "a node needs more than 0 cpu");
+  if (memory <= 0) fail(src, [...path, "memory"], "invalid-quantity", "a node needs more than 0 memory");
+  return { cpu, memory, pods };
+}
+
+function parseTaints(src: SourceDoc, path: Path, v: unknown): Taint[] {
+  return list(src, path, v).map((t, i) => {
+    const p = [...path, i];
+    const o = obj(src, p, t);
+    knownFields(src, p, o, TAINT_FIELDS, "Taint");
+    if (o.key == null) fail(src, [...p, "key"], "missing-field", 'missing required field "key" in Taint');
+    if (o.effect == null)
+      fail(src, [...p, "effect"], "missing-field", 'missing required field "effect" in Taint');
+    const taint: Taint = {
+      key: str(src, [...p, "key"], o.key),
+      effect: oneOf(src, [...p, "effect"], o.effect, [
+        "NoSchedule",
+        "PreferNoSchedule",
+        "NoExecute",
+      ] as const),
+    };
+    const value = optStr(src, [...p, "value"], o.value);
+    if (value !== undefined) taint.value = value;
+    return taint;
+  });
+}
