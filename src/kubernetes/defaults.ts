@@ -31,8 +31,11 @@ export interface ControlPlaneSettings {
   defaultUnreachableTolerationSeconds: number;
   /** --disable-force-detach-on-timeout, false: cmd/kube-controller-manager/app/options/attachdetachcontroller.go. */
   disableForceDetachOnTimeout: boolean;
-  /** --terminated-pod-gc-threshold, 12500: pkg/controller/podgc. */
-  terminatedPodGcThreshold: number;
+  /**
+   * --terminated-pod-gc-threshold, 12500: KubeControllerManagerConfiguration
+   * PodGCController.TerminatedPodGCThreshold (pkg/controller/podgc/config/v1alpha1/defaults.go).
+   */
+  terminatedPodGCThreshold: number;
 }
 
 export function resolveControlPlane(
@@ -50,7 +53,7 @@ export function resolveControlPlane(
     defaultNotReadyTolerationSeconds: 300,
     defaultUnreachableTolerationSeconds: 300,
     disableForceDetachOnTimeout: false,
-    terminatedPodGcThreshold: 12500,
+    terminatedPodGCThreshold: 12500,
     ...definedOnly(overrides),
   };
 }

@@ -50,7 +50,7 @@ export interface ControlPlaneOverrides {
   defaultNotReadyTolerationSeconds?: number;
   defaultUnreachableTolerationSeconds?: number;
   disableForceDetachOnTimeout?: boolean;
-  terminatedPodGcThreshold?: number;
+  terminatedPodGCThreshold?: number;
 }
 
 /** kubelet configuration fields (KubeletConfiguration, camelCase as in the file). */

@@ -26,7 +26,7 @@ export const CONTROL_PLANE_FIELDS: Record<keyof ControlPlaneOverrides, FieldKind
   defaultNotReadyTolerationSeconds: "int",
   defaultUnreachableTolerationSeconds: "int",
   disableForceDetachOnTimeout: "boolean",
-  terminatedPodGcThreshold: "int",
+  terminatedPodGCThreshold: "int",
 };
 
 const KUBELET_FIELDS: Record<
