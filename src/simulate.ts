@@ -16,15 +16,14 @@ import { Engine } from "./engine/engine.ts";
 import { Faults } from "./faults/faults.ts";
 import { Kubelet } from "./kubelet/kubelet.ts";
 import { admitPod } from "./kubernetes/admission.ts";
-import { kubeletVersionString, resolveControlPlane, resolveKubelet } from "./kubernetes/defaults.ts";
+import { kubeletVersionString } from "./kubernetes/defaults.ts";
 import { nodeStatus, podStatusColumn } from "./kubernetes/kubectl.ts";
 import type { KubeObject } from "./kubernetes/objects.ts";
 import { taintString } from "./kubernetes/taints.ts";
+import { resolveSettings } from "./scenario/settings.ts";
 import type { Behaviour, Scenario } from "./scenario/types.ts";
 import { Trace, type TraceEvent } from "./trace/events.ts";
-import { createTraffic, type TrafficResult } from "./traffic/index.ts";
-import { pullLevers } from "./traffic/levers.ts";
-import { PROFILES } from "./traffic/profiles.ts";
+import { createTraffic, type Lever, type TrafficResult } from "./traffic/index.ts";
 
 /**
  * How long the cluster runs, unrecorded, before t=0: nodes register, leases settle into their
@@ -56,15 +55,19 @@ export interface Summary {
 
 export interface SimulateOptions {
   seed?: number;
-  /** also run the scenario with each lever pulled (src/traffic/levers.ts) and report what it saves */
-  levers?: boolean;
+  /**
+   * Also run the scenario with each lever pulled and report what it saves: whatif/'s pullLevers,
+   * injected so that the run does not import the layer above it.
+   */
+  levers?: (scenario: Scenario, seed: number, baseline: TrafficResult) => Lever[];
   /** called once the warm-up is over, at t=0 (for benchmarks: the model itself reads no clock) */
   onWarmedUp?: () => void;
 }
 
 export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationResult {
   const seed = options.seed ?? scenario.seed;
-  const profile = PROFILES[scenario.profile ?? "stock"];
+  const settings = resolveSettings(scenario);
+  const profile = settings.profile;
   const engine = new Engine(seed);
   engine.now = -WARM_UP_SECONDS;
   const store = new Store(engine);
@@ -78,11 +81,8 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
     scenario,
     version: scenario.kubernetesVersion,
     versionString: kubeletVersionString(scenario.kubernetesVersion),
-    controlPlane: resolveControlPlane(scenario.kubernetesVersion, {
-      ...profile.controlPlane,
-      ...scenario.controlPlane,
-    }),
-    kubelet: resolveKubelet(scenario.kubernetesVersion, { ...profile.kubelet, ...scenario.kubelet }),
+    controlPlane: settings.controlPlane,
+    kubelet: settings.kubelet,
     names: engine.rng.fork("names"),
     machines: {
       runningCopies(match) {
@@ -155,7 +155,7 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
   };
   if (traffic) {
     result.traffic = traffic.result_();
-    if (options.levers) result.traffic.levers = pullLevers(scenario, seed, result.traffic);
+    if (options.levers) result.traffic.levers = options.levers(scenario, seed, result.traffic);
   }
   return result;
 }

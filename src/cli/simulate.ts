@@ -7,8 +7,7 @@ import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { formatJson } from "../report/json.ts";
 import { formatTimeline } from "../report/text.ts";
 import { simulate } from "../simulate.ts";
-import { formatVariants, simulateVariants } from "../traffic/compare.ts";
-import { VaryError } from "../traffic/vary.ts";
+import { formatVariants, pullLevers, simulateVariants, VaryError } from "../whatif/index.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -47,7 +46,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
             }
             return;
           }
-          const result = simulate(scenario, { ...(seed === undefined ? {} : { seed }), levers: true });
+          const result = simulate(scenario, { ...(seed === undefined ? {} : { seed }), levers: pullLevers });
           io.out(
             opts.json
               ? formatJson(result)

@@ -1,6 +1,7 @@
 // The browser-safe part of load/ (no node: imports): for the HTML report and other pure callers.
 
 export { formatLoadError, LoadError, type LoadErrorCode } from "./errors.ts";
+export { loadScenarioSource, PatchSyntaxError, parsePatchPath, patchLabel } from "./patch.ts";
 export {
   type ManifestFile,
   ManifestReadError,

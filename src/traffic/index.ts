@@ -2,9 +2,9 @@
 
 import type { Context } from "../cluster/context.ts";
 import { Network } from "../network/network.ts";
+import { type Profile, resolveNetwork } from "../scenario/profiles.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { TrafficModel } from "./model.ts";
-import { type Profile, resolveNetwork } from "./profiles.ts";
 
 export type { Lever, ServiceTraffic, TrafficResult, TrafficRow, TrafficTotals } from "./model.ts";
 export { TrafficModel } from "./model.ts";

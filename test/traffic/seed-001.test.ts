@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { proseOf } from "../../src/report/messages/index.ts";
-import { compareVariants, formatComparison } from "../../src/traffic/compare.ts";
+import { compareVariants, formatComparison } from "../../src/whatif/index.ts";
 import { eventsOf, only } from "../helpers/sim.ts";
 import { causeCount, failingSeconds, KILL, lost, runTraffic, trafficScenario } from "./helpers.ts";
 

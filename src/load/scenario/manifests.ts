@@ -2,18 +2,14 @@
 // or inline objects, collected into typed objects; and the totals Kubernetes' limits allow.
 
 import { type KubeObject, podSpecOf } from "../../kubernetes/objects.ts";
-import type { Scenario } from "../../scenario/types.ts";
+import type { ManifestFile, Scenario } from "../../scenario/types.ts";
 import { fail, isObj, str } from "../check.ts";
 import type { LoadErrorCode } from "../errors.ts";
 import { type Collected, collectObjects, emptyCollected } from "../manifest/collect.ts";
-import { type Path, parseYamlFile, type SourceDoc } from "../source.ts";
+import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { MAX_CONTAINERS, MAX_PODS } from "./limits.ts";
 
-/** A manifest file as read: its text, and its name as it should appear in messages. */
-export interface ManifestFile {
-  text: string;
-  file: string;
-}
+export type { ManifestFile };
 
 /**
  * Reads a `manifests:` entry (a path relative to the scenario file): one file, or every
@@ -36,6 +32,7 @@ export function readEntry(
   entry: unknown,
   readManifest: ReadManifest,
   out: Collected,
+  transform?: DocTransform,
 ): void {
   if (isObj(entry)) {
     collectObjects(src, path, entry, out);
@@ -62,7 +59,10 @@ export function readEntry(
     fail(src, path, "file-not-found", `${JSON.stringify(p)}: the folder holds no .yaml, .yml or .json files`);
   }
   for (const f of files) {
-    for (const doc of parseYamlFile(f.text, f.file)) collectObjects(doc, [], doc.value, out);
+    for (const parsed of parseYamlFile(f.text, f.file)) {
+      const doc = transform ? transform(parsed, "manifest") : parsed;
+      collectObjects(doc, [], doc.value, out);
+    }
   }
 }
 

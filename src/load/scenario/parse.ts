@@ -6,6 +6,7 @@
 import {
   type ControlPlaneOverrides,
   type KubernetesVersion,
+  type ManifestFile,
   NEWEST_VERSION,
   type Scenario,
   SUPPORTED_VERSIONS,
@@ -13,7 +14,7 @@ import {
 import { duration, fail, int, knownFields, list, obj, oneOf, optStr, show } from "../check.ts";
 import { LoadError } from "../errors.ts";
 import { emptyCollected } from "../manifest/collect.ts";
-import { parseYamlFile, type SourceDoc } from "../source.ts";
+import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseBehaviour } from "./behaviour.ts";
 import { MAX_DURATION_SECONDS } from "./limits.ts";
 import { checkTotals, type ReadManifest, readEntry } from "./manifests.ts";
@@ -42,10 +43,32 @@ export const SCENARIO_FIELDS = [
 /** Fields kept raw in `extra` for later stages (none at the moment). */
 const EXTRA_FIELDS = [] as const;
 
+/**
+ * A scenario from its text and a reader of the manifests it names. The scenario remembers what it was
+ * loaded from (`origin`: the text and every manifest file read), for whatif/ to make variants of it.
+ */
 export function parseScenario(text: string, file: string, readManifest: ReadManifest): Scenario {
+  const manifests: Record<string, ManifestFile[]> = {};
+  const recording: ReadManifest = (entry) => {
+    const files = readManifest(entry);
+    if (files !== undefined) manifests[entry] = files;
+    return files;
+  };
+  const scenario = parseScenarioWith(text, file, recording);
+  scenario.origin = { source: { file, text, manifests }, patches: [] };
+  return scenario;
+}
+
+/** parseScenario's work, with each parsed document passed through `transform` (patches) first. */
+export function parseScenarioWith(
+  text: string,
+  file: string,
+  readManifest: ReadManifest,
+  transform?: DocTransform,
+): Scenario {
   const docs = parseYamlFile(text, file);
-  const src = docs[0];
-  if (!src) {
+  const parsed = docs[0];
+  if (!parsed) {
     throw new LoadError(
       "missing-field",
       file,
@@ -62,6 +85,7 @@ export function parseScenario(text: string, file: string, readManifest: ReadMani
       "a scenario file holds one YAML document; put Kubernetes objects in files listed under `manifests`",
     );
   }
+  const src = transform ? transform(parsed, "scenario") : parsed;
   const root = obj(
     src,
     [],
@@ -98,11 +122,11 @@ export function parseScenario(text: string, file: string, readManifest: ReadMani
   const collected = emptyCollected();
   if (typeof root.manifests === "string") {
     // A single path, as a shorthand for a list of one.
-    readEntry(src, ["manifests"], root.manifests, readManifest, collected);
+    readEntry(src, ["manifests"], root.manifests, readManifest, collected, transform);
   } else if (root.manifests != null) {
     const entries = list(src, ["manifests"], root.manifests, "a list of manifest paths or objects");
     entries.forEach((entry, i) => {
-      readEntry(src, ["manifests", i], entry, readManifest, collected);
+      readEntry(src, ["manifests", i], entry, readManifest, collected, transform);
     });
   }
   checkTotals(collected, nodes.length);

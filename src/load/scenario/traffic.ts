@@ -1,5 +1,6 @@
 // The `traffic`, `network` and `profile` sections of a scenario (issue 4), validated with positions.
 
+import { ENVOY_OUTLIER_DEFAULTS, LINKERD_RETRY_BUDGET } from "../../scenario/profiles.ts";
 import {
   type NetworkOverrides,
   type OutlierDetectionSpec,
@@ -144,24 +145,31 @@ function parseOutlier(src: SourceDoc, path: Path, v: unknown): OutlierDetectionS
   const o = obj(src, path, v, "a mapping of Envoy outlier-detection settings ({} for Envoy's defaults)");
   knownFields(src, path, o, OUTLIER_FIELDS, "outlierDetection");
   const base =
-    o.baseEjectionTime == null ? 30 : duration(src, [...path, "baseEjectionTime"], o.baseEjectionTime, DAY);
-  const interval = o.interval == null ? 10 : duration(src, [...path, "interval"], o.interval, DAY);
+    o.baseEjectionTime == null
+      ? ENVOY_OUTLIER_DEFAULTS.baseEjectionTime
+      : duration(src, [...path, "baseEjectionTime"], o.baseEjectionTime, DAY);
+  const interval =
+    o.interval == null
+      ? ENVOY_OUTLIER_DEFAULTS.interval
+      : duration(src, [...path, "interval"], o.interval, DAY);
   // Istio: interval "MUST BE >=1ms".
   if (interval < 0.001) fail(src, [...path, "interval"], "invalid-duration", "must be at least 1ms");
+  const d = ENVOY_OUTLIER_DEFAULTS;
   return {
     consecutive5xx:
       o.consecutive5xx == null
-        ? 5
+        ? d.consecutive5xx
         : int(src, [...path, "consecutive5xx"], o.consecutive5xx, { min: 1, max: 1000 }),
     interval,
     baseEjectionTime: base,
+    // max_ejection_time: 300s, or base_ejection_time when that is larger.
     maxEjectionTime:
       o.maxEjectionTime == null
-        ? Math.max(300, base)
+        ? Math.max(d.maxEjectionTime, base)
         : duration(src, [...path, "maxEjectionTime"], o.maxEjectionTime, DAY),
     maxEjectionPercent:
       o.maxEjectionPercent == null
-        ? 10
+        ? d.maxEjectionPercent
         : num(src, [...path, "maxEjectionPercent"], o.maxEjectionPercent, { min: 0, max: 100 }),
   };
 }
@@ -170,10 +178,13 @@ function parseBudget(src: SourceDoc, path: Path, v: unknown): RetryBudgetSpec {
   const o = obj(src, path, v, "a retry budget such as {ratio: 0.2, minRetriesPerSecond: 10}");
   knownFields(src, path, o, BUDGET_FIELDS, "retryBudget");
   return {
-    ratio: o.ratio == null ? 0.2 : num(src, [...path, "ratio"], o.ratio, { min: 0, max: 1000 }),
+    ratio:
+      o.ratio == null
+        ? LINKERD_RETRY_BUDGET.ratio
+        : num(src, [...path, "ratio"], o.ratio, { min: 0, max: 1000 }),
     minRetriesPerSecond:
       o.minRetriesPerSecond == null
-        ? 10
+        ? LINKERD_RETRY_BUDGET.minRetriesPerSecond
         : num(src, [...path, "minRetriesPerSecond"], o.minRetriesPerSecond, { min: 0 }),
   };
 }
