@@ -26,7 +26,7 @@ describe("what-if panel", () => {
   it("refuses what the file could not hold, naming the field", () => {
     const s = withTraffic();
     expect(errorLine(() => applyWhatIf(s, { callerTimeout: -1 }))).toBe(
-      "what-if caller timeout=-1: -1 is negative: must be at least 0s",
+      "what-if caller timeout=-1: -1 is negative: must be at least 1ms",
     );
   });
 

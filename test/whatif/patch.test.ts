@@ -56,7 +56,7 @@ describe("patches of manifest objects", () => {
           },
         ]),
       ),
-    ).toBe("probe period -1: -1 is too small: must be at least 1");
+    ).toBe("probe period -1: -1 is too small: must be at least 0");
   });
 
   it("a missing object or list element is an error naming the patch", () => {

@@ -10,18 +10,18 @@ describe("--vary values are checked by load/", () => {
   const cases: [string, string][] = [
     [
       "controlPlane.nodeMonitorPeriod=-1s",
-      '--vary controlPlane.nodeMonitorPeriod=-1s: "-1s" is negative: must be at least 0s',
+      '--vary controlPlane.nodeMonitorPeriod=-1s: "-1s" is negative: must be at least 1ms',
     ],
     [
       "network.loadBalancer.healthCheckInterval=0",
-      "--vary network.loadBalancer.healthCheckInterval=0: must be more than 0s",
+      "--vary network.loadBalancer.healthCheckInterval=0: 0 is too short: must be at least 1ms",
     ],
     ["traffic.rate=1e9", "--vary traffic.rate=1e9: 1000000000 is too large: must be at most 100000"],
     [
       "traffic.poolSize=100000000",
       "--vary traffic.poolSize=100000000: 100000000 is too large: must be at most 1000",
     ],
-    ["traffic.timeout=-5s", '--vary traffic.timeout=-5s: "-5s" is negative: must be at least 0s'],
+    ["traffic.timeout=-5s", '--vary traffic.timeout=-5s: "-5s" is negative: must be at least 1ms'],
     ["controlPlane.bogusField=5", '--vary controlPlane.bogusField=5: unknown field "bogusField"'],
     [
       "controlPlane.nodeMonitorGracePeriod=50 s",
@@ -156,7 +156,7 @@ describe("faultline simulate --vary", () => {
     expect({ code, out, err }).toEqual({
       code: 2,
       out: "",
-      err: '--vary controlPlane.nodeMonitorPeriod=-1s: "-1s" is negative: must be at least 0s\n',
+      err: '--vary controlPlane.nodeMonitorPeriod=-1s: "-1s" is negative: must be at least 1ms\n',
     });
   });
 });

@@ -187,17 +187,19 @@ function probe(src: SourceDoc, path: Path, v: unknown, kind: ProbeKind): Probe {
     const service = optStr(src, [...gp, "service"], g.service);
     if (service !== undefined) p.grpc.service = service;
   }
-  // Ranges from the API's validation (kubernetes.md §7.1).
-  const ranges = {
-    initialDelaySeconds: 0,
-    periodSeconds: 1,
-    timeoutSeconds: 1,
-    successThreshold: 1,
-    failureThreshold: 1,
-  } as const;
-  for (const [field, min] of Object.entries(ranges) as [keyof typeof ranges, number][]) {
-    const n = optInt(src, [...path, field], o[field], { min });
-    if (n !== undefined) p[field] = n;
+  // validateProbe (pkg/apis/core/validation) requires each field to be non-negative, and
+  // SetDefaults_Probe (pkg/apis/core/v1/defaults.go) runs first and turns a 0 into the default:
+  // timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3. So 0 is the default
+  // and the effective minimum is 1 (the API reference's "Minimum value is 1"); the code is followed.
+  for (const field of [
+    "initialDelaySeconds",
+    "periodSeconds",
+    "timeoutSeconds",
+    "successThreshold",
+    "failureThreshold",
+  ] as const) {
+    const n = optInt(src, [...path, field], o[field], { min: 0 });
+    if (n !== undefined && (n > 0 || field === "initialDelaySeconds")) p[field] = n;
   }
   if (kind !== "readinessProbe" && p.successThreshold !== undefined && p.successThreshold !== 1) {
     fail(

@@ -16,7 +16,7 @@ import { LoadError } from "../errors.ts";
 import { emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseBehaviour } from "./behaviour.ts";
-import { MAX_DURATION_SECONDS } from "./limits.ts";
+import { PERIOD } from "./limits.ts";
 import { checkTotals, type ReadManifest, readEntry } from "./manifests.ts";
 import { parseNodes } from "./nodes.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
@@ -100,12 +100,7 @@ export function parseScenarioWith(
   const seed = root.seed == null ? 1 : int(src, ["seed"], root.seed, { min: 0, max: 0xffffffff });
   if (root.duration == null)
     fail(src, ["duration"], "missing-field", 'missing required field "duration" (e.g. duration: 15m)');
-  const totalDuration = duration(src, ["duration"], root.duration, {
-    min: 0,
-    max: MAX_DURATION_SECONDS,
-    maxText: "7 days (168h)",
-  });
-  if (totalDuration === 0) fail(src, ["duration"], "invalid-duration", "must be more than 0s");
+  const totalDuration = duration(src, ["duration"], root.duration, PERIOD);
   const start =
     root.start == null ? "running" : oneOf(src, ["start"], root.start, ["running", "created"] as const);
 
@@ -141,8 +136,8 @@ export function parseScenarioWith(
   const behaviour = parseBehaviour(src, root.behaviour, collected);
   const timeline = parseTimeline(src, root.timeline, nodes, collected);
   const traffic = parseTraffic(src, root.traffic, collected, totalDuration);
-  const network = parseNetwork(src, root.network);
   const profile = parseProfile(src, root.profile);
+  const network = parseNetwork(src, root.network, profile);
 
   const extra: Record<string, unknown> = {};
   for (const key of EXTRA_FIELDS as readonly string[]) if (root[key] !== undefined) extra[key] = root[key];

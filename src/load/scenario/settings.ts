@@ -10,7 +10,7 @@ import type {
 } from "../../scenario/types.ts";
 import { bool, duration, fail, int, knownFields, num, obj, oneOf } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
-import { MAX_DURATION_SECONDS } from "./limits.ts";
+import { PERIOD } from "./limits.ts";
 
 export type FieldKind = "duration" | "number" | "fraction" | "int" | "boolean";
 
@@ -41,9 +41,7 @@ const KUBELET_FIELDS: Record<
 export function typedField(src: SourceDoc, path: Path, v: unknown, kind: FieldKind): number | boolean {
   switch (kind) {
     case "duration": {
-      const s = duration(src, path, v, { min: 0, max: MAX_DURATION_SECONDS, maxText: "7 days (168h)" });
-      if (s === 0) fail(src, path, "invalid-duration", "must be more than 0s");
-      return s;
+      return duration(src, path, v, PERIOD);
     }
     case "number":
       return num(src, path, v, { min: 0 });
