@@ -5,9 +5,10 @@
 
 import { type KubeObject, type ManifestKind, MODELLED_MANIFEST_KINDS } from "../../kubernetes/objects.ts";
 import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
-import { fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
+import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
+import { ALL_KINDS, BUILTIN_KINDS, groupOf, groupsWithKind, isBuiltinGroup, isListKind } from "./kinds.ts";
 import { type Meta, objectMeta } from "./meta.ts";
 import { pod } from "./pod-spec.ts";
 import { podDisruptionBudget } from "./policy.ts";
@@ -25,9 +26,6 @@ const API_VERSION: Record<ManifestKind, string> = {
   DaemonSet: "apps/v1",
   PodDisruptionBudget: "policy/v1",
 };
-
-/** API groups whose kinds we know; a modelled kind in another group is someone's CRD and is ignored. */
-const BUILTIN_GROUPS = new Set(["", "apps", "policy", "extensions"]);
 
 export interface Collected {
   manifests: ManifestObject[];
@@ -74,8 +72,24 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
   const kind = str(src, [...path, "kind"], kindValue);
   const apiVersion = str(src, [...path, "apiVersion"], apiVersionValue);
 
-  // kubectl accepts `kind: List` (and <Kind>List, as `kubectl get -o yaml` prints) with `items`.
-  if (kind.endsWith("List") && Array.isArray(value.items)) {
+  const group = groupOf(apiVersion);
+  const builtin = isBuiltinGroup(group);
+
+  // kubectl accepts `kind: List` (as `kubectl get -o yaml` prints it) and <Kind>List with `items`.
+  if (
+    kind === "List" ||
+    (builtin && isListKind(group, kind)) ||
+    (kind.endsWith("List") && Array.isArray(value.items))
+  ) {
+    if (value.items == null)
+      fail(src, path, "invalid-object", `a ${kind} needs "items", the list of its objects`);
+    if (!Array.isArray(value.items))
+      fail(
+        src,
+        [...path, "items"],
+        "invalid-object",
+        `${show(value.items)} is not a list: a ${kind} holds its objects in "items"`,
+      );
     value.items.forEach((item, i) => {
       collectObjects(src, [...path, "items", i], item, out);
     });
@@ -83,11 +97,31 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
   }
 
   const pos = { file: src.file, ...src.locate(path) };
-  const modelled = (MODELLED_MANIFEST_KINDS as readonly string[]).includes(kind)
-    ? (kind as ManifestKind)
-    : undefined;
-  const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
-  if (!modelled || !BUILTIN_GROUPS.has(group)) {
+  const modelled =
+    builtin && (MODELLED_MANIFEST_KINDS as readonly string[]).includes(kind)
+      ? (kind as ManifestKind)
+      : undefined;
+  if (!modelled) {
+    // A kind Kubernetes' built-in group does not have is a mistake, not a custom resource.
+    if (builtin && !BUILTIN_KINDS[group]!.includes(kind)) {
+      const near = closest(kind, BUILTIN_KINDS[group]!);
+      const elsewhere = near ? [] : groupsWithKind(kind);
+      const other = near || elsewhere.length > 0 ? undefined : closest(kind, ALL_KINDS);
+      const version = (g: string) => (g === "" ? "v1" : g);
+      const hint = near
+        ? `; did you mean "${near}"?`
+        : elsewhere.length > 0
+          ? ` (${kind} is in ${elsewhere.map(version).join(", ")})`
+          : other
+            ? `; did you mean "${other}" (in ${groupsWithKind(other).map(version).join(", ")})?`
+            : "";
+      fail(
+        src,
+        [...path, "kind"],
+        "invalid-object",
+        `no matches for kind "${kind}" in version "${apiVersion}"${hint}`,
+      );
+    }
     const meta = isObj(value.metadata) ? value.metadata : {};
     const name = typeof meta.name === "string" ? meta.name : "";
     out.ignored.push({ apiVersion, kind, name, pos });
@@ -133,6 +167,6 @@ const CONVERT: Record<ManifestKind, (src: SourceDoc, path: Path, metadata: Meta,
 };
 
 function convert(src: SourceDoc, path: Path, kind: ManifestKind, o: Obj): KubeObject {
-  const metadata = objectMeta(src, [...path, "metadata"], required(src, path, o, "metadata", kind));
+  const metadata = objectMeta(src, [...path, "metadata"], required(src, path, o, "metadata", kind), kind);
   return CONVERT[kind](src, path, metadata, o);
 }

@@ -19,7 +19,8 @@ import {
 } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
-import { dnsLabel } from "./meta.ts";
+import { check, dnsLabel } from "./meta.ts";
+import { isValidPortName } from "./names.ts";
 
 export function container(src: SourceDoc, path: Path, v: unknown): Container {
   const o = obj(src, path, v);
@@ -31,6 +32,7 @@ export function container(src: SourceDoc, path: Path, v: unknown): Container {
   if (image !== undefined) c.image = image;
   if (o.ports != null) {
     const pp = [...path, "ports"];
+    const names = new Set<string>();
     c.ports = list(src, pp, o.ports).map((p, i) => {
       const ip = [...pp, i];
       const po = obj(src, ip, p);
@@ -46,7 +48,13 @@ export function container(src: SourceDoc, path: Path, v: unknown): Container {
           },
         ),
       };
+      // validateContainerPorts: a name is an IANA service name, unique in the container.
       const name = optStr(src, [...ip, "name"], po.name);
+      if (name) {
+        check(src, [...ip, "name"], name, isValidPortName, "port name");
+        if (names.has(name)) fail(src, [...ip, "name"], "invalid-value", `Duplicate value: ${show(name)}`);
+        names.add(name);
+      }
       if (name !== undefined) port.name = name;
       const protocol = optOneOf(src, [...ip, "protocol"], po.protocol, ["TCP", "UDP", "SCTP"] as const);
       if (protocol) port.protocol = protocol;
@@ -264,19 +272,11 @@ function tcpSocketAction(src: SourceDoc, path: Path, v: unknown): { port: number
   return { port: port(src, [...path, "port"], required(src, path, o, "port", "TCPSocketAction")) };
 }
 
-const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
-
 /** A port number (1–65535) or a named container port (an IANA service name). */
 export function port(src: SourceDoc, path: Path, v: unknown): number | string {
   if (typeof v === "string") {
-    if (v.length > 15 || !IANA_SVC_NAME.test(v) || !/[a-z]/.test(v) || v.includes("--")) {
-      fail(
-        src,
-        path,
-        "invalid-value",
-        `${show(v)} is not a port number or a port name (at most 15 of a-z, 0-9, '-')`,
-      );
-    }
+    // ValidatePortNumOrName: a name is IsValidPortName's.
+    check(src, path, v, isValidPortName, "port name");
     return v;
   }
   return int(src, path, v, { min: 1, max: 65535 });

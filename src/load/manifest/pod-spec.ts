@@ -22,14 +22,14 @@ import {
   optInt,
   optOneOf,
   optStr,
-  optStringMap,
   required,
   str,
 } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import { container } from "./container.ts";
 import * as F from "./fields.ts";
-import { dnsLabel, type Meta } from "./meta.ts";
+import { check, dnsLabel, type Meta, optLabelMap } from "./meta.ts";
+import { isLabelKey, isLabelValue } from "./names.ts";
 import { labelSelector } from "./selector.ts";
 
 export function pod(src: SourceDoc, path: Path, metadata: Meta, o: Obj): Pod {
@@ -71,7 +71,7 @@ export function podSpec(src: SourceDoc, path: Path, v: unknown): PodSpec {
   }
   const nodeName = optStr(src, [...path, "nodeName"], o.nodeName);
   if (nodeName !== undefined) spec.nodeName = nodeName;
-  const nodeSelector = optStringMap(src, [...path, "nodeSelector"], o.nodeSelector);
+  const nodeSelector = optLabelMap(src, [...path, "nodeSelector"], o.nodeSelector);
   if (nodeSelector) spec.nodeSelector = nodeSelector;
   if (o.tolerations != null) {
     const tp = [...path, "tolerations"];
@@ -117,19 +117,31 @@ export function podSpec(src: SourceDoc, path: Path, v: unknown): PodSpec {
   return spec;
 }
 
+/** ValidateTolerations (pkg/apis/core/validation). */
 function toleration(src: SourceDoc, path: Path, v: unknown): Toleration {
   const o = obj(src, path, v);
   knownFields(src, path, o, F.TOLERATION_FIELDS, "Toleration");
   const t: Toleration = {};
   const key = optStr(src, [...path, "key"], o.key);
+  if (key) check(src, [...path, "key"], key, isLabelKey, "toleration key");
   if (key !== undefined) t.key = key;
   const operator = optOneOf(src, [...path, "operator"], o.operator, ["Exists", "Equal"] as const);
   if (operator) t.operator = operator;
+  if (!key && operator !== "Exists") {
+    fail(
+      src,
+      o.operator == null ? path : [...path, "operator"],
+      "invalid-value",
+      'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+    );
+  }
   const value = optStr(src, [...path, "value"], o.value);
   if (value !== undefined) t.value = value;
   if (operator === "Exists" && value) {
     fail(src, [...path, "value"], "invalid-value", "value must be empty when `operator` is 'Exists'");
   }
+  // Operator Equal (or empty): the value is a label value.
+  if (operator !== "Exists") check(src, [...path, "value"], value ?? "", isLabelValue, "toleration value");
   if (o.effect != null) {
     t.effect = oneOf(src, [...path, "effect"], o.effect, [
       "",

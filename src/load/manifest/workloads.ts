@@ -10,21 +10,10 @@ import type {
   ReplicaSet,
   StatefulSet,
 } from "../../kubernetes/objects.ts";
-import {
-  fail,
-  int,
-  knownFields,
-  list,
-  type Obj,
-  obj,
-  optOneOf,
-  optStr,
-  optStringMap,
-  required,
-} from "../check.ts";
+import { fail, int, knownFields, list, type Obj, obj, optOneOf, optStr, required } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
-import type { Meta } from "./meta.ts";
+import { annotationMap, type Meta, optLabelMap } from "./meta.ts";
 import { podSpec } from "./pod-spec.ts";
 import { labelSelector } from "./selector.ts";
 import { claimTemplate } from "./storage.ts";
@@ -103,10 +92,10 @@ function workloadSpec(
     const m = obj(src, mp, t.metadata);
     knownFields(src, mp, m, F.OBJECT_META_FIELDS, "ObjectMeta");
     template.metadata = {};
-    const l = optStringMap(src, [...mp, "labels"], m.labels);
+    const l = optLabelMap(src, [...mp, "labels"], m.labels);
     if (l) template.metadata.labels = labels = l;
-    const a = optStringMap(src, [...mp, "annotations"], m.annotations);
-    if (a) template.metadata.annotations = a;
+    if (m.annotations != null)
+      template.metadata.annotations = annotationMap(src, [...mp, "annotations"], m.annotations);
   }
   if (!matchesSelector(selector, labels)) {
     fail(

@@ -1,23 +1,13 @@
 // The scenario's `nodes`: a list, or {count, zones} for generated worker-1…; the labels, capacity
 // and taints each node registers with.
 
+import { LABEL_HOSTNAME, LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { Taint } from "../../kubernetes/objects.ts";
 import type { NodeSpec } from "../../scenario/types.ts";
-import {
-  fail,
-  int,
-  isObj,
-  knownFields,
-  list,
-  obj,
-  oneOf,
-  optStr,
-  quantity,
-  str,
-  stringMap,
-} from "../check.ts";
-import { dnsSubdomain } from "../manifest/meta.ts";
-import type { Path, SourceDoc } from "../source.ts";
+import { fail, int, isObj, knownFields, list, obj, oneOf, optStr, quantity, show, str } from "../check.ts";
+import { check, dnsSubdomain, labelMap } from "../manifest/meta.ts";
+import { isLabelKey, isLabelValue } from "../manifest/names.ts";
+import { formatPath, type Path, type SourceDoc } from "../source.ts";
 import { MAX_NODES } from "./limits.ts";
 
 export const NODE_FIELDS = ["name", "zone", "region", "labels", "capacity", "taints"] as const;
@@ -44,9 +34,14 @@ export function parseNodes(src: SourceDoc, v: unknown): NodeSpec[] {
     const zones =
       v.zones == null
         ? []
-        : list(src, [...path, "zones"], v.zones).map((z, i) => zoneName(src, [...path, "zones", i], z));
-    const region = optStr(src, [...path, "region"], v.region);
-    const labels = v.labels == null ? {} : stringMap(src, [...path, "labels"], v.labels);
+        : list(src, [...path, "zones"], v.zones).map((z, i) => topologyValue(src, [...path, "zones", i], z));
+    const region = v.region == null ? undefined : topologyValue(src, [...path, "region"], v.region);
+    const labels = v.labels == null ? {} : labelMap(src, [...path, "labels"], v.labels);
+    zones.forEach((zone, i) => {
+      agree(src, [...path, "labels"], labels, LABEL_ZONE, zone, [...path, "zones", i]);
+    });
+    if (region !== undefined)
+      agree(src, [...path, "labels"], labels, LABEL_REGION, region, [...path, "region"]);
     const capacity =
       v.capacity == null ? { ...DEFAULT_CAPACITY } : parseCapacity(src, [...path, "capacity"], v.capacity);
     const taints = v.taints == null ? [] : parseTaints(src, [...path, "taints"], v.taints);
@@ -86,11 +81,11 @@ export function parseNodes(src: SourceDoc, v: unknown): NodeSpec[] {
       );
     }
     seen.set(name, i);
-    const labels = o.labels == null ? {} : stringMap(src, [...p, "labels"], o.labels);
-    const zone =
-      o.zone == null ? labels["topology.kubernetes.io/zone"] : zoneName(src, [...p, "zone"], o.zone);
-    const region =
-      o.region == null ? labels["topology.kubernetes.io/region"] : str(src, [...p, "region"], o.region);
+    const labels = o.labels == null ? {} : labelMap(src, [...p, "labels"], o.labels);
+    const zone = o.zone == null ? labels[LABEL_ZONE] : topologyValue(src, [...p, "zone"], o.zone);
+    const region = o.region == null ? labels[LABEL_REGION] : topologyValue(src, [...p, "region"], o.region);
+    if (o.zone != null) agree(src, [...p, "labels"], labels, LABEL_ZONE, zone!, [...p, "zone"]);
+    if (o.region != null) agree(src, [...p, "labels"], labels, LABEL_REGION, region!, [...p, "region"]);
     const capacity =
       o.capacity == null ? { ...DEFAULT_CAPACITY } : parseCapacity(src, [...p, "capacity"], o.capacity);
     const taints = o.taints == null ? [] : parseTaints(src, [...p, "taints"], o.taints);
@@ -106,10 +101,13 @@ function makeNode(
   capacity: NodeSpec["capacity"],
   taints: Taint[],
 ): NodeSpec {
-  // The well-known labels the kubelet (hostname) and the cloud provider (zone, region) set.
-  const all: Record<string, string> = { ...labels, "kubernetes.io/hostname": name };
-  if (zone !== undefined) all["topology.kubernetes.io/zone"] = zone;
-  if (region !== undefined) all["topology.kubernetes.io/region"] = region;
+  // The well-known labels the kubelet (hostname) and the cloud provider (zone, region) set; the
+  // scenario's own labels may set any of them (a hostname other than the node's name, as
+  // --hostname-override gives), and `zone`/`region` must agree with them (checked by the caller).
+  const all: Record<string, string> = { [LABEL_HOSTNAME]: name };
+  if (zone !== undefined) all[LABEL_ZONE] = zone;
+  if (region !== undefined) all[LABEL_REGION] = region;
+  Object.assign(all, labels);
   const node: NodeSpec = {
     name,
     labels: all,
@@ -125,9 +123,30 @@ function nodeName(src: SourceDoc, path: Path, v: unknown): string {
   return dnsSubdomain(src, path, v, "node name");
 }
 
-function zoneName(src: SourceDoc, path: Path, v: unknown): string {
-  if (typeof v === "number") return String(v);
-  return str(src, path, v);
+/** A zone or region: it becomes a label value (topology.kubernetes.io/zone, /region). */
+function topologyValue(src: SourceDoc, path: Path, v: unknown): string {
+  const s = typeof v === "number" ? String(v) : str(src, path, v);
+  check(src, path, s, isLabelValue, "label value");
+  return s;
+}
+
+/** `zone: a` and a label topology.kubernetes.io/zone: b say two things: refuse rather than pick one. */
+function agree(
+  src: SourceDoc,
+  labelsPath: Path,
+  labels: Record<string, string>,
+  key: string,
+  value: string,
+  at: Path,
+): void {
+  const label = labels[key];
+  if (label !== undefined && label !== value)
+    fail(
+      src,
+      [...labelsPath, key],
+      "invalid-value",
+      `${show(label)} disagrees with ${formatPath(at)}: ${show(value)}; set one of them`,
+    );
 }
 
 function parseCapacity(src: SourceDoc, path: Path, v: unknown): NodeSpec["capacity"] {
@@ -142,6 +161,7 @@ function parseCapacity(src: SourceDoc, path: Path, v: unknown): NodeSpec["capaci
 }
 
 function parseTaints(src: SourceDoc, path: Path, v: unknown): Taint[] {
+  const seen = new Map<string, number>();
   return list(src, path, v).map((t, i) => {
     const p = [...path, i];
     const o = obj(src, p, t);
@@ -149,8 +169,12 @@ function parseTaints(src: SourceDoc, path: Path, v: unknown): Taint[] {
     if (o.key == null) fail(src, [...p, "key"], "missing-field", 'missing required field "key" in Taint');
     if (o.effect == null)
       fail(src, [...p, "effect"], "missing-field", 'missing required field "effect" in Taint');
+    // validateNodeTaints (pkg/apis/core/validation): a qualified-name key, a label value, unique by
+    // key and effect.
+    const key = str(src, [...p, "key"], o.key);
+    check(src, [...p, "key"], key, isLabelKey, "taint key");
     const taint: Taint = {
-      key: str(src, [...p, "key"], o.key),
+      key,
       effect: oneOf(src, [...p, "effect"], o.effect, [
         "NoSchedule",
         "PreferNoSchedule",
@@ -158,7 +182,19 @@ function parseTaints(src: SourceDoc, path: Path, v: unknown): Taint[] {
       ] as const),
     };
     const value = optStr(src, [...p, "value"], o.value);
-    if (value !== undefined) taint.value = value;
+    if (value !== undefined) {
+      check(src, [...p, "value"], value, isLabelValue, "taint value");
+      taint.value = value;
+    }
+    const first = seen.get(`${taint.key}\x00${taint.effect}`);
+    if (first !== undefined)
+      fail(
+        src,
+        p,
+        "invalid-value",
+        `taints must be unique by key and effect pair (${formatPath([...path, first])} has the same)`,
+      );
+    seen.set(`${taint.key}\x00${taint.effect}`, i);
     return taint;
   });
 }

@@ -134,7 +134,7 @@ export function parseScenarioWith(
   ) as ControlPlaneOverrides;
   const kubelet = parseKubelet(src, root.kubelet, kubernetesVersion);
   const behaviour = parseBehaviour(src, root.behaviour, collected);
-  const timeline = parseTimeline(src, root.timeline, nodes, collected);
+  const timeline = parseTimeline(src, root.timeline, nodes, collected, totalDuration);
   const traffic = parseTraffic(src, root.traffic, collected, totalDuration);
   const profile = parseProfile(src, root.profile);
   const network = parseNetwork(src, root.network, profile);

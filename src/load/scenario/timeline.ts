@@ -7,9 +7,10 @@ import {
   POD_ACTIONS,
   type TimelineStep,
 } from "../../scenario/types.ts";
-import { closest, duration, fail, knownFields, list, obj, oneOf, type Range, str } from "../check.ts";
+import { closest, duration, fail, knownFields, list, obj, oneOf, type Range, show, str } from "../check.ts";
 import type { Collected } from "../manifest/collect.ts";
 import type { SourceDoc } from "../source.ts";
+import { formatDuration } from "../units.ts";
 import { MAX_DURATION_SECONDS } from "./limits.ts";
 import { resolvePodTarget, workloadsOf } from "./targets.ts";
 
@@ -17,7 +18,13 @@ const STEP_FIELDS = ["at", "do", "node", "pod"] as const;
 
 const FAULT_ACTIONS: readonly FaultAction[] = [...NODE_ACTIONS, ...POD_ACTIONS];
 
-export function parseTimeline(src: SourceDoc, v: unknown, nodes: NodeSpec[], c: Collected): TimelineStep[] {
+export function parseTimeline(
+  src: SourceDoc,
+  v: unknown,
+  nodes: NodeSpec[],
+  c: Collected,
+  runDuration: number,
+): TimelineStep[] {
   if (v == null) return [];
   const path = ["timeline"];
   const items = list(src, path, v, "a list of steps such as {at: 10s, do: power-off, node: worker-1}");
@@ -31,6 +38,14 @@ export function parseTimeline(src: SourceDoc, v: unknown, nodes: NodeSpec[], c: 
     if (o.at == null)
       fail(src, [...p, "at"], "missing-field", 'missing required field "at" (when, e.g. at: 10s)');
     const at = duration(src, [...p, "at"], o.at, range);
+    // A step after the end of the run would never happen: a mistake, not a no-op.
+    if (at > runDuration)
+      fail(
+        src,
+        [...p, "at"],
+        "invalid-value",
+        `${show(o.at)} is after the end of the run (duration: ${formatDuration(runDuration)}): the step would never happen`,
+      );
     if (o.do == null)
       fail(
         src,
