@@ -238,6 +238,7 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
       ],
       manifests: [{ ...w.manifest, object }, ...services],
       ignored: [],
+      notModelled: [],
       controlPlane: {},
       kubelet: { probeSchedule: s.probeSchedule, crashLoopBackOff: s.crashLoopBackOff },
       behaviour: { [w.name]: { bootSeconds: s.bootSeconds, readyAfterSeconds: s.readyAfterSeconds } },

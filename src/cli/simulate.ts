@@ -49,7 +49,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           const result = simulate(scenario, { ...(seed === undefined ? {} : { seed }), levers: pullLevers });
           io.out(
             opts.json
-              ? formatJson(result)
+              ? formatJson(result, scenario)
               : formatTimeline(result, scenario, { allLeases: opts.allLeases ?? false }),
           );
           if (opts.report !== undefined) {

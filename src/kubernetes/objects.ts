@@ -119,11 +119,44 @@ export interface PodAffinityTerm {
   topologyKey: string;
 }
 
+export interface PodAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
+  preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
+}
+
+/** core/v1 NodeSelectorRequirement: a label (matchExpressions) or field (matchFields, metadata.name) test. */
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt";
+  values?: string[];
+}
+
+/** One term: its requirements are ANDed. */
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+/** The terms are ORed. */
+export interface NodeSelector {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
+
+export interface PreferredSchedulingTerm {
+  /** 1–100 */
+  weight: number;
+  preference: NodeSelectorTerm;
+}
+
+export interface NodeAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+  preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
+}
+
 export interface Affinity {
-  podAntiAffinity?: {
-    requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
-    preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
-  };
+  nodeAffinity?: NodeAffinity;
+  podAffinity?: PodAffinity;
+  podAntiAffinity?: PodAffinity;
 }
 
 export interface TopologySpreadConstraint {
@@ -232,7 +265,52 @@ export interface PersistentVolumeClaimTemplate {
 export interface PersistentVolumeClaim {
   kind: "PersistentVolumeClaim";
   metadata: ObjectMeta & { namespace: string };
-  spec: { accessModes: string[] };
+  spec: {
+    accessModes: string[];
+    /** absent: the cluster's default StorageClass; "": no class (bind to a PV without one) */
+    storageClassName?: string;
+    /** the PersistentVolume to bind to, when set by the user or the binder */
+    volumeName?: string;
+    /** bytes requested (resources.requests.storage) */
+    storage?: number;
+  };
+}
+
+/** core/v1 PersistentVolume (cluster-scoped), with what binding and scheduling read. */
+export interface PersistentVolume {
+  kind: "PersistentVolume";
+  metadata: ObjectMeta;
+  spec: {
+    /** bytes (capacity.storage) */
+    capacity: number;
+    accessModes: string[];
+    /** the claim this volume is bound or reserved to */
+    claimRef?: { namespace: string; name: string };
+    /** the nodes that can reach the volume (a zonal disk: its zone) */
+    nodeAffinity?: { required: NodeSelector };
+    storageClassName?: string;
+    persistentVolumeReclaimPolicy: "Retain" | "Delete" | "Recycle";
+    volumeMode: "Filesystem" | "Block";
+  };
+}
+
+/** core/v1 TopologySelectorTerm: a StorageClass's allowedTopologies term. */
+export interface TopologySelectorTerm {
+  matchLabelExpressions: { key: string; values: string[] }[];
+}
+
+/** storage.k8s.io/v1 StorageClass (cluster-scoped): its fields sit beside metadata, not in a spec. */
+export interface StorageClass {
+  kind: "StorageClass";
+  metadata: ObjectMeta;
+  provisioner: string;
+  parameters?: Record<string, string>;
+  /** Delete (the API's default) or Retain */
+  reclaimPolicy: "Delete" | "Retain";
+  /** Immediate (the API's default) or WaitForFirstConsumer */
+  volumeBindingMode: "Immediate" | "WaitForFirstConsumer";
+  allowedTopologies?: TopologySelectorTerm[];
+  allowVolumeExpansion?: boolean;
 }
 
 export interface ServicePort {
@@ -295,6 +373,8 @@ export type KubeObject =
   | StatefulSet
   | DaemonSet
   | PersistentVolumeClaim
+  | PersistentVolume
+  | StorageClass
   | Service
   | PodDisruptionBudget
   | EndpointSlice
@@ -302,7 +382,7 @@ export type KubeObject =
 
 export type Kind = KubeObject["kind"];
 
-/** The workload kinds a manifest may declare and the models use. */
+/** The kinds a manifest may declare, loaded as typed objects (any other kind is listed as ignored). */
 export const MODELLED_MANIFEST_KINDS = [
   "Pod",
   "Deployment",
@@ -312,8 +392,26 @@ export const MODELLED_MANIFEST_KINDS = [
   "Service",
   "PersistentVolumeClaim",
   "PodDisruptionBudget",
+  "PersistentVolume",
+  "StorageClass",
 ] as const;
 export type ManifestKind = (typeof MODELLED_MANIFEST_KINDS)[number];
+
+/** The manifest kinds that run pods (a bare Pod is its own workload). */
+export const WORKLOAD_KINDS = ["Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"] as const;
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+
+export function isWorkload(kind: string): kind is WorkloadKind {
+  return (WORKLOAD_KINDS as readonly string[]).includes(kind);
+}
+
+/** Cluster-scoped kinds: no namespace. */
+export const CLUSTER_SCOPED_KINDS: readonly string[] = [
+  "Node",
+  "PersistentVolume",
+  "StorageClass",
+  "VolumeAttachment",
+];
 
 /** The pod spec an object runs: a Pod's own, a workload's template's; undefined for other kinds. */
 export function podSpecOf(object: KubeObject): PodSpec | undefined {

@@ -1,6 +1,7 @@
 // The human timeline, in the seed's form: steps grouped by time, each in a lane, each saying why it
 // happened at that moment and what a user would see. Reads only the trace and the summary.
 
+import { isWorkload } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { SimulationResult } from "../simulate.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
@@ -30,13 +31,13 @@ export function formatTimeline(
   out.push(
     `  ${scenario.nodes.length} nodes in ${zones.size} zone${zones.size === 1 ? "" : "s"}, all Ready: ${scenario.nodes.map((n) => `${n.name}${n.zone ? ` (${n.zone})` : ""}`).join(", ")}`,
   );
-  const workloads = scenario.manifests.filter(
-    (m) => m.kind !== "Service" && m.kind !== "PersistentVolumeClaim" && m.kind !== "PodDisruptionBudget",
-  );
+  const workloads = scenario.manifests.filter((m) => isWorkload(m.kind));
   if (workloads.length > 0)
     out.push(`  workloads: ${workloads.map((m) => `${m.kind} ${m.object.metadata.name}`).join(", ")}`);
   if (scenario.ignored.length > 0)
     out.push(`  ignored (not modelled): ${scenario.ignored.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
+  if (scenario.notModelled.length > 0)
+    out.push(`  not modelled: ${scenario.notModelled.map((n) => `${n.field} (${n.where})`).join(", ")}`);
   out.push(
     `  node-monitor-period=${s.nodeMonitorPeriod}s, node-monitor-grace-period=${s.nodeMonitorGracePeriod}s, ` +
       `default-unreachable-toleration-seconds=${s.defaultUnreachableTolerationSeconds}, node-eviction-rate=${s.nodeEvictionRate}, ` +

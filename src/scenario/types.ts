@@ -158,6 +158,14 @@ export interface ManifestObject {
   pos: SourcePos;
 }
 
+/** A valid Kubernetes field no model reads, listed once: where it first appears. */
+export interface NotModelledField {
+  /** API type and field, e.g. `DeploymentSpec.strategy`, `Container.resources.limits` */
+  field: string;
+  /** `file:line` */
+  where: string;
+}
+
 export interface IgnoredObject {
   apiVersion: string;
   kind: string;
@@ -175,6 +183,8 @@ export interface Scenario {
   nodes: NodeSpec[];
   manifests: ManifestObject[];
   ignored: IgnoredObject[];
+  /** Valid fields of the manifests that no model reads (they may change the answer): said, never dropped. */
+  notModelled: NotModelledField[];
   controlPlane: ControlPlaneOverrides;
   kubelet: KubeletOverrides;
   behaviour: Record<string, Behaviour>;

@@ -400,13 +400,13 @@ items: []
     const db = s.manifests[0]!.object as StatefulSet;
     expect(db.spec.serviceName).toBe("db");
     expect(db.spec.volumeClaimTemplates).toEqual([
-      { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"] } },
+      { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], storage: 2 ** 30 } },
     ]);
   });
 
   it("keeps inline objects, positioned in the scenario file", () => {
     const s = load(
-      `duration: 1m\n${NODES}manifests:\n  - apiVersion: v1\n    kind: PersistentVolumeClaim\n    metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce]}\n`,
+      `duration: 1m\n${NODES}manifests:\n  - apiVersion: v1\n    kind: PersistentVolumeClaim\n    metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n`,
     );
     expect(s.manifests[0]).toMatchObject({
       kind: "PersistentVolumeClaim",

@@ -10,10 +10,11 @@ import type { Path, SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
 import { ALL_KINDS, BUILTIN_KINDS, groupOf, groupsWithKind, isBuiltinGroup, isListKind } from "./kinds.ts";
 import { type Meta, objectMeta } from "./meta.ts";
+import { type NotModelled, noteNotModelled } from "./not-modelled.ts";
 import { pod } from "./pod-spec.ts";
 import { podDisruptionBudget } from "./policy.ts";
 import { service } from "./service.ts";
-import { persistentVolumeClaim } from "./storage.ts";
+import { persistentVolume, persistentVolumeClaim, storageClass } from "./storage.ts";
 import { daemonSet, deployment, replicaSet, statefulSet } from "./workloads.ts";
 
 const API_VERSION: Record<ManifestKind, string> = {
@@ -25,6 +26,8 @@ const API_VERSION: Record<ManifestKind, string> = {
   StatefulSet: "apps/v1",
   DaemonSet: "apps/v1",
   PodDisruptionBudget: "policy/v1",
+  PersistentVolume: "v1",
+  StorageClass: "storage.k8s.io/v1",
 };
 
 export interface Collected {
@@ -34,10 +37,12 @@ export interface Collected {
   where: { src: SourceDoc; path: Path }[];
   /** `Kind/namespace/name` → position of the first object of that identity. */
   seen: Map<string, { file: string; line: number; col: number }>;
+  /** Valid fields no model reads, each where it first appears. */
+  notModelled: NotModelled;
 }
 
 export function emptyCollected(): Collected {
-  return { manifests: [], ignored: [], where: [], seen: new Map() };
+  return { manifests: [], ignored: [], where: [], seen: new Map(), notModelled: new Map() };
 }
 
 /**
@@ -136,21 +141,26 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
       `no matches for kind "${kind}" in version "${apiVersion}" (use apiVersion: ${expected})`,
     );
   }
-  knownFields(src, path, value, F.OBJECT_FIELDS, kind);
+  // A StorageClass's fields sit beside metadata; its converter checks them.
+  if (modelled !== "StorageClass") knownFields(src, path, value, F.OBJECT_FIELDS, kind);
   const object = convert(src, path, modelled, value);
-  const namespace = object.metadata.namespace ?? "default";
-  const id = `${modelled}/${namespace}/${object.metadata.name}`;
+  // Cluster-scoped objects (PersistentVolume, StorageClass) have no namespace.
+  const key = object.metadata.namespace
+    ? `${object.metadata.namespace}/${object.metadata.name}`
+    : object.metadata.name;
+  const id = `${modelled}/${key}`;
   const first = out.seen.get(id);
   if (first) {
     fail(
       src,
       [...path, "metadata", "name"],
       "duplicate-object",
-      `duplicate object: ${modelled} "${namespace}/${object.metadata.name}" is already defined at ${first.file}:${first.line}:${first.col}`,
+      `duplicate object: ${modelled} "${key}" is already defined at ${first.file}:${first.line}:${first.col}`,
     );
   }
   out.seen.set(id, pos);
   out.manifests.push({ object, kind: modelled, pos });
+  noteNotModelled(src, path, modelled, value, out.notModelled);
   out.where.push({ src, path });
 }
 
@@ -164,6 +174,8 @@ const CONVERT: Record<ManifestKind, (src: SourceDoc, path: Path, metadata: Meta,
   Service: service,
   PersistentVolumeClaim: persistentVolumeClaim,
   PodDisruptionBudget: podDisruptionBudget,
+  PersistentVolume: persistentVolume,
+  StorageClass: storageClass,
 };
 
 function convert(src: SourceDoc, path: Path, kind: ManifestKind, o: Obj): KubeObject {

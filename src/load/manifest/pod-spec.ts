@@ -2,7 +2,6 @@
 // affinity, topology spread), volumes, readiness gates; and the bare Pod object.
 
 import type {
-  Affinity,
   Container,
   Pod,
   PodSpec,
@@ -26,6 +25,7 @@ import {
   str,
 } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
+import { affinity } from "./affinity.ts";
 import { container } from "./container.ts";
 import * as F from "./fields.ts";
 import { check, dnsLabel, type Meta, optLabelMap } from "./meta.ts";
@@ -163,17 +163,6 @@ function toleration(src: SourceDoc, path: Path, v: unknown): Toleration {
     }
   }
   return t;
-}
-
-function affinity(src: SourceDoc, path: Path, v: unknown): Affinity {
-  const o = obj(src, path, v);
-  knownFields(src, path, o, F.AFFINITY_FIELDS, "Affinity");
-  for (const key of ["podAffinity", "podAntiAffinity"] as const) {
-    if (o[key] != null)
-      knownFields(src, [...path, key], obj(src, [...path, key], o[key]), F.POD_AFFINITY_FIELDS, key);
-  }
-  // Affinity terms are kept as written; the scheduler model reads the parts it understands.
-  return o as Affinity;
 }
 
 function topologySpreadConstraint(src: SourceDoc, path: Path, v: unknown): TopologySpreadConstraint {

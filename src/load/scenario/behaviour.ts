@@ -1,6 +1,6 @@
 // The scenario's `behaviour`: how the application in each workload (or workload/container) behaves.
 
-import { podSpecOf } from "../../kubernetes/objects.ts";
+import { isWorkload, podSpecOf } from "../../kubernetes/objects.ts";
 import type { Behaviour } from "../../scenario/types.ts";
 import { closest, duration, fail, int, knownFields, obj } from "../check.ts";
 import type { Collected } from "../manifest/collect.ts";
@@ -58,19 +58,9 @@ function checkBehaviourKey(src: SourceDoc, path: Path, key: string, c: Collected
       "key",
     );
   }
-  const matches = c.manifests.filter(
-    (m) =>
-      m.kind !== "Service" &&
-      m.kind !== "PersistentVolumeClaim" &&
-      m.kind !== "PodDisruptionBudget" &&
-      m.object.metadata.name === workload,
-  );
+  const matches = c.manifests.filter((m) => isWorkload(m.kind) && m.object.metadata.name === workload);
   if (matches.length === 0) {
-    const names = c.manifests
-      .filter(
-        (m) => m.kind !== "Service" && m.kind !== "PersistentVolumeClaim" && m.kind !== "PodDisruptionBudget",
-      )
-      .map((m) => m.object.metadata.name);
+    const names = c.manifests.filter((m) => isWorkload(m.kind)).map((m) => m.object.metadata.name);
     const near = closest(workload, names);
     fail(
       src,

@@ -2,7 +2,7 @@
 // or inline objects, collected into typed objects; and the totals Kubernetes' limits allow.
 
 import { type KubeObject, podSpecOf } from "../../kubernetes/objects.ts";
-import type { ManifestFile, Scenario } from "../../scenario/types.ts";
+import type { ManifestFile, NotModelledField, Scenario } from "../../scenario/types.ts";
 import { fail, isObj, str } from "../check.ts";
 import type { LoadErrorCode } from "../errors.ts";
 import { type Collected, collectObjects, emptyCollected } from "../manifest/collect.ts";
@@ -70,12 +70,18 @@ export function readEntry(
  * Plain Kubernetes manifest files (no scenario around them), validated as a scenario's manifests
  * are: for `faultline probes`.
  */
-export function parseManifests(files: readonly ManifestFile[]): Pick<Scenario, "manifests" | "ignored"> {
+export function parseManifests(
+  files: readonly ManifestFile[],
+): Pick<Scenario, "manifests" | "ignored" | "notModelled"> {
   const out = emptyCollected();
   for (const f of files) {
     for (const doc of parseYamlFile(f.text, f.file)) collectObjects(doc, [], doc.value, out);
   }
-  return { manifests: out.manifests, ignored: out.ignored };
+  return { manifests: out.manifests, ignored: out.ignored, notModelled: notModelledList(out) };
+}
+
+export function notModelledList(c: Collected): NotModelledField[] {
+  return [...c.notModelled].map(([field, where]) => ({ field, where }));
 }
 
 /** Pods and containers the manifests ask for, against Kubernetes' documented limits. */

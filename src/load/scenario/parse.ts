@@ -17,7 +17,7 @@ import { emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseBehaviour } from "./behaviour.ts";
 import { PERIOD } from "./limits.ts";
-import { checkTotals, type ReadManifest, readEntry } from "./manifests.ts";
+import { checkTotals, notModelledList, type ReadManifest, readEntry } from "./manifests.ts";
 import { parseNodes } from "./nodes.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
@@ -152,6 +152,7 @@ export function parseScenarioWith(
     nodes,
     manifests: collected.manifests,
     ignored: collected.ignored,
+    notModelled: notModelledList(collected),
     controlPlane,
     kubelet,
     behaviour,
