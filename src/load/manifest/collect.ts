@@ -159,8 +159,8 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
     );
   }
   out.seen.set(id, pos);
+  noteNotModelled(src, path, modelled, value, out.manifests.length, out.notModelled);
   out.manifests.push({ object, kind: modelled, pos });
-  noteNotModelled(src, path, modelled, value, out.notModelled);
   out.where.push({ src, path });
 }
 

@@ -81,11 +81,28 @@ const RULES: Record<string, Record<string, When>> = {
   PodDisruptionBudgetSpec: { unhealthyPodEvictionPolicy: not("IfHealthyBudget") },
 };
 
-/** `field` (e.g. `Container.resources.limits`) → where it first appears, `file:line`. */
-export type NotModelled = Map<string, string>;
+/** `field` (e.g. `Container.resources.limits`) → where it first appears: `file:line`, and its order. */
+export type NotModelled = Map<string, { where: string; object: number; line: number }>;
 
-/** Notes the not-modelled fields of a loaded object, its raw value at `path` in `src`. */
-export function noteNotModelled(src: SourceDoc, path: Path, kind: string, o: Obj, out: NotModelled): void {
+/** The fields in the order they appear: by object (load order), then line. */
+export function notModelledInOrder(notModelled: NotModelled): { field: string; where: string }[] {
+  return [...notModelled]
+    .sort(([, a], [, b]) => a.object - b.object || a.line - b.line)
+    .map(([field, { where }]) => ({ field, where }));
+}
+
+/**
+ * Notes the not-modelled fields of a loaded object (the `object`-th), its raw value at `path` in
+ * `src`.
+ */
+export function noteNotModelled(
+  src: SourceDoc,
+  path: Path,
+  kind: string,
+  o: Obj,
+  object: number,
+  out: NotModelled,
+): void {
   const visit = (type: string, p: Path, v: unknown) => {
     if (!isObj(v)) return;
     for (const [field, when] of Object.entries(RULES[type] ?? {})) {
@@ -94,7 +111,7 @@ export function noteNotModelled(src: SourceDoc, path: Path, kind: string, o: Obj
       const name = `${type}.${field}`;
       if (!when(value) || out.has(name)) continue;
       const { line } = src.locate([...p, ...parts], "key");
-      out.set(name, `${src.file}:${line}`);
+      out.set(name, { where: `${src.file}:${line}`, object, line });
     }
   };
   const each = (type: string, p: Path, v: unknown, visitItem = visit) => {

@@ -6,6 +6,7 @@ import type { ManifestFile, NotModelledField, Scenario } from "../../scenario/ty
 import { fail, isObj, str } from "../check.ts";
 import type { LoadErrorCode } from "../errors.ts";
 import { type Collected, collectObjects, emptyCollected } from "../manifest/collect.ts";
+import { notModelledInOrder } from "../manifest/not-modelled.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { MAX_CONTAINERS, MAX_PODS } from "./limits.ts";
 
@@ -81,7 +82,7 @@ export function parseManifests(
 }
 
 export function notModelledList(c: Collected): NotModelledField[] {
-  return [...c.notModelled].map(([field, where]) => ({ field, where }));
+  return notModelledInOrder(c.notModelled);
 }
 
 /** Pods and containers the manifests ask for, against Kubernetes' documented limits. */
