@@ -169,6 +169,8 @@ export interface TopologySpreadConstraint {
 export interface Volume {
   name: string;
   persistentVolumeClaim?: { claimName: string };
+  /** present for an emptyDir volume (kubectl drain refuses such pods without --delete-emptydir-data) */
+  emptyDir?: Record<string, never>;
 }
 
 export interface PodSpec {
@@ -338,7 +340,13 @@ export interface Service {
 export interface PodDisruptionBudget {
   kind: "PodDisruptionBudget";
   metadata: ObjectMeta & { namespace: string };
-  spec: { selector?: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
+  spec: {
+    selector?: LabelSelector;
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+    /** absent: IfHealthyBudget's behaviour (policy/v1) */
+    unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
+  };
 }
 
 export interface Endpoint {

@@ -125,6 +125,10 @@ export interface TimelineStep {
   pod?: string;
   /** `pod`, resolved by load/ against the manifests (set whenever `pod` is). */
   target?: PodTarget;
+  /** drain: kubectl drain --force (pods no controller manages may go). */
+  force?: boolean;
+  /** drain: kubectl drain --delete-emptydir-data (pods with emptyDir volumes may go). */
+  deleteEmptyDirData?: boolean;
   pos: SourcePos;
 }
 
@@ -147,6 +151,11 @@ export interface Behaviour {
   exitCode?: number;
   /** seconds the process takes to exit after SIGTERM; default 0 (exits at once). */
   shutdownSeconds?: number;
+  /**
+   * The process exits by itself (with exitCode) this long after every start: a bad configuration's
+   * CrashLoopBackOff (issue 9 point 13). Loaded; listed as not modelled until the kubelet reads it.
+   */
+  exitAfterSeconds?: number;
   capacityRps?: number;
   serviceTimeMs?: number;
   healthSharesRequestQueue?: boolean;

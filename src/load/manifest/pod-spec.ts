@@ -204,5 +204,8 @@ function volume(src: SourceDoc, path: Path, v: unknown): Volume {
       ),
     };
   }
+  // SetDefaults_Volume (pkg/apis/core/v1/defaults.go): a volume with no source is an emptyDir.
+  const sources = Object.keys(o).filter((k) => k !== "name");
+  if (o.emptyDir != null || sources.length === 0) vol.emptyDir = {};
   return vol;
 }

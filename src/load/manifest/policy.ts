@@ -30,10 +30,11 @@ export function podDisruptionBudget(
   for (const key of ["minAvailable", "maxUnavailable"] as const) {
     if (s[key] != null) spec[key] = intOrPercent(src, [...path, key], s[key]);
   }
-  optOneOf(src, [...path, "unhealthyPodEvictionPolicy"], s.unhealthyPodEvictionPolicy, [
+  const policy = optOneOf(src, [...path, "unhealthyPodEvictionPolicy"], s.unhealthyPodEvictionPolicy, [
     "IfHealthyBudget",
     "AlwaysAllow",
   ] as const);
+  if (policy) spec.unhealthyPodEvictionPolicy = policy;
   return { kind: "PodDisruptionBudget", metadata, spec };
 }
 

@@ -7,14 +7,28 @@ import {
   POD_ACTIONS,
   type TimelineStep,
 } from "../../scenario/types.ts";
-import { closest, duration, fail, knownFields, list, obj, oneOf, type Range, show, str } from "../check.ts";
+import {
+  bool,
+  closest,
+  duration,
+  fail,
+  knownFields,
+  list,
+  obj,
+  oneOf,
+  type Range,
+  show,
+  str,
+} from "../check.ts";
 import type { Collected } from "../manifest/collect.ts";
 import type { SourceDoc } from "../source.ts";
 import { formatDuration } from "../units.ts";
 import { MAX_DURATION_SECONDS } from "./limits.ts";
 import { resolvePodTarget, workloadsOf } from "./targets.ts";
 
-const STEP_FIELDS = ["at", "do", "node", "pod"] as const;
+const STEP_FIELDS = ["at", "do", "node", "pod", "force", "deleteEmptyDirData"] as const;
+/** kubectl drain's --force and --delete-emptydir-data, as step fields. */
+const DRAIN_FIELDS = ["force", "deleteEmptyDirData"] as const;
 
 const FAULT_ACTIONS: readonly FaultAction[] = [...NODE_ACTIONS, ...POD_ACTIONS];
 
@@ -56,6 +70,18 @@ export function parseTimeline(
     const action = oneOf(src, [...p, "do"], o.do, FAULT_ACTIONS);
     const { line, col } = src.locate(p);
     const step: TimelineStep = { at, do: action, pos: { file: src.file, line, col } };
+    for (const f of DRAIN_FIELDS) {
+      if (o[f] == null) continue;
+      if (action !== "drain")
+        fail(
+          src,
+          [...p, f],
+          "invalid-value",
+          `${f} is an option of drain (kubectl drain --${f === "force" ? "force" : "delete-emptydir-data"})`,
+          "key",
+        );
+      step[f] = bool(src, [...p, f], o[f]);
+    }
     if (NODE_ACTIONS.includes(action)) {
       if (o.pod != null)
         fail(
