@@ -1,9 +1,10 @@
-// The machine-readable result (the JSON contract in README.md): one object, stable key order. Each
-// event keeps its fields and gains `message`, `why` and `see` for people, written from them.
+// The machine-readable result (the JSON contract in README.md): one object, stable key order: the
+// run's identity, the state at t=0, the events, the state at the end, what callers felt. Each event
+// keeps its fields and gains `message`, `why` and `see` for people, written from them.
 
 import type { Scenario } from "../scenario/types.ts";
-import type { SimulationResult } from "../simulate.ts";
 import type { TraceEvent } from "../trace/events.ts";
+import type { SimulationResult } from "../trace/result.ts";
 import { proseOf } from "./messages/index.ts";
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
@@ -12,8 +13,18 @@ export function eventJson(e: TraceEvent): Record<string, unknown> {
   return { ...fields, ...proseOf(e) };
 }
 
-/** `scenario` adds `notModelled`, the valid fields the models do not read, when there are any. */
-export function formatJson(result: SimulationResult, scenario?: Pick<Scenario, "notModelled">): string {
-  const notModelled = scenario?.notModelled.length ? { notModelled: scenario.notModelled } : {};
-  return `${JSON.stringify({ scenario: result.scenario, kubernetesVersion: result.kubernetesVersion, seed: result.seed, ...notModelled, events: result.events.map(eventJson), summary: result.summary, ...(result.traffic ? { traffic: result.traffic } : {}) }, null, 2)}\n`;
+/** With the loaded scenario, the JSON adds `notModelled` (valid fields the models do not read), if any. */
+export function formatJson(result: SimulationResult, loaded?: Pick<Scenario, "notModelled">): string {
+  const { scenario, kubernetesVersion, seed, initial, events, summary, traffic } = result;
+  const json = {
+    scenario,
+    kubernetesVersion,
+    seed,
+    ...(loaded?.notModelled.length ? { notModelled: loaded.notModelled } : {}),
+    initial,
+    events: events.map(eventJson),
+    summary,
+    ...(traffic ? { traffic } : {}),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
 }
