@@ -1,8 +1,8 @@
 // Field names of the Kubernetes API objects faultline reads, hand-copied from the API reference
-// (k8s.io/api core/v1, apps/v1, policy/v1, v1.28 to v1.35), so that strict validation rejects a
-// typo (`livenesProbe`) as the API server's strict field validation does, while every real manifest
-// passes. Sub-objects faultline does not read (securityContext, env, volume sources, affinity
-// terms…) are not checked field by field.
+// (k8s.io/api core/v1, apps/v1, policy/v1, storage/v1, v1.28 to v1.35), so that strict validation
+// rejects a typo (`livenesProbe`) as the API server's strict field validation does, while every real
+// manifest passes. Sub-objects faultline does not read (securityContext, env, volume sources…) are
+// not checked field by field.
 
 export const OBJECT_FIELDS = ["apiVersion", "kind", "metadata", "spec", "status"] as const;
 
