@@ -1,6 +1,8 @@
 // The Kubernetes objects the models read and write, with the fields they use. Field names and
 // shapes follow the Kubernetes API (k8s.io/api core/v1, apps/v1, policy/v1, coordination/v1,
 // discovery/v1, storage/v1) so that real manifests load unchanged. Times are virtual seconds.
+// One file over 400 lines on purpose: type declarations only, read as one union (KubeObject), in the
+// order of the API groups; splitting them would scatter what a reader compares side by side.
 
 export interface ObjectMeta {
   name: string;
