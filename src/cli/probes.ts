@@ -4,9 +4,9 @@
 
 import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
+import { matchesMap } from "../kubernetes/labels.ts";
 import type { KubeObject, PodSpec, Service } from "../kubernetes/objects.ts";
 import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
-import { selectorMatches } from "../load/manifest.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
@@ -222,8 +222,7 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
       (m) =>
         m.object.kind === "Service" &&
         (m.object.metadata.namespace ?? "default") === w.namespace &&
-        m.object.spec.selector !== undefined &&
-        selectorMatches({ matchLabels: m.object.spec.selector }, labels),
+        matchesMap(m.object.spec.selector, labels),
     );
     if (services.length === 0 && Object.keys(labels).length > 0) {
       const svc: Service = {
@@ -245,6 +244,7 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
       ],
       manifests: [{ ...w.manifest, object }, ...services],
       ignored: [],
+      notModelled: [],
       controlPlane: {},
       kubelet: { probeSchedule: s.probeSchedule, crashLoopBackOff: s.crashLoopBackOff },
       behaviour: { [w.name]: { bootSeconds: s.bootSeconds, readyAfterSeconds: s.readyAfterSeconds } },
