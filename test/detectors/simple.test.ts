@@ -105,11 +105,13 @@ describe("ProgressDetector", () => {
     expect(p.status(0)).toBe("unmonitored");
     let progress = 0;
     for (let t = 0; t <= 20_000; t += 1000) p.heartbeat(t, ++progress);
-    for (let t = 21_000; t <= 60_000; t += 1000) p.heartbeat(t, progress); // beats continue, no progress
+    for (let t = 21_000; t <= 49_000; t += 1000) p.heartbeat(t, progress); // beats continue, no progress
     expect(p.status(49_999)).toBe("alive");
     expect(p.status(50_000)).toBe("stalled"); // 30 s after the last change (at 20 s)
     expect(p.stalledForMs(50_000)).toBe(30_000);
     expect(p.isAvailable(50_000)).toBe(false);
+    for (let t = 50_000; t <= 60_000; t += 1000) p.heartbeat(t, progress);
+    expect(p.status(60_000)).toBe("stalled");
     p.heartbeat(60_500, progress + 1);
     expect(p.status(60_500)).toBe("alive");
     expect(p.status(65_500)).toBe("silent");
