@@ -2,7 +2,7 @@
 
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
-import { registerDetectorCommands } from "./detector.ts";
+import { registerDetectorCommands } from "./detector/index.ts";
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Io, processIo, UsageError } from "./io.ts";
 import { registerProbesCommand } from "./probes.ts";
 import { registerSimulateCommand } from "./simulate.ts";

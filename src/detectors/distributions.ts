@@ -277,19 +277,3 @@ export function empiricalGaps(gapsMs: ArrayLike<number>, label = "measured gaps"
     sample: (rng) => xs[Math.min(n - 1, Math.floor(rng.float() * n))]!,
   };
 }
-
-/** Parse a gaps file: numbers (ms) or durations ("1.2s"), separated by whitespace, commas or newlines; # comments. */
-export function parseGaps(text: string): number[] {
-  const out: number[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const body = line.replace(/#.*/, "").trim();
-    if (body === "") continue;
-    for (const tok of body.split(/[\s,;]+/)) {
-      if (tok === "") continue;
-      const m = /^(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(ms|s)?$/i.exec(tok);
-      if (m === null) throw new RangeError(`not a gap: "${tok}"`);
-      out.push(Number(m[1]) * (m[2]?.toLowerCase() === "s" ? 1000 : 1));
-    }
-  }
-  return out;
-}

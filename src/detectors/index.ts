@@ -42,11 +42,9 @@ export {
   normalGaps,
   normalSf,
   type PartialMoments,
-  parseGaps,
   shiftedExponentialGaps,
   withPauseTail,
 } from "./distributions.ts";
-export { formatDuration, parseDuration } from "./duration.ts";
 export { EventLoop } from "./events.ts";
 export {
   EvictionGuard,

@@ -4,12 +4,10 @@ import {
   EvictionGuard,
   FailureDetectorRegistry,
   FixedTimeoutDetector,
-  formatDuration,
   LeaseDetector,
   PerActionThresholds,
   PhiAccrualFailureDetector,
   ProgressDetector,
-  parseDuration,
 } from "../../src/detectors/index.ts";
 
 describe("FixedTimeoutDetector", () => {
@@ -163,31 +161,5 @@ describe("FailureDetectorRegistry (Akka DefaultFailureDetectorRegistry semantics
     expect(r.isAvailable("x", 1000)).toBe(false);
     r.remove("x");
     expect(r.isAvailable("x", 1000)).toBe(true);
-  });
-});
-
-describe("durations", () => {
-  it.each([
-    ["1s", 1000],
-    ["500ms", 500],
-    ["1m30s", 90_000],
-    ["1.5s", 1500],
-    ["2h", 7_200_000],
-    ["250", 250],
-  ])("parses %s", (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
-  });
-
-  it.each(["", "1x", "s", "1s2", "-1s"])("rejects %j", (text) => {
-    expect(() => parseDuration(text)).toThrow(RangeError);
-  });
-
-  it("formats compactly", () => {
-    expect([
-      formatDuration(950),
-      formatDuration(4605.17),
-      formatDuration(125_000),
-      formatDuration(Infinity),
-    ]).toEqual(["950ms", "4.61s", "2m05s", "∞"]);
   });
 });
