@@ -5,7 +5,14 @@
 
 import { HeartbeatHistory } from "./history.ts";
 import { PHI_AT_MEAN, phi as phiNormal } from "./phi.ts";
-import { badTime, checkTime, MAX_TIME_MS, optionalNumber, optionsOf, timeWentBackwards } from "./validate.ts";
+import {
+  badSilence,
+  checkTime,
+  MAX_TIME_MS,
+  optionalNumber,
+  optionsOf,
+  timeWentBackwards,
+} from "./validate.ts";
 
 /**
  * Akka Cluster's failure-detector defaults: akka/akka `akka-cluster/src/main/resources/reference.conf`,
@@ -89,6 +96,8 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
   private readonly seedLow: number;
   private readonly seedHigh: number;
   private readonly warnAtMs: number;
+  /** The threshold is above the largest φ at or below the shifted mean (log10 2): the fast path is exact. */
+  private readonly aboveMeanPhi: boolean;
   private readonly onIntervalWarning: ((intervalMs: number) => void) | undefined;
   private monitoring = false;
   private lastMs = 0; // meaningful only while monitoring (no 0 sentinel: a heartbeat at t = 0 is valid)
@@ -136,6 +145,7 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
     this.seedLow = est - spread;
     this.seedHigh = est + spread;
     this.warnAtMs = Math.trunc(Math.trunc(this.acceptableHeartbeatPauseMs) / 3) * 2;
+    this.aboveMeanPhi = this.threshold > PHI_AT_MEAN + 1e-9;
     this.onIntervalWarning = o.onIntervalWarning;
     this.history = new HeartbeatHistory(this.maxSampleSize);
     this.seed();
@@ -150,8 +160,10 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
   private refresh(): void {
     // The window is never empty here; the variance is clamped at 0 by the history.
     const h = this.history;
-    this.shiftedMean = h.mean + this.acceptableHeartbeatPauseMs;
-    this.sd = Math.max(Math.sqrt(h.variance), this.minStdDeviationMs); // ensureValidStdDeviation
+    const mean = h.mean;
+    const variance = h.meanOfSquares - mean * mean; // may round below 0 for near-constant samples
+    this.shiftedMean = mean + this.acceptableHeartbeatPauseMs;
+    this.sd = Math.max(variance > 0 ? Math.sqrt(variance) : 0, this.minStdDeviationMs); // ensureValidStdDeviation
   }
 
   get isMonitoring(): boolean {
@@ -174,19 +186,21 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
   }
 
   heartbeat(nowMs: number): void {
-    if (!(nowMs >= -MAX_TIME_MS && nowMs <= MAX_TIME_MS)) throw badTime("PhiAccrualFailureDetector", nowMs);
     if (!this.monitoring) {
+      checkTime("PhiAccrualFailureDetector", nowMs);
       this.seed(); // a heartbeat from a new resource starts from the bootstrap history
       this.monitoring = true;
       this.lastMs = nowMs;
       return;
     }
     const interval = nowMs - this.lastMs;
-    if (interval < 0) throw timeWentBackwards("PhiAccrualFailureDetector", nowMs, this.lastMs);
+    // NaN, ±Infinity, out of range or backwards: one test on the hot path (the last time was checked).
+    if (!(interval >= 0 && nowMs <= MAX_TIME_MS))
+      throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
     // Available at `nowMs` on the old state? The fast path is exact: while the silence is at most the shifted
     // mean, φ <= log10(2) ≈ 0.30103, below any threshold above that.
     const available =
-      (interval <= this.shiftedMean && this.threshold > PHI_AT_MEAN + 1e-9) ||
+      (interval <= this.shiftedMean && this.aboveMeanPhi) ||
       phiNormal(interval, this.shiftedMean, this.sd) < this.threshold;
     if (available) {
       if (this.onIntervalWarning !== undefined && interval >= this.warnAtMs) this.onIntervalWarning(interval);
@@ -198,10 +212,13 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
 
   /** Suspicion level at `nowMs`; 0 before the first heartbeat; a RangeError before the last heartbeat. */
   phi(nowMs: number): number {
-    if (!(nowMs >= -MAX_TIME_MS && nowMs <= MAX_TIME_MS)) throw badTime("PhiAccrualFailureDetector", nowMs);
-    if (!this.monitoring) return 0;
+    if (!this.monitoring) {
+      checkTime("PhiAccrualFailureDetector", nowMs);
+      return 0;
+    }
     const silence = nowMs - this.lastMs;
-    if (silence < 0) throw timeWentBackwards("PhiAccrualFailureDetector", nowMs, this.lastMs);
+    if (!(silence >= 0 && nowMs <= MAX_TIME_MS))
+      throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
     return phiNormal(silence, this.shiftedMean, this.sd);
   }
 

@@ -5,7 +5,7 @@
 import type { HeartbeatDetector } from "./akka.ts";
 import { HeartbeatHistory } from "./history.ts";
 import { PHI_FACTOR } from "./phi.ts";
-import { badTime, MAX_TIME_MS, optionalNumber, optionsOf, timeWentBackwards } from "./validate.ts";
+import { badSilence, checkTime, MAX_TIME_MS, optionalNumber, optionsOf } from "./validate.ts";
 
 /** Cassandra's defaults. */
 export const CASSANDRA_DEFAULTS = {
@@ -55,6 +55,8 @@ export class ExponentialPhiDetector implements HeartbeatDetector {
   private readonly window: HeartbeatHistory;
   private monitoring = false;
   private lastMs = 0;
+  /** The window's mean, refreshed on each recorded interval (φ is asked far more often than it changes). */
+  private mean = Number.NaN;
 
   constructor(options?: ExponentialPhiOptions | null) {
     const owner = "ExponentialPhiDetector";
@@ -90,37 +92,44 @@ export class ExponentialPhiDetector implements HeartbeatDetector {
   }
 
   heartbeat(nowMs: number): void {
-    if (!(nowMs >= -MAX_TIME_MS && nowMs <= MAX_TIME_MS)) throw badTime("ExponentialPhiDetector", nowMs);
     if (!this.monitoring) {
+      checkTime("ExponentialPhiDetector", nowMs);
       this.window.append(this.firstIntervalMs);
       this.monitoring = true;
+      this.mean = this.window.mean;
     } else {
       const interval = nowMs - this.lastMs;
-      if (interval < 0) throw timeWentBackwards("ExponentialPhiDetector", nowMs, this.lastMs);
-      if (interval <= this.maxIntervalMs) this.window.append(interval);
+      // NaN, ±Infinity, out of range or backwards: one test on the hot path (the last time was checked).
+      if (!(interval >= 0 && nowMs <= MAX_TIME_MS))
+        throw badSilence("ExponentialPhiDetector", nowMs, this.lastMs);
+      if (interval <= this.maxIntervalMs) {
+        this.window.append(interval);
+        this.mean = this.window.mean;
+      }
     }
     this.lastMs = nowMs;
   }
 
   /** t / mean, Cassandra's `ArrivalWindow.phi`; 0 before the first heartbeat; a RangeError before the last. */
   rawPhi(nowMs: number): number {
-    const t = this.silence(nowMs);
-    return this.monitoring ? t / this.window.mean : 0;
+    if (!this.monitoring) {
+      checkTime("ExponentialPhiDetector", nowMs);
+      return 0;
+    }
+    const t = nowMs - this.lastMs;
+    if (!(t >= 0 && nowMs <= MAX_TIME_MS)) throw badSilence("ExponentialPhiDetector", nowMs, this.lastMs);
+    return t / this.mean;
   }
 
   /** The Hayashibara φ = −log10(P(gap ≥ t)) = PHI_FACTOR · t / mean; 0 before the first heartbeat. */
   phi(nowMs: number): number {
-    const t = this.silence(nowMs);
-    return this.monitoring ? PHI_FACTOR * (t / this.window.mean) : 0;
-  }
-
-  /** Time since the last heartbeat (0 before the first), after checking `nowMs`. */
-  private silence(nowMs: number): number {
-    if (!(nowMs >= -MAX_TIME_MS && nowMs <= MAX_TIME_MS)) throw badTime("ExponentialPhiDetector", nowMs);
-    if (!this.monitoring) return 0;
+    if (!this.monitoring) {
+      checkTime("ExponentialPhiDetector", nowMs);
+      return 0;
+    }
     const t = nowMs - this.lastMs;
-    if (t < 0) throw timeWentBackwards("ExponentialPhiDetector", nowMs, this.lastMs);
-    return t;
+    if (!(t >= 0 && nowMs <= MAX_TIME_MS)) throw badSilence("ExponentialPhiDetector", nowMs, this.lastMs);
+    return PHI_FACTOR * (t / this.mean);
   }
 
   /** Cassandra's conviction rule: PHI_FACTOR · phi > threshold. */
@@ -135,5 +144,6 @@ export class ExponentialPhiDetector implements HeartbeatDetector {
   reset(): void {
     this.window.clear();
     this.monitoring = false;
+    this.mean = Number.NaN;
   }
 }

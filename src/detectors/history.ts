@@ -19,7 +19,8 @@
 // In ms16 and us24 the running sums are exact integers, as Akka's `Long` sums are: the sum of squares of
 // microseconds is carried in two doubles (`sqHi` counts units of 2^52, `sqLo` holds the rest), so it never
 // rounds whatever the window. In f64 the sums are doubles; subtracting the leaving sample accumulates rounding
-// error, so they are recomputed from the ring every `maxSampleSize` appends (amortised O(1)). The variance is
+// error, so they are recomputed from the ring every `maxSampleSize` appends (amortised O(1)) and at once when a
+// sample much larger than the rest leaves the window. The variance is
 // clamped at 0 before the square root: E[x²] − mean² may round below 0 for near-constant samples and Akka
 // would return NaN there.
 
@@ -43,6 +44,8 @@ const EMPTY_F64 = new Float64Array(0);
 export class HeartbeatHistory {
   readonly maxSampleSize: number;
   private tier: Tier = MS16;
+  /** Units of the tier per millisecond: 1000 in us24, 1 otherwise. */
+  private scale = 1;
   // Only the active tier's array holds samples; the others are empty.
   private u16: Uint16Array = EMPTY_U16;
   private u8: Uint8Array = EMPTY_U8;
@@ -73,11 +76,6 @@ export class HeartbeatHistory {
     return this.count;
   }
 
-  /** Units of the tier per millisecond. */
-  private get scale(): number {
-    return this.tier === US24 ? 1000 : 1;
-  }
-
   /** Sum of the intervals in the window (ms). */
   get intervalSum(): number {
     return this.sum / this.scale;
@@ -95,11 +93,16 @@ export class HeartbeatHistory {
     return this.sum / (this.count * this.scale);
   }
 
+  /** Mean of the squared intervals (ms²); NaN for an empty window. */
+  get meanOfSquares(): number {
+    const s = this.scale;
+    return (this.sqHi * TWO_52 + this.sqLo) / (this.count * s * s);
+  }
+
   /** Population variance (ms²), clamped at 0; NaN for an empty window. */
   get variance(): number {
-    const s = this.scale;
-    const m = this.sum / (this.count * s);
-    const v = (this.sqHi * TWO_52 + this.sqLo) / (this.count * s * s) - m * m;
+    const m = this.mean;
+    const v = this.meanOfSquares - m * m;
     return v > 0 || Number.isNaN(v) ? v : 0;
   }
 
@@ -109,16 +112,19 @@ export class HeartbeatHistory {
 
   /** Append one interval (ms, finite, >= 0), dropping the oldest when full. Returns this. */
   append(intervalMs: number): this {
+    // The common case first, small enough to be inlined: a whole millisecond into the 2-byte ring.
+    if (this.tier === MS16 && intervalMs >= 0 && intervalMs <= U16_MAX && Number.isInteger(intervalMs)) {
+      this.put16(intervalMs);
+      return this;
+    }
+    return this.appendOther(intervalMs);
+  }
+
+  private appendOther(intervalMs: number): this {
     if (!(intervalMs >= 0 && intervalMs < Number.POSITIVE_INFINITY)) {
       throw new RangeError(`interval must be a finite number >= 0, got ${intervalMs}`);
     }
-    if (this.tier === MS16) {
-      if (intervalMs <= U16_MAX && Number.isInteger(intervalMs)) {
-        this.put16(intervalMs);
-        return this;
-      }
-      this.promote(intervalMs);
-    }
+    if (this.tier === MS16) this.promote(intervalMs);
     if (this.tier === US24) {
       const us = Math.round(intervalMs * 1000);
       if (us <= U24_MAX) {
@@ -186,11 +192,12 @@ export class HeartbeatHistory {
     const old = this.f64[this.head]!;
     this.f64[this.head] = x;
     this.head = this.head + 1 === this.maxSampleSize ? 0 : this.head + 1;
-    if (++this.sinceRecompute >= this.maxSampleSize) {
+    this.sum += x - old;
+    this.sqLo += x * x - old * old;
+    // Recompute every window, and at once when the sample leaving dwarfed what remains (a 60 s outlier leaving
+    // a window of 1 s gaps): its rounding error would otherwise stay in the sums until the next window.
+    if (++this.sinceRecompute >= this.maxSampleSize || old * old > (1024 * this.sqLo) / this.count) {
       this.recompute();
-    } else {
-      this.sum += x - old;
-      this.sqLo += x * x - old * old;
     }
   }
 
@@ -227,6 +234,7 @@ export class HeartbeatHistory {
   /** Rebuilds the ring in `tier` with `capacity` slots holding `samples` (ring order kept), and its sums. */
   private store(tier: Tier, samples: number[], capacity: number): void {
     this.tier = tier;
+    this.scale = tier === US24 ? 1000 : 1;
     this.capacity = capacity;
     this.u16 = tier === MS16 ? new Uint16Array(capacity) : EMPTY_U16;
     this.u8 = tier === US24 ? new Uint8Array(3 * capacity) : EMPTY_U8;

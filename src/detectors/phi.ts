@@ -9,7 +9,9 @@
 // 1/128 (cubic Hermite interpolation) up to a = 37, beyond which g(a) = exp(−a) to the last bit. Measured
 // against the same expression in double precision, the result is within 6e-13 absolute; against Akka's
 // two-branch formula as written (whose own rounding reaches 1.6e-9 at φ ≈ 300, and which cancels to 0 below
-// the mean) within 1e-12 + 1e-11·φ (test/detectors/phi.test.ts checks both on a fine grid). The JVM's
+// the mean) within 1e-12 + 1e-11·φ wherever Akka's e is a normal double, y < 21.2 (beyond, its e keeps only a
+// few bits and its φ is off by up to log10 2; this stays precise). test/detectors/phi.test.ts checks both on a
+// fine grid and at random points. The JVM's
 // `Math.exp` and `Math.log10` are themselves allowed an error of 1 ulp, so Akka's last bits were never
 // reproducible across machines anyway.
 

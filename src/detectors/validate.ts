@@ -22,6 +22,16 @@ export function badTime(owner: string, nowMs: unknown): RangeError {
   );
 }
 
+/**
+ * The error for `nowMs` when `nowMs − lastMs` was found not to be a silence in [0, ∞) or `nowMs` above
+ * MAX_TIME_MS (the detectors' hot path checks only that, `lastMs` having been checked when it was given).
+ */
+export function badSilence(owner: string, nowMs: number, lastMs: number): RangeError {
+  return nowMs >= -MAX_TIME_MS && nowMs <= MAX_TIME_MS
+    ? timeWentBackwards(owner, nowMs, lastMs)
+    : badTime(owner, nowMs);
+}
+
 /** The error for a heartbeat or a query at a time before the last heartbeat. */
 export function timeWentBackwards(owner: string, nowMs: number, lastMs: number): RangeError {
   return new RangeError(

@@ -46,8 +46,13 @@ describe("phi precision", () => {
         (t, mean, sd) => {
           const a = akka(t, mean, sd);
           const p = phi(t, mean, sd);
+          const y = (t - mean) / sd;
+          const e = Math.exp(-y * (1.5976 + 0.070566 * y * y));
           if (a === Number.POSITIVE_INFINITY) expect(p).toBe(a);
-          else expect(Math.abs(p - a)).toBeLessThanOrEqual(1e-12 + 1e-11 * a);
+          // Where Akka's e is subnormal (y > 21.2) it keeps only a few bits and its φ is off by up to
+          // log10(2); this port's φ stays precise there (the grid test above checks it against the reference).
+          else if (e >= 2.2250738585072014e-308)
+            expect(Math.abs(p - a)).toBeLessThanOrEqual(1e-12 + 1e-11 * a);
         },
       ),
     );
