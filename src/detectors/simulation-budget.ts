@@ -5,10 +5,12 @@
 // Two budgets, both in SimulationConfig (`maxEvents`, `maxDetectors`):
 // - events: every heartbeat delivered to a monitor, every timer (a beat sent, a judging tick, a pause, a
 //   crash, a stall) and every judgement (one detector judging one peer at one tick). Default 20,000,000:
-//   about 10–20 s of one core. The estimate is an upper bound: no message lost, the first beat at t = 0.
+//   about 6–25 s of one core (3.5 M events/s at 100 nodes, 0.9 M/s at 500, measured). The estimate is an
+//   upper bound: no message lost, the first beat at t = 0.
 // - detector states: monitored pairs × detectors per pair (a pair without detectors still costs one: its
-//   place in the topology). Default 1,000,000: a φ detector holds up to a few KiB (history.ts), so about
-//   1–3 GiB at most; enough for the 1,000-node all-to-all cost scenario (999,000 pairs).
+//   place in the topology). Default 1,000,000: 0.9 GiB peak in a 500-node, 4-detector run within the event
+//   budget (a full φ window holds up to 3.5 KB, history.ts); enough for the 1,000-node all-to-all cost
+//   scenario (999,000 pairs).
 
 import type { SimulationSettings } from "./simulation-config.ts";
 
