@@ -11,6 +11,7 @@ import {
 import { type Comparison, comparisonJson, comparisonText } from "../../report/detector/analysis.ts";
 import { detectorPayload, writeHtmlReport } from "../../report/html.ts";
 import { type Io, UsageError } from "../io.ts";
+import { DURATION_HELP, duration, MORE_THAN_ZERO } from "./duration.ts";
 import {
   type AkkaFlags,
   addAkkaOptions,
@@ -18,11 +19,8 @@ import {
   akkaSettings,
   buildDistribution,
   type DistFlags,
-  DURATION_HELP,
-  duration,
   integer,
   list,
-  MORE_THAN_ZERO,
   phiThreshold,
 } from "./flags.ts";
 

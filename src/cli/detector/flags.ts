@@ -1,7 +1,5 @@
-// The flags the detector commands share, and how their values are read. Durations take a unit, Go-style
-// (500ms, 1s, 1m30s, 2h), parsed by the project's one duration parser (load/units.ts `parseDuration`); a bare
-// number other than 0 is refused, because scenario files read a bare number as seconds and this command used
-// to read it as milliseconds. Every mistake is a UsageError: one line, exit 2.
+// The flags the detector commands share, and how their values are read (durations: duration.ts). Every mistake
+// is a UsageError: one line, exit 2.
 
 import type { Command } from "commander";
 import {
@@ -10,29 +8,19 @@ import {
   exponentialGaps,
   type GapDistribution,
   lognormalGaps,
-  MAX_TIME_MS,
   normalGaps,
   type Topology,
   withPauseTail,
 } from "../../detectors/index.ts";
-import { parseDuration, UnitError } from "../../load/units.ts";
 import { UsageError } from "../io.ts";
+import { duration, MORE_THAN_ZERO } from "./duration.ts";
 import { readGapsFile } from "./gaps-file.ts";
-
-/** Printed under `faultline detector --help` and each subcommand's help. */
-export const DURATION_HELP = `
-Durations take a unit, as in scenario files (Go's time.ParseDuration): 500ms, 1s, 1.5s, 1m30s, 2h.
-A bare number other than 0 is refused: write 1000ms or 1s, not 1000.`;
 
 /** The most values a comma-separated list may hold, and the most rows a printed grid may have. */
 export const MAX_LIST = 1000;
 export const MAX_GRID_ROWS = 10_000;
 
-const BARE_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
-
-/** A duration that must be more than 0 (a mean gap, a deviation, a scale). */
-export const MORE_THAN_ZERO = { ms: Number.MIN_VALUE, rule: "must be more than 0" };
 
 /** Runs `f`, turning a RangeError (a library's refusal of a value) into a UsageError about `what`. */
 export function wrap<T>(what: string, f: () => T): T {
@@ -42,29 +30,6 @@ export function wrap<T>(what: string, f: () => T): T {
     if (e instanceof RangeError) throw new UsageError(`${what}: ${e.message}`);
     throw e;
   }
-}
-
-/**
- * A duration flag's value in milliseconds (to the nanosecond): a unit is required, the value must not be
- * negative and at most MAX_TIME_MS (285 years); `min.ms` is the smallest allowed, `min.rule` says so.
- */
-export function duration(flag: string, text: string, min?: { ms: number; rule: string }): number {
-  const s = text.trim();
-  if (BARE_NUMBER.test(s)) {
-    if (Number(s) !== 0) throw new UsageError(`${flag}: "${text}" needs a unit (e.g. 1s, 500ms)`);
-  }
-  let seconds: number;
-  try {
-    seconds = parseDuration(s);
-  } catch (e) {
-    if (e instanceof UnitError) throw new UsageError(`${flag}: "${text}" is not a duration: ${e.message}`);
-    throw e;
-  }
-  const ms = Math.round(seconds * 1e9) / 1e6;
-  if (ms < 0) throw new UsageError(`${flag}: "${text}" is negative`);
-  if (!(ms <= MAX_TIME_MS)) throw new UsageError(`${flag}: "${text}" is longer than 285 years`);
-  if (min !== undefined && ms < min.ms) throw new UsageError(`${flag}: "${text}": ${min.rule}`);
-  return ms;
 }
 
 /** A comma-separated list, each item read by `item`; at most MAX_LIST items. */
@@ -221,6 +186,16 @@ export function addModelGridOptions(cmd: Command): Command {
 
 export function learnedStd(opts: AkkaFlags): number {
   return opts.std !== undefined ? duration("--std", opts.std) : 0;
+}
+
+/** The learned mean gaps of `--mean-gap`, each more than 0. */
+export function meanGaps(text: string): number[] {
+  return list("--mean-gap", text, (f, t) => duration(f, t, MORE_THAN_ZERO));
+}
+
+/** Akka's normal model from its flags: acceptable pause, min-std floor and learned deviation (ms). */
+export function normalModel(opts: AkkaFlags): { pause: number; minStd: number; std: number } {
+  return { ...akkaSettings(opts), std: learnedStd(opts) };
 }
 
 /** One row for each learned mean gap and each value (a silence, a threshold), mean gaps outermost. */

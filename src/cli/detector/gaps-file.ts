@@ -10,8 +10,9 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { MAX_FILE_BYTES } from "../../load/source.ts";
-import { parseDuration, UnitError } from "../../load/units.ts";
+import { UnitError } from "../../load/units.ts";
 import { UsageError } from "../io.ts";
+import { durationMs } from "./duration.ts";
 
 const CHUNK_BYTES = 1 << 20;
 const UNIT_LINE = /^\s*#\s*unit\s*:\s*(\S+)\s*$/i;
@@ -109,14 +110,13 @@ function gap(path: string, lineNo: number, col: number, token: string, unitMs: n
       throw new UsageError(`${at}: "${token}" is not a gap >= 0`);
     return v;
   }
-  let seconds: number;
+  let ms: number;
   try {
-    seconds = parseDuration(token);
+    ms = durationMs(token);
   } catch (e) {
     if (e instanceof UnitError) throw new UsageError(`${at}: "${token}" is not a gap: ${e.message}`);
     throw e;
   }
-  const ms = Math.round(seconds * 1e9) / 1e6;
   if (!(ms >= 0) || !Number.isFinite(ms)) throw new UsageError(`${at}: "${token}" is not a gap >= 0`);
   return ms;
 }

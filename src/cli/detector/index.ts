@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import type { Io } from "../io.ts";
 import { registerCompareCommand } from "./compare.ts";
-import { DURATION_HELP } from "./flags.ts";
+import { DURATION_HELP } from "./duration.ts";
 import { registerPhiCommand } from "./phi.ts";
 import { registerSimulateCommand } from "./simulate.ts";
 import { registerThresholdCommand } from "./threshold.ts";

@@ -5,17 +5,15 @@ import type { Command } from "commander";
 import { exponentialPhi, phi } from "../../detectors/index.ts";
 import { type PhiRow, phiGridJson, phiGridText } from "../../report/detector/grid.ts";
 import type { Io } from "../io.ts";
+import { DURATION_HELP, duration } from "./duration.ts";
 import {
   type AkkaFlags,
   addAkkaOptions,
   addModelGridOptions,
-  akkaSettings,
-  DURATION_HELP,
-  duration,
-  learnedStd,
   list,
-  MORE_THAN_ZERO,
+  meanGaps,
   modelGrid,
+  normalModel,
 } from "./flags.ts";
 
 export function registerPhiCommand(detector: Command, io: Io, setExit: (code: number) => void): void {
@@ -32,9 +30,8 @@ export function registerPhiCommand(detector: Command, io: Io, setExit: (code: nu
     ),
   ).action((opts: AkkaFlags & { silence: string; meanGap: string; json?: boolean }) => {
     const silences = list("--silence", opts.silence, (f, t) => duration(f, t));
-    const means = list("--mean-gap", opts.meanGap, (f, t) => duration(f, t, MORE_THAN_ZERO));
-    const { pause, minStd } = akkaSettings(opts);
-    const model = { pause, minStd, std: learnedStd(opts) };
+    const means = meanGaps(opts.meanGap);
+    const model = normalModel(opts);
     const rows = modelGrid(
       "--mean-gap × --silence",
       means,
@@ -43,7 +40,7 @@ export function registerPhiCommand(detector: Command, io: Io, setExit: (code: nu
         meanGapMs: mean,
         silenceMs: silence,
         phiExponential: exponentialPhi(silence, mean),
-        phiNormal: phi(silence, mean + pause, Math.max(model.std, minStd)),
+        phiNormal: phi(silence, mean + model.pause, Math.max(model.std, model.minStd)),
       }),
     );
     io.out(opts.json ? phiGridJson(rows, model) : phiGridText(rows, model));

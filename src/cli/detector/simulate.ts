@@ -19,7 +19,8 @@ import {
 import { formatMs } from "../../report/detector/format.ts";
 import { scenarioJson, scenarioText } from "../../report/detector/simulation.ts";
 import { type Io, UsageError } from "../io.ts";
-import { DURATION_HELP, duration, integer, probability, topology, wrap } from "./flags.ts";
+import { DURATION_HELP, duration } from "./duration.ts";
+import { integer, probability, topology, wrap } from "./flags.ts";
 
 interface Flags {
   scenario: string;

@@ -6,6 +6,7 @@ import { exponentialSilenceFor, phiNormalSilenceFor, pickThreshold } from "../..
 import { picksJson, picksText, type ThresholdPick } from "../../report/detector/analysis.ts";
 import { type ThresholdRow, thresholdGridJson, thresholdGridText } from "../../report/detector/grid.ts";
 import type { Io } from "../io.ts";
+import { DURATION_HELP } from "./duration.ts";
 import {
   type AkkaFlags,
   addAkkaOptions,
@@ -14,13 +15,11 @@ import {
   akkaSettings,
   buildDistribution,
   type DistFlags,
-  DURATION_HELP,
-  duration,
-  learnedStd,
   list,
-  MORE_THAN_ZERO,
+  meanGaps,
   modelGrid,
   nonNegative,
+  normalModel,
   phiThreshold,
 } from "./flags.ts";
 
@@ -63,8 +62,8 @@ export function registerThresholdCommand(detector: Command, io: Io, setExit: (co
       return;
     }
     const thresholds = list("--phi", opts.phi, phiThreshold);
-    const means = list("--mean-gap", opts.meanGap, (f, t) => duration(f, t, MORE_THAN_ZERO));
-    const model = { pause, minStd, std: learnedStd(opts) };
+    const means = meanGaps(opts.meanGap);
+    const model = normalModel(opts);
     const rows = modelGrid(
       "--mean-gap × --phi",
       means,
@@ -73,7 +72,11 @@ export function registerThresholdCommand(detector: Command, io: Io, setExit: (co
         meanGapMs: mean,
         threshold,
         silenceExponentialMs: exponentialSilenceFor(threshold, mean),
-        silenceNormalMs: phiNormalSilenceFor(threshold, mean + pause, Math.max(model.std, minStd)),
+        silenceNormalMs: phiNormalSilenceFor(
+          threshold,
+          mean + model.pause,
+          Math.max(model.std, model.minStd),
+        ),
       }),
     );
     io.out(opts.json ? thresholdGridJson(rows, model) : thresholdGridText(rows));
