@@ -2,7 +2,7 @@
 
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { SimulationResult } from "../src/simulate.ts";
+import type { SimulationResult } from "../src/run/simulate.ts";
 import { eventsOf, example, initialState, nameOf, only, onNode, onPod, podOf, run } from "./helpers/sim.ts";
 
 const files = readdirSync("examples")

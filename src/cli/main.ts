@@ -1,13 +1,18 @@
 // The faultline command: parse arguments, call load → run → report, map errors to exit codes.
+// Everything written passes the output boundary (io.ts escapingIo); `runProcess` is the process's
+// entry (bin/faultline.js): it guards the streams and catches what nothing else did.
 
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerDetectorCommands } from "./detector/index.ts";
-import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Io, processIo, UsageError } from "./io.ts";
+import { reportInternalError } from "./errors.ts";
+import { EXIT_BAD_INPUT, escapingIo, guardStreams, type Io, processIo, UsageError } from "./io.ts";
 import { registerProbesCommand } from "./probes.ts";
 import { registerSimulateCommand } from "./simulate.ts";
 
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
+  if (rawIo === processIo) guardStreams();
+  const io = escapingIo(rawIo);
   let exitCode = 0;
   const program = new Command("faultline")
     .description("What happens if…? Kubernetes failure handling and heartbeat failure detectors, simulated.")
@@ -34,9 +39,19 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.err(`faultline: ${error.message}\n`);
       return EXIT_BAD_INPUT;
     }
-    io.err(`faultline: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT_INTERNAL;
+    return reportInternalError(error, io);
   }
+}
+
+/** The process's entry: guarded streams, the exit code, and no stack for what escaped everything. */
+export async function runProcess(argv: string[]): Promise<void> {
+  guardStreams();
+  const fail = (error: unknown) => {
+    process.exitCode = reportInternalError(error, escapingIo(processIo));
+  };
+  process.on("uncaughtException", fail);
+  process.on("unhandledRejection", fail);
+  process.exitCode = await main(argv);
 }
 
 /** The version in package.json (two levels up from src/cli/ or dist/cli/). */

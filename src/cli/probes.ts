@@ -7,6 +7,7 @@ import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.t
 import type { KubeObject, PodSpec, Service } from "../kubernetes/objects.ts";
 import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
 import { selectorMatches } from "../load/manifest.ts";
+import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import { tableLines } from "../report/table.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
@@ -58,9 +59,12 @@ export function registerProbesCommand(program: Command, io: Io, setExit: (code: 
     .option("--for <duration>", "how long to run (default 200s)")
     .option(
       "--probe-schedule <schedule>",
-      "kubernetes (the real kubelet, default) or period-end (the seed's toy: each check at the end of its period)",
+      "kubernetes (the real kubelet, default) or period-end (a simplified kubelet: each check at the end of its period, no jitter, no timeouts)",
     )
-    .option("--no-crash-loop-back-off", "restart without CrashLoopBackOff (the seed's toy)")
+    .option(
+      "--no-crash-loop-back-off",
+      "restart at once, without CrashLoopBackOff (as the simplified kubelet does)",
+    )
     .option("--verbose", "print every event of the run, each probe check included")
     .action((files: string[], opts: Options) => {
       try {
@@ -83,7 +87,9 @@ export function registerProbesCommand(program: Command, io: Io, setExit: (code: 
           : [];
         if (opts.json) {
           io.out(
-            `${JSON.stringify({ workloads: tables, ...(run ? { run: { settings: run, runs } } : {}) }, null, 2)}\n`,
+            escapeJsonControls(
+              `${JSON.stringify({ workloads: tables, ...(run ? { run: { settings: run, runs } } : {}) }, null, 2)}\n`,
+            ),
           );
           return;
         }

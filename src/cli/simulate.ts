@@ -1,72 +1,205 @@
-// `faultline simulate FILE [--seed N] [--json]`.
+// `faultline simulate FILE [--seed N] [--json] [--report FILE] [--vary KEY=V1,V2] [--max-events N]`:
+// load, check the work against the budget (src/run/budget.ts), run, print, write the report.
 
 import type { Command } from "commander";
+import { EventBudgetExceeded } from "../engine/engine.ts";
 import { UnsupportedFault } from "../faults/faults.ts";
 import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
+import { escapeJsonControls } from "../report/escape.ts";
 import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { formatJson } from "../report/json.ts";
+import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
 import { formatTimeline } from "../report/text.ts";
-import { simulate } from "../simulate.ts";
-import { formatVariants, simulateVariants } from "../traffic/compare.ts";
-import { VaryError } from "../traffic/vary.ts";
+import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
+import type { Scenario } from "../scenario/types.ts";
+import { type SimulationResult, simulate } from "../simulate.ts";
+import { formatVariants, type VariantRun } from "../traffic/compare.ts";
+import { pullLevers } from "../traffic/levers.ts";
+import { applyVariation, parseVary, VaryError } from "../traffic/vary.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { progressLine } from "./progress.ts";
+import { checkReportPath, writeReportFile } from "./report-file.ts";
+
+interface Options {
+  seed?: string;
+  json?: boolean;
+  allLeases?: boolean;
+  report?: string;
+  reportInclude?: string;
+  vary?: string;
+  maxEvents?: string;
+  maxRequests?: string;
+}
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   program
     .command("simulate")
     .description("simulate a scenario file and print what the cluster does, second by second")
     .argument("<file>", "scenario file (YAML)")
-    .option("--seed <n>", "override the scenario's seed")
+    .option("--seed <n>", "run with this random seed instead of the scenario's `seed`")
     .option("--json", "print the machine-readable result")
     .option("--all-leases", "show every Lease renewal in the timeline")
     .option("--report <file>", "also write the HTML report (one self-contained page) to this file")
+    .option(
+      "--report-include <what>",
+      "keep in the report what it leaves out by default: annotations (their values), commands (exec probes and hooks), or both: annotations,commands",
+    )
     .option("--vary <key=values>", "run variants side by side, e.g. externalTrafficPolicy=Local,Cluster")
-    .action(
-      async (
-        file: string,
-        opts: { seed?: string; json?: boolean; allLeases?: boolean; report?: string; vary?: string },
-      ) => {
-        let seed: number | undefined;
-        if (opts.seed !== undefined) {
-          if (!/^\d+$/.test(opts.seed) || Number(opts.seed) > 0xffffffff)
-            throw new UsageError(`--seed: "${opts.seed}" is not a whole number from 0 to 4294967295`);
-          seed = Number(opts.seed);
+    .option(
+      "--max-events <n>",
+      `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)}); a larger scenario is refused before it runs`,
+    )
+    .option(
+      "--max-requests <n>",
+      `simulated requests one run may send, retries included (default ${count(DEFAULT_BUDGET.maxRequests)})`,
+    )
+    .action(async (file: string, opts: Options) => {
+      const seed = parseSeed(opts.seed);
+      const budget: Budget = {
+        maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+        maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+      };
+      let include: Set<ReportInclude>;
+      try {
+        include = parseReportInclude(opts.reportInclude);
+      } catch (e) {
+        throw new UsageError(`--report-include: ${(e as Error).message}`);
+      }
+      if (opts.reportInclude !== undefined && opts.report === undefined)
+        throw new UsageError("--report-include goes with --report");
+      try {
+        const scenario = loadScenarioFile(file);
+        if (opts.report !== undefined)
+          checkReportPath(opts.report, [file, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
+        const runner = new Runner(io, file, budget, seed);
+        if (opts.vary !== undefined) {
+          const { key, values } = parseVary(opts.vary);
+          const variants = values.map((v) => ({
+            label: `${key}=${v}`,
+            scenario: applyVariation(scenario, key, v),
+          }));
+          for (const v of variants) runner.check(v.scenario, v.label);
+          const runs: VariantRun[] = variants.map((v, i) => ({
+            variant: v.label,
+            result: runner.run(v.scenario, `${v.label} (${i + 1} of ${variants.length})`, false),
+          }));
+          print(io, file, () => formatVariants(scenario.name, runs, opts.json ?? false), opts.json);
+          if (opts.report !== undefined && runs[0])
+            await writeReport(io, opts.report, scenario, runs, include);
+          return;
         }
-        try {
-          const scenario = loadScenarioFile(file);
-          if (opts.vary !== undefined) {
-            const runs = simulateVariants(scenario, opts.vary, seed);
-            io.out(formatVariants(scenario.name, runs, opts.json ?? false));
-            if (opts.report !== undefined && runs[0]) {
-              const variants = runs.map((r) => ({ label: r.variant, result: r.result }));
-              const bytes = await writeHtmlReport(
-                opts.report,
-                simulatePayload(scenario, runs[0].result, variants),
-              );
-              io.err(`faultline: report written to ${opts.report} (${Math.ceil(bytes / 1024)} KiB)\n`);
-            }
-            return;
-          }
-          const result = simulate(scenario, { ...(seed === undefined ? {} : { seed }), levers: true });
-          io.out(
+        runner.check(scenario);
+        const result = runner.run(scenario, scenario.name, true);
+        print(
+          io,
+          file,
+          () =>
             opts.json
               ? formatJson(result)
               : formatTimeline(result, scenario, { allLeases: opts.allLeases ?? false }),
-          );
-          if (opts.report !== undefined) {
-            const bytes = await writeHtmlReport(opts.report, simulatePayload(scenario, result));
-            io.err(`faultline: report written to ${opts.report} (${Math.ceil(bytes / 1024)} KiB)\n`);
-          }
-        } catch (error) {
-          if (error instanceof LoadError) {
-            io.err(`${formatLoadError(error)}\n`);
-            setExit(EXIT_BAD_INPUT);
-            return;
-          }
-          if (error instanceof UnsupportedFault) throw new UsageError(`${file}: ${error.message}`);
-          if (error instanceof VaryError) throw new UsageError(error.message);
-          throw error;
+          opts.json,
+        );
+        if (opts.report !== undefined)
+          await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, false);
+      } catch (error) {
+        if (error instanceof LoadError) {
+          io.err(`${formatLoadError(error)}\n`);
+          setExit(EXIT_BAD_INPUT);
+          return;
         }
-      },
-    );
+        if (error instanceof UnsupportedFault) throw new UsageError(`${file}: ${error.message}`);
+        if (error instanceof VaryError) throw new UsageError(error.message);
+        throw error;
+      }
+    });
+}
+
+/** Runs within the budget: refused before it starts when the estimate is over, stopped when it goes past. */
+class Runner {
+  constructor(
+    private readonly io: Io,
+    private readonly file: string,
+    private readonly budget: Budget,
+    private readonly seed: number | undefined,
+  ) {}
+
+  check(scenario: Scenario, label?: string): void {
+    const over = overBudget(estimateWork(scenario), this.budget);
+    if (over) throw new UsageError(`${this.file}${label ? ` (${label})` : ""}: ${over}`);
+  }
+
+  run(scenario: Scenario, label: string, levers: boolean): SimulationResult {
+    const estimate = estimateWork(scenario);
+    const progress = progressLine(this.io, label, estimate, scenario.duration);
+    try {
+      return simulate(scenario, {
+        ...(this.seed === undefined ? {} : { seed: this.seed }),
+        ...(levers ? { levers: pullLevers } : {}),
+        engine: {
+          maxEvents: this.budget.maxEvents,
+          ...(progress ? { onProgress: progress.onProgress } : {}),
+        },
+      });
+    } catch (error) {
+      if (error instanceof EventBudgetExceeded)
+        throw new UsageError(
+          `${this.file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${duration(Math.round(error.at))}`} (estimated ~${count(estimate.events)} for the whole run); raise it with --max-events ${Math.max(error.maxEvents * 4, Math.ceil(estimate.events * 2))}`,
+        );
+      throw error;
+    } finally {
+      progress?.done();
+    }
+  }
+}
+
+/** Prints a formatted result; JSON gets its control characters escaped as JSON escapes. */
+function print(io: Io, file: string, format: () => string, json: boolean | undefined): void {
+  let text: string;
+  try {
+    text = format();
+  } catch (error) {
+    if (error instanceof RangeError && /string length/i.test(error.message))
+      throw new UsageError(
+        `${file}: the result is too large to print as one text; shorten the scenario${json ? " or leave out --json" : ""}`,
+      );
+    throw error;
+  }
+  io.out(json ? escapeJsonControls(text) : text);
+}
+
+async function writeReport(
+  io: Io,
+  path: string,
+  scenario: Scenario,
+  runs: VariantRun[],
+  include: ReadonlySet<ReportInclude>,
+  variants = true,
+): Promise<void> {
+  const safe = redactForReport(
+    scenario,
+    runs.map((r) => r.result),
+    include,
+  );
+  const payload = simulatePayload(
+    safe.scenario,
+    safe.results[0]!,
+    variants ? runs.map((r, i) => ({ label: r.variant, result: safe.results[i]! })) : undefined,
+  );
+  const bytes = await writeReportFile(path, () => writeHtmlReport(path, payload));
+  io.err(`faultline: report written to ${path} (${Math.ceil(bytes / 1024)} KiB)\n`);
+}
+
+function parseSeed(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > 0xffffffff)
+    throw new UsageError(`--seed: "${value}" is not a whole number from 0 to 4294967295`);
+  return Number(value);
+}
+
+function parseCount(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.replace(/_/g, ""));
+  if (!/^[\d_]+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`${flag}: "${value}" is not a whole number of at least 1`);
+  return n;
 }

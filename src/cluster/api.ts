@@ -1,32 +1,46 @@
-// The API server's side of pod lifecycle: create (with admission), graceful and forced deletion,
-// status conditions. Every controller goes through these so each change is traced once.
+// The API server's side of pod lifecycle: create (admission, generateName), graceful and forced
+// deletion, status conditions. Every component goes through these, so each change is recorded
+// once, as an event with the fields that explain it (trace/control-plane-events.ts).
 
+import type { Engine } from "../engine/engine.ts";
 import { admitPod } from "../kubernetes/admission.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
-import { getPod } from "../kubernetes/kubectl.ts";
+import { getPod, podRow } from "../kubernetes/kubectl.ts";
 import type { ConditionStatus, Pod } from "../kubernetes/objects.ts";
-import type { Lane } from "../trace/events.ts";
-import type { Context } from "./context.ts";
-import { controllerOf, ref } from "./store.ts";
+import type {
+  EvictionCause,
+  PodCreatedCause,
+  PodReadyBy,
+  PodRemovalCause,
+} from "../trace/control-plane-events.ts";
+import type { Emitted, Lane, Trace } from "../trace/events.ts";
+import type { KubeletPodDeletedFields } from "../trace/node-events.ts";
+import type { Cluster } from "./context.ts";
+import { controllerOf, ref, type Store } from "./store.ts";
 
-export function createPod(ctx: Context, pod: Pod, why: string): Pod {
-  admitPod(pod, ctx.controlPlane);
-  ctx.store.create(pod);
-  const owner = workloadOf(ctx, pod) ?? "none";
-  ctx.trace.emit({
+/** What a write needs: the clock, the store, the trace. */
+export type ApiWriter = { engine: Engine; store: Store; trace: Trace };
+
+/**
+ * @deprecated The prose a component wrote itself (still the kubelet's): `message`/`why` are shown
+ * as they are. New callers pass the fields that explain the change instead.
+ */
+export interface LegacyProse {
+  lane: Lane;
+  message: string;
+  why: string;
+}
+
+/** A pod created by a controller: admission (DefaultTolerationSeconds), then the store. */
+export function createPod(cluster: Cluster, pod: Pod, cause: PodCreatedCause): Pod {
+  admitPod(pod, cluster.admission);
+  cluster.store.create(pod);
+  cluster.trace.emit({
     type: "PodCreated",
     lane: "control-plane",
     object: ref(pod),
-    owner,
-    message: `${
-      owner === "none"
-        ? "the API server"
-        : owner
-            .split("/")
-            .filter((_, i) => i !== 1)
-            .join(" ")
-    } creates pod ${pod.metadata.name}`,
-    why,
+    owner: workloadOf(cluster, pod) ?? "none",
+    ...cause,
   });
   return pod;
 }
@@ -36,7 +50,7 @@ export function createPod(ctx: Context, pod: Pod, why: string): Pod {
  * pod of one of its ReplicaSets (following the ReplicaSet's own ownerReference), else the pod's
  * controller (`StatefulSet/…`, `DaemonSet/…`, `ReplicaSet/…`).
  */
-export function workloadOf(ctx: Context, pod: Pod): string | undefined {
+export function workloadOf(ctx: { store: Store }, pod: Pod): string | undefined {
   const owner = controllerOf(pod);
   if (!owner?.startsWith("ReplicaSet/")) return owner;
   const rs = ctx.store.get("ReplicaSet", owner.slice("ReplicaSet/".length));
@@ -54,94 +68,100 @@ export function graceOf(pod: Pod): number {
  * A pod never bound to a node is removed at once (nothing runs it).
  */
 export function deletePodGracefully(
-  ctx: Context,
+  api: ApiWriter,
   pod: Pod,
-  event: { reason: string; lane: Lane; why: string; message: string },
+  event: { reason: string; lane: Lane } & EvictionCause,
 ): void {
-  if (pod.metadata.deletionTimestamp !== undefined || !ctx.store.exists(pod)) return;
-  const grace = graceOf(pod);
+  if (pod.metadata.deletionTimestamp !== undefined || !api.store.exists(pod)) return;
+  const { reason, lane, ...cause } = event;
   if (!pod.spec.nodeName) {
-    removePod(ctx, pod, { force: false, lane: event.lane, why: event.why, message: event.message });
+    removePod(api, pod, { force: false, lane, ...cause });
     return;
   }
-  pod.metadata.deletionTimestamp = ctx.engine.now + grace;
+  const grace = graceOf(pod);
+  pod.metadata.deletionTimestamp = api.engine.now + grace;
   pod.metadata.deletionGracePeriodSeconds = grace;
-  ctx.store.update(pod, pod.spec.nodeName);
-  ctx.trace.emit({
+  api.store.update(pod, pod.spec.nodeName);
+  api.trace.emit({
     type: "PodEvicted",
-    lane: event.lane,
+    lane,
     object: ref(pod),
     node: pod.spec.nodeName,
-    reason: event.reason,
-    message: event.message,
-    why: event.why,
-    see: getPod(pod, ctx.engine.now),
+    reason,
+    podRow: podRow(pod, api.engine.now),
+    ...cause,
   });
 }
 
 /** The pod object leaves the API (the kubelet's final delete, PodGC, or `kubectl delete --force`). */
 export function removePod(
-  ctx: Context,
+  api: ApiWriter,
   pod: Pod,
-  event: { force: boolean; lane: Lane; why: string; message: string },
+  event:
+    | ({ force: boolean } & LegacyProse)
+    | ({ force: boolean; lane: Lane } & (PodRemovalCause | KubeletPodDeletedFields)),
 ): void {
-  if (!ctx.store.exists(pod)) return;
-  ctx.store.delete(pod);
-  ctx.trace.emit({
-    type: "PodDeleted",
-    lane: event.lane,
-    object: ref(pod),
-    force: event.force,
-    message: event.message,
-    why: event.why,
-    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-  });
+  if (!api.store.exists(pod)) return;
+  api.store.delete(pod);
+  const node = pod.spec.nodeName ? { node: pod.spec.nodeName } : {};
+  const { lane, ...fields } = event;
+  api.trace.emit({ type: "PodDeleted", lane, object: ref(pod), ...node, ...fields } as Emitted);
 }
 
 export function podReady(pod: Pod): boolean {
   return pod.status.conditions.find((c) => c.type === "Ready")?.status === "True";
 }
 
-/** Set a pod condition; returns whether it changed. */
+/**
+ * Set a pod condition as UpdatePodCondition does (pkg/api/v1/pod/util.go): the condition is replaced
+ * whole (reason and message follow the writer), keeping its lastTransitionTime while the status is
+ * unchanged. Returns whether the status changed: the transitions the events follow.
+ */
 export function setPodCondition(
-  ctx: Context,
+  ctx: { engine: Engine },
   pod: Pod,
   type: string,
   status: ConditionStatus,
   reason?: string,
   message?: string,
 ): boolean {
-  const existing = pod.status.conditions.find((c) => c.type === type);
-  if (existing && existing.status === status) return false;
+  const i = pod.status.conditions.findIndex((c) => c.type === type);
+  const existing = pod.status.conditions[i];
   const cond = {
     type,
     status,
-    lastTransitionTime: ctx.engine.now,
+    lastTransitionTime:
+      existing?.status === status ? (existing.lastTransitionTime ?? ctx.engine.now) : ctx.engine.now,
     ...(reason ? { reason } : {}),
     ...(message ? { message } : {}),
   };
-  if (existing) Object.assign(existing, cond);
+  if (existing) pod.status.conditions[i] = cond;
   else pod.status.conditions.push(cond);
-  return true;
+  return existing?.status !== status;
 }
 
-/** The pod's Ready condition, with its PodReady / PodNotReady event. */
+/**
+ * The pod's Ready condition, with its PodReady / PodNotReady event (`reason`: the condition's).
+ * The event carries who set it (`by`, with its fields) and the pod as kubectl would show it.
+ */
 export function setPodReady(
-  ctx: Context,
+  api: ApiWriter,
   pod: Pod,
   ready: boolean,
-  event: { lane: Lane; why: string; message: string; reason?: string },
+  event: (LegacyProse & { reason?: string }) | ({ lane: Lane; reason?: string } & PodReadyBy),
 ): void {
-  if (!ctx.store.exists(pod)) return;
-  if (!setPodCondition(ctx, pod, "Ready", ready ? "True" : "False", event.reason)) return;
-  ctx.store.update(pod, pod.spec.nodeName);
-  ctx.trace.emit({
-    type: (ready ? "PodReady" : "PodNotReady") as "PodReady",
-    lane: event.lane,
-    object: ref(pod),
-    message: event.message,
-    why: event.why,
-    see: getPod(pod, ctx.engine.now),
-    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-  });
+  if (!api.store.exists(pod)) return;
+  if (!setPodCondition(api, pod, "Ready", ready ? "True" : "False", event.reason)) return;
+  api.store.update(pod, pod.spec.nodeName);
+  const type = ready ? "PodReady" : "PodNotReady";
+  const node = pod.spec.nodeName ? { node: pod.spec.nodeName } : {};
+  const row = podRow(pod, api.engine.now);
+  if ("message" in event) {
+    const { lane, message, why } = event;
+    const see = getPod(pod, api.engine.now);
+    api.trace.emit({ type, lane, object: ref(pod), ...node, podRow: row, message, why, see } as Emitted);
+    return;
+  }
+  const { lane, ...fields } = event;
+  api.trace.emit({ type, lane, object: ref(pod), ...node, ...fields, podRow: row } as Emitted);
 }

@@ -1,8 +1,12 @@
-// What every component of the simulated cluster shares: the clock, the store, the trace and the
-// resolved settings. Components receive it; none reads a global.
+// What the components of the simulated cluster are given. A controller gets a `Cluster` (the clock,
+// the store, the trace as its event recorder, the API server's name generator and admission
+// settings) and its own settings slice, as Kubernetes' controllers get informers, a client and a
+// recorder. The kubelet, the data plane and the callers still share the whole `Context`: the
+// machines behind the API, the scenario's behaviours, every setting. None reads a global.
 
 import type { Engine } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
+import type { AdmissionSettings } from "../kubernetes/admission.ts";
 import type { ControlPlaneSettings, KubeletSettings } from "../kubernetes/defaults.ts";
 import type { Behaviour, KubernetesVersion, Scenario } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
@@ -29,8 +33,6 @@ export interface Machines {
   runningCopies(
     match: (podName: string, namespace: string, owner: string | undefined) => boolean,
   ): RunningCopy[];
-  /** Does the node's kubelet (last) report this claim's volume as mounted (node.status.volumesInUse)? */
-  volumeInUse(node: string, claim: string): boolean;
   /** Can the node's kubelet reach the API server? */
   reachable(node: string): boolean;
 }
@@ -52,18 +54,26 @@ export interface RunningCopy {
   replaced: boolean;
 }
 
-export interface Context {
+/** What a control-plane component reads and writes the cluster through. */
+export interface Cluster {
   engine: Engine;
+  /** get / list / watch: the informers, and the writes a client would send */
   store: Store;
+  /** the event recorder */
   trace: Trace;
+  /** the API server's generator for `metadata.generateName` suffixes */
+  names: Rng;
+  /** the API server's admission settings (DefaultTolerationSeconds) */
+  admission: AdmissionSettings;
+}
+
+export interface Context extends Cluster {
   scenario: Scenario;
   version: KubernetesVersion;
   /** `v1.32.0`, as kubectl prints it */
   versionString: string;
   controlPlane: ControlPlaneSettings;
   kubelet: KubeletSettings;
-  /** generator for the names controllers give pods (generateName suffixes) */
-  names: Rng;
   machines: Machines;
   /**
    * The traffic model (src/traffic/model.ts), when the scenario has callers. The kubelet's prober

@@ -1,8 +1,8 @@
 // The attach/detach controller (pkg/controller/volume/attachdetach): ReadWriteOnce volumes follow
 // their pod, one node at a time. A volume stays attached to a lost node until the node's kubelet
-// reports it unmounted, the node gets the out-of-service taint, or the detach has been requested for
-// ReconcilerMaxWaitForUnmountDuration (6 min) on an unhealthy node and
-// --disable-force-detach-on-timeout is false (reconciler/reconciler.go; kubernetes.md §11).
+// reports it unmounted (Node.status.volumesInUse), the node gets the out-of-service taint, or the
+// detach has been requested for ReconcilerMaxWaitForUnmountDuration (6 min) on an unhealthy node and
+// --disable-force-detach-on-timeout is false (reconciler/reconciler.go, reconcile).
 //
 // When the 6-minute timer starts: the docs (concepts/cluster-administration/node-shutdown.md) say
 // "where a pod deletion has not succeeded for 6 minutes", but the code decides. A pod's volumes stay
@@ -13,13 +13,25 @@
 // start only when the pod object is removed (force delete, PodGC, the out-of-service taint). That is
 // the well-known "Multi-Attach error" for six minutes after force-deleting a pod on a dead node.
 
-import type { Context } from "../cluster/context.ts";
+import type { Cluster } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
-import { ATTACH_DETACH_LOOP_PERIOD, MAX_WAIT_FOR_UNMOUNT } from "../kubernetes/defaults.ts";
+import {
+  ATTACH_DETACH_LOOP_PERIOD,
+  type ControlPlaneSettings,
+  MAX_WAIT_FOR_UNMOUNT,
+  minor,
+  WAITING_FOR_DETACH_SINCE_MINOR,
+} from "../kubernetes/defaults.ts";
 import type { Pod, VolumeAttachment } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
-import { fmt } from "../trace/format.ts";
+import type { KubernetesVersion } from "../scenario/types.ts";
+import type { ControlPlaneEventFields } from "../trace/control-plane-events.ts";
+
+export interface AttachDetachSettings extends Pick<ControlPlaneSettings, "disableForceDetachOnTimeout"> {
+  /** The control plane's version: the FailedAttachVolume event's words changed in 1.37. */
+  version: KubernetesVersion;
+}
 
 export class AttachDetachController {
   private detachRequestedAt = new Map<string, number>();
@@ -28,43 +40,63 @@ export class AttachDetachController {
   private queued = false;
   /** Pods that mount claims: the only ones the desired state of the world is made of. */
   private claimPods = new Set<Pod>();
+  /**
+   * volumesInUse of nodes whose object is gone, as last seen: the actual state of the world keeps
+   * them mounted (nodeDelete → processVolumesInUse with the deleted node's status).
+   */
+  private lastVolumesInUse = new Map<string, readonly string[]>();
 
-  constructor(private readonly ctx: Context) {
-    ctx.store.watch("Pod", (type, pod) => {
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly settings: AttachDetachSettings,
+  ) {
+    cluster.store.watch("Pod", (type, pod) => {
       if (claimsOf(pod).length === 0) return;
       if (type === "DELETED") this.claimPods.delete(pod);
       else this.claimPods.add(pod);
       this.enqueue();
     });
-    ctx.store.watch("Node", () => this.enqueue());
+    cluster.store.watch("Node", (type, node) => {
+      if (type === "DELETED") this.lastVolumesInUse.set(node.metadata.name, node.status.volumesInUse ?? []);
+      else this.lastVolumesInUse.delete(node.metadata.name);
+      this.enqueue();
+    });
   }
 
-  /** A pod's claims that are ReadWriteOnce (the ones that can be attached to one node only). */
-  enqueue(): void {
+  private enqueue(): void {
     if (this.queued) return;
     this.queued = true;
-    this.ctx.engine.after(0, () => {
+    this.cluster.engine.after(0, () => {
       this.queued = false;
       this.reconcile();
     });
   }
 
+  /** MountedByNode: the node's kubelet lists the claim's volume in node.status.volumesInUse. */
+  private mountedByNode(node: string, claim: string): boolean {
+    const obj = this.cluster.store.get("Node", node);
+    const inUse = obj ? (obj.status.volumesInUse ?? []) : (this.lastVolumesInUse.get(node) ?? []);
+    return inUse.includes(claim);
+  }
+
   private reconcile(): void {
-    const now = this.ctx.engine.now;
-    // Desired state: claim → node, for pods bound to a node and not being deleted.
+    const now = this.cluster.engine.now;
+    // Desired state: claim → node, for pods bound to a node and not terminated, whose claim exists
+    // (CreateVolumeSpec fails for a missing claim and ProcessPodVolumes skips the volume).
     const desired = new Map<string, { node: string; pod: Pod }[]>();
-    const pods = [...this.claimPods].filter((p) => this.ctx.store.exists(p));
+    const pods = [...this.claimPods].filter((p) => this.cluster.store.exists(p));
     pods.sort((a, b) => (a.metadata.uid! < b.metadata.uid! ? -1 : 1));
     for (const pod of pods) {
       if (!pod.spec.nodeName || isPodTerminated(pod)) continue;
       for (const claim of claimsOf(pod)) {
+        if (!this.cluster.store.get("PersistentVolumeClaim", claim)) continue;
         const list = desired.get(claim) ?? [];
         list.push({ node: pod.spec.nodeName, pod });
         desired.set(claim, list);
       }
     }
     // Detach what is attached but no longer wanted there.
-    for (const va of this.ctx.store.list("VolumeAttachment")) {
+    for (const va of this.cluster.store.list("VolumeAttachment")) {
       const claim = va.spec.claim;
       const node = va.spec.nodeName;
       const key = attachmentName(claim);
@@ -74,50 +106,50 @@ export class AttachDetachController {
       }
       const requested = this.detachRequestedAt.get(key) ?? now;
       this.detachRequestedAt.set(key, requested);
-      const nodeObj = this.ctx.store.get("Node", node);
+      const nodeObj = this.cluster.store.get("Node", node);
       const healthy = nodeObj?.status.conditions.find((c) => c.type === "Ready")?.status === "True";
       const outOfService = (nodeObj?.spec.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE);
-      const elapsed = now - requested;
-      const maxWaitExpired = elapsed > MAX_WAIT_FOR_UNMOUNT;
-      const forceDetach = !healthy && maxWaitExpired && !this.ctx.controlPlane.disableForceDetachOnTimeout;
-      const mounted = this.ctx.machines.volumeInUse(node, claim);
+      const waited = this.cluster.engine.since(requested);
+      const maxWaitExpired = waited > MAX_WAIT_FOR_UNMOUNT;
+      const forceDetach = !healthy && maxWaitExpired && !this.settings.disableForceDetachOnTimeout;
+      const mounted = this.mountedByNode(node, claim);
       if (mounted && !forceDetach && !outOfService) {
-        if (!healthy && !maxWaitExpired && !this.ctx.controlPlane.disableForceDetachOnTimeout)
+        if (!healthy && !maxWaitExpired && !this.settings.disableForceDetachOnTimeout)
           this.recheckAt(key, requested + MAX_WAIT_FOR_UNMOUNT + ATTACH_DETACH_LOOP_PERIOD);
         continue;
       }
-      const why = !mounted
-        ? `the kubelet on ${node} reported the volume unmounted`
-        : outOfService
-          ? `${node} has the ${TAINT_OUT_OF_SERVICE} taint: detach at once, even though the volume may still be mounted`
-          : `the detach has waited ${fmt(Math.round(elapsed * 10) / 10)}s since the pod was gone from the API > ReconcilerMaxWaitForUnmountDuration=6m, ${node} is not healthy and never reported the volume unmounted (--disable-force-detach-on-timeout=false)`;
-      this.detach(va, mounted, why);
+      this.detach(va, {
+        claim,
+        forced: mounted,
+        cause: !mounted ? "unmounted" : outOfService ? "out-of-service" : "max-wait-for-unmount",
+        waited,
+        maxWaitForUnmount: MAX_WAIT_FOR_UNMOUNT,
+      });
     }
     // Attach what is wanted and free.
     for (const claim of [...desired.keys()].sort()) {
       for (const { node, pod } of desired.get(claim)!) {
-        const va = this.ctx.store.get("VolumeAttachment", attachmentName(claim));
+        const va = this.cluster.store.get("VolumeAttachment", attachmentName(claim));
         if (!va) {
-          this.create(claim, node, true);
+          this.attach(claim, node, pod);
           continue;
         }
         if (va.spec.nodeName === node) continue;
         const key = `${pod.metadata.uid}|${va.spec.nodeName}`;
         if (this.waitingReported.has(key)) continue;
         this.waitingReported.add(key);
-        const volume = claim.split("/")[1];
-        const text =
-          Number(this.ctx.version.split(".")[1]) >= 37
-            ? `Waiting for detach for volume "${volume}" Volume is already exclusively attached to one node, waiting on detach before it can be attached to another node`
-            : `Multi-Attach error for volume "${volume}" Volume is already exclusively attached to one node and can't be attached to another`;
-        this.ctx.trace.emit({
+        // reportMultiAttachError: a Warning event on each pod that waits.
+        this.cluster.trace.emit({
           type: "FailedAttachVolume",
           lane: "control-plane",
           object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
           node,
-          message: `${pod.metadata.name} waits for its volume: ${text}`,
-          why: `PersistentVolumeClaim ${claim} is ReadWriteOnce and still attached to ${va.spec.nodeName}`,
-          see: `$ kubectl describe pod ${pod.metadata.name}\n  Warning  FailedAttachVolume  attachdetach-controller  ${text}`,
+          claim,
+          attachedTo: va.spec.nodeName,
+          prefix:
+            minor(this.settings.version) >= WAITING_FOR_DETACH_SINCE_MINOR
+              ? "Waiting for detach"
+              : "Multi-Attach error",
         });
       }
     }
@@ -127,45 +159,42 @@ export class AttachDetachController {
     if (this.timers.has(key)) return;
     this.timers.set(
       key,
-      this.ctx.engine.at(at, () => {
+      this.cluster.engine.at(at, () => {
         this.timers.delete(key);
         this.reconcile();
       }),
     );
   }
 
-  private create(claim: string, node: string, trace: boolean): void {
-    this.ctx.store.create<VolumeAttachment>({
+  private attach(claim: string, node: string, pod: Pod): void {
+    this.cluster.store.create<VolumeAttachment>({
       kind: "VolumeAttachment",
       metadata: { name: attachmentName(claim) },
       spec: { nodeName: node, claim },
       status: { attached: true },
     });
-    if (!trace) return;
-    this.ctx.trace.emit({
+    this.cluster.trace.emit({
       type: "VolumeAttached",
       lane: "control-plane",
       object: `PersistentVolumeClaim/${claim}`,
       node,
-      message: `attach/detach controller attaches ${claim}'s volume to ${node}`,
-      why: `a pod on ${node} uses the claim and the volume is attached nowhere else`,
+      claim,
+      pod: `${pod.metadata.namespace}/${pod.metadata.name}`,
     });
   }
 
-  private detach(va: VolumeAttachment, forced: boolean, why: string): void {
+  private detach(va: VolumeAttachment, fields: ControlPlaneEventFields["VolumeDetached"]): void {
     const key = attachmentName(va.spec.claim);
     this.detachRequestedAt.delete(key);
-    this.ctx.engine.cancel(this.timers.get(key));
+    this.cluster.engine.cancel(this.timers.get(key));
     this.timers.delete(key);
-    this.ctx.store.delete(va);
-    this.ctx.trace.emit({
+    this.cluster.store.delete(va);
+    this.cluster.trace.emit({
       type: "VolumeDetached",
       lane: "control-plane",
       object: `PersistentVolumeClaim/${va.spec.claim}`,
       node: va.spec.nodeName,
-      forced,
-      message: `attach/detach controller ${forced ? "force-detaches" : "detaches"} ${va.spec.claim}'s volume from ${va.spec.nodeName}`,
-      why,
+      ...fields,
     });
     this.enqueue();
   }

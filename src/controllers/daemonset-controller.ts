@@ -1,9 +1,10 @@
 // The DaemonSet controller (pkg/controller/daemon/daemon_controller.go): one pod on every node the
-// pod can run on. Its pods carry AddOrUpdateDaemonPodTolerations, so the not-ready and unreachable
-// taints never evict them (kubernetes.md §4.2).
+// pod can run on (NodeShouldRunDaemonPod). Its pods carry AddOrUpdateDaemonPodTolerations
+// (pkg/controller/daemon/util/daemonset_util.go), so the not-ready and unreachable taints never
+// evict them.
 
 import { createPod } from "../cluster/api.ts";
-import type { Context } from "../cluster/context.ts";
+import type { Cluster } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import { daemonSetTolerations } from "../kubernetes/admission.ts";
 import type { DaemonSet, Node } from "../kubernetes/objects.ts";
@@ -15,46 +16,49 @@ import { WorkQueue } from "./work-queue.ts";
 export class DaemonSetController {
   private readonly queue: WorkQueue;
 
-  constructor(private readonly ctx: Context) {
-    this.queue = new WorkQueue(ctx.engine, (key) => this.sync(key));
-    ctx.store.watch("Pod", (_type, pod) => {
+  constructor(private readonly cluster: Cluster) {
+    this.queue = new WorkQueue(cluster.engine, (key) => this.sync(key));
+    cluster.store.watch("Pod", (_type, pod) => {
       const owner = controllerOf(pod);
       if (owner?.startsWith("DaemonSet/")) this.queue.add(owner.slice("DaemonSet/".length));
     });
-    ctx.store.watch("DaemonSet", (type, ds) => {
+    cluster.store.watch("DaemonSet", (type, ds) => {
       if (type !== "DELETED") this.queue.add(`${ds.metadata.namespace}/${ds.metadata.name}`);
     });
-    ctx.store.watch("Node", (type) => {
+    cluster.store.watch("Node", (type) => {
       if (type === "ADDED")
-        for (const ds of ctx.store.list("DaemonSet"))
+        for (const ds of cluster.store.list("DaemonSet"))
           this.queue.add(`${ds.metadata.namespace}/${ds.metadata.name}`);
     });
   }
 
   private sync(key: string): void {
-    const ds = this.ctx.store.get("DaemonSet", key);
+    const ds = this.cluster.store.get("DaemonSet", key);
     if (!ds) return;
-    const pods = this.ctx.store.podsOwnedBy(`DaemonSet/${key}`).filter(isActive);
-    for (const node of this.ctx.store.list("Node")) {
+    const pods = this.cluster.store.podsOwnedBy(`DaemonSet/${key}`).filter(isActive);
+    for (const node of this.cluster.store.list("Node")) {
       if (!shouldRunOn(ds, node)) continue;
       if (pods.some((p) => p.spec.nodeName === node.metadata.name)) continue;
       const pod = podFromTemplate(
-        this.ctx,
+        this.cluster,
         withTolerations(ds),
         ds.metadata.namespace,
-        generatePodName(this.ctx, ds.metadata.namespace, ds.metadata.name),
+        generatePodName(this.cluster, ds.metadata.namespace, ds.metadata.name),
         {
           kind: "DaemonSet",
           name: ds.metadata.name,
         },
       );
-      createPod(
-        this.ctx,
-        pod,
-        `DaemonSet ${ds.metadata.name} runs one pod on every eligible node and ${node.metadata.name} has none`,
-      );
+      createPod(this.cluster, pod, {
+        by: "daemonset-controller",
+        daemonSet: ds.metadata.name,
+        forNode: node.metadata.name,
+      });
+      // Before ScheduleDaemonSetPods (1.12) the controller bound its pods itself; since, it pins them
+      // with node affinity (metadata.name) and the scheduler binds them. The model binds at once; the
+      // reason is still prose until the scheduler's events are data.
       bindPod(
-        this.ctx,
+        this.cluster,
         pod,
         node.metadata.name,
         `DaemonSet pods are placed on their node through node affinity (metadata.name=${node.metadata.name})`,

@@ -3,10 +3,11 @@
 // selector and has an IP, terminating pods included (KEP-1672); endpoints-updates-batch-period 0,
 // so pod changes are reflected at once.
 
-import type { Context } from "../cluster/context.ts";
+import type { Cluster } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
 import { matchesMap } from "../kubernetes/labels.ts";
 import type { Endpoint, EndpointSlice, Pod, Service } from "../kubernetes/objects.ts";
+import type { EndpointView } from "../trace/control-plane-events.ts";
 
 export class EndpointSliceController {
   /** The Services selecting each pod (labels do not change here); cleared when Services change. */
@@ -14,19 +15,19 @@ export class EndpointSliceController {
   /** Each slice's endpoints by pod name, so a pod change costs no scan of the slice. */
   private index = new Map<EndpointSlice, Map<string, Endpoint>>();
 
-  constructor(private readonly ctx: Context) {
-    ctx.store.watch("Pod", (type, pod) => {
+  constructor(private readonly cluster: Cluster) {
+    cluster.store.watch("Pod", (type, pod) => {
       for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, type === "DELETED");
       if (type === "DELETED") this.selecting.delete(pod.metadata.uid!);
     });
-    ctx.store.watch("Service", () => this.selecting.clear());
+    cluster.store.watch("Service", () => this.selecting.clear());
   }
 
   private servicesFor(pod: Pod): Service[] {
     const uid = pod.metadata.uid!;
     let list = this.selecting.get(uid);
     if (!list) {
-      list = this.ctx.store
+      list = this.cluster.store
         .list("Service")
         .filter(
           (s) =>
@@ -50,9 +51,9 @@ export class EndpointSliceController {
   /** The slice for a Service, created on first use. */
   slice(svc: Service): EndpointSlice {
     const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
-    let slice = this.ctx.store.get("EndpointSlice", key);
+    let slice = this.cluster.store.get("EndpointSlice", key);
     if (!slice) {
-      slice = this.ctx.store.create<EndpointSlice>({
+      slice = this.cluster.store.create<EndpointSlice>({
         kind: "EndpointSlice",
         metadata: {
           name: svc.metadata.name,
@@ -72,7 +73,7 @@ export class EndpointSliceController {
     const before = byPod.get(pod.metadata.name);
     // A pod object can be replaced by one with the same name (StatefulSet): compare by name, as the slice does.
     const samePod = deleted
-      ? !this.ctx.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
+      ? !this.cluster.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
       : true;
     const service = `${svc.metadata.namespace}/${svc.metadata.name}`;
     const common = {
@@ -85,21 +86,21 @@ export class EndpointSliceController {
       if (!before) return;
       slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
       byPod.delete(pod.metadata.name);
-      this.ctx.store.update(slice);
+      this.cluster.store.update(slice);
       if (before.conditions.ready)
-        this.ctx.trace.emit({
+        this.cluster.trace.emit({
           type: "EndpointNotReady",
           lane: "network",
           ...common,
-          message: `${pod.metadata.name} leaves ${service}'s endpoints`,
-          why: "the pod is gone",
+          endpoint: endpointView(before),
+          removed: true,
         });
-      this.ctx.trace.emit({
+      this.cluster.trace.emit({
         type: "EndpointRemoved",
         lane: "network",
         ...common,
-        message: `EndpointSlice ${svc.metadata.name} drops ${pod.metadata.name} (${before.addresses[0]})`,
-        why: deleted ? "the pod object was removed from the API" : "the pod has no IP or has finished",
+        address: before.addresses[0] ?? "",
+        podDeleted: deleted,
       });
       return;
     }
@@ -111,25 +112,19 @@ export class EndpointSliceController {
       slice.endpoints.push(after);
       byPod.set(pod.metadata.name, after);
     }
-    this.ctx.store.update(slice);
-    const c = after.conditions;
-    if (c.ready !== wasReady) {
-      const see = `$ kubectl get endpointslice -l kubernetes.io/service-name=${svc.metadata.name} -o yaml\n  - addresses: ["${after.addresses[0]}"]\n    conditions: {ready: ${c.ready}, serving: ${c.serving}, terminating: ${c.terminating}}\n    nodeName: ${after.nodeName ?? ""}`;
-      this.ctx.trace.emit({
-        type: c.ready ? "EndpointReady" : "EndpointNotReady",
+    this.cluster.store.update(slice);
+    if (after.conditions.ready === wasReady) return;
+    const endpoint = endpointView(after);
+    if (after.conditions.ready)
+      this.cluster.trace.emit({ type: "EndpointReady", lane: "network", ...common, endpoint });
+    else
+      this.cluster.trace.emit({
+        type: "EndpointNotReady",
         lane: "network",
         ...common,
-        message: c.ready
-          ? `${pod.metadata.name} (${after.addresses[0]}) is a ready endpoint of ${service}: Services route new requests to it`
-          : `${pod.metadata.name} (${after.addresses[0]}) is no longer a ready endpoint of ${service}: new requests stop going to it`,
-        why: c.ready
-          ? "its pod is Ready and not terminating (ready = serving && !terminating)"
-          : c.terminating
-            ? "its pod is terminating (deletionTimestamp set): ready is never true for a terminating pod"
-            : "its pod's Ready condition is False (serving = Ready)",
-        see,
+        endpoint,
+        removed: false,
       });
-    }
   }
 }
 
@@ -150,6 +145,16 @@ export function endpointFor(svc: Service, pod: Pod): Endpoint {
     },
     ...(pod.spec.nodeName ? { nodeName: pod.spec.nodeName } : {}),
     targetRef: { kind: "Pod", namespace: pod.metadata.namespace, name: pod.metadata.name },
+  };
+}
+
+function endpointView(e: Endpoint): EndpointView {
+  return {
+    address: e.addresses[0] ?? "",
+    ready: e.conditions.ready,
+    serving: e.conditions.serving,
+    terminating: e.conditions.terminating,
+    ...(e.nodeName ? { nodeName: e.nodeName } : {}),
   };
 }
 

@@ -1,11 +1,12 @@
-// Pods from a workload's template, named the way the workload controllers name them.
+// Pods from a workload's template (GetPodFromTemplate, pkg/controller/controller_utils.go), named
+// the way the workload controllers name them, and which of a controller's pods count as active.
 
-import type { Context } from "../cluster/context.ts";
+import type { Cluster } from "../cluster/context.ts";
 import { randomSuffix } from "../kubernetes/names.ts";
 import type { OwnerReference, Pod, PodTemplateSpec } from "../kubernetes/objects.ts";
 
 export function podFromTemplate(
-  ctx: Context,
+  ctx: Pick<Cluster, "engine">,
   template: PodTemplateSpec,
   namespace: string,
   name: string,
@@ -32,13 +33,18 @@ export function podFromTemplate(
  * metadata.generateName: `<prefix>-<5 random characters>`. When the name is taken the API server
  * answers AlreadyExists and the controller tries again with a new suffix; here, at once.
  */
-export function generatePodName(ctx: Context, namespace: string, prefix: string): string {
+export function generatePodName(
+  ctx: Pick<Cluster, "store" | "names">,
+  namespace: string,
+  prefix: string,
+): string {
   for (;;) {
     const name = `${prefix}-${randomSuffix(ctx.names)}`;
     if (!ctx.store.get("Pod", `${namespace}/${name}`)) return name;
   }
 }
 
+/** FilterActivePods (pkg/controller/controller_utils.go): not terminating, not terminal. */
 export function isActive(pod: Pod): boolean {
   return (
     pod.metadata.deletionTimestamp === undefined &&

@@ -1,79 +1,83 @@
 // The pod garbage collector (pkg/controller/podgc/gc_controller.go): every gcCheckPeriod (20s) it
 // force-deletes terminating pods on NotReady nodes with the out-of-service taint (gcTerminating),
 // and pods bound to nodes that no longer exist once the node has been gone the 40s quarantine
-// (gcOrphaned). kubernetes.md §9.
+// (gcOrphaned). gcTerminated (--terminated-pod-gc-threshold) and gcUnscheduledTerminating are not
+// modelled: no scenario here makes thousands of terminal pods or unscheduled terminating ones.
 
 import { removePod, setPodCondition } from "../cluster/api.ts";
-import type { Context } from "../cluster/context.ts";
+import type { Cluster } from "../cluster/context.ts";
 import { PODGC_CHECK_PERIOD, PODGC_QUARANTINE } from "../kubernetes/defaults.ts";
+import type { Pod } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
+import type { PodRemovalCause } from "../trace/control-plane-events.ts";
 
 export class PodGCController {
   /** Nodes seen missing, and when: the quarantine's nodeQueue.AddAfter(nodeName, 40s). */
   private missingSince = new Map<string, number>();
 
-  constructor(private readonly ctx: Context) {
-    const phase = ctx.engine.rng.fork("podgc").uniform(0, PODGC_CHECK_PERIOD);
-    ctx.engine.at(phase, () => this.gc());
+  constructor(private readonly cluster: Cluster) {
+    const phase = cluster.engine.rng.fork("podgc").uniform(0, PODGC_CHECK_PERIOD);
+    cluster.engine.at(phase, () => this.gc());
   }
 
   private gc(): void {
     this.gcTerminating();
     this.gcOrphaned();
-    this.ctx.engine.after(PODGC_CHECK_PERIOD, () => this.gc());
+    this.cluster.engine.after(PODGC_CHECK_PERIOD, () => this.gc());
   }
 
   private gcTerminating(): void {
-    for (const node of this.ctx.store.list("Node")) {
+    for (const node of this.cluster.store.list("Node")) {
       if (!(node.spec.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE)) continue;
       if (node.status.conditions.find((c) => c.type === "Ready")?.status === "True") continue;
-      for (const pod of this.ctx.store.podsOnNode(node.metadata.name)) {
+      for (const pod of this.cluster.store.podsOnNode(node.metadata.name)) {
         if (pod.metadata.deletionTimestamp === undefined) continue;
-        this.forceDelete(
-          pod,
-          `PodGC force-deletes ${pod.metadata.name}: it is terminating on ${node.metadata.name}, which is not Ready and has the ${TAINT_OUT_OF_SERVICE} taint`,
-          `gcTerminating, in PodGC's pass every gcCheckPeriod=${PODGC_CHECK_PERIOD}s (non-graceful node shutdown)`,
-        );
+        this.markFailedAndDeletePod(pod, {
+          by: "pod-garbage-collector-controller",
+          gc: "terminating",
+          gcCheckPeriod: PODGC_CHECK_PERIOD,
+          taint: TAINT_OUT_OF_SERVICE,
+        });
       }
     }
   }
 
   private gcOrphaned(): void {
-    const now = this.ctx.engine.now;
     // The pod index by node, not a scan of every pod: cost follows the nodes, not the pods.
-    for (const name of this.ctx.store.nodesWithPods()) {
-      if (this.ctx.store.get("Node", name)) {
+    for (const name of this.cluster.store.nodesWithPods()) {
+      if (this.cluster.store.get("Node", name)) {
         this.missingSince.delete(name);
         continue;
       }
       const since = this.missingSince.get(name);
       if (since === undefined) {
-        this.missingSince.set(name, now);
+        this.missingSince.set(name, this.cluster.engine.now);
         continue;
       }
-      if (now - since < PODGC_QUARANTINE) continue;
-      for (const pod of this.ctx.store.podsOnNode(name)) {
+      if (this.cluster.engine.since(since) < PODGC_QUARANTINE) continue;
+      for (const pod of this.cluster.store.podsOnNode(name)) {
         setPodCondition(
-          this.ctx,
+          this.cluster,
           pod,
           "DisruptionTarget",
           "True",
           "DeletionByPodGC",
           "PodGC: node no longer exists",
         );
-        this.forceDelete(
-          pod,
-          `PodGC deletes ${pod.metadata.name}: "PodGC: node no longer exists" (${name})`,
-          `gcOrphaned: node ${name} has been gone for the quarantine of ${PODGC_QUARANTINE}s, checked every gcCheckPeriod=${PODGC_CHECK_PERIOD}s`,
-        );
+        this.markFailedAndDeletePod(pod, {
+          by: "pod-garbage-collector-controller",
+          gc: "orphaned",
+          gcCheckPeriod: PODGC_CHECK_PERIOD,
+          quarantine: PODGC_QUARANTINE,
+        });
       }
       this.missingSince.delete(name);
     }
   }
 
   /** markFailedAndDeletePod: phase Failed if not terminal, then delete with grace period 0. */
-  private forceDelete(pod: import("../kubernetes/objects.ts").Pod, message: string, why: string): void {
+  private markFailedAndDeletePod(pod: Pod, cause: PodRemovalCause): void {
     if (pod.status.phase !== "Succeeded" && pod.status.phase !== "Failed") pod.status.phase = "Failed";
-    removePod(this.ctx, pod, { force: true, lane: "control-plane", message, why });
+    removePod(this.cluster, pod, { force: true, lane: "control-plane", ...cause });
   }
 }

@@ -1,13 +1,13 @@
 // The Deployment and ReplicaSet controllers (pkg/controller/deployment, pkg/controller/replicaset):
 // a Deployment owns one ReplicaSet named <deployment>-<pod-template-hash>; the ReplicaSet keeps
-// spec.replicas *active* pods, so a pod with a deletionTimestamp is replaced at once
-// (FilterActivePods, pkg/controller/controller_utils.go; kubernetes.md §10 marks this Uncertain).
+// spec.replicas *active* pods (manageReplicas in replica_set.go counts FilterActivePods,
+// pkg/controller/controller_utils.go), so a pod with a deletionTimestamp is replaced at once.
 
 import { createPod, deletePodGracefully } from "../cluster/api.ts";
-import type { Context } from "../cluster/context.ts";
+import type { Cluster } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import { podTemplateHash } from "../kubernetes/names.ts";
-import type { Deployment, ReplicaSet } from "../kubernetes/objects.ts";
+import type { Deployment, Pod, ReplicaSet } from "../kubernetes/objects.ts";
 import { generatePodName, isActive, podFromTemplate } from "./pod-template.ts";
 import { WorkQueue } from "./work-queue.ts";
 
@@ -15,9 +15,9 @@ export class ReplicaSetController {
   private readonly queue: WorkQueue;
   private wasActive = new Map<string, boolean>();
 
-  constructor(private readonly ctx: Context) {
-    this.queue = new WorkQueue(ctx.engine, (key) => this.sync(key));
-    ctx.store.watch("Pod", (type, pod) => {
+  constructor(private readonly cluster: Cluster) {
+    this.queue = new WorkQueue(cluster.engine, (key) => this.sync(key));
+    cluster.store.watch("Pod", (type, pod) => {
       const owner = controllerOf(pod);
       if (!owner?.startsWith("ReplicaSet/")) return;
       // Only what changes the count of active pods matters to a ReplicaSet.
@@ -28,10 +28,10 @@ export class ReplicaSetController {
       else this.wasActive.set(uid, active);
       this.queue.add(owner.slice("ReplicaSet/".length));
     });
-    ctx.store.watch("ReplicaSet", (type, rs) => {
+    cluster.store.watch("ReplicaSet", (type, rs) => {
       if (type !== "DELETED") this.queue.add(`${rs.metadata.namespace}/${rs.metadata.name}`);
     });
-    ctx.store.watch("Deployment", (type, d) => {
+    cluster.store.watch("Deployment", (type, d) => {
       if (type !== "DELETED") this.syncDeployment(d);
     });
   }
@@ -40,17 +40,17 @@ export class ReplicaSetController {
   syncDeployment(d: Deployment): ReplicaSet {
     const hash = podTemplateHash(d.spec.template);
     const name = `${d.metadata.name}-${hash}`;
-    const existing = this.ctx.store.get("ReplicaSet", `${d.metadata.namespace}/${name}`);
+    const existing = this.cluster.store.get("ReplicaSet", `${d.metadata.namespace}/${name}`);
     if (existing) return existing;
     const labels = { ...(d.spec.template.metadata?.labels ?? {}), "pod-template-hash": hash };
-    return this.ctx.store.create<ReplicaSet>({
+    return this.cluster.store.create<ReplicaSet>({
       kind: "ReplicaSet",
       metadata: {
         name,
         namespace: d.metadata.namespace,
         labels,
         ownerReferences: [{ kind: "Deployment", name: d.metadata.name, controller: true }],
-        creationTimestamp: this.ctx.engine.now,
+        creationTimestamp: this.cluster.engine.now,
       },
       spec: {
         replicas: d.spec.replicas,
@@ -64,29 +64,32 @@ export class ReplicaSetController {
   }
 
   private sync(key: string): void {
-    const rs = this.ctx.store.get("ReplicaSet", key);
+    const rs = this.cluster.store.get("ReplicaSet", key);
     if (!rs) return;
-    const pods = this.ctx.store.podSetOwnedBy(`ReplicaSet/${key}`);
+    const pods = this.cluster.store.podSetOwnedBy(`ReplicaSet/${key}`);
     const active = [...pods].filter(isActive);
     const diff = rs.spec.replicas - active.length;
     for (let i = 0; i < diff; i++) {
       const terminating = pods.size - active.length;
       createPod(
-        this.ctx,
+        this.cluster,
         podFromTemplate(
-          this.ctx,
+          this.cluster,
           rs.spec.template,
           rs.metadata.namespace,
-          generatePodName(this.ctx, rs.metadata.namespace, rs.metadata.name),
+          generatePodName(this.cluster, rs.metadata.namespace, rs.metadata.name),
           {
             kind: "ReplicaSet",
             name: rs.metadata.name,
           },
         ),
-        `ReplicaSet ${rs.metadata.name} wants replicas=${rs.spec.replicas} and counts ${active.length} active pod${active.length === 1 ? "" : "s"}` +
-          (terminating > 0
-            ? `; a pod with a deletionTimestamp (Terminating) no longer counts, so it is replaced without waiting for it to stop`
-            : ""),
+        {
+          by: "replicaset-controller",
+          replicaSet: rs.metadata.name,
+          replicas: rs.spec.replicas,
+          active: active.length,
+          terminating,
+        },
       );
     }
     // Scaling down picks the pods least far along (unscheduled, not ready, newest): getPodsToDelete.
@@ -98,17 +101,20 @@ export class ReplicaSetController {
         )
         .slice(0, -diff);
       for (const pod of victims)
-        deletePodGracefully(this.ctx, pod, {
+        deletePodGracefully(this.cluster, pod, {
           reason: "ScaleDown",
           lane: "control-plane",
-          message: `ReplicaSet ${rs.metadata.name} deletes ${pod.metadata.name}`,
-          why: `it has ${active.length} active pods and wants ${rs.spec.replicas}`,
+          by: "replicaset-controller",
+          replicaSet: rs.metadata.name,
+          replicas: rs.spec.replicas,
+          active: active.length,
         });
     }
   }
 }
 
-function rank(pod: import("../kubernetes/objects.ts").Pod): number {
+/** How far along a pod is (getPodsToDelete's ranking, simplified): unscheduled < not running < not ready < ready. */
+function rank(pod: Pod): number {
   if (!pod.spec.nodeName) return 0;
   if (pod.status.phase !== "Running") return 1;
   return pod.status.conditions.some((c) => c.type === "Ready" && c.status === "True") ? 3 : 2;

@@ -18,7 +18,12 @@ import { TAINT_UNSCHEDULABLE, taintString, tolerates } from "../kubernetes/taint
 // systemDefaultConstraints): ScheduleAnyway, maxSkew 3 per hostname and 5 per zone, over the pods of
 // the same workload. ScheduleAnyway constraints only score, so they appear in scoreAll below.
 
-export function bindPod(ctx: Context, pod: Pod, nodeName: string, why: string): void {
+export function bindPod(
+  ctx: Pick<Context, "engine" | "store" | "trace">,
+  pod: Pod,
+  nodeName: string,
+  why: string,
+): void {
   pod.spec.nodeName = nodeName;
   setPodCondition(ctx, pod, "PodScheduled", "True");
   ctx.store.update(pod, undefined);
@@ -116,6 +121,8 @@ export class Scheduler {
       lastAttempt: this.ctx.engine.now,
       timer: undefined,
     });
+    // handleSchedulingFailure: PodScheduled=False, reason Unschedulable, the scheduler's message.
+    setPodCondition(this.ctx, pod, "PodScheduled", "False", "Unschedulable", result.why);
     if (this.reported.get(uid) === result.why) return;
     this.reported.set(uid, result.why);
     this.ctx.trace.emit({

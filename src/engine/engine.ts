@@ -35,6 +35,8 @@ export class Engine {
   processed = 0;
   /** Events one run may process before EventBudgetExceeded; unbounded by default. */
   maxEvents = Number.POSITIVE_INFINITY;
+  /** Called every 4,096 events with the clock and the count (a terminal's progress line); models never set it. */
+  onProgress: ((now: number, processed: number) => void) | undefined = undefined;
   readonly rng: Rng;
   private readonly heap = new StableHeap<Timer>();
 
@@ -85,6 +87,7 @@ export class Engine {
       if (top.cancelled) continue;
       this.now = top.at;
       if (++this.processed > this.maxEvents) throw new EventBudgetExceeded(this.maxEvents, this.now);
+      if ((this.processed & 0xfff) === 0) this.onProgress?.(this.now, this.processed);
       top.fn();
     }
     if (end > this.now) this.now = end;

@@ -1,242 +1,234 @@
-// What the scenario's timeline can do to the cluster: power, network, kubelet, operator actions.
-// Each fault changes the machine or the API the way the real action would, and says so in the trace.
+// What the scenario's timeline can do to the cluster: power, network, kubelet (through a narrow
+// Machine interface the kubelet implements), operator actions through the API (cordon, drain,
+// delete, taint, force delete) and what happens inside an application (deadlock, crash, a
+// dependency down). Each step is recorded as FaultInjected, with Notes saying what a node action
+// means for each lane before anything is detected; report/messages/timeline.ts writes the prose.
 
-import { deletePodGracefully, podReady, removePod, setPodCondition, workloadOf } from "../cluster/api.ts";
-import type { Context } from "../cluster/context.ts";
+import { removePod, workloadOf } from "../cluster/api.ts";
+import type { Cluster } from "../cluster/context.ts";
+import { evictPod } from "../cluster/eviction.ts";
 import { controllerOf } from "../cluster/store.ts";
-import type { Kubelet } from "../kubelet/kubelet.ts";
 import { DRAIN_EVICTION_RETRY } from "../kubernetes/defaults.ts";
-import { matchesSelector } from "../kubernetes/labels.ts";
-import type { Pod, PodDisruptionBudget } from "../kubernetes/objects.ts";
-import { hasTaint, TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
-import type { TimelineStep } from "../scenario/types.ts";
-import { fmt } from "../trace/format.ts";
+import type { Pod } from "../kubernetes/objects.ts";
+import { hasTaint, TAINT_OUT_OF_SERVICE, taintString } from "../kubernetes/taints.ts";
+import type { FaultAction, TimelineStep } from "../scenario/types.ts";
+import type { Lane } from "../trace/events.ts";
+import { stepText } from "../trace/format.ts";
+import type { PodActionOutcome, TimelineStepRef } from "../trace/timeline-events.ts";
 
 export class UnsupportedFault extends Error {}
 
+/** A machine as the timeline acts on it: power, network, the kubelet process, the pods' processes. */
+export interface Machine {
+  powerOff(): void;
+  powerOn(): void;
+  partition(): void;
+  heal(): void;
+  kubeletStop(): void;
+  kubeletStart(): void;
+  /** The process of a pod running here, by the pod's uid. */
+  podWorker(uid: string): PodProcess | undefined;
+}
+
+/** An application's process, as a pod action reaches it. */
+export interface PodProcess {
+  readonly running: boolean;
+  deadlock(): void;
+  recover(): void;
+  setDependency(up: boolean): void;
+  /** @param why the kubelet's prose for the exit (its events are not yet data) */
+  crash(why: string): void;
+}
+
+/** The lanes each node action speaks to (Note events), before the control plane notices anything. */
+const NOTES: Partial<Record<FaultAction, Lane[]>> = {
+  "power-off": ["kubelet", "app", "network"],
+  "network-partition": ["kubelet", "app"],
+  "kubelet-stop": ["kubelet", "app"],
+};
+
 export class Faults {
   constructor(
-    private readonly ctx: Context,
-    private readonly kubelets: Map<string, Kubelet>,
+    private readonly cluster: Cluster,
+    private readonly machines: ReadonlyMap<string, Machine>,
   ) {}
 
   schedule(steps: TimelineStep[]): void {
-    for (const step of steps) this.ctx.engine.at(step.at, () => this.apply(step));
+    for (const step of steps) this.cluster.engine.at(step.at, () => this.apply(step));
   }
 
   private apply(step: TimelineStep): void {
-    const why = `the scenario's timeline: {at: ${fmt(step.at)}s, do: ${step.do}${step.node ? `, node: ${step.node}` : ""}${step.pod ? `, pod: ${step.pod}` : ""}}`;
+    const ref: TimelineStepRef = {
+      at: step.at,
+      do: step.do,
+      ...(step.node !== undefined ? { node: step.node } : {}),
+      ...(step.pod !== undefined ? { pod: step.pod } : {}),
+    };
     const node = step.node ?? "";
-    const kubelet = this.kubelets.get(node);
-    const inject = (message: string) =>
-      this.ctx.trace.emit({
+    const machine = this.machines.get(node);
+    const inject = () =>
+      this.cluster.trace.emit({
         type: "FaultInjected",
         lane: "operator",
         object: step.node ? `Node/${node}` : `Pod/${step.pod}`,
-        do: step.do,
-        message,
-        why,
         ...(step.node ? { node } : {}),
-      });
-    const note = (lane: "kubelet" | "app" | "network", message: string, noteWhy: string, see?: string) =>
-      this.ctx.trace.emit({
-        type: "Note",
-        lane,
-        object: `Node/${node}`,
-        node,
-        message,
-        why: noteWhy,
-        ...(see ? { see } : {}),
+        do: step.do,
+        step: ref,
       });
     switch (step.do) {
       case "power-off":
-        inject(`${node} loses power`);
-        kubelet?.powerOff();
-        note(
-          "kubelet",
-          `the kubelet on ${node} stops renewing its Lease`,
-          "the machine is gone; from the control plane a dead machine, a lost network and a crashed kubelet look the same: heartbeats stop",
-        );
-        note(
-          "app",
-          `requests to pods on ${node} stop being answered; each caller waits on its own timeout`,
-          "nothing on the machine runs to answer or refuse",
-          "rising latency in the callers, before any Kubernetes object changes state",
-        );
-        note(
-          "network",
-          `nothing removes ${node}'s endpoints yet: Services keep sending new requests there`,
-          "nothing has been detected: a missing heartbeat is not yet meaningful",
-        );
+      case "network-partition":
+      case "kubelet-stop":
+        inject();
+        if (step.do === "power-off") machine?.powerOff();
+        else if (step.do === "network-partition") machine?.partition();
+        else machine?.kubeletStop();
+        for (const lane of NOTES[step.do] ?? [])
+          this.cluster.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, do: step.do });
         return;
       case "power-on":
-        inject(`${node} is powered on again`);
-        kubelet?.powerOn();
-        return;
-      case "network-partition":
-        inject(`${node} is cut off: it cannot reach the control plane and nobody reaches it`);
-        kubelet?.partition();
-        note(
-          "kubelet",
-          `the kubelet on ${node} keeps running but cannot renew its Lease`,
-          "its requests to the API server fail; it retries with backoff (200ms doubling to 7s)",
-        );
-        note(
-          "app",
-          `${node}'s containers keep running, but no caller can reach them`,
-          "the partition cuts traffic both ways",
-          "timeouts rather than connection refusals",
-        );
+        inject();
+        machine?.powerOn();
         return;
       case "network-heal":
-        inject(`${node}'s network is back`);
-        kubelet?.heal();
-        return;
-      case "kubelet-stop":
-        inject(`the kubelet on ${node} stops (crash or systemctl stop kubelet)`);
-        kubelet?.kubeletStop();
-        note("kubelet", `no Lease renewals from ${node}`, "the kubelet process is gone");
-        note(
-          "app",
-          `${node}'s containers keep running and keep answering`,
-          "stopping the kubelet does not stop its pods",
-        );
+        inject();
+        machine?.heal();
         return;
       case "kubelet-start":
-        inject(`the kubelet on ${node} starts again`);
-        kubelet?.kubeletStart();
+        inject();
+        machine?.kubeletStart();
         return;
       case "cordon":
-      case "uncordon": {
-        inject(`kubectl ${step.do} ${node}`);
+      case "uncordon":
+        inject();
         this.setUnschedulable(node, step.do === "cordon");
         return;
-      }
       case "drain":
-        inject(`kubectl drain ${node} --ignore-daemonsets`);
-        this.drain(node, why);
+        inject();
+        this.drain(node, ref);
         return;
-      case "delete-node": {
-        inject(`kubectl delete node ${node}`);
-        const obj = this.ctx.store.get("Node", node);
-        if (obj) {
-          this.ctx.store.delete(obj);
-          this.ctx.trace.emit({
-            type: "NodeDeleted",
-            lane: "operator",
-            object: `Node/${node}`,
-            node,
-            message: `Node ${node} is deleted from the API`,
-            why,
-            see: `$ kubectl get node ${node}\nError from server (NotFound): nodes "${node}" not found`,
-          });
-        }
-        const lease = this.ctx.store.get("Lease", `kube-node-lease/${node}`);
-        if (lease) this.ctx.store.delete(lease);
+      case "delete-node":
+        inject();
+        this.deleteNode(node, ref);
         return;
-      }
-      case "taint-out-of-service": {
-        inject(`kubectl taint nodes ${node} ${TAINT_OUT_OF_SERVICE}=nodeshutdown:NoExecute`);
-        const obj = this.ctx.store.get("Node", node);
-        // Taints are unique by key and effect: a second `kubectl taint` without --overwrite fails.
-        if (!obj || hasTaint(obj.spec.taints, TAINT_OUT_OF_SERVICE, "NoExecute")) return;
-        obj.spec.taints = [
-          ...(obj.spec.taints ?? []),
-          {
-            key: TAINT_OUT_OF_SERVICE,
-            value: "nodeshutdown",
-            effect: "NoExecute",
-            timeAdded: this.ctx.engine.now,
-          },
-        ];
-        this.ctx.store.update(obj);
-        this.ctx.trace.emit({
-          type: "NodeTainted",
-          lane: "operator",
-          object: `Node/${node}`,
-          node,
-          taint: `${TAINT_OUT_OF_SERVICE}:NoExecute`,
-          message: `${node} is marked out of service (non-graceful node shutdown)`,
-          why: `${why}: it tells Kubernetes the node is shut down, so its pods and volumes can move`,
-        });
+      case "taint-out-of-service":
+        inject();
+        this.taintOutOfService(node, ref);
         return;
-      }
-      case "force-delete-pod": {
-        const pods = this.resolvePods(step);
-        if (pods.length === 0) inject(`kubectl delete pod ${step.pod} --grace-period=0 --force`);
-        for (const pod of pods) {
-          inject(`kubectl delete pod ${pod.metadata.name} --grace-period=0 --force`);
-          removePod(this.ctx, pod, {
-            force: true,
-            lane: "operator",
-            message: `${pod.metadata.name} is force-deleted: the API forgets it at once, whether or not its containers still run`,
-            why,
-          });
-        }
+      case "force-delete-pod":
+        this.forceDelete(step, ref);
         return;
-      }
       case "deadlock":
       case "crash":
       case "dependency-down":
       case "dependency-up":
       case "recover":
-        this.podAction(step, why);
+        this.podAction(step, ref);
         return;
       default:
         throw new UnsupportedFault(`timeline action "${step.do}" is not modelled`);
     }
   }
 
-  /** What happens inside the application: the kubelet's probes and restarts take it from there. */
-  private podAction(step: TimelineStep, why: string): void {
+  /** `kubectl delete node`: the Node object and its Lease leave the API; the machine runs on. */
+  private deleteNode(node: string, step: TimelineStepRef): void {
+    const obj = this.cluster.store.get("Node", node);
+    if (obj) {
+      this.cluster.store.delete(obj);
+      this.cluster.trace.emit({
+        type: "NodeDeleted",
+        lane: "operator",
+        object: `Node/${node}`,
+        node,
+        by: "operator",
+        step,
+      });
+    }
+    const lease = this.cluster.store.get("Lease", `kube-node-lease/${node}`);
+    if (lease) this.cluster.store.delete(lease);
+  }
+
+  /** `kubectl taint nodes <node> node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (non-graceful node shutdown). */
+  private taintOutOfService(node: string, step: TimelineStepRef): void {
+    const obj = this.cluster.store.get("Node", node);
+    // Taints are unique by key and effect: a second `kubectl taint` without --overwrite fails.
+    if (!obj || hasTaint(obj.spec.taints, TAINT_OUT_OF_SERVICE, "NoExecute")) return;
+    obj.spec.taints = [
+      ...(obj.spec.taints ?? []),
+      {
+        key: TAINT_OUT_OF_SERVICE,
+        value: "nodeshutdown",
+        effect: "NoExecute",
+        timeAdded: this.cluster.engine.now,
+      },
+    ];
+    this.cluster.store.update(obj);
+    this.cluster.trace.emit({
+      type: "NodeTainted",
+      lane: "operator",
+      object: `Node/${node}`,
+      node,
+      taint: `${TAINT_OUT_OF_SERVICE}:NoExecute`,
+      taints: obj.spec.taints.map(taintString),
+      by: "operator",
+      step,
+    });
+  }
+
+  /** `kubectl delete pod --grace-period=0 --force`: the API forgets the pod at once. */
+  private forceDelete(step: TimelineStep, ref: TimelineStepRef): void {
     const pods = this.resolvePods(step);
-    const what: Record<string, [string, string]> = {
-      deadlock: [
-        "the process of {pod} deadlocks: it still runs but answers nothing",
-        "health checks time out (a tcpSocket check still connects: the kernel completes the handshake); requests hang until the caller's timeout",
-      ],
-      crash: [
-        "the process of {pod} crashes",
-        "its containers exit; the kubelet restarts them per restartPolicy",
-      ],
-      "dependency-down": [
-        "a dependency of {pod} goes down",
-        "its readiness endpoint reports failure; liveness still passes, so nothing restarts",
-      ],
-      "dependency-up": ["the dependency of {pod} is back", "its readiness endpoint passes again"],
-      recover: ["{pod} recovers: the deadlock or slowness ends", "it answers again"],
-    };
-    const [message, effect] = what[step.do]!;
-    if (pods.length === 0) {
-      this.ctx.trace.emit({
+    const inject = (pod?: Pod) =>
+      this.cluster.trace.emit({
         type: "FaultInjected",
         lane: "operator",
         object: `Pod/${step.pod}`,
         do: step.do,
-        message: message.replace("{pod}", step.pod ?? ""),
-        why: `${why}; no such pod exists at this moment, so nothing happens`,
+        step: ref,
+        ...(pod ? { pod: `${pod.metadata.namespace}/${pod.metadata.name}` } : { outcome: "no-pod" as const }),
+      });
+    if (pods.length === 0) inject();
+    for (const pod of pods) {
+      inject(pod);
+      removePod(this.cluster, pod, { force: true, lane: "operator", by: "operator", step: ref });
+    }
+  }
+
+  /** What happens inside the application: the kubelet's probes and restarts take it from there. */
+  private podAction(step: TimelineStep, ref: TimelineStepRef): void {
+    const pods = this.resolvePods(step);
+    if (pods.length === 0) {
+      this.cluster.trace.emit({
+        type: "FaultInjected",
+        lane: "operator",
+        object: `Pod/${step.pod}`,
+        do: step.do,
+        step: ref,
+        outcome: "no-pod",
       });
       return;
     }
     for (const pod of pods) {
       const node = pod.spec.nodeName;
-      const worker = node ? this.kubelets.get(node)?.podWorker(pod.metadata.uid!) : undefined;
-      const running = worker?.running ?? false;
-      this.ctx.trace.emit({
+      const worker = node ? this.machines.get(node)?.podWorker(pod.metadata.uid!) : undefined;
+      // A dependency is outside the process: it goes down or up whether the process runs or not.
+      const reaches =
+        (worker?.running ?? false) || step.do === "dependency-up" || step.do === "dependency-down";
+      const outcome: PodActionOutcome = reaches ? "applied" : "not-running";
+      this.cluster.trace.emit({
         type: "FaultInjected",
         lane: "app",
         object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
-        do: step.do,
-        message: message.replace("{pod}", pod.metadata.name),
-        why:
-          running || step.do === "dependency-up" || step.do === "dependency-down"
-            ? `${why}: ${effect}`
-            : `${why}; its containers are not running, so nothing changes`,
         ...(node ? { node } : {}),
+        do: step.do,
+        step: ref,
+        pod: `${pod.metadata.namespace}/${pod.metadata.name}`,
+        outcome,
       });
       if (!worker) continue;
       if (step.do === "deadlock") worker.deadlock();
-      else if (step.do === "crash") worker.crash(`${why}: the process exits`);
+      else if (step.do === "crash")
+        worker.crash(`the scenario's timeline: ${stepText(ref)}: the process exits`);
       else if (step.do === "dependency-down") worker.setDependency(false);
       else if (step.do === "dependency-up") worker.setDependency(true);
       else worker.recover();
@@ -249,19 +241,16 @@ export class Faults {
    */
   resolvePods(step: TimelineStep): Pod[] {
     const t = step.target;
-    if (!t) {
-      const pod = step.pod ? this.resolvePod(step.pod) : undefined;
-      return pod ? [pod] : [];
-    }
-    const inNs = this.ctx.store.list("Pod").filter((p) => p.metadata.namespace === t.namespace);
+    if (!t) return [];
+    const inNs = this.cluster.store.list("Pod").filter((p) => p.metadata.namespace === t.namespace);
     if (t.podName !== undefined) return inNs.filter((p) => p.metadata.name === t.podName);
     if (t.kind === "Pod") return inNs.filter((p) => p.metadata.name === t.workload);
     if (t.kind === "StatefulSet") {
       const ordinal = /-(\d+)$/;
-      const members = inNs.filter((p) => {
-        const m = ordinal.exec(p.metadata.name);
-        return controllerOf(p) === `StatefulSet/${t.namespace}/${t.workload}` && m !== null;
-      });
+      const members = inNs.filter(
+        (p) =>
+          controllerOf(p) === `StatefulSet/${t.namespace}/${t.workload}` && ordinal.test(p.metadata.name),
+      );
       return t.index === undefined
         ? members
         : members.filter((p) => p.metadata.name === `${t.workload}-${t.index}`);
@@ -272,7 +261,7 @@ export class Faults {
         if (t.kind === "Deployment")
           return (
             owner?.startsWith(`ReplicaSet/${t.namespace}/`) &&
-            workloadOf(this.ctx, p) === `Deployment/${t.namespace}/${t.workload}`
+            workloadOf(this.cluster, p) === `Deployment/${t.namespace}/${t.workload}`
           );
         return owner === `${t.kind}/${t.namespace}/${t.workload}`;
       })
@@ -286,36 +275,12 @@ export class Faults {
     return pod ? [pod] : [];
   }
 
+  /** `kubectl cordon` / `uncordon`: spec.unschedulable. */
   private setUnschedulable(node: string, value: boolean): void {
-    const obj = this.ctx.store.get("Node", node);
+    const obj = this.cluster.store.get("Node", node);
     if (!obj || (obj.spec.unschedulable ?? false) === value) return;
     obj.spec.unschedulable = value;
-    this.ctx.store.update(obj);
-  }
-
-  /** `<ns>/<name>`, `<Kind>/<name>` (first pod) or `<Kind>/<name>[i]` (the i-th it created). */
-  resolvePod(target: string): Pod | undefined {
-    const m = /^(Deployment|StatefulSet|DaemonSet|ReplicaSet|Pod)\/([^[\]]+)(?:\[(\d+)\])?$/.exec(target);
-    if (!m) return this.ctx.store.get("Pod", target);
-    const [, kind, name, index] = m;
-    const i = Number(index ?? 0);
-    if (kind === "Pod") return this.ctx.store.list("Pod").find((p) => p.metadata.name === name);
-    if (kind === "StatefulSet")
-      return this.ctx.store.list("Pod").find((p) => p.metadata.name === `${name}-${i}`);
-    const pods = this.ctx.store
-      .list("Pod")
-      .filter((p) => {
-        const owner = controllerOf(p);
-        if (kind === "Deployment")
-          return owner?.startsWith("ReplicaSet/") && owner.split("/")[2]?.startsWith(`${name}-`);
-        return owner?.split("/")[0] === kind && owner?.split("/")[2] === name;
-      })
-      .sort(
-        (a, b) =>
-          (a.metadata.creationTimestamp ?? 0) - (b.metadata.creationTimestamp ?? 0) ||
-          Number(a.metadata.uid!.slice(4)) - Number(b.metadata.uid!.slice(4)),
-      );
-    return pods[i];
+    this.cluster.store.update(obj);
   }
 
   /**
@@ -323,78 +288,29 @@ export class Faults {
    * DaemonSet pods through the Eviction API, which refuses (429) while a PodDisruptionBudget has no
    * disruption left; kubectl retries every 5s. Each pod then gets its own grace period.
    */
-  private drain(node: string, why: string): void {
+  private drain(node: string, step: TimelineStepRef): void {
     this.setUnschedulable(node, true);
-    const pods = this.ctx.store
+    const pods = this.cluster.store
       .podsOnNode(node)
       .filter(
         (p) => !controllerOf(p)?.startsWith("DaemonSet/") && p.metadata.deletionTimestamp === undefined,
       );
-    for (const pod of pods) this.evict(pod, why);
+    for (const pod of pods) this.evict(pod, step);
   }
 
-  private evict(pod: Pod, why: string): void {
-    if (!this.ctx.store.exists(pod) || pod.metadata.deletionTimestamp !== undefined) return;
-    // The Eviction API (pkg/registry/core/pod/storage/eviction.go): canIgnorePDB for a Pending or
-    // terminal pod; a pod that is not Ready may go while the budget is met (unhealthyPodEvictionPolicy
-    // IfHealthyBudget, the default: currentHealthy ≥ desiredHealthy); a Ready one needs a disruption left.
-    const ignorePdb =
-      pod.status.phase === "Pending" || pod.status.phase === "Succeeded" || pod.status.phase === "Failed";
-    const needed = podReady(pod) ? 1 : 0;
-    const blocking = ignorePdb
-      ? undefined
-      : this.ctx.store
-          .list("PodDisruptionBudget")
-          .find((pdb) => matchesPdb(pdb, pod) && disruptionsAllowed(this.ctx, pdb) < needed);
-    if (blocking) {
-      this.ctx.trace.emit({
-        type: "EvictionBlocked",
-        lane: "operator",
-        object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
-        ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-        pdb: `${blocking.metadata.namespace}/${blocking.metadata.name}`,
-        message: `error when evicting pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
-        why: `PodDisruptionBudget ${blocking.metadata.name} allows no disruption right now`,
-      });
-      this.ctx.engine.after(DRAIN_EVICTION_RETRY, () => this.evict(pod, why));
-      return;
-    }
-    setPodCondition(
-      this.ctx,
-      pod,
-      "DisruptionTarget",
-      "True",
-      "EvictionByEvictionAPI",
-      "Eviction API: evicting",
-    );
-    deletePodGracefully(this.ctx, pod, {
-      reason: "EvictionByEvictionAPI",
+  private evict(pod: Pod, step: TimelineStepRef): void {
+    if (!this.cluster.store.exists(pod) || pod.metadata.deletionTimestamp !== undefined) return;
+    const result = evictPod(this.cluster, pod, { lane: "operator", by: "operator", step });
+    if (result.evicted) return;
+    this.cluster.trace.emit({
+      type: "EvictionBlocked",
       lane: "operator",
-      message: `evicting pod ${pod.metadata.namespace}/${pod.metadata.name}`,
-      why: `${why}: kubectl drain evicts each pod through the Eviction API, honouring PodDisruptionBudgets`,
+      object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
+      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+      pdb: `${result.pdb.metadata.namespace}/${result.pdb.metadata.name}`,
+      disruptionsAllowed: result.disruptionsAllowed,
+      retryAfter: DRAIN_EVICTION_RETRY,
     });
+    this.cluster.engine.after(DRAIN_EVICTION_RETRY, () => this.evict(pod, step));
   }
-}
-
-function matchesPdb(pdb: PodDisruptionBudget, pod: Pod): boolean {
-  return (
-    pdb.metadata.namespace === pod.metadata.namespace &&
-    matchesSelector(pdb.spec.selector, pod.metadata.labels)
-  );
-}
-
-/** status.disruptionsAllowed = currentHealthy − desiredHealthy (pkg/controller/disruption). */
-export function disruptionsAllowed(ctx: Context, pdb: PodDisruptionBudget): number {
-  const pods = ctx.store.list("Pod").filter((p) => matchesPdb(pdb, p));
-  const healthy = pods.filter((p) => p.metadata.deletionTimestamp === undefined && podReady(p)).length;
-  const expected = pods.filter((p) => p.metadata.deletionTimestamp === undefined).length;
-  const resolve = (v: number | string, roundUp: boolean) => {
-    if (typeof v === "number") return v;
-    const pct = Number.parseFloat(v) / 100;
-    return roundUp ? Math.ceil(pct * expected) : Math.floor(pct * expected);
-  };
-  let desired = 0;
-  if (pdb.spec.minAvailable !== undefined) desired = resolve(pdb.spec.minAvailable, true);
-  else if (pdb.spec.maxUnavailable !== undefined) desired = expected - resolve(pdb.spec.maxUnavailable, true);
-  return healthy - desired;
 }

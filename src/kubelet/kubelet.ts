@@ -45,8 +45,6 @@ export class Kubelet {
   private leaseBackoff = 0;
   private ipCounter = 1;
   private readonly rng: Rng;
-  /** volumesInUse as last reported to the API: frozen while the kubelet cannot report. */
-  private reportedMounts = new Set<string>();
   /** Pods waiting for their volumes to be attached here. */
   private waitingForVolumes = new Set<Pod>();
 
@@ -86,17 +84,16 @@ export class Kubelet {
     if (this.connected()) this.syncPod(pod, type === "DELETED");
   }
 
-  /** Is the claim's volume in use here, as far as the API knows? */
-  volumeInUse(claim: string): boolean {
-    if (!this.connected()) return this.reportedMounts.has(claim);
-    for (const proc of this.procs.values()) if (claimsOf(proc.pod).includes(claim)) return true;
-    return false;
-  }
-
-  /** What the kubelet last told the API about mounted volumes, kept while it cannot tell more. */
-  private freezeMounts(): void {
+  /**
+   * node.status.volumesInUse: the claims of the pods running here, written whenever they change
+   * while the kubelet can reach the API (at once, not at the next status update), and left as last
+   * written while it cannot.
+   */
+  private syncVolumesInUse(): void {
     if (!this.connected()) return;
-    this.reportedMounts = new Set([...this.procs.values()].flatMap((p) => claimsOf(p.pod)));
+    const node = this.ctx.store.get("Node", this.name);
+    if (!node) return;
+    node.status.volumesInUse = [...new Set([...this.procs.values()].flatMap((p) => claimsOf(p.pod)))].sort();
   }
 
   get name(): string {
@@ -150,12 +147,12 @@ export class Kubelet {
     const worker = this.newWorker(pod);
     worker.adopt(startedAt);
     this.procs.set(pod.metadata.uid!, worker);
+    this.syncVolumesInUse();
   }
 
   // ---- faults ---------------------------------------------------------------------------------
 
   powerOff(): void {
-    this.freezeMounts();
     this.powered = false;
     this.kubeletRunning = false;
     this.stopLoops();
@@ -172,7 +169,6 @@ export class Kubelet {
   }
 
   kubeletStop(): void {
-    this.freezeMounts();
     this.kubeletRunning = false;
     this.stopLoops();
     for (const proc of this.procs.values()) proc.kubeletStopped();
@@ -185,7 +181,6 @@ export class Kubelet {
   }
 
   partition(): void {
-    this.freezeMounts();
     this.partitioned = true;
   }
 
@@ -193,6 +188,7 @@ export class Kubelet {
     if (!this.partitioned) return;
     this.partitioned = false;
     if (!this.kubeletRunning) return;
+    this.syncVolumesInUse();
     // The lease loop is in backoffEnsureLease (≤ 7s between tries) and renews at its next try; the
     // status loop (nodeStatusUpdateFrequency, 10s) finds the API's Ready condition differs from its
     // own at its next tick and patches it.
@@ -221,6 +217,7 @@ export class Kubelet {
     } else {
       this.postStatus(`${why}; fastStatusUpdateOnce posts the node status at start-up`);
     }
+    this.syncVolumesInUse();
     this.leaseBackoff = 0;
     this.scheduleLease(0);
     this.resync();
@@ -360,6 +357,7 @@ export class Kubelet {
     }
     const proc = this.newWorker(pod);
     this.procs.set(pod.metadata.uid!, proc);
+    this.syncVolumesInUse();
     // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
     proc.added();
     const restart = pod.status.containerStatuses.length > 0;
@@ -385,6 +383,7 @@ export class Kubelet {
       if (proc) {
         proc.stop();
         this.procs.delete(pod.metadata.uid!);
+        this.syncVolumesInUse();
       }
       removePod(this.ctx, pod, {
         force: false,
@@ -413,6 +412,7 @@ export class Kubelet {
         proc.stop();
         this.procs.delete(pod.metadata.uid!);
         if (!this.connected()) return;
+        this.syncVolumesInUse();
         for (const c of pod.status.containerStatuses) {
           c.state = "terminated";
           c.ready = false;
@@ -443,6 +443,7 @@ export class Kubelet {
     const running = proc.running;
     proc.stop();
     this.procs.delete(proc.pod.metadata.uid!);
+    this.syncVolumesInUse();
     if (!running) return;
     this.ctx.trace.emit({
       type: "ContainerKilled",
@@ -546,6 +547,8 @@ export class Kubelet {
         capacity: { ...this.spec.capacity },
         allocatable: { ...this.spec.capacity },
         conditions: healthyConditions(this.ctx.engine.now),
+        nodeInfo: { kubeletVersion: this.ctx.versionString },
+        volumesInUse: [],
       },
     };
   }

@@ -1,8 +1,26 @@
-// Admission defaults applied when a pod is created.
+// Admission defaults applied when a pod is created: DefaultTolerationSeconds, and the tolerations
+// the DaemonSet controller gives its pods.
 
 import type { ControlPlaneSettings } from "./defaults.ts";
 import type { Pod, Toleration } from "./objects.ts";
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from "./taints.ts";
+
+/** kube-apiserver's flags for the DefaultTolerationSeconds plugin. */
+export type AdmissionSettings = Pick<
+  ControlPlaneSettings,
+  "defaultNotReadyTolerationSeconds" | "defaultUnreachableTolerationSeconds"
+>;
+
+/**
+ * The tolerations the plugin added. Kubernetes keeps no record of it (an added toleration looks like
+ * one written by hand); the model keeps one, so that an explanation can say where a
+ * tolerationSeconds came from.
+ */
+const ADDED_BY_ADMISSION = new WeakSet<Toleration>();
+
+export function addedByAdmission(t: Toleration): boolean {
+  return ADDED_BY_ADMISSION.has(t);
+}
 
 /**
  * DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds/admission.go): a pod that
@@ -10,7 +28,7 @@ import { TAINT_NOT_READY, TAINT_UNREACHABLE } from "./taints.ts";
  * and effect NoExecute or empty; the operator is not checked) gets
  * {key, operator: Exists, effect: NoExecute, tolerationSeconds: 300} for each.
  */
-export function admitPod(pod: Pod, cp: ControlPlaneSettings): void {
+export function admitPod(pod: Pod, cp: AdmissionSettings): void {
   const tolerations = pod.spec.tolerations ?? [];
   const covers = (key: string) =>
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect));
@@ -29,6 +47,7 @@ export function admitPod(pod: Pod, cp: ControlPlaneSettings): void {
       effect: "NoExecute",
       tolerationSeconds: cp.defaultUnreachableTolerationSeconds,
     });
+  for (const t of add) ADDED_BY_ADMISSION.add(t);
   if (add.length > 0) pod.spec.tolerations = [...tolerations, ...add];
 }
 

@@ -1,5 +1,5 @@
 // Every version-dependent default in one place, each with its flag or field, value and source.
-// Paths are relative to kubernetes/kubernetes (see ../shared/reference/kubernetes.md §1).
+// Paths are relative to the root of the kubernetes/kubernetes repository.
 
 import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "../scenario/types.ts";
 
@@ -31,14 +31,17 @@ export interface ControlPlaneSettings {
   defaultUnreachableTolerationSeconds: number;
   /** --disable-force-detach-on-timeout, false: cmd/kube-controller-manager/app/options/attachdetachcontroller.go. */
   disableForceDetachOnTimeout: boolean;
-  /** --terminated-pod-gc-threshold, 12500: pkg/controller/podgc. */
-  terminatedPodGcThreshold: number;
+  /** --terminated-pod-gc-threshold, 12500: pkg/controller/podgc/config/v1alpha1/defaults.go (gcTerminated; not modelled). */
+  terminatedPodGCThreshold: number;
 }
 
 export function resolveControlPlane(
   version: KubernetesVersion,
   overrides: ControlPlaneOverrides,
 ): ControlPlaneSettings {
+  // The scenario field is still spelled terminatedPodGcThreshold (load/ renames it to Kubernetes'
+  // terminatedPodGCThreshold); the setting takes Kubernetes' name either way.
+  const { terminatedPodGcThreshold, ...rest } = overrides;
   return {
     nodeMonitorPeriod: 5,
     nodeMonitorGracePeriod: minor(version) >= 32 ? 50 : 40,
@@ -50,8 +53,8 @@ export function resolveControlPlane(
     defaultNotReadyTolerationSeconds: 300,
     defaultUnreachableTolerationSeconds: 300,
     disableForceDetachOnTimeout: false,
-    terminatedPodGcThreshold: 12500,
-    ...definedOnly(overrides),
+    terminatedPodGCThreshold: terminatedPodGcThreshold ?? 12500,
+    ...definedOnly(rest),
   };
 }
 
@@ -81,9 +84,10 @@ export const CRASH_LOOP_BACKOFF_RESET = 600;
 
 /** The kubelet feature gates the models read: the minor version each appeared in, and each state's default. */
 export const KUBELET_FEATURE_GATES = {
-  // KEP-4603: alpha 1.33, off by default (kubernetes.md §8.5, §16).
+  // KEP-4603 (pkg/features/kube_features.go): alpha in 1.33, off by default.
   ReduceDefaultCrashLoopBackOffDecay: { since: 33, defaultOn: (_minor: number) => false },
-  // PR #128374: alpha 1.32; beta (on by default) in 1.35 per the feature-gate docs (§16: Uncertain).
+  // PR #128374: alpha in 1.32; beta (on by default) in 1.35 per the feature-gate docs, not yet checked
+  // against pkg/features/kube_features.go.
   KubeletCrashLoopBackOffMax: { since: 32, defaultOn: (m: number) => m >= 35 },
 } as const;
 
@@ -135,10 +139,11 @@ export const LEASE_BACKOFF_MAX = 7;
 /** NodeEvictionPeriod, 100ms: pkg/controller/nodelifecycle/scheduler/rate_limited_queue.go. */
 export const NODE_EVICTION_PERIOD = 0.1;
 /**
- * The monitor pass runs through wait.UntilWithContext, a *sliding* period: the next pass starts
+ * The monitor pass runs through wait.UntilWithContext (staging/src/k8s.io/apimachinery/pkg/util/wait,
+ * started in node_lifecycle_controller.go Run), a *sliding* period: the next pass starts
  * nodeMonitorPeriod after the previous one finished. A pass's own processing time (ε) is what makes
  * the pass at probeTimestamp + grace + 10ε the first that is strictly after the grace period
- * (kubernetes.md §2.4, "sliding 5 s period plus processing time"). faultline takes ε = 0.1ms.
+ * (tryUpdateNodeHealth compares with Go's time.After). faultline takes ε = 0.1ms.
  */
 export const MONITOR_PASS_PROCESSING = 0.0001;
 /** Retry when the Ready condition is missing at tainting time: 50ms, node_lifecycle_controller.go. */
@@ -152,6 +157,13 @@ export const PODGC_QUARANTINE = 40;
 export const MAX_WAIT_FOR_UNMOUNT = 360;
 /** ReconcilerLoopPeriod, 100ms: same DefaultTimerConfig. */
 export const ATTACH_DETACH_LOOP_PERIOD = 0.1;
+/**
+ * The attach/detach controller's FailedAttachVolume event for a ReadWriteOnce volume still attached
+ * elsewhere (reconciler.go reportMultiAttachError): "Multi-Attach error … can't be attached to
+ * another" up to 1.36, "Waiting for detach … waiting on detach before it can be attached to another
+ * node" from 1.37 (kubernetes/kubernetes issue #138836, "Multi-attach events unnecessarily scary").
+ */
+export const WAITING_FOR_DETACH_SINCE_MINOR = 37;
 
 /** delayAfterNodeStatusChange: ±50% of nodeStatusReportFrequency after a change, PR #130919 (≈1.33). */
 export const NODE_STATUS_REPORT_JITTER_SINCE_MINOR = 33;
@@ -168,7 +180,7 @@ export const DEFAULT_TERMINATION_GRACE_PERIOD = 30;
 /**
  * Probe fields left out of a manifest: SetDefaults_Probe in pkg/apis/core/v1/defaults.go
  * (timeoutSeconds 1, periodSeconds 10, successThreshold 1, failureThreshold 3); initialDelaySeconds
- * is 0 when unset. kubernetes.md §7.1.
+ * is 0 when unset (an int32 field with no default).
  */
 export const PROBE_DEFAULTS = {
   initialDelaySeconds: 0,
@@ -190,14 +202,15 @@ export const POD_WORKER_RESYNC_JITTER = 0.5;
  * backOffPeriod, 10s (pkg/kubelet/kubelet.go): a sync that fails (a container in CrashLoopBackOff)
  * is retried after wait.Jitter(10s, 0.5) = 10–15s (workerBackOffPeriodJitterFactor, pod_workers.go).
  * From ≈1.35 (PR #133066, "Propagate backoff duration for crashloop backoff") the pod is re-queued at
- * the back-off's exact expiry instead (kubernetes.md §8.4; the version is uncertain).
+ * the back-off's exact expiry instead (merged after 2025-09-30, so likely 1.35: not yet checked
+ * against a release branch).
  */
 export const KUBELET_BACKOFF_PERIOD = 10;
 export const POD_WORKER_BACKOFF_JITTER = 0.5;
 export const EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR = 35;
 /**
  * PR #119089 (≈1.29): a manual readiness run resets the probe worker's ticker, so the next periodic
- * run is a full period after it (pkg/kubelet/prober/worker.go, kubernetes.md §7.2).
+ * run is a full period after it (pkg/kubelet/prober/worker.go, run).
  */
 export const MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR = 29;
 

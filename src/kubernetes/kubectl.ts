@@ -1,4 +1,5 @@
-// What kubectl would print for an object at a moment: the "what you would see" of every step.
+// What kubectl would print for an object at a moment: the "what you would see" of every step. A
+// row (NodeRow, PodRow) is the columns an event carries; print*Row lays it out as kubectl does.
 // Columns and wording follow kubectl's printers (k8s.io/kubernetes/pkg/printers/internalversion).
 
 import type { Node, Pod } from "./objects.ts";
@@ -35,12 +36,36 @@ export function nodeStatus(node: Node): string {
   return s;
 }
 
-function nodeCells(node: Node, now: number, version: string): string[] {
-  return [node.metadata.name, nodeStatus(node), "<none>", age(node.metadata.creationTimestamp, now), version];
+/** The columns of `kubectl get node` for one node at one moment: what an event carries to show it. */
+export interface NodeRow {
+  name: string;
+  status: string;
+  roles: string;
+  age: string;
+  version: string;
+}
+
+export function nodeRow(
+  node: Node,
+  now: number,
+  version = node.status.nodeInfo?.kubeletVersion ?? "",
+): NodeRow {
+  return {
+    name: node.metadata.name,
+    status: nodeStatus(node),
+    roles: "<none>",
+    age: age(node.metadata.creationTimestamp, now),
+    version,
+  };
+}
+
+/** `$ kubectl get node <name>` and what it prints. */
+export function printNodeRow(row: NodeRow): string {
+  return `$ kubectl get node ${row.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], [row.name, row.status, row.roles, row.age, row.version])}`;
 }
 
 export function getNode(node: Node, now: number, version: string): string {
-  return `$ kubectl get node ${node.metadata.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], nodeCells(node, now, version))}`;
+  return printNodeRow(nodeRow(node, now, version));
 }
 
 export function podStatusColumn(pod: Pod): string {
@@ -50,24 +75,44 @@ export function podStatusColumn(pod: Pod): string {
   return pod.status.phase;
 }
 
-function podCells(pod: Pod, now: number): string[] {
+/** The columns of `kubectl get pod -o wide` for one pod at one moment: what an event carries to show it. */
+export interface PodRow {
+  name: string;
+  namespace: string;
+  ready: string;
+  status: string;
+  restarts: number;
+  age: string;
+  ip: string;
+  node: string;
+}
+
+export function podRow(pod: Pod, now: number): PodRow {
   const total = pod.spec.containers.length;
   const ready = pod.status.containerStatuses.filter((c) => c.ready).length;
-  const restarts = pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0);
-  return [
-    pod.metadata.name,
-    `${ready}/${total}`,
-    podStatusColumn(pod),
-    String(restarts),
-    age(pod.metadata.creationTimestamp, now),
-    pod.status.podIP ?? "<none>",
-    pod.spec.nodeName ?? "<none>",
-  ];
+  return {
+    name: pod.metadata.name,
+    namespace: pod.metadata.namespace,
+    ready: `${ready}/${total}`,
+    status: podStatusColumn(pod),
+    restarts: pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0),
+    age: age(pod.metadata.creationTimestamp, now),
+    ip: pod.status.podIP ?? "<none>",
+    node: pod.spec.nodeName ?? "<none>",
+  };
+}
+
+/** `$ kubectl get pod <name> [-n <ns>] -o wide` and what it prints. */
+export function printPodRow(row: PodRow): string {
+  const ns = row.namespace === "default" ? "" : ` -n ${row.namespace}`;
+  return `$ kubectl get pod ${row.name}${ns} -o wide\n${table(
+    ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"],
+    [row.name, row.ready, row.status, String(row.restarts), row.age, row.ip, row.node],
+  )}`;
 }
 
 export function getPod(pod: Pod, now: number): string {
-  const ns = pod.metadata.namespace === "default" ? "" : ` -n ${pod.metadata.namespace}`;
-  return `$ kubectl get pod ${pod.metadata.name}${ns} -o wide\n${table(["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"], podCells(pod, now))}`;
+  return printPodRow(podRow(pod, now));
 }
 
 /** A header and one row, aligned as kubectl's tabwriter does (3 spaces of padding). */

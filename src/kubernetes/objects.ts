@@ -59,7 +59,19 @@ export interface Node {
   kind: "Node";
   metadata: ObjectMeta;
   spec: { unschedulable?: boolean; taints?: Taint[] };
-  status: { capacity: ResourceList; allocatable: ResourceList; conditions: NodeCondition[] };
+  status: {
+    capacity: ResourceList;
+    allocatable: ResourceList;
+    conditions: NodeCondition[];
+    /** The kubelet's version, as `kubectl get node` shows it (`v1.32.0`). */
+    nodeInfo?: { kubeletVersion: string };
+    /**
+     * The volumes the kubelet reports mounted (its volume manager's GetVolumesInUse, posted with the
+     * node status): here each is the claim `<namespace>/<name>` whose volume it is. The attach/detach
+     * controller detaches a volume still listed only on timeout or out of service.
+     */
+    volumesInUse?: string[];
+  };
 }
 
 export interface Lease {

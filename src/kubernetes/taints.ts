@@ -1,4 +1,5 @@
-// Well-known taint keys and toleration matching.
+// Well-known taint keys, the taints the node lifecycle controller derives from node conditions, and
+// toleration matching.
 
 import type { Taint, TaintEffect, Toleration } from "./objects.ts";
 
@@ -12,6 +13,24 @@ export const TAINT_PID_PRESSURE = "node.kubernetes.io/pid-pressure";
 export const TAINT_NETWORK_UNAVAILABLE = "node.kubernetes.io/network-unavailable";
 /** Non-graceful node shutdown (GA 1.28): docs concepts/cluster-administration/node-shutdown.md. */
 export const TAINT_OUT_OF_SERVICE = "node.kubernetes.io/out-of-service";
+
+/**
+ * nodeConditionToTaintKeyStatusMap (node_lifecycle_controller.go): the NoSchedule taint each node
+ * condition status calls for, in the order doNoScheduleTaintingPass adds them. Cordoning adds
+ * TAINT_UNSCHEDULABLE beside these.
+ */
+export const NO_SCHEDULE_CONDITION_TAINTS: readonly (readonly [
+  string,
+  "True" | "False" | "Unknown",
+  string,
+])[] = [
+  ["Ready", "False", TAINT_NOT_READY],
+  ["Ready", "Unknown", TAINT_UNREACHABLE],
+  ["MemoryPressure", "True", TAINT_MEMORY_PRESSURE],
+  ["DiskPressure", "True", TAINT_DISK_PRESSURE],
+  ["NetworkUnavailable", "True", TAINT_NETWORK_UNAVAILABLE],
+  ["PIDPressure", "True", TAINT_PID_PRESSURE],
+];
 
 export function taintString(t: Pick<Taint, "key" | "effect" | "value">): string {
   return `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`;

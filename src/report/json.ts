@@ -1,8 +1,9 @@
-// The machine-readable result (the JSON contract in README.md): one object, stable key order. Each
-// event keeps its fields and gains `message`, `why` and `see` for people, written from them.
+// The machine-readable result (the JSON contract in README.md): one object, stable key order: the
+// run's identity, the state at t=0, the events, the state at the end, what callers felt. Each event
+// keeps its fields and gains `message`, `why` and `see` for people, written from them.
 
-import type { SimulationResult } from "../simulate.ts";
 import type { TraceEvent } from "../trace/events.ts";
+import type { SimulationResult } from "../trace/result.ts";
 import { proseOf } from "./messages/index.ts";
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
@@ -12,5 +13,15 @@ export function eventJson(e: TraceEvent): Record<string, unknown> {
 }
 
 export function formatJson(result: SimulationResult): string {
-  return `${JSON.stringify({ scenario: result.scenario, kubernetesVersion: result.kubernetesVersion, seed: result.seed, events: result.events.map(eventJson), summary: result.summary, ...(result.traffic ? { traffic: result.traffic } : {}) }, null, 2)}\n`;
+  const { scenario, kubernetesVersion, seed, initial, events, summary, traffic } = result;
+  const json = {
+    scenario,
+    kubernetesVersion,
+    seed,
+    initial,
+    events: events.map(eventJson),
+    summary,
+    ...(traffic ? { traffic } : {}),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
 }

@@ -1,9 +1,10 @@
 // The human timeline, in the seed's form: steps grouped by time, each in a lane, each saying why it
-// happened at that moment and what a user would see. Reads only the trace and the summary.
+// happened at that moment and what a user would see. Reads only the result (the state at t=0, the
+// trace, the summary) and the scenario's names.
 
 import type { Scenario } from "../scenario/types.ts";
-import type { SimulationResult } from "../simulate.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
+import type { InitialState, SimulationResult } from "../trace/result.ts";
 import { visibleEventIndexes } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 
@@ -26,15 +27,13 @@ export function formatTimeline(
   );
   out.push("");
   out.push("Starting state");
-  const zones = new Set(scenario.nodes.map((n) => n.zone ?? ""));
-  out.push(
-    `  ${scenario.nodes.length} nodes in ${zones.size} zone${zones.size === 1 ? "" : "s"}, all Ready: ${scenario.nodes.map((n) => `${n.name}${n.zone ? ` (${n.zone})` : ""}`).join(", ")}`,
-  );
+  out.push(...startingNodes(result.initial, scenario));
   const workloads = scenario.manifests.filter(
     (m) => m.kind !== "Service" && m.kind !== "PersistentVolumeClaim" && m.kind !== "PodDisruptionBudget",
   );
   if (workloads.length > 0)
     out.push(`  workloads: ${workloads.map((m) => `${m.kind} ${m.object.metadata.name}`).join(", ")}`);
+  out.push(...startingPods(result.initial));
   if (scenario.ignored.length > 0)
     out.push(`  ignored (not modelled): ${scenario.ignored.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
   out.push(
@@ -63,6 +62,29 @@ export function formatTimeline(
   out.push(summaryText(result));
   if (result.traffic) out.push(trafficText(result.traffic));
   return `${out.join("\n")}\n`;
+}
+
+/** The nodes at t=0: all Ready in one line, else which are not. */
+function startingNodes(initial: InitialState, scenario: Scenario): string[] {
+  const zones = new Set(scenario.nodes.map((n) => n.zone ?? ""));
+  const names = scenario.nodes.map((n) => `${n.name}${n.zone ? ` (${n.zone})` : ""}`).join(", ");
+  const head = `  ${scenario.nodes.length} nodes in ${zones.size} zone${zones.size === 1 ? "" : "s"}`;
+  const notReady = initial.nodes.filter((n) => !n.status.startsWith("Ready"));
+  if (notReady.length === 0) return [`${head}, all Ready: ${names}`];
+  return [
+    `${head}, ${initial.nodes.length - notReady.length} Ready: ${names}`,
+    ...notReady.map((n) => `  not Ready at t=0: ${n.name} ${n.status}`),
+  ];
+}
+
+/** Every pod that is not Running and Ready at t=0, with why (trace/result.ts InitialPod). */
+function startingPods(initial: InitialState): string[] {
+  return initial.pods
+    .filter((p) => p.reason !== undefined)
+    .map(
+      (p) =>
+        `  not Running and Ready at t=0: ${p.pod.split("/")[1]} ${p.phase} on ${p.node ?? "no node"}: ${p.reason}${p.message ? ` (${p.message})` : ""}`,
+    );
 }
 
 /** What the callers felt: requests lost, first and last failure, the loss window, the levers. */

@@ -1,32 +1,202 @@
 // Events of the control plane's controllers and of the API server: node health, taints, zones,
 // evictions, pod lifecycle, endpoints, volumes. Fields only; report/messages/control-plane.ts
 // writes the prose.
+//
+// `by` names who acted, with Kubernetes' controller names (cmd/kube-controller-manager/names/
+// controller_names.go) or `operator` for a step of the scenario's timeline (`step`, as written).
 
+import type { NodeRow, PodRow } from "../kubernetes/kubectl.ts";
+import type { ConditionStatus } from "../kubernetes/objects.ts";
 import type { KubeletPodDeletedFields, KubeletPodReadyFields } from "./node-events.ts";
+import type { TimelineStepRef } from "./timeline-events.ts";
+
+/** A step of the scenario's timeline did it (kubectl, or the machine's operator). */
+export interface ByOperator {
+  by: "operator";
+  step: TimelineStepRef;
+}
+
+/** A rate limit and the flag that set it (`flag` absent: a rate no flag names). */
+export interface Rate {
+  flag?: "node-eviction-rate" | "secondary-node-eviction-rate";
+  /** nodes per second; 0 stops the zone's NoExecute tainting */
+  value: number;
+}
+
+/** Why the taint eviction controller deletes a pod (processPodOnNode): the node's NoExecute taints against its tolerations. */
+export type TaintEvictionCause = {
+  by: "taint-eviction-controller";
+  /** The node's NoExecute taints when the eviction was decided (`key[=value]:NoExecute`). */
+  taints: string[];
+} & (
+  | {
+      /** Some taint is not tolerated: evicted at once. */
+      tolerated: false;
+      untolerated: string[];
+    }
+  | {
+      /** Every taint tolerated, the smallest tolerationSeconds counted from `createdAt`. */
+      tolerated: true;
+      tolerationSeconds: number;
+      /** The toleration was added by the DefaultTolerationSeconds admission plugin. */
+      admissionDefault: boolean;
+      /** When the countdown started: when the controller saw the taint (TimedWorker.CreatedAt). */
+      createdAt: number;
+    }
+);
+
+/** Why a pod object is marked for deletion (deletionTimestamp set). */
+export type EvictionCause =
+  | TaintEvictionCause
+  | { by: "replicaset-controller"; replicaSet: string; replicas: number; active: number }
+  /** `kubectl drain` through the Eviction API. */
+  | ByOperator;
+
+/** Why a pod object leaves the API. */
+export type PodRemovalCause =
+  /** PodGC's gcTerminating: terminating on a NotReady node with the out-of-service taint. */
+  | { by: "pod-garbage-collector-controller"; gc: "terminating"; gcCheckPeriod: number; taint: string }
+  /** PodGC's gcOrphaned: bound to a node gone for the quarantine. */
+  | {
+      by: "pod-garbage-collector-controller";
+      gc: "orphaned";
+      gcCheckPeriod: number;
+      quarantine: number;
+    }
+  /** `kubectl delete pod --force`, or a graceful delete of a pod no node runs (see EvictionCause). */
+  | EvictionCause;
 
 /** Who set a pod's Ready condition: the node lifecycle controller (MarkPodsNotReady) or the kubelet. */
-export type PodReadyFields = { by?: undefined } | { by: "node-lifecycle-controller" } | KubeletPodReadyFields;
+export type PodReadyBy =
+  | {
+      by: "node-lifecycle-controller";
+      reason: "NodeNotReady";
+      /** The node's Ready status that triggered it. */
+      nodeReady: ConditionStatus;
+    }
+  | KubeletPodReadyFields;
+
+/** `podRow`: the pod as `kubectl get pod -o wide` shows it after the change. */
+export type PodReadyFields = { podRow?: PodRow } & ({ by?: undefined } | PodReadyBy);
 
 /** Who removed a pod object: a controller or the operator, or the kubelet's final delete. */
-export type PodDeletedFields = { force: boolean } & ({ by?: undefined } | KubeletPodDeletedFields);
+export type PodDeletedFields = { force: boolean } & (
+  | { by?: undefined }
+  | PodRemovalCause
+  | KubeletPodDeletedFields
+);
+
+/** Why a controller created a pod. */
+export type PodCreatedCause =
+  | { by: "replicaset-controller"; replicaSet: string; replicas: number; active: number; terminating: number }
+  | {
+      by: "statefulset-controller";
+      statefulSet: string;
+      ordinal: number;
+      /** The identity had a pod object before, which had to be gone first. */
+      recreated: boolean;
+    }
+  | { by: "daemonset-controller"; daemonSet: string; forNode: string };
+
+/** Why the node lifecycle controller added a taint. */
+export type NodeTaintCause =
+  /** doNoExecuteTaintingPass: through the zone's rate-limited queue, one monitor pass after the transition. */
+  | { by: "node-lifecycle-controller"; cause: "zone-queue"; ready: ConditionStatus; zone: string; rate: Rate }
+  /** SwapNodeControllerTaint: the other NoExecute taint was there, so this one replaces it at once. */
+  | { by: "node-lifecycle-controller"; cause: "swap"; ready: ConditionStatus }
+  /** doNoScheduleTaintingPass, for spec.unschedulable. */
+  | { by: "node-lifecycle-controller"; cause: "unschedulable" }
+  /** doNoScheduleTaintingPass, for the node's conditions. */
+  | { by: "node-lifecycle-controller"; cause: "condition"; ready?: ConditionStatus }
+  | ByOperator;
+
+/** Why the node lifecycle controller removed a taint. */
+export type NodeTaintRemovalCause = "ready-again" | "all-zones-down" | "swapped" | "condition-cleared";
+
+/** One endpoint of an EndpointSlice, as `kubectl get endpointslice -o yaml` shows it. */
+export interface EndpointView {
+  address: string;
+  ready: boolean;
+  serving: boolean;
+  terminating: boolean;
+  nodeName?: string;
+}
 
 export interface ControlPlaneEventFields {
-  NodeNotReady: { status: "Unknown" | "False"; reason: string };
-  NodeDeleted: Record<never, never>;
-  NodeTainted: { taint: string };
-  NodeTaintRemoved: { taint: string };
-  ZoneStateChanged: { zone: string; state: string; from: string };
-  PodCreated: { owner: string };
+  NodeNotReady: {
+    status: "Unknown" | "False";
+    reason: string;
+    /** The Ready condition's message ("Kubelet stopped posting node status."). */
+    conditionMessage: string;
+    flag: "node-monitor-grace-period" | "node-startup-grace-period";
+    value: number;
+    nodeMonitorPeriod: number;
+    /** When the controller last saw a sign of life (a Lease renewal or a status post). */
+    probeTimestamp: number;
+    /** The Lease's spec.renewTime, when there is a Lease. */
+    leaseRenewTime?: number;
+    nodeRow: NodeRow;
+  };
+  NodeDeleted: ByOperator;
+  NodeTainted: {
+    taint: string;
+    /** Every taint on the node after the change (`key[=value]:Effect`). */
+    taints: string[];
+  } & NodeTaintCause;
+  NodeTaintRemoved: {
+    taint: string;
+    by: "node-lifecycle-controller";
+    cause: NodeTaintRemovalCause;
+    /** For `swapped`: the NoExecute taint that replaced it. */
+    swappedFor?: string;
+  };
+  ZoneStateChanged: {
+    zone: string;
+    state: string;
+    from: string;
+    /** The zone's nodes (those labelled node.kubernetes.io/exclude-disruption not counted) and how many are not Ready. */
+    nodes: number;
+    notReady: number;
+    unhealthyZoneThreshold: number;
+    largeClusterSizeThreshold: number;
+    /** The zone's NoExecute tainting rate from now on. */
+    rate: Rate;
+  };
+  PodCreated: {
+    /** `Deployment/<ns>/<name>`, `StatefulSet/…`, `DaemonSet/…`, `ReplicaSet/…` */
+    owner: string;
+  } & PodCreatedCause;
   PodReady: PodReadyFields;
   PodNotReady: PodReadyFields;
-  PodEvicted: { reason: string };
-  EvictionBlocked: { pdb: string };
-  EvictionCancelled: Record<never, never>;
+  PodEvicted: { reason: string; podRow: PodRow } & EvictionCause;
+  EvictionBlocked: {
+    /** `<ns>/<name>` */
+    pdb: string;
+    disruptionsAllowed: number;
+    /** kubectl drain retries every 5s */
+    retryAfter: number;
+  };
+  EvictionCancelled: { by: "taint-eviction-controller" };
   PodDeleted: PodDeletedFields;
-  EndpointReady: { service: string };
-  EndpointNotReady: { service: string };
-  EndpointRemoved: { service: string };
-  VolumeAttached: Record<never, never>;
-  VolumeDetached: { forced: boolean };
-  FailedAttachVolume: Record<never, never>;
+  EndpointReady: { service: string; endpoint: EndpointView };
+  /** `removed`: the endpoint left the slice (its pod is gone) while it was ready. */
+  EndpointNotReady: { service: string; endpoint: EndpointView; removed: boolean };
+  EndpointRemoved: { service: string; address: string; podDeleted: boolean };
+  VolumeAttached: { claim: string; pod: string };
+  VolumeDetached: {
+    claim: string;
+    forced: boolean;
+    cause: "unmounted" | "out-of-service" | "max-wait-for-unmount";
+    /** Seconds since the detach was first requested. */
+    waited: number;
+    /** ReconcilerMaxWaitForUnmountDuration */
+    maxWaitForUnmount: number;
+  };
+  FailedAttachVolume: {
+    claim: string;
+    /** The node the volume is still attached to. */
+    attachedTo: string;
+    /** The event's words by version (reconciler.go reportMultiAttachError). */
+    prefix: "Multi-Attach error" | "Waiting for detach";
+  };
 }

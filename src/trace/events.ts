@@ -23,8 +23,9 @@ interface Base {
   object: string;
   node?: string;
   /**
-   * @deprecated Prose written by a model. Being replaced by report/messages/ (issue 11): an event
-   * type that has a printer there ignores these; the others still show them.
+   * @deprecated Prose written by a model, still set by the models whose events are not yet data
+   * (the kubelet, the scheduler, the traffic model); report/messages/ prints every other event from
+   * its fields and ignores these.
    */
   message?: string;
   /** @deprecated see `message` */

@@ -1,7 +1,7 @@
 // The invariant checkers must be able to fail: hand-written traces that break each rule.
 
 import { describe, expect, it } from "vitest";
-import type { SimulationResult } from "../../src/simulate.ts";
+import type { SimulationResult } from "../../src/run/simulate.ts";
 import type { TraceEvent } from "../../src/trace/events.ts";
 import {
   endpointReadinessViolations,
@@ -15,7 +15,9 @@ import { scenario } from "../helpers/sim.ts";
 
 type Summary = SimulationResult["summary"];
 
-const base = { lane: "control-plane" as const, message: "" };
+const base = { lane: "control-plane" as const };
+/** A hand-written event: only the fields the checkers read (the others do not matter to them). */
+const ev = (e: Record<string, unknown>): TraceEvent => e as unknown as TraceEvent;
 const initial: Summary = {
   duration: 60,
   engineEvents: 0,
@@ -33,6 +35,7 @@ const result = (events: TraceEvent[]): SimulationResult => ({
   kubernetesVersion: "1.32",
   seed: 1,
   events,
+  initial: { nodes: [], pods: [], endpoints: [] },
   summary: initial,
 });
 const s = scenario(`
@@ -47,25 +50,25 @@ describe("the invariant checkers catch violations", () => {
   it("(a) EndpointReady for a not-ready, a terminating or a deleted pod", () => {
     const ok = endpointReadinessViolations(
       result([
-        { ...base, t: 1, type: "PodNotReady", object: "Pod/default/db-0" },
-        { ...base, t: 2, type: "PodReady", object: "Pod/default/db-0" },
-        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+        ev({ ...base, t: 1, type: "PodNotReady", object: "Pod/default/db-0" }),
+        ev({ ...base, t: 2, type: "PodReady", object: "Pod/default/db-0" }),
+        ev({ ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" }),
       ]),
       initial,
     );
     expect(ok).toEqual([]);
     const notReady = endpointReadinessViolations(
       result([
-        { ...base, t: 1, type: "PodNotReady", object: "Pod/default/db-0" },
-        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+        ev({ ...base, t: 1, type: "PodNotReady", object: "Pod/default/db-0" }),
+        ev({ ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" }),
       ]),
       initial,
     );
     expect(notReady).toHaveLength(1);
     const terminating = endpointReadinessViolations(
       result([
-        { ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" },
-        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+        ev({ ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" }),
+        ev({ ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" }),
       ]),
       initial,
     );
@@ -73,13 +76,19 @@ describe("the invariant checkers catch violations", () => {
     // A new incarnation of the same name starts not ready and not terminating.
     const reborn = endpointReadinessViolations(
       result([
-        { ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" },
-        { ...base, t: 2, type: "PodDeleted", object: "Pod/default/db-0", force: true },
-        { ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
-        { ...base, t: 3, type: "PodCreated", object: "Pod/default/db-0", owner: "StatefulSet/default/db" },
-        { ...base, t: 3, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
-        { ...base, t: 4, type: "PodReady", object: "Pod/default/db-0" },
-        { ...base, t: 4, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" },
+        ev({ ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" }),
+        ev({ ...base, t: 2, type: "PodDeleted", object: "Pod/default/db-0", force: true }),
+        ev({ ...base, t: 2, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" }),
+        ev({
+          ...base,
+          t: 3,
+          type: "PodCreated",
+          object: "Pod/default/db-0",
+          owner: "StatefulSet/default/db",
+        }),
+        ev({ ...base, t: 3, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" }),
+        ev({ ...base, t: 4, type: "PodReady", object: "Pod/default/db-0" }),
+        ev({ ...base, t: 4, type: "EndpointReady", object: "Pod/default/db-0", service: "default/db" }),
       ]),
       initial,
     );
@@ -89,8 +98,14 @@ describe("the invariant checkers catch violations", () => {
   it("(b) a second db-0 while the first exists", () => {
     const bad = statefulSetIdentityViolations(
       result([
-        { ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" },
-        { ...base, t: 2, type: "PodCreated", object: "Pod/default/db-0", owner: "StatefulSet/default/db" },
+        ev({ ...base, t: 1, type: "PodEvicted", object: "Pod/default/db-0", reason: "x" }),
+        ev({
+          ...base,
+          t: 2,
+          type: "PodCreated",
+          object: "Pod/default/db-0",
+          owner: "StatefulSet/default/db",
+        }),
       ]),
       initial,
       ["db"],
@@ -98,8 +113,14 @@ describe("the invariant checkers catch violations", () => {
     expect(bad).toHaveLength(1);
     const good = statefulSetIdentityViolations(
       result([
-        { ...base, t: 1, type: "PodDeleted", object: "Pod/default/db-0", force: true },
-        { ...base, t: 2, type: "PodCreated", object: "Pod/default/db-0", owner: "StatefulSet/default/db" },
+        ev({ ...base, t: 1, type: "PodDeleted", object: "Pod/default/db-0", force: true }),
+        ev({
+          ...base,
+          t: 2,
+          type: "PodCreated",
+          object: "Pod/default/db-0",
+          owner: "StatefulSet/default/db",
+        }),
       ]),
       initial,
       ["db"],
@@ -114,45 +135,40 @@ describe("the invariant checkers catch violations", () => {
       object: "Pod/default/web-abc-1",
       owner: "Deployment/default/web",
     };
-    const schedule = (t: number, node: string, pod = "web-abc-1"): TraceEvent => ({
-      ...base,
-      t,
-      type: "PodScheduled",
-      object: `Pod/default/${pod}`,
-      node,
-    });
+    const schedule = (t: number, node: string, pod = "web-abc-1"): TraceEvent =>
+      ev({ ...base, t, type: "PodScheduled", object: `Pod/default/${pod}`, node });
     const v = schedulingViolations(
       result([
-        { ...web, t: 0 },
-        {
+        ev({ ...web, t: 0 }),
+        ev({
           ...base,
           t: 1,
           type: "NodeTainted",
           object: "Node/worker-2",
           taint: "node.kubernetes.io/unreachable:NoSchedule",
-        },
+        }),
         schedule(2, "worker-2"),
-        {
+        ev({
           ...base,
           t: 3,
           type: "NodeTaintRemoved",
           object: "Node/worker-2",
           taint: "node.kubernetes.io/unreachable:NoSchedule",
-        },
+        }),
         schedule(4, "worker-2"),
-        { ...base, t: 5, type: "FaultInjected", object: "Node/worker-1", do: "cordon" },
+        ev({ ...base, t: 5, type: "FaultInjected", object: "Node/worker-1", do: "cordon" }),
         schedule(6, "worker-1"),
         schedule(6, "worker-1", "node-exporter-xyz"),
-        {
+        ev({
           ...base,
           t: 7,
           type: "NodeTainted",
           object: "Node/worker-2",
           taint: "node.kubernetes.io/unreachable:NoExecute",
-        },
+        }),
         schedule(8, "worker-2"),
         schedule(8, "worker-2", "node-exporter-xyz"),
-        { ...base, t: 9, type: "NodeDeleted", object: "Node/worker-2" },
+        ev({ ...base, t: 9, type: "NodeDeleted", object: "Node/worker-2" }),
         schedule(10, "worker-2"),
       ]),
       initial,

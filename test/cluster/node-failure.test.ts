@@ -1,6 +1,8 @@
 // Issue 2, "Done when": a powered-off node, from the missing heartbeat to the evictions and the
-// volume. Rules: ../shared/reference/kubernetes.md §2 (node lifecycle), §3 (taint eviction), §4
-// (default tolerations), §9 (PodGC), §10 (workloads), §11 (volumes), §12 (EndpointSlices).
+// volume. Rules: pkg/controller/nodelifecycle (node lifecycle), pkg/controller/tainteviction,
+// plugin/pkg/admission/defaulttolerationseconds, pkg/controller/podgc, the workload controllers
+// (replicaset, statefulset, daemon), pkg/controller/volume/attachdetach, the EndpointSlice
+// conditions (staging/src/k8s.io/endpointslice/utils.go).
 
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../../src/scenario/types.ts";
@@ -206,7 +208,7 @@ describe("getting db-0 back", () => {
     expect(detached.t).toBeGreaterThan(deleted.t + 360);
     expect(detached.t).toBeLessThanOrEqual(deleted.t + 360.2);
     const waiting = first(r, "FailedAttachVolume", (e) => e.object === pod);
-    expect(waiting.message).toMatch(/Multi-Attach error/); // 1.32's wording
+    expect(waiting).toMatchObject({ prefix: "Multi-Attach error", attachedTo: "worker-2" }); // 1.32's words
     expect(waiting.t).toBeGreaterThanOrEqual(deleted.t);
     expect(waiting.t).toBeLessThan(detached.t);
     const attached = only(r, "VolumeAttached", (e) => e.object === claim);
@@ -248,7 +250,7 @@ describe("getting db-0 back", () => {
       expect(recreated.t).toBeGreaterThanOrEqual(deleted.t);
       // The eviction the out-of-service taint brings is not the 300s one.
       // Nothing tolerates the out-of-service taint: every pod still there is evicted at once, the
-      // DaemonSet pod included (kubernetes.md §11.2).
+      // DaemonSet pod included (AddOrUpdateDaemonPodTolerations does not tolerate it).
       const evicted = only(r, "PodEvicted", onPod("default/db-0"));
       expect(evicted.t).toBeLessThanOrEqual(deleted.t);
       if (at === "2m") expect(evicted.t).toBe(fault.t);

@@ -1,6 +1,6 @@
 // Issue 2, "Done when": a node cut off (network partition, kubelet stop) keeps running pods the
 // control plane has replaced; a drain evicts through the Eviction API and honours
-// PodDisruptionBudgets (kubernetes.md §3.4, §10, §12).
+// PodDisruptionBudgets (pkg/registry/core/pod/storage/eviction.go; kubectl's pkg/drain).
 
 import { describe, expect, it } from "vitest";
 import { runsTwiceViolations } from "../helpers/invariants.ts";

@@ -1,5 +1,6 @@
 // Issue 2, "Done when": properties over random clusters and random fault timelines (fast-check).
-// Each property replays the trace against a rule of kubernetes.md; see test/helpers/invariants.ts.
+// Each property replays the trace against a rule of Kubernetes, written out again in
+// test/helpers/invariants.ts with its source.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

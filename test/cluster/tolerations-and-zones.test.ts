@@ -1,5 +1,6 @@
-// Issue 2, "Done when": default and explicit tolerations (kubernetes.md §3.2, §4) and the zone rules
-// of the node lifecycle controller (§2.6–§2.8).
+// Issue 2, "Done when": default and explicit tolerations (taint_eviction.go processPodOnNode; the
+// DefaultTolerationSeconds admission plugin) and the zone rules of the node lifecycle controller
+// (node_lifecycle_controller.go ComputeZoneState, handleDisruption; rate_limited_queue.go).
 
 import { describe, expect, it } from "vitest";
 import { eventsOf, example, nameOf, only, onNode, podOf, run, scenario, US } from "../helpers/sim.ts";

@@ -5,13 +5,14 @@
 // then applies the events in trace order. A pod name can have several incarnations (a StatefulSet
 // recreates db-0 with the same name): an incarnation runs from its PodCreated to its PodDeleted.
 
+import type { SimulationResult } from "../../src/run/simulate.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
-import type { SimulationResult } from "../../src/simulate.ts";
 import { nameOf } from "./sim.ts";
 
 type Summary = SimulationResult["summary"];
 
-// ---- tolerations, written out here from kubernetes.md §4 (not taken from the model) -------------
+// ---- tolerations, written out here from Toleration.ToleratesTaint and DefaultTolerationSeconds --
+// (k8s.io/api/core/v1/toleration.go, plugin/pkg/admission/defaulttolerationseconds; not taken from the model)
 
 export interface Tol {
   key?: string;
@@ -139,7 +140,7 @@ interface PodState {
 
 /**
  * (a) An endpoint is reported ready only for a pod that exists, is Ready and is not terminating
- * (EndpointSlice `ready = serving && !terminating`, kubernetes.md §12.1).
+ * (EndpointSlice `ready = serving && !terminating`, staging/src/k8s.io/endpointslice/utils.go).
  */
 export function endpointReadinessViolations(r: SimulationResult, initial: Summary): string[] {
   const pods = new Map<string, PodState>();
@@ -284,7 +285,7 @@ export function schedulingViolations(r: SimulationResult, initial: Summary, s: S
 
 /**
  * A PodRunsTwice event names a pod the control plane has given up on: evicted (deletionTimestamp
- * set, so its controller counted a replacement, kubernetes.md §10) or deleted from the API, while
+ * set, so its controller counted a replacement: FilterActivePods) or deleted from the API, while
  * its containers still run on a node nobody can reach. A live, never-evicted pod is not "replaced".
  * (A StatefulSet name is reused; the old copy's incarnation was deleted, so any earlier deletion counts.)
  */
@@ -296,13 +297,14 @@ export function runsTwiceViolations(r: SimulationResult): string[] {
     const pod = nameOf(e.object);
     if (e.type === "PodEvicted" || e.type === "PodDeleted") givenUp.add(pod);
     if (e.type === "PodRunsTwice" && !givenUp.has(pod))
-      out.push(`${e.t}: PodRunsTwice for ${pod}, which was neither evicted nor deleted: "${e.message}"`);
+      out.push(`${e.t}: PodRunsTwice for ${pod} (${e.copies} copies), which was neither evicted nor deleted`);
   }
   return out;
 }
 
 /**
- * Node taints the node lifecycle and taint eviction controllers keep (kubernetes.md §2.5, §3):
+ * Node taints the node lifecycle and taint eviction controllers keep (SwapNodeControllerTaint,
+ * processPodOnNode):
  * never unreachable:NoExecute and not-ready:NoExecute together; no taint added twice; a
  * DeletionByTaintManager eviction only while the pod's node carries a NoExecute taint.
  */
@@ -343,7 +345,7 @@ export function taintViolations(r: SimulationResult, initial: Summary): string[]
 }
 
 /**
- * The node controller never declares a node Unknown early (kubernetes.md §2.4, strict `now >
+ * The node controller never declares a node Unknown early (tryUpdateNodeHealth, strict `now >
  * probeTimestamp + grace`, and probeTimestamp is never earlier than the last renewal): every
  * NodeNotReady comes more than node-monitor-grace-period after that node's last LeaseRenewed.
  */

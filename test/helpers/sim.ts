@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import { parse, stringify } from "yaml";
 import { loadScenarioFile, parseScenario, readManifestEntry } from "../../src/load/index.ts";
+import { type SimulationResult, simulate } from "../../src/run/simulate.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
-import { type SimulationResult, simulate } from "../../src/simulate.ts";
 import type { EventOf, EventType, TraceEvent } from "../../src/trace/events.ts";
 
 /** ε, the processing time of one monitor pass (MONITOR_PASS_PROCESSING in src/kubernetes/defaults.ts). */

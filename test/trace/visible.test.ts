@@ -1,3 +1,5 @@
+// Which events the text timeline shows: Lease renewals only where they stop (trace/visible.ts).
+
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../../src/trace/events.ts";
 import { visibleEventIndexes } from "../../src/trace/visible.ts";
@@ -9,7 +11,6 @@ function renewal(t: number, node: string): TraceEvent {
     lane: "kubelet",
     object: `Lease/kube-node-lease/${node}`,
     node,
-    message: "renews",
   };
 }
 
@@ -27,10 +28,7 @@ describe("visible events", () => {
       type: "NodeNotReady",
       lane: "control-plane",
       object: "Node/worker-2",
-      message: "x",
-      status: "Unknown",
-      reason: "NodeStatusUnknown",
-    });
+    } as TraceEvent);
     events.sort((a, b) => a.t - b.t);
     const shown = visibleEventIndexes(events, 300).map((i) => events[i]!);
     expect(shown.map((e) => `${e.type}@${e.node ?? ""}`)).toEqual(["LeaseRenewed@worker-2", "NodeNotReady@"]);

@@ -4,7 +4,7 @@
 import type { EventType, TraceEvent } from "../../trace/events.ts";
 import { CONTROL_PLANE_PRINTERS } from "./control-plane.ts";
 import { NODE_PRINTERS } from "./node.ts";
-import type { Printers, Prose } from "./prose.ts";
+import { legacyProse, type Printers, type Prose } from "./prose.ts";
 import { SCHEDULING_PRINTERS } from "./scheduling.ts";
 import { TIMELINE_PRINTERS } from "./timeline.ts";
 import { TRAFFIC_PRINTERS } from "./traffic.ts";
@@ -22,11 +22,6 @@ const PRINTERS: Printers<EventType> = {
 /** The words for one event. */
 export function proseOf(e: TraceEvent): Prose {
   const printer = PRINTERS[e.type] as ((e: TraceEvent) => Prose) | undefined;
-  if (printer) return printer(e);
   // Not yet converted (issue 11): the model's own prose.
-  return {
-    message: e.message ?? e.type,
-    ...(e.why !== undefined ? { why: e.why } : {}),
-    ...(e.see !== undefined ? { see: e.see } : {}),
-  };
+  return printer ? printer(e) : legacyProse(e);
 }

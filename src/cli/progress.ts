@@ -1,0 +1,44 @@
+// A large run's progress on a terminal: one line on stderr, rewritten at most four times a second
+// from the engine's progress callback (engine.onProgress), cleared when the run ends. Silent when
+// stderr is not a terminal (Io.progress absent) or the run is small.
+
+import type { WorkEstimate } from "../run/budget.ts";
+import { count, duration } from "../run/budget.ts";
+import type { Io } from "./io.ts";
+
+/** Runs estimated below this many engine events end too soon to need a progress line. */
+export const PROGRESS_FROM_EVENTS = 100_000;
+const EVERY_MS = 250;
+
+export interface Progress {
+  onProgress(now: number, processed: number): void;
+  done(): void;
+}
+
+/** A progress line for one run, or undefined when none is shown. `label` names the run. */
+export function progressLine(
+  io: Io,
+  label: string,
+  estimate: WorkEstimate,
+  simulated: number,
+  clock: () => number = Date.now,
+): Progress | undefined {
+  const show = io.progress;
+  if (!show || estimate.events < PROGRESS_FROM_EVENTS) return undefined;
+  let last = clock();
+  return {
+    onProgress(now, processed) {
+      const wall = clock();
+      if (wall - last < EVERY_MS) return;
+      last = wall;
+      const where =
+        now < 0
+          ? `warming up, t=-${duration(Math.round(-now))}`
+          : `t=${duration(Math.round(now))} of ${duration(simulated)}`;
+      show(`faultline: ${label}: ${where} · ${count(processed)} of ~${count(estimate.events)} events`);
+    },
+    done() {
+      show(undefined);
+    },
+  };
+}

@@ -1,0 +1,338 @@
+// The work a scenario implies, estimated before it runs, and the budgets a run must stay within.
+//
+// Every limit of the loader is per field (a period has a floor, a duration a ceiling), so only the
+// product of several settings shows that a run would never end: a 1ms node-monitor-period over a
+// week, 100 nodes renewing 1s Leases for 7 days, 100,000 requests per second for 168h. This module
+// multiplies them out from the loaded Scenario, in the engine's own unit (events; see
+// engine/engine.ts) and in simulated requests (the traffic model resolves requests arithmetically,
+// not as events), term by term, so a refusal can say which settings multiply to it.
+//
+// The estimate is calibrated against real runs (test/cli/budget.test.ts: every example and the
+// 1,000-node benchmark): it is meant to be within a small factor of the truth, not a bound. An
+// underestimate still ends cleanly: the run gets the same budget as its hard cap (`maxEvents`), and
+// the engine stops with EventBudgetExceeded when a run goes past it.
+
+import { resolveControlPlane, resolveKubelet } from "../kubernetes/defaults.ts";
+import type { Container, KubeObject, PodSpec, Probe } from "../kubernetes/objects.ts";
+import type { Scenario } from "../scenario/types.ts";
+import { PROFILES, resolveNetwork } from "../traffic/profiles.ts";
+import { WARM_UP_SECONDS } from "./simulate.ts";
+
+/** What one run may cost; each overridable on the command line. */
+export interface Budget {
+  /** engine events one run may process (`--max-events`); also the run's hard cap */
+  maxEvents: number;
+  /** requests one run's callers may send, retries included (`--max-requests`) */
+  maxRequests: number;
+}
+
+/**
+ * The defaults: a run within them takes at most about a minute on one core and well under 1 GiB.
+ * The 1,000-node benchmark (bench/zone-loss-at-scale.ts) is about a third of the event budget; a
+ * million events also keep the JSON result within what one JavaScript string can hold.
+ */
+export const DEFAULT_BUDGET: Budget = { maxEvents: 1_000_000, maxRequests: 50_000_000 };
+
+/** One part of the estimate: what costs, how much, and the settings that multiply to it. */
+export interface WorkTerm {
+  what: string;
+  count: number;
+  /** the factors as the user would recognise them, e.g. "100 nodes", "duration 168h + 10m warm-up" */
+  factors: string[];
+}
+
+export interface WorkEstimate {
+  /** engine events, warm-up included */
+  events: number;
+  /** simulated requests (attempts), retries included */
+  requests: number;
+  eventTerms: WorkTerm[];
+  requestTerms: WorkTerm[];
+}
+
+/** Engine events a pod costs to create, schedule, bind, start and report Ready (calibrated: ~5). */
+const EVENTS_PER_POD_START = 6;
+/** Engine events a pod on a failed node costs: eviction, deletion, its replacement's start (~10). */
+const EVENTS_PER_POD_REPLACED = 12;
+/** The traffic model's tick (traffic/model.ts TICK): one engine event per tick while callers run. */
+const TRAFFIC_TICKS_PER_SECOND = 50;
+/** PodGC's gcCheckPeriod, 20s (controllers/podgc-controller.ts). */
+const PODGC_PERIOD = 20;
+/** The scheduler's podMaxBackoffSeconds: a pod that fits nowhere is tried at most this often. */
+const SCHEDULER_MAX_BACKOFF = 10;
+
+const NODE_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop", "drain", "delete-node"]);
+
+export function estimateWork(scenario: Scenario): WorkEstimate {
+  const profile = PROFILES[scenario.profile ?? "stock"];
+  const cp = resolveControlPlane(scenario.kubernetesVersion, {
+    ...profile.controlPlane,
+    ...scenario.controlPlane,
+  });
+  const kubelet = resolveKubelet(scenario.kubernetesVersion, { ...profile.kubelet, ...scenario.kubelet });
+  const D = scenario.duration;
+  const T = WARM_UP_SECONDS + D;
+  const N = scenario.nodes.length;
+  const nodes = `${count(N)} node${N === 1 ? "" : "s"}`;
+  const whole = `${seconds(T)} (duration ${duration(D)} + ${duration(WARM_UP_SECONDS)} warm-up)`;
+  const run = `${seconds(D)} (duration ${duration(D)})`;
+  const events: WorkTerm[] = [];
+  const add = (what: string, n: number, factors: string[]) => {
+    if (n > 0) events.push({ what, count: n, factors });
+  };
+
+  const renew = kubelet.nodeLeaseDurationSeconds * 0.25;
+  add("Lease renewals", (N * T) / renew, [
+    nodes,
+    `one renewal every ${num(renew)}s (kubelet.nodeLeaseDurationSeconds ${num(kubelet.nodeLeaseDurationSeconds)} × 0.25)`,
+    whole,
+  ]);
+  const report = kubelet.nodeStatusReportFrequency;
+  add("node status posts", (2 * N * T) / report, [
+    nodes,
+    `one post every ${num(report)}s (kubelet.nodeStatusReportFrequency, or nodeStatusUpdateFrequency when set)`,
+    "2 events each (the write and its watchers)",
+    whole,
+  ]);
+  add("node monitor passes", D / cp.nodeMonitorPeriod, [
+    `one pass every ${num(cp.nodeMonitorPeriod)}s (controlPlane.nodeMonitorPeriod)`,
+    run,
+  ]);
+  add("PodGC passes", D / PODGC_PERIOD, [`one pass every ${PODGC_PERIOD}s`, run]);
+
+  const workloads = workloadsOf(scenario, N);
+  const pods = workloads.reduce((s, w) => s + w.pods, 0);
+  add("pod starts", pods * EVENTS_PER_POD_START, [
+    `${count(pods)} pods (replicas, DaemonSets × nodes)`,
+    `about ${EVENTS_PER_POD_START} events each`,
+  ]);
+
+  const nodeFaults = scenario.timeline.filter((s) => NODE_FAULTS.has(s.do)).length;
+  const replaced = N > 0 ? (nodeFaults * pods) / N : 0;
+  add("pods replaced after node faults", replaced * EVENTS_PER_POD_REPLACED, [
+    `${count(nodeFaults)} node fault steps × ${num(pods / Math.max(N, 1))} pods per node`,
+    `about ${EVENTS_PER_POD_REPLACED} events each`,
+  ]);
+
+  const unschedulable = Math.max(0, pods - fitting(scenario, workloads));
+  add(
+    "scheduling retries of pods that fit nowhere",
+    unschedulable * T * Math.min(N / report, 1 / SCHEDULER_MAX_BACKOFF),
+    [
+      `${count(Math.round(unschedulable))} pods beyond the nodes' capacity`,
+      "retried on node updates, at most every 10s",
+      whole,
+    ],
+  );
+
+  const probes = probeChecks(scenario, workloads, T);
+  add("probe checks", probes.checks, probes.factors);
+
+  const requestTerms: WorkTerm[] = [];
+  const traffic = scenario.traffic ?? [];
+  if (traffic.length > 0) {
+    const net = resolveNetwork(profile, scenario.network);
+    add("traffic ticks", TRAFFIC_TICKS_PER_SECOND * D, [`${TRAFFIC_TICKS_PER_SECOND} ticks per second`, run]);
+    const lb = new Set(traffic.filter((t) => t.entry === "load-balancer").map((t) => t.service)).size;
+    add("load-balancer health checks", (lb * N * D * 2) / net.loadBalancer.healthCheckInterval, [
+      `${count(lb)} load-balanced Services × ${nodes}`,
+      `one check every ${num(net.loadBalancer.healthCheckInterval)}s (network.loadBalancer.healthCheckInterval)`,
+      run,
+    ]);
+    const changes = 2 * (replaced + (scenario.start === "created" ? pods : 0) + probes.restarts);
+    add("kube-proxy rule syncs", changes * N * 2, [
+      `~${count(Math.round(changes))} endpoint changes`,
+      `× ${nodes}`,
+    ]);
+    traffic.forEach((t, i) => {
+      const active = Math.max(0, D - t.start);
+      requestTerms.push({
+        what: `requests of traffic[${i}] (${t.service})`,
+        count: t.rate * active * (1 + t.retries),
+        factors: [
+          `rate ${num(t.rate)}/s`,
+          `${seconds(active)} (duration ${duration(D)}${t.start > 0 ? ` from start ${duration(t.start)}` : ""})`,
+          `(1 + retries ${t.retries})`,
+        ],
+      });
+    });
+  }
+  const sum = (ts: WorkTerm[]) => ts.reduce((s, t) => s + t.count, 0);
+  events.sort((a, b) => b.count - a.count);
+  requestTerms.sort((a, b) => b.count - a.count);
+  return { events: sum(events), requests: sum(requestTerms), eventTerms: events, requestTerms };
+}
+
+/** Which budget an estimate breaks, as one line naming the settings and the override; or undefined. */
+export function overBudget(estimate: WorkEstimate, budget: Budget): string | undefined {
+  if (estimate.events > budget.maxEvents) {
+    const top = estimate.eventTerms[0]!;
+    if (!Number.isFinite(estimate.events))
+      return `a run without end: ${top.what}: ${top.factors.join(" × ")}; a period of 0 never lets the clock move on`;
+    return `about ${count(Math.round(estimate.events))} engine events per run, over the budget of ${count(budget.maxEvents)}; most are ${top.what}: ${top.factors.join(" × ")}. Shorten the scenario, or raise the budget with --max-events ${Math.ceil(estimate.events * 1.5)}`;
+  }
+  if (estimate.requests > budget.maxRequests) {
+    const top = estimate.requestTerms[0]!;
+    return `about ${count(Math.round(estimate.requests))} simulated requests per run, over the budget of ${count(budget.maxRequests)}; most are ${top.what}: ${top.factors.join(" × ")}. Shorten the scenario, or raise the budget with --max-requests ${Math.ceil(estimate.requests * 1.2)}`;
+  }
+  return undefined;
+}
+
+// ---- workloads and probes -------------------------------------------------------------------------
+
+interface Workload {
+  name: string;
+  pods: number;
+  spec: PodSpec;
+}
+
+function workloadsOf(scenario: Scenario, nodes: number): Workload[] {
+  const out: Workload[] = [];
+  for (const { object } of scenario.manifests) {
+    const w = workloadOf(object, nodes);
+    if (w) out.push(w);
+  }
+  return out;
+}
+
+function workloadOf(o: KubeObject, nodes: number): Workload | undefined {
+  switch (o.kind) {
+    case "Deployment":
+    case "ReplicaSet":
+    case "StatefulSet":
+      return { name: o.metadata.name, pods: o.spec.replicas, spec: o.spec.template.spec };
+    case "DaemonSet":
+      return { name: o.metadata.name, pods: nodes, spec: o.spec.template.spec };
+    case "Pod":
+      return { name: o.metadata.name, pods: 1, spec: o.spec };
+    default:
+      return undefined;
+  }
+}
+
+/** Pods the nodes can hold, by pod count, CPU and memory requests (the scheduler's fit filters). */
+function fitting(scenario: Scenario, workloads: Workload[]): number {
+  const cap = { cpu: 0, memory: 0, pods: 0 };
+  for (const n of scenario.nodes) {
+    cap.cpu += n.capacity.cpu ?? 0;
+    cap.memory += n.capacity.memory ?? 0;
+    cap.pods += n.capacity.pods ?? 0;
+  }
+  const want = { cpu: 0, memory: 0, pods: 0 };
+  for (const w of workloads) {
+    want.pods += w.pods;
+    for (const c of w.spec.containers) {
+      want.cpu += w.pods * (c.resources?.requests?.cpu ?? 0);
+      want.memory += w.pods * (c.resources?.requests?.memory ?? 0);
+    }
+  }
+  const share = (have: number, need: number) => (need > have ? have / need : 1);
+  return (
+    want.pods * Math.min(share(cap.pods, want.pods), share(cap.cpu, want.cpu), share(cap.memory, want.memory))
+  );
+}
+
+const PROBE_KINDS = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
+
+/**
+ * Probe checks: a probe costs nothing while it passes and nothing changes (kubelet/prober.ts); it
+ * runs every periodSeconds while its container boots, while a fault step makes it fail, and all the
+ * time when its app never becomes healthy or its checks share the request queue with callers.
+ */
+function probeChecks(
+  scenario: Scenario,
+  workloads: Workload[],
+  T: number,
+): { checks: number; restarts: number; factors: string[] } {
+  let checks = 0;
+  let restarts = 0;
+  let containers = 0;
+  let shortest = Number.POSITIVE_INFINITY;
+  // Pods created at t=0 do not run through the warm-up.
+  const span = scenario.start === "created" ? scenario.duration : T;
+  for (const w of workloads) {
+    const steps = scenario.timeline.filter((s) => s.target?.workload === w.name);
+    for (const c of w.spec.containers) {
+      const probes = PROBE_KINDS.map((k) => c[k]).filter((p): p is Probe => p !== undefined);
+      if (probes.length === 0) continue;
+      containers += w.pods;
+      const b = { ...scenario.behaviour[w.name], ...scenario.behaviour[`${w.name}/${c.name}`] };
+      const boot = b.bootSeconds ?? 0;
+      const ready = Math.max(boot, b.readyAfterSeconds ?? boot);
+      const busy = b.healthSharesRequestQueue === true && (scenario.traffic?.length ?? 0) > 0;
+      const budget = bootBudget(c);
+      for (const p of probes) {
+        const period = p.periodSeconds ?? 10;
+        shortest = Math.min(shortest, period);
+        // Booting: until the app answers (readiness: until it is ready), once per container start.
+        let perPod = (p === c.readinessProbe ? ready : boot) / period + 2;
+        if (boot > budget || busy) perPod = span / period;
+        let faultWindows = 0;
+        for (const s of steps) {
+          const pods = s.target?.index !== undefined || s.target?.podName !== undefined ? 1 : w.pods;
+          const until = endOf(scenario, s.at, s.do, w.name);
+          const window = Math.max(0, until - s.at);
+          if (s.do === "dependency-down" && p === c.readinessProbe) faultWindows += (pods * window) / period;
+          if (s.do === "deadlock")
+            faultWindows += (pods * 2 * Math.min(window, budgetOf(c.livenessProbe))) / period;
+          if (s.do === "deadlock" || s.do === "crash") {
+            restarts += pods;
+            faultWindows += pods * ((p === c.readinessProbe ? ready : boot) / period + 2);
+          }
+        }
+        checks += w.pods * perPod + faultWindows;
+      }
+    }
+  }
+  return {
+    checks,
+    restarts,
+    factors: [
+      `${count(containers)} container${containers === 1 ? "" : "s"} with probes`,
+      `checks every ${num(shortest)}s or more while they boot, fail or share the callers' queue`,
+    ],
+  };
+}
+
+/** When a fault step's effect ends: the matching recovery step for the same workload, or the end. */
+function endOf(scenario: Scenario, at: number, action: string, workload: string): number {
+  const ends = action === "dependency-down" ? "dependency-up" : action === "deadlock" ? "recover" : undefined;
+  if (!ends) return at;
+  const end = scenario.timeline.find((s) => s.do === ends && s.at >= at && s.target?.workload === workload);
+  return end ? end.at : scenario.duration;
+}
+
+/** Seconds a container may take to answer before a probe kills it: startup's, else liveness's. */
+function bootBudget(c: Container): number {
+  return budgetOf(c.startupProbe ?? c.livenessProbe);
+}
+
+function budgetOf(p: Probe | undefined): number {
+  if (!p) return Number.POSITIVE_INFINITY;
+  return (p.initialDelaySeconds ?? 0) + (p.periodSeconds ?? 10) * (p.failureThreshold ?? 3);
+}
+
+// ---- printing -----------------------------------------------------------------------------------------
+
+/** 1234567 → "1,234,567": fixed, whatever the locale. */
+export function count(n: number): string {
+  const s = String(Math.round(n));
+  return s.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+function num(n: number): string {
+  return Number.isInteger(n) ? count(n) : String(Number(n.toPrecision(3)));
+}
+
+function seconds(s: number): string {
+  return `${count(Math.round(s))}s`;
+}
+
+/** 605400 → "168h10m", 0.5 → "500ms". */
+export function duration(s: number): string {
+  if (s < 1) return `${Math.round(s * 1000)}ms`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = Math.round((s % 60) * 1000) / 1000;
+  return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${r || (!h && !m) ? `${r}s` : ""}`;
+}

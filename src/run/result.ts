@@ -1,0 +1,127 @@
+// The result's two pictures of the cluster, read from the store: the state at t=0 (`initial`,
+// after the warm-up) and at the end (`summary`). The types are in trace/result.ts.
+
+import { podReady, workloadOf } from "../cluster/api.ts";
+import type { Store } from "../cluster/store.ts";
+import type { ControlPlaneSettings, KubeletSettings } from "../kubernetes/defaults.ts";
+import { nodeStatus, podStatusColumn } from "../kubernetes/kubectl.ts";
+import { LABEL_ZONE } from "../kubernetes/labels.ts";
+import type { Pod } from "../kubernetes/objects.ts";
+import { taintString } from "../kubernetes/taints.ts";
+import type { TraceEvent } from "../trace/events.ts";
+import type { InitialPod, InitialState, Summary } from "../trace/result.ts";
+
+/** The cluster at t=0: every node, every pod (with why it is not Running and Ready), every Service's endpoints. */
+export function initialState(store: Store): InitialState {
+  return {
+    nodes: store.list("Node").map((n) => ({
+      name: n.metadata.name,
+      zone: n.metadata.labels?.[LABEL_ZONE] ?? null,
+      status: nodeStatus(n),
+      taints: (n.spec.taints ?? []).map(taintString),
+    })),
+    pods: store.list("Pod").map((p) => initialPod(store, p)),
+    endpoints: store.list("EndpointSlice").map((s) => ({
+      service: s.service,
+      ready: s.endpoints.filter((e) => e.conditions.ready).length,
+      total: s.endpoints.length,
+      pods: s.endpoints.map((e) => ({
+        pod: `${e.targetRef.namespace}/${e.targetRef.name}`,
+        ready: e.conditions.ready,
+      })),
+    })),
+  };
+}
+
+function initialPod(store: Store, pod: Pod): InitialPod {
+  const ready = podReady(pod);
+  const out: InitialPod = {
+    pod: `${pod.metadata.namespace}/${pod.metadata.name}`,
+    node: pod.spec.nodeName ?? null,
+    phase: pod.status.phase,
+    ready,
+    owner: ownerOf(store, pod),
+  };
+  if (pod.status.phase === "Running" && ready) return out;
+  return { ...out, ...notRunningReason(store, pod) };
+}
+
+/** The pod's workload; a bare Pod is its own (`Pod/<ns>/<name>`). */
+export function ownerOf(store: Store, pod: Pod): string {
+  return workloadOf({ store }, pod) ?? `Pod/${pod.metadata.namespace}/${pod.metadata.name}`;
+}
+
+/**
+ * Why a pod is not Running and Ready, in Kubernetes' words: an unbound pod has the scheduler's
+ * PodScheduled=False condition (reason Unschedulable, and the scheduler's message); otherwise
+ * kubectl's STATUS column (CrashLoopBackOff, Error, Terminating…), the Ready condition's reason for
+ * a running pod that is not ready, ContainerCreating for a bound pod whose containers have not
+ * started. A claim that does not exist is named as the API's NotFound error names it (the message
+ * the scheduler's VolumeBinding plugin reports, pkg/scheduler/framework/plugins/volumebinding).
+ */
+function notRunningReason(store: Store, pod: Pod): { reason: string; message?: string } {
+  const missing = (pod.spec.volumes ?? [])
+    .map((v) => v.persistentVolumeClaim?.claimName)
+    .find((c) => c !== undefined && !store.get("PersistentVolumeClaim", `${pod.metadata.namespace}/${c}`));
+  const claimMessage =
+    missing !== undefined ? { message: `persistentvolumeclaim "${missing}" not found` } : {};
+  if (!pod.spec.nodeName) {
+    const scheduled = pod.status.conditions.find((c) => c.type === "PodScheduled");
+    if (scheduled?.status === "False")
+      return {
+        reason: scheduled.reason ?? "Unschedulable",
+        ...(scheduled.message ? { message: scheduled.message } : claimMessage),
+      };
+    return { reason: "Pending", ...claimMessage };
+  }
+  const column = podStatusColumn(pod);
+  if (column !== "Running" && column !== "Pending") return { reason: column, ...claimMessage };
+  if (column === "Running")
+    return {
+      reason: pod.status.conditions.find((c) => c.type === "Ready")?.reason ?? "NotReady",
+      ...claimMessage,
+    };
+  return { reason: "ContainerCreating", ...claimMessage };
+}
+
+/** The state at the end of the run, the resolved settings and the count of events by type. */
+export function summarize(
+  store: Store,
+  events: readonly TraceEvent[],
+  settings: { controlPlane: ControlPlaneSettings; kubelet: KubeletSettings },
+  duration: number,
+  processed: number,
+): Summary {
+  const counts: Record<string, number> = {};
+  for (const e of events) counts[e.type] = (counts[e.type] ?? 0) + 1;
+  const cp = settings.controlPlane;
+  return {
+    duration,
+    engineEvents: processed,
+    settings: {
+      nodeMonitorPeriod: cp.nodeMonitorPeriod,
+      nodeMonitorGracePeriod: cp.nodeMonitorGracePeriod,
+      nodeEvictionRate: cp.nodeEvictionRate,
+      secondaryNodeEvictionRate: cp.secondaryNodeEvictionRate,
+      largeClusterSizeThreshold: cp.largeClusterSizeThreshold,
+      unhealthyZoneThreshold: cp.unhealthyZoneThreshold,
+      defaultNotReadyTolerationSeconds: cp.defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds: cp.defaultUnreachableTolerationSeconds,
+      disableForceDetachOnTimeout: cp.disableForceDetachOnTimeout,
+      nodeLeaseDurationSeconds: settings.kubelet.nodeLeaseDurationSeconds,
+    },
+    nodes: store.list("Node").map((n) => ({
+      name: n.metadata.name,
+      status: nodeStatus(n),
+      taints: (n.spec.taints ?? []).map(taintString),
+    })),
+    pods: store.list("Pod").map((p) => ({
+      pod: `${p.metadata.namespace}/${p.metadata.name}`,
+      node: p.spec.nodeName ?? null,
+      status: podStatusColumn(p),
+      ready: p.status.conditions.some((c) => c.type === "Ready" && c.status === "True"),
+    })),
+    volumes: store.list("VolumeAttachment").map((v) => ({ claim: v.spec.claim, node: v.spec.nodeName })),
+    eventCounts: Object.fromEntries(Object.entries(counts).sort()),
+  };
+}

@@ -1,0 +1,212 @@
+// load → run → report, the run: wiring only. Builds the cluster from a scenario (the store, a
+// kubelet per node, the controllers, the data plane and callers, the timeline), warms it up before
+// t=0 and plays it. Pure: no file system, no wall clock (the HTML report runs it in a browser).
+
+import type { Context, RunningCopy } from "../cluster/context.ts";
+import { Store } from "../cluster/store.ts";
+import { AttachDetachController } from "../controllers/attach-detach-controller.ts";
+import { DaemonSetController } from "../controllers/daemonset-controller.ts";
+import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
+import { NodeLifecycleController } from "../controllers/node-lifecycle-controller.ts";
+import { PodGCController } from "../controllers/podgc-controller.ts";
+import { ReplicaSetController } from "../controllers/replicaset-controller.ts";
+import { Scheduler, SchedulerCache } from "../controllers/scheduler.ts";
+import { StatefulSetController } from "../controllers/statefulset-controller.ts";
+import { TaintEvictionController } from "../controllers/taint-eviction-controller.ts";
+import { Engine } from "../engine/engine.ts";
+import { quantize } from "../engine/time.ts";
+import { Faults } from "../faults/faults.ts";
+import { Kubelet } from "../kubelet/kubelet.ts";
+import { admitPod } from "../kubernetes/admission.ts";
+import { kubeletVersionString, resolveControlPlane, resolveKubelet } from "../kubernetes/defaults.ts";
+import type { KubeObject } from "../kubernetes/objects.ts";
+import type { Behaviour, Scenario } from "../scenario/types.ts";
+import { Trace } from "../trace/events.ts";
+import type { InitialState, SimulationResult } from "../trace/result.ts";
+import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
+import { PROFILES } from "../traffic/profiles.ts";
+import { initialState, summarize } from "./result.ts";
+
+export type { InitialState, SimulationResult, Summary } from "../trace/result.ts";
+
+/**
+ * How long the cluster runs, unrecorded, before t=0: nodes register, leases settle into their
+ * phases, a `start: running` scenario's pods are scheduled, started and Ready.
+ */
+export const WARM_UP_SECONDS = 600;
+
+/** Runs the scenario again with one lever pulled and reports what each saves (whatif/ provides it). */
+export type PullLevers = (scenario: Scenario, seed: number, traffic: TrafficResult) => Lever[];
+
+export interface SimulateOptions {
+  seed?: number;
+  /** With callers in the scenario: also run it with each lever pulled and report what it saves. */
+  levers?: PullLevers;
+  /** called once the warm-up is over, at t=0 (for benchmarks: the model itself reads no clock) */
+  onWarmedUp?: () => void;
+  /** the run's hard cap and a progress callback, set on the engine (run/budget.ts, the CLI) */
+  engine?: Partial<Pick<Engine, "maxEvents" | "onProgress">>;
+}
+
+/** A run in progress: its parts, a way to move its clock on, and its result so far. */
+export interface Simulation {
+  engine: Engine;
+  store: Store;
+  trace: Trace;
+  ctx: Context;
+  /** Play the run up to virtual time `t` (at most the scenario's duration; never backwards). */
+  runUntil(t: number): void;
+  /** The result as of the clock's current time. */
+  result(): SimulationResult;
+}
+
+/** Run a scenario to its end. */
+export function simulate(scenario: Scenario, options: SimulateOptions = {}): SimulationResult {
+  const sim = createSimulation(scenario, options);
+  sim.runUntil(scenario.duration);
+  return sim.result();
+}
+
+/** Build and warm up the cluster of a scenario, with its timeline scheduled; the clock is at t=0. */
+export function createSimulation(scenario: Scenario, options: SimulateOptions = {}): Simulation {
+  const seed = options.seed ?? scenario.seed;
+  const profile = PROFILES[scenario.profile ?? "stock"];
+  const engine = new Engine(seed);
+  engine.now = -WARM_UP_SECONDS;
+  Object.assign(engine, options.engine);
+  const store = new Store(engine);
+  const trace = new Trace(engine);
+  trace.muted = true;
+  const kubelets = new Map<string, Kubelet>();
+  const controlPlane = resolveControlPlane(scenario.kubernetesVersion, {
+    ...profile.controlPlane,
+    ...scenario.controlPlane,
+  });
+  const ctx: Context = {
+    engine,
+    store,
+    trace,
+    names: engine.rng.fork("names"),
+    admission: {
+      defaultNotReadyTolerationSeconds: controlPlane.defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds: controlPlane.defaultUnreachableTolerationSeconds,
+    },
+    scenario,
+    version: scenario.kubernetesVersion,
+    versionString: kubeletVersionString(scenario.kubernetesVersion),
+    controlPlane,
+    kubelet: resolveKubelet(scenario.kubernetesVersion, { ...profile.kubelet, ...scenario.kubelet }),
+    machines: {
+      runningCopies(match) {
+        const out: RunningCopy[] = [];
+        // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.
+        for (const k of kubelets.values()) {
+          if (!k.powered || k.connected()) continue;
+          for (const c of k.runningCopies())
+            if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
+        }
+        return out;
+      },
+      dataPlane: (node) => kubelets.get(node)?.dataPlane() ?? "off",
+      appState: (node, ip) => kubelets.get(node)?.appState(ip) ?? "absent",
+      reachable: (node) => kubelets.get(node)?.connected() ?? false,
+    },
+    behaviour: (ns, owner, podName, container) => behaviourFor(scenario, ns, owner, podName, container),
+  };
+
+  scenario.nodes.forEach((spec, i) => {
+    const k = new Kubelet(ctx, spec, i + 1);
+    kubelets.set(spec.name, k);
+    k.registerAtStart(-WARM_UP_SECONDS);
+  });
+  store.watch("Pod", (type, pod) => {
+    if (pod.spec.nodeName) kubelets.get(pod.spec.nodeName)?.podEvent(type, pod);
+  });
+  // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
+  const cache = new SchedulerCache(ctx);
+  new NodeLifecycleController(ctx, controlPlane);
+  new TaintEvictionController(ctx);
+  const replicaSets = new ReplicaSetController(ctx);
+  new StatefulSetController(ctx);
+  new DaemonSetController(ctx);
+  new Scheduler(ctx, cache);
+  new EndpointSliceController(ctx);
+  new PodGCController(ctx);
+  new AttachDetachController(ctx, {
+    disableForceDetachOnTimeout: controlPlane.disableForceDetachOnTimeout,
+    version: scenario.kubernetesVersion,
+  });
+
+  const createManifests = () => {
+    for (const m of scenario.manifests) {
+      const obj = structuredClone(m.object) as KubeObject;
+      obj.metadata.creationTimestamp = engine.now;
+      // A bare Pod passes the API server's admission like every pod a controller creates.
+      if (obj.kind === "Pod") admitPod(obj, ctx.admission);
+      store.create(obj);
+      if (obj.kind === "Deployment") replicaSets.syncDeployment(obj);
+    }
+  };
+  if (scenario.start === "running") createManifests();
+  engine.run(0);
+  const initial: InitialState = initialState(store);
+  trace.muted = false;
+  options.onWarmedUp?.();
+  if (scenario.start === "created") createManifests();
+
+  // Built before the faults, so that at a step's instant the callers' requests sent before it
+  // are resolved first (equal times run in scheduling order).
+  const traffic = createTraffic(ctx, scenario, profile);
+  if (traffic) ctx.traffic = traffic;
+  new Faults(ctx, kubelets).schedule(scenario.timeline);
+
+  const end = quantize(scenario.duration);
+  return {
+    engine,
+    store,
+    trace,
+    ctx,
+    runUntil(t: number) {
+      const until = Math.min(t, scenario.duration);
+      if (until > engine.now) engine.run(until);
+    },
+    result() {
+      const finished = engine.now >= end;
+      const result: SimulationResult = {
+        scenario: scenario.name,
+        kubernetesVersion: scenario.kubernetesVersion,
+        seed,
+        events: trace.events,
+        initial,
+        summary: summarize(
+          store,
+          trace.events,
+          ctx,
+          finished ? scenario.duration : Math.max(0, engine.now),
+          engine.processed,
+        ),
+      };
+      // The callers' tally runs to the end of the scenario: it is part of a finished run only.
+      if (traffic && finished) {
+        result.traffic = traffic.result_();
+        if (options.levers) result.traffic.levers = options.levers(scenario, seed, result.traffic);
+      }
+      return result;
+    },
+  };
+}
+
+/** `behaviour.<workload>` and `behaviour.<workload>/<container>` of the scenario, for one pod's container. */
+function behaviourFor(
+  scenario: Scenario,
+  _ns: string,
+  owner: string | undefined,
+  podName: string,
+  container?: string,
+): Behaviour {
+  const workload = owner ? owner.split("/")[2]! : podName;
+  return {
+    ...(scenario.behaviour[workload] ?? {}),
+    ...(container ? (scenario.behaviour[`${workload}/${container}`] ?? {}) : {}),
+  };
+}

@@ -1,0 +1,77 @@
+// The result of a run: the trace, the state at t=0 (`initial`), the state at the end (`summary`)
+// and, with callers, what they felt. Types only: run/result.ts builds them from the store; report/
+// prints them (text.ts, json.ts, html/).
+
+import type { TrafficResult } from "../traffic/index.ts";
+import type { TraceEvent } from "./events.ts";
+
+export interface SimulationResult {
+  scenario: string;
+  kubernetesVersion: string;
+  seed: number;
+  events: TraceEvent[];
+  /** The cluster as the run found it at t=0, after the warm-up: shown, not assumed. */
+  initial: InitialState;
+  summary: Summary;
+  /** What the callers felt; present when the scenario has a `traffic` section. */
+  traffic?: TrafficResult;
+}
+
+/**
+ * The state at t=0. With `start: running` the warm-up has registered the nodes and created,
+ * scheduled and started the workloads; whatever did not come up (a pod the scheduler cannot place,
+ * a container in CrashLoopBackOff, a missing claim) is listed here with its reason.
+ */
+export interface InitialState {
+  nodes: InitialNode[];
+  pods: InitialPod[];
+  /** Each Service's EndpointSlice: its endpoints and how many are ready. */
+  endpoints: InitialEndpoints[];
+}
+
+export interface InitialNode {
+  name: string;
+  zone: string | null;
+  /** kubectl's STATUS column: `Ready`, `NotReady`, `Ready,SchedulingDisabled`… */
+  status: string;
+  /** `key[=value]:Effect` */
+  taints: string[];
+}
+
+export interface InitialPod {
+  /** `<namespace>/<name>` */
+  pod: string;
+  node: string | null;
+  phase: string;
+  ready: boolean;
+  /**
+   * The workload the pod belongs to: `Deployment/<ns>/<name>` (through its ReplicaSet),
+   * `StatefulSet/…`, `DaemonSet/…`, `ReplicaSet/…`; a bare Pod is its own workload, `Pod/<ns>/<name>`.
+   */
+  owner: string;
+  /** Why the pod is not Running and Ready, in Kubernetes' words (absent when it is). */
+  reason?: string;
+  /** The message that goes with the reason: the scheduler's, for an unschedulable pod. */
+  message?: string;
+}
+
+export interface InitialEndpoints {
+  /** `<namespace>/<name>` */
+  service: string;
+  ready: number;
+  total: number;
+  /** Each endpoint: its pod `<namespace>/<name>` and its `ready` condition. */
+  pods: { pod: string; ready: boolean }[];
+}
+
+export interface Summary {
+  duration: number;
+  /** engine events run, including the warm-up: the benchmark's unit */
+  engineEvents: number;
+  settings: Record<string, number | boolean | string>;
+  nodes: { name: string; status: string; taints: string[] }[];
+  pods: { pod: string; node: string | null; status: string; ready: boolean }[];
+  /** ReadWriteOnce volumes attached at the end, and where */
+  volumes: { claim: string; node: string }[];
+  eventCounts: Record<string, number>;
+}
