@@ -202,7 +202,7 @@ describe("faultline detector simulate: bounded", () => {
 
   it("--nodes 3000 is refused before anything is allocated, naming the product and --max-detectors", async () => {
     expect(oneLine(await simulate("--nodes", "3000"))).toBe(
-      'faultline: detector simulate: the gc-pause run "6s GC pause on node 0" would hold 35,988,000 detector states: 3,000 nodes (--nodes) × 2,999 monitors each (--topology all-to-all) × 4 detectors, over the budget of 1,000,000; lower --nodes, use --topology watchers:K, or raise --max-detectors\n',
+      'faultline: detector simulate: the gc-pause run "6s GC pause on node 0" would hold 35,988,000 detector states: 3,000 nodes (--nodes) × 2,999 monitors each (--topology all-to-all) × 4 detectors, over the budget of 1,000,000; lower --nodes, use --topology watchers:K, or raise the budget with --max-detectors 53982000\n',
     );
   });
 
@@ -213,7 +213,7 @@ describe("faultline detector simulate: bounded", () => {
       "100 nodes (--nodes) × 99 monitors each (--topology all-to-all) × 120,001 beats (--duration 2m00s / --interval 1ms)",
     );
     expect(err).toContain("over the budget of 20,000,000");
-    expect(err).toContain("raise --max-events");
+    expect(err).toMatch(/raise the budget with --max-events \d+\n$/);
   });
 
   it("--duration 1000h is refused; below 1ms is a physical minimum", async () => {
@@ -227,8 +227,10 @@ describe("faultline detector simulate: bounded", () => {
 
   it("raising the budget lets a refused run through", async () => {
     const args = ["--nodes", "4", "--duration", "10s", "--interval", "10ms"];
-    expect(oneLine(await simulate(...args, "--max-events", "10000"))).toContain("raise --max-events");
-    const r = await simulate(...args, "--max-events", "100000");
+    expect(oneLine(await simulate(...args, "--max-events", "10000"))).toContain(
+      "raise the budget with --max-events",
+    );
+    const r = await simulate(...args, "--max-events", "100_000");
     expect(r.code).toBe(0);
   });
 
@@ -286,6 +288,27 @@ describe("faultline detector: gaps files are read as the loader reads files", ()
     const binary = join(dir, "binary.txt");
     writeFileSync(binary, Buffer.from([0x31, 0x73, 0x0a, 0xff, 0xfe, 0x0a]));
     await refused(binary, /not valid UTF-8/);
+  });
+});
+
+describe("faultline detector compare --report", () => {
+  it("a missing folder, a folder, or the gaps file itself is one line and exit 2, before any analysis", async () => {
+    const gaps = join(dir, "report-gaps.txt");
+    writeFileSync(gaps, "1s 1.1s 0.9s\n");
+    for (const [path, message] of [
+      [
+        join(dir, "no-such-folder", "r.html"),
+        /--report .*r\.html: no folder .*no-such-folder \(create it first\)/,
+      ],
+      [dir, /is a folder; give a file name/],
+      [gaps, /is the gaps file; choose another name/],
+    ] as const) {
+      const r = await run(["detector", "compare", "--gaps-file", gaps, "--timeout", "5s", "--report", path]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe("");
+      expect(r.err).toMatch(message);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // silence that triggers each, the time to detect a crash and the false suspicions per node and per cluster per
 // day, for a gap distribution or measured gaps; with --report, also the HTML page of φ against silence.
 
+import { realpathSync } from "node:fs";
 import type { Command } from "commander";
 import {
   type AnalysisDetector,
@@ -11,6 +12,7 @@ import {
 import { type Comparison, comparisonJson, comparisonText } from "../../report/detector/analysis.ts";
 import { detectorPayload, writeHtmlReport } from "../../report/html.ts";
 import { type Io, UsageError } from "../io.ts";
+import { checkReportPath, writeReportFile } from "../report-file.ts";
 import { DURATION_HELP, duration, MORE_THAN_ZERO } from "./duration.ts";
 import {
   type AkkaFlags,
@@ -58,6 +60,10 @@ export function registerCompareCommand(detector: Command, io: Io, setExit: (code
         .addHelpText("after", DURATION_HELP),
     ),
   ).action(async (opts: Flags) => {
+    if (opts.report !== undefined) checkReportPath(opts.report, []);
+    if (opts.report !== undefined && opts.gapsFile !== undefined && sameFile(opts.report, opts.gapsFile)) {
+      throw new UsageError(`--report ${opts.report}: is the gaps file; choose another name`);
+    }
     const dist = buildDistribution(opts);
     const nodes = integer("--nodes", opts.nodes, 1, MAX_NODES);
     const watchers =
@@ -109,18 +115,30 @@ export function registerCompareCommand(detector: Command, io: Io, setExit: (code
     };
     io.out(opts.json ? comparisonJson(comparison) : comparisonText(comparison));
     if (opts.report !== undefined) {
-      const bytes = await writeHtmlReport(
-        opts.report,
-        detectorPayload({
-          distribution: dist.label,
-          meanGapMs: dist.meanMs,
-          nodes,
-          watchersPerNode: watchers,
-          detectors: comparison.detectors,
-        }),
+      const path = opts.report;
+      const bytes = await writeReportFile(path, () =>
+        writeHtmlReport(
+          path,
+          detectorPayload({
+            distribution: dist.label,
+            meanGapMs: dist.meanMs,
+            nodes,
+            watchersPerNode: watchers,
+            detectors: comparison.detectors,
+          }),
+        ),
       );
       io.err(`faultline: report written to ${opts.report} (${Math.ceil(bytes / 1024)} KiB)\n`);
     }
     setExit(0);
   });
+}
+
+/** Whether two paths name the same existing file. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }

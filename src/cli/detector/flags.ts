@@ -74,10 +74,10 @@ export function probability(flag: string, text: string, open = false): number {
   return v;
 }
 
-/** A whole number (digits only) from `min` to `max`. */
+/** A whole number (digits, `_` allowed between them as in `--max-events`) from `min` to `max`. */
 export function integer(flag: string, text: string, min: number, max: number): number {
-  const v = Number(text);
-  if (!/^\d+$/.test(text.trim()) || v < min || v > max) {
+  const v = Number(text.trim().replace(/_/g, ""));
+  if (!/^\d[\d_]*$/.test(text.trim()) || !(v >= min && v <= max)) {
     throw new UsageError(`${flag}: expected a whole number from ${min} to ${max}, got "${text}"`);
   }
   return v;

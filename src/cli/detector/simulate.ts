@@ -93,7 +93,7 @@ export function registerSimulateCommand(detector: Command, io: Io, setExit: (cod
         const topo = `--topology ${settings.topology.kind === "watchers" ? `watchers:${settings.topology.k}` : settings.topology.kind}`;
         if (e.detectorStates > o.maxDetectors!) {
           throw new UsageError(
-            `${where} would hold ${count(e.detectorStates)} detector states: ${count(e.nodes)} nodes (--nodes) × ${count(e.monitorsPerNode)} monitors each (${topo}) × ${Math.max(1, e.detectorsPerPair)} detectors, over the budget of ${count(o.maxDetectors!)}; lower --nodes, use --topology watchers:K, or raise --max-detectors`,
+            `${where} would hold ${count(e.detectorStates)} detector states: ${count(e.nodes)} nodes (--nodes) × ${count(e.monitorsPerNode)} monitors each (${topo}) × ${Math.max(1, e.detectorsPerPair)} detectors, over the budget of ${count(o.maxDetectors!)}; lower --nodes, use --topology watchers:K, or raise the budget with --max-detectors ${Math.ceil(e.detectorStates * 1.5)}`,
           );
         }
         if (e.events > o.maxEvents!)
@@ -135,5 +135,5 @@ function eventsMessage(
     e.detectorsPerPair === 0
       ? ""
       : ` + ${count(e.pairs)} pairs × ${e.detectorsPerPair} detectors × ${count(e.checksPerMonitor)} judging ticks (one per ${formatMs(s.checkEveryMs)}) = ${count(e.judgements)} judgements`;
-  return `would take about ${count(e.events)} events: ${count(e.nodes)} nodes (--nodes) × ${count(e.monitorsPerNode)} monitors each (${topo}) × ${beats} = ${count(e.deliveries)} heartbeats delivered${judged}, over the budget of ${count(budget)}; lower --nodes or --duration, raise --interval, use --topology watchers:K, or raise --max-events`;
+  return `would take about ${count(e.events)} events: ${count(e.nodes)} nodes (--nodes) × ${count(e.monitorsPerNode)} monitors each (${topo}) × ${beats} = ${count(e.deliveries)} heartbeats delivered${judged}, over the budget of ${count(budget)}; lower --nodes or --duration, raise --interval, use --topology watchers:K, or raise the budget with --max-events ${Math.ceil(e.events * 1.5)}`;
 }
