@@ -1,8 +1,9 @@
 // Heartbeat-system simulation on the deterministic event loop: N nodes beating to their monitors over a lossy
 // network, process pauses (GC) that freeze both sending and judging, crashes, and work loops that stall while
 // the heartbeat thread keeps beating. Reports liveness traffic, crash-detection times and false suspicions for
-// each detector. The configuration and results are in simulation-config.ts, the budgets in
-// simulation-budget.ts: a run is estimated and refused before it starts when it would pass them.
+// each detector. The configuration and results are in simulation-config.ts, who watches whom in
+// simulation-topology.ts, the budgets in simulation-budget.ts: a run is estimated and refused before it starts
+// when it would pass them.
 //
 // Model choices (stated, not hidden):
 // - A pause freezes the whole process. Its timers do not fire during the pause; on wake, an overdue judging
@@ -30,11 +31,11 @@ import {
   type SimDetectorSpec,
   type SimulationConfig,
   type SimulationResult,
-  type SimulationSettings,
   simDetectorLabel,
   simulationSettings,
   topologyLabel,
 } from "./simulation-config.ts";
+import { topologyOf } from "./simulation-topology.ts";
 import { numberIn } from "./validate.ts";
 
 type SimDet = { heartbeat(nowMs: number, progress?: number): void; isAvailable(nowMs: number): boolean };
@@ -103,46 +104,6 @@ interface Entity {
   suspected: Uint8Array;
   falseEver: Uint8Array;
   guard: SelfPauseGuard | undefined;
-}
-
-/**
- * Who watches whom. all-to-all: monitor m judges every other node, in index order; watchers:K: node i is
- * judged by the K nodes after it on the ring, so monitor m judges m − 1, …, m − K; lease: the store (entity
- * `nodes`) judges every node. `index(m, from)` is `from`'s place among m's targets (−1 if m does not judge
- * it), computed rather than stored so that memory grows with the pairs, not with nodes².
- */
-function topologyOf(s: SimulationSettings): {
-  watch: (add: (monitor: number, target: number) => void) => void;
-  index: (m: number, from: number) => number;
-} {
-  const n = s.nodes;
-  const t = s.topology;
-  if (t.kind === "all-to-all") {
-    return {
-      watch: (add) => {
-        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (j !== i) add(j, i);
-      },
-      index: (m, from) => (from === m ? -1 : from < m ? from : from - 1),
-    };
-  }
-  if (t.kind === "lease") {
-    return {
-      watch: (add) => {
-        for (let i = 0; i < n; i++) add(n, i);
-      },
-      index: (m, from) => (m === n ? from : -1),
-    };
-  }
-  const k = Math.min(t.k, n - 1);
-  return {
-    watch: (add) => {
-      for (let m = 0; m < n; m++) for (let d = 1; d <= k; d++) add(m, (m - d + n) % n);
-    },
-    index: (m, from) => {
-      const d = (m - from + n) % n;
-      return d >= 1 && d <= k ? d - 1 : -1;
-    },
-  };
 }
 
 export function simulate(config: SimulationConfig): SimulationResult {
