@@ -165,6 +165,19 @@ describe("faultline detector", () => {
       ["detector", "compare", "--gaps-file", "/nonexistent/gaps", "--timeout", "5s"],
       /--gaps-file: \/nonexistent\/gaps: no such file/,
     ],
+    [
+      ["detector", "threshold", "--tail", "5s:1e-4"],
+      /^faultline: --tail describes the gaps for --max-false-per-node-day; without it the grid reads only --mean-gap\n$/,
+    ],
+    [["detector", "threshold", "--gaps-file", "x.txt", "--phi", "8"], /--gaps-file describes the gaps/],
+    [
+      ["detector", "threshold", "--max-false-per-node-day", "0.01", "--phi", "8"],
+      /--phi is for the grid; --max-false-per-node-day picks the threshold itself/,
+    ],
+    [
+      ["detector", "compare", "--timeout", "5s", "--models", "normal"],
+      /--models chooses the models of the --phi thresholds/,
+    ],
     [["detector", "simulate", "--seed", "-1"], /--seed: expected a whole number from 0 to 4294967295/],
     [["detector", "simulate", "--loss", "1"], /--loss: expected a probability in \[0, 1\)/],
   ])("bad input %j exits 2 with one line", async (args, message) => {

@@ -59,7 +59,7 @@ export function registerCompareCommand(detector: Command, io: Io, setExit: (code
         .option("--report <file>", "also write an HTML report: phi against silence, thresholds marked")
         .addHelpText("after", DURATION_HELP),
     ),
-  ).action(async (opts: Flags) => {
+  ).action(async (opts: Flags, command: Command) => {
     if (opts.report !== undefined) checkReportPath(opts.report, []);
     if (opts.report !== undefined && opts.gapsFile !== undefined && sameFile(opts.report, opts.gapsFile)) {
       throw new UsageError(`--report ${opts.report}: is the gaps file; choose another name`);
@@ -82,6 +82,9 @@ export function registerCompareCommand(detector: Command, io: Io, setExit: (code
         : [];
     for (const t of timeouts) detectors.push({ kind: "fixed", timeoutMs: t });
     const thresholds = opts.phi !== undefined ? list("--phi", opts.phi, phiThreshold) : [];
+    if (thresholds.length === 0 && command.getOptionValueSource("models") === "cli") {
+      throw new UsageError("--models chooses the models of the --phi thresholds; give --phi too");
+    }
     if (models.includes("exponential")) {
       for (const th of thresholds) detectors.push({ kind: "phi-exponential", threshold: th });
     }

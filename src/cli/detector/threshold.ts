@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { exponentialSilenceFor, phiNormalSilenceFor, pickThreshold } from "../../detectors/index.ts";
 import { picksJson, picksText, type ThresholdPick } from "../../report/detector/analysis.ts";
 import { type ThresholdRow, thresholdGridJson, thresholdGridText } from "../../report/detector/grid.ts";
-import type { Io } from "../io.ts";
+import { type Io, UsageError } from "../io.ts";
 import { DURATION_HELP } from "./duration.ts";
 import {
   type AkkaFlags,
@@ -42,9 +42,21 @@ export function registerThresholdCommand(detector: Command, io: Io, setExit: (co
           .addHelpText("after", DURATION_HELP),
       ),
     ),
-  ).action((opts: Flags) => {
+  ).action((opts: Flags, command: Command) => {
     const { pause, minStd } = akkaSettings(opts);
-    if (opts.maxFalsePerNodeDay !== undefined) {
+    if (opts.maxFalsePerNodeDay === undefined) {
+      // The grid reads only --mean-gap: a distribution flag given here would be silently ignored.
+      refuseGiven(
+        command,
+        ["dist", "jitter", "sigma", "tail", "gapsFile"],
+        "describes the gaps for --max-false-per-node-day; without it the grid reads only --mean-gap",
+      );
+    } else {
+      refuseGiven(
+        command,
+        ["phi", "std"],
+        "is for the grid; --max-false-per-node-day picks the threshold itself",
+      );
       const budget = nonNegative("--max-false-per-node-day", opts.maxFalsePerNodeDay);
       const dist = buildDistribution(opts);
       const normal = {
@@ -82,4 +94,11 @@ export function registerThresholdCommand(detector: Command, io: Io, setExit: (co
     io.out(opts.json ? thresholdGridJson(rows, model) : thresholdGridText(rows));
     setExit(0);
   });
+}
+
+/** A UsageError naming the first of `names` (option keys) given on the command line: it would be ignored. */
+function refuseGiven(command: Command, names: string[], why: string): void {
+  const given = names.find((name) => command.getOptionValueSource(name) === "cli");
+  if (given !== undefined)
+    throw new UsageError(`--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${why}`);
 }
