@@ -8,6 +8,7 @@ import { registerDetectorCommands } from "./detector/index.ts";
 import { reportInternalError } from "./errors.ts";
 import { EXIT_BAD_INPUT, escapingIo, guardStreams, type Io, processIo, UsageError } from "./io.ts";
 import { registerProbesCommand } from "./probes.ts";
+import { registerServeCommand } from "./serve.ts";
 import { registerSimulateCommand } from "./simulate.ts";
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
@@ -26,6 +27,7 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
   registerSimulateCommand(program, io, setExit);
   registerDetectorCommands(program, io, setExit);
   registerProbesCommand(program, io, setExit);
+  registerServeCommand(program, io, setExit);
 
   try {
     await program.parseAsync(argv, { from: "user" });

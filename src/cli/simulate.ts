@@ -189,14 +189,14 @@ async function writeReport(
   io.err(`faultline: report written to ${path} (${Math.ceil(bytes / 1024)} KiB)\n`);
 }
 
-function parseSeed(value: string | undefined): number | undefined {
+export function parseSeed(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 0xffffffff)
     throw new UsageError(`--seed: "${value}" is not a whole number from 0 to 4294967295`);
   return Number(value);
 }
 
-function parseCount(flag: string, value: string | undefined): number | undefined {
+export function parseCount(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value.replace(/_/g, ""));
   if (!/^[\d_]+$/.test(value) || !Number.isSafeInteger(n) || n < 1)

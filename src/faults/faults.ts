@@ -13,7 +13,6 @@ import type { Pod } from "../kubernetes/objects.ts";
 import { hasTaint, TAINT_OUT_OF_SERVICE, taintString } from "../kubernetes/taints.ts";
 import type { FaultAction, TimelineStep } from "../scenario/types.ts";
 import type { Lane } from "../trace/events.ts";
-import { stepText } from "../trace/format.ts";
 import type { PodActionOutcome, TimelineStepRef } from "../trace/timeline-events.ts";
 
 export class UnsupportedFault extends Error {}
@@ -36,8 +35,8 @@ export interface PodProcess {
   deadlock(): void;
   recover(): void;
   setDependency(up: boolean): void;
-  /** @param why the kubelet's prose for the exit (its events are not yet data) */
-  crash(why: string): void;
+  /** The process exits on its own, for this step of the timeline. */
+  crash(step: TimelineStepRef): void;
 }
 
 /** The lanes each node action speaks to (Note events), before the control plane notices anything. */
@@ -227,8 +226,7 @@ export class Faults {
       });
       if (!worker) continue;
       if (step.do === "deadlock") worker.deadlock();
-      else if (step.do === "crash")
-        worker.crash(`the scenario's timeline: ${stepText(ref)}: the process exits`);
+      else if (step.do === "crash") worker.crash(ref);
       else if (step.do === "dependency-down") worker.setDependency(false);
       else if (step.do === "dependency-up") worker.setDependency(true);
       else worker.recover();

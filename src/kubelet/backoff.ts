@@ -4,9 +4,14 @@
 // backoff.go) as the kubelet configures it (pkg/kubelet/kubelet.go newCrashLoopBackOff): 10s
 // initial, doubling to a 300s cap, and an entry that expires when the event it is asked about comes
 // more than 600s after its last update (HasExpiredFunc, ≈1.33+; the library's own 2 × max is also
-// 600s at the default cap). kubernetes.md §8. The constants, with the feature-gated ones, are in
+// 600s at the default cap). The constants, with the feature-gated ones, are in
 // kubernetes/defaults.ts.
+//
+// Times are compared on the engine's microsecond grid (engine/time.ts `elapsed`): a retry scheduled
+// at exactly eventTime + backoff finds the back-off over, whatever the floating-point sum says
+// (issue 17: `t - exitAt < backoff` true again by rounding made the retry reschedule itself forever).
 
+import { elapsed } from "../engine/time.ts";
 import {
   CRASH_LOOP_BACKOFF_INITIAL,
   CRASH_LOOP_BACKOFF_MAX,
@@ -29,13 +34,13 @@ export class Backoff {
 
   private live(key: string, eventTime: number): Entry | undefined {
     const e = this.entries.get(key);
-    return e && eventTime - e.lastUpdate <= this.expiry ? e : undefined;
+    return e && elapsed(eventTime, e.lastUpdate) <= this.expiry ? e : undefined;
   }
 
   /** IsInBackOffSince: is `now` still within the back-off counted from `eventTime` (the last exit)? */
   isInBackOffSince(key: string, eventTime: number, now: number): boolean {
     const e = this.live(key, eventTime);
-    return e !== undefined && now - eventTime < e.backoff;
+    return e !== undefined && elapsed(now, eventTime) < e.backoff;
   }
 
   /** When the back-off counted from `eventTime` ends (eventTime + backoff), if one applies. */

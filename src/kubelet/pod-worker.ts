@@ -1,254 +1,158 @@
-// One pod's containers on one kubelet: start, probe, kill, restart in place, back off
-// (pkg/kubelet/pod_workers.go, pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions and
-// doBackOff, pkg/kubelet/prober/prober_manager.go UpdatePodStatus). The application inside each
-// container follows the scenario's `behaviour` (bootSeconds, readyAfterSeconds, exitCode,
-// shutdownSeconds) and the timeline's pod actions (deadlock, crash, dependency-down/up, recover).
-//
-// Restarts are in place: same pod object, same node, same IP; restartCount climbs and the startup
-// probe runs again. The same SyncPod kills a container that failed liveness or startup and starts
-// its replacement, unless CrashLoopBackOff holds it back.
+// One pod on one kubelet, as pkg/kubelet/pod_workers.go drives it: its containers start, are
+// probed (prober-manager.ts), killed for a failed probe, exit, restart in place or wait out their
+// back-off (restart.ts), and terminate when the pod is deleted; each change reaches the API through
+// the pod's status manager (status-manager.ts). The application inside follows the scenario's
+// `behaviour` (app.ts) and the timeline's pod actions (deadlock, crash, dependency-down/up, recover).
 
-import { podReady, setPodCondition, setPodReady } from "../cluster/api.ts";
-import type { Context } from "../cluster/context.ts";
-import { ref } from "../cluster/store.ts";
-import type { Timer } from "../engine/engine.ts";
+import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
-import {
-  DEFAULT_TERMINATION_GRACE_PERIOD,
-  EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
-  KUBELET_BACKOFF_PERIOD,
-  KUBELET_SYNC_FREQUENCY,
-  MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
-  MINIMUM_GRACE_PERIOD,
-  minor,
-  POD_WORKER_BACKOFF_JITTER,
-  POD_WORKER_RESYNC_JITTER,
-} from "../kubernetes/defaults.ts";
-import { getPod } from "../kubernetes/kubectl.ts";
-import type { Container, ContainerStatus, Pod } from "../kubernetes/objects.ts";
+import type { KubeletSettings } from "../kubernetes/defaults.ts";
+import { KUBELET_BACKOFF_PERIOD } from "../kubernetes/defaults.ts";
+import { podRow } from "../kubernetes/kubectl.ts";
+import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
-import { fmt } from "../trace/format.ts";
-import { Backoff } from "./backoff.ts";
+import type { Trace } from "../trace/events.ts";
+import type { ExitCause, KubeletReadyCause, ProbeType, StartCause } from "../trace/node-events.ts";
+import type { TimelineStepRef } from "../trace/timeline-events.ts";
+import { App, type HealthCheckQueue } from "./app.ts";
+import type { ProbeWorker, Result } from "./prober.ts";
+import { ProbeManager } from "./prober-manager.ts";
+import { Restarts } from "./restart.ts";
 import {
-  type ContainerView,
-  type Outcome,
-  PROBE_TYPES,
-  type ProberHost,
-  type ProbeType,
-  ProbeWorker,
-  type ResolvedProbe,
-  type Result,
-  resolveProbe,
-} from "./prober.ts";
-
-/** Exit codes of a killed process: 128 + SIGTERM (15) when it exits in the grace period, 128 + SIGKILL (9) after. */
-const EXIT_SIGTERM = 143;
-const EXIT_SIGKILL = 137;
-/** A crash with no behaviour.exitCode: a generic failure. */
-const DEFAULT_CRASH_EXIT_CODE = 1;
+  ContainerRun,
+  DEFAULT_CRASH_EXIT_CODE,
+  EXIT_SIGKILL,
+  EXIT_SIGTERM,
+  exitAfterSigterm,
+  probeKillGracePeriod,
+  writeContainerStatus,
+} from "./runtime.ts";
+import { type PodStatusApi, PodStatusManager } from "./status-manager.ts";
 
 /** What a pod worker needs from its kubelet. */
 export interface PodWorkerHost {
-  readonly ctx: Context;
+  readonly engine: Engine;
+  readonly trace: Trace;
   readonly node: string;
+  /** the kubelet's settings */
+  readonly settings: KubeletSettings;
+  /** PR #119089 (≈1.29): a manual probe run resets the ticker */
+  readonly manualProbeResetsTicker: boolean;
+  /** PR #133066 (≈1.35): the pod worker retries a CrashLoopBackOff when it expires */
+  readonly exactCrashLoopRequeue: boolean;
+  readonly api: PodStatusApi;
+  /** the request queue an app's health checks may wait in */
+  readonly healthChecks: HealthCheckQueue;
+  /** the kubelet reaches the API server */
   connected(): boolean;
   /** when the kubelet process started (the prober's initial jitter applies while it is younger than a period) */
   readonly kubeletStartedAt: number;
-  /** the prober's random source (initial jitter, resync jitter) */
+  /** the prober's random source (initial jitter, resync and requeue jitter) */
   rng(): Rng;
   /** an address from the node's pod CIDR */
   nextIp(): string;
-}
-
-/** One container of the pod and its current instance. */
-export class ContainerRun implements ContainerView {
-  id = 0;
-  running = false;
-  startedAt = Number.NaN;
-  started = false;
-  /** the status manager's view: running, started, readiness passed (or no readiness probe) */
-  ready = false;
-  /** the process hangs (deadlock): health checks time out, requests hang */
-  hung = false;
-  killing = false;
-  restartCount = 0;
-  /** FinishedAt of the last exited instance (doBackOff's eventTime) */
-  finishedAt: number | undefined;
-  exitCode: number | undefined;
-  waitingTimer: Timer | undefined;
-  /** the pod has been given up: restartPolicy says no restart */
-  done = false;
-  workers = new Map<ProbeType, ProbeWorker>();
-  readonly probes: ResolvedProbe[];
-
-  constructor(
-    readonly spec: Container,
-    readonly behaviour: Behaviour,
-  ) {
-    this.probes = PROBE_TYPES.flatMap((type) => {
-      const p = spec[`${type}Probe`];
-      return p ? [resolveProbe(type, p)] : [];
-    });
-  }
-
-  get name(): string {
-    return this.spec.name;
-  }
 }
 
 export class PodWorker {
   readonly containers: ContainerRun[];
   /** the pod's deletionTimestamp was seen: SIGTERM sent, no more restarts */
   terminating = false;
-  /** a dependency the readiness endpoint checks is down (pod-wide, survives restarts) */
-  dependencyDown = false;
+  /** the behaviour of the pod's workload (shutdownSeconds for its deletion) */
+  readonly behaviour: Behaviour;
   private timers: Timer[] = [];
-  private resyncTimer: Timer | undefined;
-  private readonly backoff: Backoff;
-  private readonly ctx: Context;
+  private readonly status: PodStatusManager;
+  private readonly app: App;
+  private readonly prober: ProbeManager;
+  private readonly restarts: Restarts;
 
   constructor(
     private readonly host: PodWorkerHost,
     readonly pod: Pod,
-    behaviourOf: (container: string) => Behaviour,
+    /** the pod's workload (`Deployment/<ns>/<name>`…), for events; undefined for a bare Pod */
+    readonly owner: string | undefined,
+    /** the scenario's behaviour for the pod's workload, or for one of its containers */
+    behaviourOf: (container?: string) => Behaviour,
   ) {
-    this.ctx = host.ctx;
     this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
-    this.backoff = new Backoff(
-      this.ctx.kubelet.crashLoopBackOffInitial,
-      this.ctx.kubelet.crashLoopBackOffMax,
+    this.behaviour = behaviourOf();
+    const s = host.settings;
+    this.app = new App(host.engine, host.healthChecks, () => pod.status.podIP);
+    this.prober = new ProbeManager(
+      host,
+      {
+        eventBase: () => this.eventBase(),
+        startupPassed: (c) => this.startupPassed(c),
+        readinessChanged: (c, w, result) => this.readinessChanged(c, w, result),
+        killForProbe: (c, w) => this.killForProbe(c, w),
+      },
+      this.app,
     );
-  }
-
-  private get settings() {
-    return this.ctx.kubelet;
+    this.status = new PodStatusManager(host, pod, owner, this.containers, () => this.terminating);
+    this.restarts = new Restarts(
+      {
+        engine: host.engine,
+        rng: () => host.rng(),
+        terminating: () => this.terminating,
+        restartPolicy: () => pod.spec.restartPolicy ?? "Always",
+        start: (c, cause) => this.startContainer(c, true, cause),
+        done: (c) => {
+          c.done = true;
+          this.finishPodIfDone();
+        },
+        backingOff: (c, exit, delay) => this.backingOff(c, exit, delay),
+      },
+      {
+        enabled: s.crashLoopBackOff,
+        initialSeconds: s.crashLoopBackOffInitial,
+        maxSeconds: s.crashLoopBackOffMax,
+        exactRequeue: host.exactCrashLoopRequeue,
+      },
+    );
   }
 
   get running(): boolean {
     return this.containers.some((c) => c.running);
   }
 
-  // ---- probe workers (prober_manager.go AddPod) -----------------------------------------------
-
-  /**
-   * One worker per probe, created when the kubelet adds the pod. The first run happens at creation
-   * and finds no container; then a ticker of periodSeconds. The initial sleep of U[0, period) happens
-   * only when the kubelet process started less than a period ago (worker.go run).
-   */
-  private createWorkers(adopted: boolean): void {
-    const now = this.ctx.engine.now;
-    const kubernetes = this.settings.probeSchedule === "kubernetes";
-    for (const c of this.containers) {
-      for (const w of c.workers.values()) w.stop();
-      c.workers.clear();
-      for (const spec of c.probes) {
-        const period = spec.periodSeconds;
-        let phase = now;
-        if (kubernetes && (adopted || now - this.host.kubeletStartedAt < period)) {
-          // Adopted pods: their workers were created some time ago, at an unknown phase.
-          phase = now + this.host.rng().uniform(0, period);
-        }
-        c.workers.set(spec.type, new ProbeWorker(this.proberHost(c), spec, phase));
-      }
-    }
+  /** What a caller's connection to the pod IP meets (the first container serves). */
+  appState(): "serving" | "hung" | "refusing" {
+    return this.app.connection(this.containers[0]);
   }
 
-  private proberHost(c: ContainerRun): ProberHost {
-    const ctx = this.ctx;
+  /** The fields every event of this pod starts with. */
+  private eventBase(): { object: string; node: string; owner?: string } {
+    const pod = this.pod;
     return {
-      engine: ctx.engine,
-      schedule: this.settings.probeSchedule,
-      manualResetsTicker: minor(ctx.version) >= MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
-      container: () => c,
-      outcome: (type, handler, timeoutSeconds) => this.outcome(c, type, handler, timeoutSeconds),
-      loadDependent: (handler) => this.sharesRequestQueue(c, handler),
-      checked: (w, ok, timedOut, changed) => this.checked(c, w, ok, timedOut, changed),
-      resultChanged: (w, result) => this.resultChanged(c, w, result),
+      object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
+      node: this.host.node,
+      ...(this.owner === undefined ? {} : { owner: this.owner }),
     };
   }
 
-  // ---- the application ------------------------------------------------------------------------
-
-  /**
-   * What a check finds: nothing listens until bootSeconds after the start (refused: a fast
-   * failure); a hung process never answers (the check times out), except that the kernel still
-   * completes a TCP handshake, so a tcpSocket probe passes; readiness also needs readyAfterSeconds
-   * and its dependency.
-   */
-  private outcome(
-    c: ContainerRun,
-    type: ProbeType,
-    handler: ResolvedProbe["handler"],
-    timeoutSeconds: number,
-  ): Outcome {
-    const up = this.ctx.engine.now - c.startedAt;
-    const boot = c.behaviour.bootSeconds ?? 0;
-    if (up < boot) return "fail";
-    if (c.hung) return handler === "tcpSocket" ? "pass" : "timeout";
-    // An HTTP or gRPC health endpoint served by the same request queue answers only after the
-    // requests ahead of it (seed 002's pitfall): past timeoutSeconds the check has timed out.
-    if (this.sharesRequestQueue(c, handler) && this.ctx.traffic && this.pod.status.podIP) {
-      if (this.ctx.traffic.healthCheckLatency(this.pod.status.podIP, this.ctx.engine.now) > timeoutSeconds)
-        return "timeout";
-    }
-    if (type === "readiness") {
-      if (this.dependencyDown && handler !== "tcpSocket") return "fail";
-      if (up < (c.behaviour.readyAfterSeconds ?? boot)) return "fail";
-    }
-    return "pass";
-  }
-
-  /** behaviour.healthSharesRequestQueue, with callers in the scenario, for the handlers the app serves itself. */
-  private sharesRequestQueue(c: ContainerRun, handler: ResolvedProbe["handler"]): boolean {
-    // The scenario's callers, not ctx.traffic: the traffic model joins after the warm-up, and a worker
-    // that went to sleep as "steady" before then would never hear of the load.
-    return (
-      (this.ctx.scenario.traffic?.length ?? 0) > 0 &&
-      c.behaviour.healthSharesRequestQueue === true &&
-      (handler === "httpGet" || handler === "grpc")
-    );
-  }
-
-  /** What a caller's connection to the pod IP meets (the first container serves). */
-  appState(): "serving" | "hung" | "refusing" {
-    const c = this.containers[0];
-    if (!c?.running) return "refusing";
-    if (this.ctx.engine.now - c.startedAt < (c.behaviour.bootSeconds ?? 0)) return "refusing";
-    return c.hung ? "hung" : "serving";
+  private writeStatus(c: ContainerRun, patch: Partial<ContainerStatus>): void {
+    writeContainerStatus(this.pod, this.containers, c, patch);
   }
 
   // ---- start ----------------------------------------------------------------------------------
 
-  /** The kubelet added the pod: create the probe workers (before its containers exist). */
+  /** The kubelet added the pod (prober_manager.go AddPod): probe workers, before its containers exist. */
   added(): void {
-    this.createWorkers(false);
-  }
-
-  /** The pod was running when the scenario began: containers up, started and ready. */
-  adopt(startedAt: number): void {
-    this.createWorkers(true);
-    for (const c of this.containers) {
-      c.id = 1;
-      c.running = true;
-      c.started = true;
-      c.ready = true;
-      c.startedAt = startedAt;
-      for (const w of c.workers.values()) w.adopt();
-    }
+    this.prober.addPod(this.containers);
   }
 
   /**
-   * The sandbox is up: start every container. `restartWhy`: the pod's containers ran here before
-   * (the machine came back), so restartCount climbs.
+   * The sandbox is up: start every container. `rebooted`: the pod's containers ran here before (the
+   * machine came back), so restartCount climbs.
    */
-  startAll(restartWhy: string | undefined): void {
-    for (const c of this.containers) this.startContainer(c, restartWhy !== undefined, restartWhy);
+  startAll(cause: Extract<StartCause, { start: "scheduled" | "rebooted" }>): void {
+    for (const c of this.containers) this.startContainer(c, cause.start === "rebooted", cause);
   }
 
-  private startContainer(c: ContainerRun, restart: boolean, why: string | undefined): void {
+  private startContainer(c: ContainerRun, restart: boolean, cause: StartCause): void {
     const pod = this.pod;
-    const now = this.ctx.engine.now;
-    this.ctx.engine.cancel(c.waitingTimer);
+    const engine = this.host.engine;
+    const now = engine.now;
+    engine.cancel(c.waitingTimer);
     c.waitingTimer = undefined;
     c.id++;
     c.running = true;
@@ -261,196 +165,54 @@ export class PodWorker {
     c.restartCount = Math.max(c.restartCount, prev?.restartCount ?? 0) + (restart ? 1 : 0);
     if (!pod.status.podIP) pod.status.podIP = this.host.nextIp();
     pod.status.phase = "Running";
-    this.writeContainerStatus(c, { state: "running", startedAt: now });
+    this.writeStatus(c, { state: "running", startedAt: now });
     for (const w of c.workers.values()) w.newContainer();
-    if (this.host.connected()) this.ctx.store.update(pod, pod.spec.nodeName);
-    this.ctx.trace.emit({
+    if (this.host.connected()) this.host.api.update(pod);
+    this.host.trace.emit({
       type: "ContainerStarted",
       lane: "kubelet",
-      object: ref(pod),
-      node: this.host.node,
+      ...this.eventBase(),
       container: c.name,
       restartCount: c.restartCount,
-      message:
-        c.restartCount > 0 && why
-          ? `kubelet on ${this.host.node} restarts container ${c.name} of ${pod.metadata.name} in place (restartCount ${c.restartCount})`
-          : `kubelet on ${this.host.node} starts container ${c.name} of ${pod.metadata.name}`,
-      why: why ?? "the pod was bound here; sandbox and container start take ~2s",
-      see: getPod(pod, now),
+      podRow: podRow(pod, now),
+      ...cause,
     });
     this.sync();
   }
 
-  // ---- status (status_manager, prober_manager.go UpdatePodStatus) -------------------------------
+  // ---- status (status-manager.ts) ---------------------------------------------------------------
 
-  /**
-   * One pod sync: the status the kubelet generates. A running container is ready when it has
-   * started and its readiness result is Success (or it has no readiness probe); while it is not, the
-   * sync triggers an extra readiness run. The pod is Ready when every container is and every
-   * readinessGates condition is True.
-   */
-  sync(why?: string): void {
-    if (this.terminating) return;
-    const kubernetes = this.settings.probeSchedule === "kubernetes";
-    let waitingForReadiness = false;
-    for (const c of this.containers) {
-      const readiness = c.workers.get("readiness");
-      const ready = c.running && c.started && (!readiness || readiness.result === "Success");
-      c.ready = ready;
-      if (c.running && c.started && !ready && readiness) {
-        waitingForReadiness = true;
-        if (kubernetes) readiness.trigger();
-      }
-    }
-    this.report(why);
-    // The pod worker re-queues the pod after every sync; only a not-ready pod's resync can change
-    // anything here (it triggers another readiness run).
-    this.ctx.engine.cancel(this.resyncTimer);
-    this.resyncTimer = undefined;
-    if (kubernetes && waitingForReadiness) {
-      const delay = KUBELET_SYNC_FREQUENCY * (1 + POD_WORKER_RESYNC_JITTER * this.host.rng().float());
-      this.resyncTimer = this.ctx.engine.after(delay, () => {
-        this.resyncTimer = undefined;
-        this.sync();
-      });
-    }
+  /** One pod sync (status-manager.ts): `cause` is what this sync was for, if it changes the pod's Ready. */
+  sync(cause?: KubeletReadyCause): void {
+    this.status.sync(cause);
   }
 
-  /** Write the Ready condition the status manager would (when the API is reachable). */
-  report(why?: string): void {
-    const pod = this.pod;
-    if (!this.host.connected() || !this.ctx.store.exists(pod) || this.terminating) return;
-    for (const c of this.containers) {
-      const s = pod.status.containerStatuses.find((x) => x.name === c.name);
-      if (s) {
-        s.ready = c.ready;
-        s.started = c.started;
-      }
-    }
-    const containersReady = this.containers.every((c) => c.ready);
-    const gates = (pod.spec.readinessGates ?? []).filter(
-      (g) => pod.status.conditions.find((x) => x.type === g.conditionType)?.status !== "True",
+  /** Write the pod's Ready condition again (after the kubelet reconnects). */
+  report(): void {
+    this.status.report();
+  }
+
+  // ---- probe results (the syncLoop's handleProbeSync) -------------------------------------------
+
+  private startupPassed(c: ContainerRun): void {
+    c.started = true;
+    this.writeStatus(c, {});
+    for (const x of c.workers.values()) x.containerStarted();
+    this.sync({ cause: "startup-passed", container: c.name });
+  }
+
+  private readinessChanged(c: ContainerRun, w: ProbeWorker, result: Result): void {
+    const p = w.spec;
+    this.sync(
+      result === "Success"
+        ? { cause: "readiness-passed", container: c.name, successThreshold: p.successThreshold }
+        : {
+            cause: "readiness-failed",
+            container: c.name,
+            failureThreshold: p.failureThreshold,
+            periodSeconds: p.periodSeconds,
+          },
     );
-    setPodCondition(this.ctx, pod, "ContainersReady", containersReady ? "True" : "False");
-    const ready = containersReady && gates.length === 0;
-    if (podReady(pod) === ready) return;
-    const unready = this.containers.filter((c) => !c.ready).map((c) => c.name);
-    setPodReady(this.ctx, pod, ready, {
-      lane: "kubelet",
-      ...(ready ? {} : { reason: unready.length > 0 ? "ContainersNotReady" : "ReadinessGatesNotReady" }),
-      message: ready ? `${pod.metadata.name} is Ready` : `${pod.metadata.name} is not Ready`,
-      why:
-        why ??
-        (ready
-          ? this.containers.some((c) => c.workers.has("readiness"))
-            ? "its readiness probe passed"
-            : "its containers run and it has no readiness probe, so it is ready as soon as they start"
-          : unready.length > 0
-            ? `containers with unready status: [${unready.join(" ")}]`
-            : `the readiness gate condition ${gates.map((g) => `"${g.conditionType}"`).join(", ")} is not True (spec.readinessGates)`),
-    });
-  }
-
-  private writeContainerStatus(c: ContainerRun, patch: Partial<ContainerStatus>): void {
-    const statuses = this.pod.status.containerStatuses;
-    let s = statuses.find((x) => x.name === c.name);
-    if (!s) {
-      s = { name: c.name, ready: false, started: false, restartCount: 0, state: "waiting" };
-      // Keep the spec's order.
-      statuses.push(s);
-      statuses.sort(
-        (a, b) =>
-          this.containers.findIndex((x) => x.name === a.name) -
-          this.containers.findIndex((x) => x.name === b.name),
-      );
-    }
-    s.restartCount = c.restartCount;
-    s.ready = c.ready;
-    s.started = c.started;
-    delete s.reason;
-    delete s.exitCode;
-    Object.assign(s, patch);
-  }
-
-  // ---- probe results ----------------------------------------------------------------------------
-
-  private checked(c: ContainerRun, w: ProbeWorker, ok: boolean, timedOut: boolean, changed: boolean): void {
-    const pod = this.pod;
-    const p = w.spec;
-    if (ok) {
-      if (!changed) return;
-      this.ctx.trace.emit({
-        type: "ProbeSucceeded",
-        lane: "kubelet",
-        object: ref(pod),
-        node: this.host.node,
-        container: c.name,
-        probe: p.type,
-        message:
-          p.type === "startup"
-            ? `${pod.metadata.name}: ${c.name}'s startup probe passes; liveness and readiness begin`
-            : `${pod.metadata.name}: ${c.name}'s ${p.type} probe passes (${p.describe})`,
-        why: `${this.checkWhy(c, w)}; the app answers ${this.upFor(c)} after its start${
-          p.type === "readiness" && p.successThreshold > 1
-            ? ` (successThreshold=${p.successThreshold}: ${w.resultRun} in a row)`
-            : ""
-        }`,
-      });
-      return;
-    }
-    this.ctx.trace.emit({
-      type: "ProbeFailed",
-      lane: "kubelet",
-      object: ref(pod),
-      node: this.host.node,
-      container: c.name,
-      probe: p.type,
-      consecutive: w.resultRun,
-      message: `${pod.metadata.name}: ${c.name}'s ${p.type} probe fails (${w.resultRun} of failureThreshold=${p.failureThreshold})`,
-      why: `${this.checkWhy(c, w)}; ${
-        timedOut
-          ? `the process hangs: no answer within timeoutSeconds=${p.timeoutSeconds}`
-          : this.ctx.engine.now - c.startedAt < (c.behaviour.bootSeconds ?? 0)
-            ? `nothing answers yet: the app boots in ${c.behaviour.bootSeconds}s (behaviour bootSeconds) and has run ${this.upFor(c)}`
-            : this.dependencyDown
-              ? "a dependency is down, so the readiness endpoint reports failure"
-              : `the app is not ready until ${c.behaviour.readyAfterSeconds}s after its start (behaviour readyAfterSeconds)`
-      }`,
-    });
-  }
-
-  private upFor(c: ContainerRun): string {
-    return `${fmt(this.ctx.engine.now - c.startedAt)}s`;
-  }
-
-  private checkWhy(_c: ContainerRun, w: ProbeWorker): string {
-    const p = w.spec;
-    return this.settings.probeSchedule === "period-end"
-      ? `the ${p.type} probe checks at the end of each periodSeconds=${p.periodSeconds} (probeSchedule: period-end)`
-      : `the ${p.type} probe worker checks every periodSeconds=${p.periodSeconds} on its own ticker${
-          p.type === "readiness" ? ", and at once on each pod sync while not ready" : ""
-        }`;
-  }
-
-  /** The kubelet's syncLoop saw a probe result change (handleProbeSync) and syncs the pod. */
-  private resultChanged(c: ContainerRun, w: ProbeWorker, result: Result): void {
-    const p = w.spec;
-    if (p.type === "startup" && result === "Success") {
-      c.started = true;
-      this.writeContainerStatus(c, {});
-      for (const x of c.workers.values()) x.containerStarted();
-      this.sync(`${c.name}'s startup probe passed; readiness decides from here`);
-      return;
-    }
-    if (p.type === "readiness") {
-      this.sync(
-        result === "Success"
-          ? `${c.name}'s readiness probe passed (successThreshold=${p.successThreshold})`
-          : `${c.name}'s readiness probe failed ${p.failureThreshold}× in a row (periodSeconds=${p.periodSeconds}, failureThreshold=${p.failureThreshold}); the container keeps running`,
-      );
-      return;
-    }
-    if (result === "Failure") this.killForProbe(c, w);
   }
 
   // ---- kill, exit, restart ------------------------------------------------------------------------
@@ -458,74 +220,60 @@ export class PodWorker {
   /**
    * computePodActions: a running container whose liveness (or startup) result is Failure is killed
    * ("Container X failed liveness probe, will be restarted") and, in the same SyncPod, started again
-   * if the restart policy allows. The kill's grace period: the probe's terminationGracePeriodSeconds,
-   * else the pod's (kuberuntime_container.go setTerminationGracePeriod).
+   * if the restart policy allows (restart.ts).
    */
   private killForProbe(c: ContainerRun, w: ProbeWorker): void {
     if (!c.running || c.killing) return;
     const p = w.spec;
-    const pod = this.pod;
-    const now = this.ctx.engine.now;
-    const grace = Math.max(
-      MINIMUM_GRACE_PERIOD,
-      p.terminationGracePeriodSeconds ??
-        pod.spec.terminationGracePeriodSeconds ??
-        DEFAULT_TERMINATION_GRACE_PERIOD,
-    );
-    const graceSource =
-      p.terminationGracePeriodSeconds !== undefined
-        ? `the probe's terminationGracePeriodSeconds=${grace}`
-        : `terminationGracePeriodSeconds=${grace}`;
-    const shutdown = c.hung ? grace : Math.min(c.behaviour.shutdownSeconds ?? 0, grace);
+    const engine = this.host.engine;
+    const { grace, from } = probeKillGracePeriod(this.pod, p);
+    const shutdown = exitAfterSigterm(c.hung, c.behaviour.shutdownSeconds, grace);
     c.killing = true;
-    const failed =
-      p.type === "startup"
-        ? `startup failed ${p.failureThreshold}× in a row, periodSeconds=${p.periodSeconds}, failureThreshold=${p.failureThreshold}: the boot budget of ${p.initialDelaySeconds + p.periodSeconds * p.failureThreshold}s ran out`
-        : `liveness failed ${p.failureThreshold}× in a row, periodSeconds=${p.periodSeconds}, failureThreshold=${p.failureThreshold}`;
-    this.ctx.trace.emit({
+    this.host.trace.emit({
       type: "ContainerKilled",
       lane: "kubelet",
-      object: ref(pod),
-      node: this.host.node,
+      ...this.eventBase(),
       container: c.name,
+      cause: "probe",
       probe: p.type,
-      message: `kubelet on ${this.host.node} kills container ${c.name} of ${pod.metadata.name}: Container ${c.name} failed ${p.type} probe, will be restarted`,
-      why: `${failed}; SIGTERM, then SIGKILL after ${graceSource}${
-        c.hung ? " (a hung process never finishes its shutdown)" : ""
-      }`,
-      see: `$ kubectl describe pod ${pod.metadata.name}${pod.metadata.namespace === "default" ? "" : ` -n ${pod.metadata.namespace}`}\n  Warning  Unhealthy  kubelet  ${cap(p.type)} probe failed: ${
-        c.hung
-          ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-          : "connection refused"
-      }\n  Normal   Killing    kubelet  Container ${c.name} failed ${p.type} probe, will be restarted`,
+      periodSeconds: p.periodSeconds,
+      failureThreshold: p.failureThreshold,
+      initialDelaySeconds: p.initialDelaySeconds,
+      terminationGracePeriodSeconds: grace,
+      gracePeriodFrom: from,
+      hung: c.hung,
     });
     const previousExit = c.finishedAt;
     const exit = () => {
       if (!c.running) return;
       const code = c.hung || (c.behaviour.shutdownSeconds ?? 0) >= grace ? EXIT_SIGKILL : EXIT_SIGTERM;
-      this.exited(c, code, `killed after its ${p.type} probe failed`);
+      this.exited(c, code, { cause: "probe-kill", probe: p.type });
       // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
       // exited before this one (the pod status of this SyncPod predates the kill).
-      this.decideRestart(c, previousExit, `its ${p.type} probe failed`);
+      this.restarts.decide(c, previousExit, { kind: "probe", probe: p.type });
     };
     if (shutdown <= 0) exit();
-    else this.timers.push(this.ctx.engine.at(now + shutdown, exit));
+    else this.timers.push(engine.at(engine.now + shutdown, exit));
   }
 
-  /** The process exits on its own (timeline `crash`). */
-  crash(why: string): void {
+  /** The process exits on its own (the timeline's `crash` step). */
+  crash(step: TimelineStepRef): void {
     for (const c of this.containers) {
       if (!c.running || c.killing) continue;
       const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
-      this.exited(c, code, why);
+      this.exited(c, code, { cause: "crash", step });
       // The generic PLEG (relist every 1s) sees the exit and syncs the pod.
-      this.decideRestart(c, c.finishedAt, `it exited with code ${code}`);
+      this.restarts.decide(c, c.finishedAt, { kind: "exit", exitCode: code });
     }
   }
 
-  private exited(c: ContainerRun, exitCode: number, why: string): void {
+  private exited(
+    c: ContainerRun,
+    exitCode: number,
+    cause: { cause: "crash"; step: TimelineStepRef } | { cause: "probe-kill"; probe: ProbeType },
+  ): void {
     const pod = this.pod;
-    const now = this.ctx.engine.now;
+    const now = this.host.engine.now;
     c.running = false;
     c.killing = false;
     c.hung = false;
@@ -533,221 +281,122 @@ export class PodWorker {
     c.exitCode = exitCode;
     for (const w of c.workers.values()) w.containerStopped();
     c.ready = false;
-    const reason = exitCode === 0 ? "Completed" : "Error";
-    this.writeContainerStatus(c, { state: "terminated", reason, exitCode });
-    this.ctx.trace.emit({
+    this.writeStatus(c, { state: "terminated", reason: exitCode === 0 ? "Completed" : "Error", exitCode });
+    this.host.trace.emit({
       type: "ContainerExited",
       lane: "app",
-      object: ref(pod),
-      node: this.host.node,
+      ...this.eventBase(),
       container: c.name,
       exitCode,
-      message: `container ${c.name} of ${pod.metadata.name} exits with code ${exitCode}`,
-      why,
-      see: getPod(pod, now),
+      podRow: podRow(pod, now),
+      ...cause,
     });
-    this.sync(`container ${c.name} is not running (exit code ${exitCode})`);
+    this.sync({ cause: "container-exited", container: c.name, exitCode });
   }
 
-  /**
-   * Restart per restartPolicy (Always; OnFailure when the exit code is not 0; Never), through
-   * doBackOff: the first restart is immediate, then 10s doubling to 300s, reset when the container
-   * ran 10 minutes (kubernetes.md §8). `eventTime` is the FinishedAt doBackOff reads.
-   */
-  private decideRestart(c: ContainerRun, eventTime: number | undefined, cause: string): void {
-    if (this.terminating || c.running) return;
+  /** ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff. */
+  private backingOff(c: ContainerRun, exit: ExitCause, delaySeconds: number): void {
     const pod = this.pod;
-    const policy = pod.spec.restartPolicy ?? "Always";
-    const restart = policy === "Always" || (policy === "OnFailure" && c.exitCode !== 0);
-    if (!restart) {
-      c.done = true;
-      this.finishPodIfDone();
-      return;
-    }
-    if (!this.settings.crashLoopBackOff) {
-      this.startContainer(
-        c,
-        true,
-        `${cause}; restartPolicy ${policy}, and this kubelet restarts without back-off (crashLoopBackOff: false)`,
-      );
-      return;
-    }
-    const now = this.ctx.engine.now;
-    const key = c.name;
-    if (eventTime !== undefined && this.backoff.isInBackOffSince(key, eventTime, now)) {
-      this.waitBackOff(c, cause);
-      return;
-    }
-    const reset = eventTime !== undefined && this.backoff.expired(key, eventTime);
-    const first = this.backoff.get(key) === 0;
-    this.backoff.next(key, eventTime ?? now, now);
-    this.startContainer(
-      c,
-      true,
-      `${cause}; restartPolicy ${policy}: ${
-        first
-          ? "the first restart is immediate (CrashLoopBackOff starts with the next exit)"
-          : reset
-            ? "it ran more than 10 minutes since its last restart, so the back-off was reset and the restart is immediate"
-            : "the back-off since its last exit has passed"
-      }`,
-    );
-  }
-
-  /** ErrCrashLoopBackOff: the container waits; the pod worker retries the sync later. */
-  private waitBackOff(c: ContainerRun, cause: string): void {
-    const pod = this.pod;
-    const now = this.ctx.engine.now;
-    const key = c.name;
-    const exitAt = c.finishedAt ?? now;
-    const delay = this.backoff.get(key);
-    const until = this.backoff.backOffUntil(key, exitAt) ?? now;
-    this.writeContainerStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
-    if (this.host.connected()) this.ctx.store.update(pod, pod.spec.nodeName);
-    const exact = minor(this.ctx.version) >= EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR;
-    this.ctx.trace.emit({
+    this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
+    if (this.host.connected()) this.host.api.update(pod);
+    const s = this.host.settings;
+    this.host.trace.emit({
       type: "BackOff",
       lane: "kubelet",
-      object: ref(pod),
-      node: this.host.node,
+      ...this.eventBase(),
       container: c.name,
-      delaySeconds: delay,
-      message: `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name}: ${delay}s`,
-      why: `${cause}; it has restarted before within 10 minutes, so this restart waits the back-off, now ${delay}s (CrashLoopBackOff: the first restart immediate, then 10s doubling to a 300s cap, reset after 10 minutes of running); ${
-        exact
-          ? "the pod worker retries when the back-off expires (≈1.35+, PR #133066)"
-          : `the pod worker retries every backOffPeriod=${KUBELET_BACKOFF_PERIOD}s + up to 50% jitter, so the restart comes at the first retry after ${fmt(until - exitAt)}s`
-      }`,
-      see: getPod(pod, now),
+      delaySeconds,
+      exit,
+      initialSeconds: s.crashLoopBackOffInitial,
+      maxSeconds: s.crashLoopBackOffMax,
+      requeue: this.host.exactCrashLoopRequeue ? "exact" : "period",
+      backOffPeriod: KUBELET_BACKOFF_PERIOD,
+      podRow: podRow(pod, this.host.engine.now),
     });
-    const retry = () => {
-      c.waitingTimer = undefined;
-      if (this.terminating || c.running) return;
-      const t = this.ctx.engine.now;
-      if (this.backoff.isInBackOffSince(key, exitAt, t)) {
-        c.waitingTimer = this.ctx.engine.at(nextRetry(t), retry);
-        return;
-      }
-      this.backoff.next(key, exitAt, t);
-      this.startContainer(
-        c,
-        true,
-        `${cause}; the CrashLoopBackOff delay of ${delay}s since it exited has passed`,
-      );
-    };
-    const nextRetry = (t: number) =>
-      exact
-        ? Math.max(until, t)
-        : t + KUBELET_BACKOFF_PERIOD * (1 + POD_WORKER_BACKOFF_JITTER * this.host.rng().float());
-    c.waitingTimer = this.ctx.engine.at(nextRetry(now), retry);
   }
 
   /** No container will run again: the pod is Succeeded (all exited 0) or Failed. */
   private finishPodIfDone(): void {
     if (!this.containers.every((c) => !c.running && c.done)) return;
-    const pod = this.pod;
-    pod.status.phase = this.containers.every((c) => c.exitCode === 0) ? "Succeeded" : "Failed";
     for (const c of this.containers) for (const w of c.workers.values()) w.stop();
-    this.ctx.engine.cancel(this.resyncTimer);
-    if (this.host.connected()) {
-      setPodReady(this.ctx, pod, false, {
-        lane: "kubelet",
-        reason: "PodCompleted",
-        message: `${pod.metadata.name} is ${pod.status.phase}: its containers will not run again`,
-        why: `restartPolicy ${pod.spec.restartPolicy ?? "Always"} does not restart ${
-          this.containers.every((c) => c.exitCode === 0) ? "containers that exit 0" : "it"
-        }`,
-      });
-      this.ctx.store.update(pod, pod.spec.nodeName);
-    }
+    this.status.completed(this.containers.every((c) => c.exitCode === 0));
   }
 
   // ---- faults -----------------------------------------------------------------------------------
 
   deadlock(): void {
     for (const c of this.containers) if (c.running) c.hung = true;
-    this.pokeAll();
+    this.prober.poke(this.containers);
   }
 
   recover(): void {
     for (const c of this.containers) c.hung = false;
-    this.pokeAll();
+    this.prober.poke(this.containers);
   }
 
   setDependency(up: boolean): void {
-    this.dependencyDown = !up;
-    this.pokeAll();
-  }
-
-  private pokeAll(): void {
-    for (const c of this.containers) for (const w of c.workers.values()) w.poke();
+    this.app.dependencyDown = !up;
+    this.prober.poke(this.containers);
   }
 
   // ---- the kubelet process ----------------------------------------------------------------------
 
   /** The kubelet process stopped: no probing, no restarts (the containers keep running). */
   kubeletStopped(): void {
+    const engine = this.host.engine;
     for (const c of this.containers) {
       for (const w of c.workers.values()) w.stop();
-      this.ctx.engine.cancel(c.waitingTimer);
+      engine.cancel(c.waitingTimer);
       c.waitingTimer = undefined;
     }
-    this.ctx.engine.cancel(this.resyncTimer);
-    this.resyncTimer = undefined;
+    this.status.cancelResync();
   }
 
   /** A new kubelet process adopts the running pod: new probe workers (with jitter), restarts resume. */
   kubeletStarted(): void {
-    // The back-off lives in the kubelet process's memory (kubelet.go: klet.crashloopBackOff): a new
-    // kubelet starts with none, so a crashed container restarts at once.
-    this.backoff.clear();
-    this.createWorkers(false);
+    // The back-off lives in the kubelet process's memory: a new kubelet starts with none, so a
+    // crashed container restarts at once.
+    this.restarts.forget();
+    this.prober.addPod(this.containers);
     for (const c of this.containers) {
-      for (const w of c.workers.values()) {
-        if (c.running) {
-          w.newContainer();
-          // The new worker's results start at their initial values; a running, started container
-          // keeps its Started (the runtime reports it) and readiness is probed again.
-        }
-      }
+      // The new workers' results start at their initial values; a running, started container keeps
+      // its Started (the runtime reports it) and readiness is probed again.
+      if (c.running) for (const w of c.workers.values()) w.newContainer();
       if (!c.running && !c.done && c.id > 0 && !this.terminating)
-        this.decideRestart(c, c.finishedAt, "the kubelet started again and finds it exited");
+        this.restarts.decide(c, c.finishedAt, { kind: "kubelet-restart" });
     }
     this.sync();
   }
 
   /** The pod is being deleted: liveness and startup stop (worker.go), nothing restarts. */
   beginTermination(): void {
+    const engine = this.host.engine;
     this.terminating = true;
     for (const c of this.containers) {
       c.workers.get("liveness")?.stop();
       c.workers.get("startup")?.stop();
-      this.ctx.engine.cancel(c.waitingTimer);
+      engine.cancel(c.waitingTimer);
       c.waitingTimer = undefined;
     }
-    this.ctx.engine.cancel(this.resyncTimer);
+    this.status.cancelResync();
   }
 
   /** Everything stops (power off, the pod's containers exit for its deletion). */
   stop(): void {
+    const engine = this.host.engine;
     for (const c of this.containers) {
       for (const w of c.workers.values()) w.stop();
-      this.ctx.engine.cancel(c.waitingTimer);
+      engine.cancel(c.waitingTimer);
       c.waitingTimer = undefined;
       c.running = false;
       c.ready = false;
     }
-    for (const t of this.timers) this.ctx.engine.cancel(t);
+    for (const t of this.timers) engine.cancel(t);
     this.timers = [];
-    this.ctx.engine.cancel(this.resyncTimer);
-    this.resyncTimer = undefined;
+    this.status.cancelResync();
   }
 
   addTimer(t: Timer): void {
     this.timers.push(t);
   }
-}
-
-function cap(s: string): string {
-  return s[0]!.toUpperCase() + s.slice(1);
 }

@@ -1,7 +1,8 @@
-// The arithmetic of a container's probes, as the seed (002) tables it: what each probe does when it
-// fails, how many seconds until it acts, and the boot budget. The formula is exact for the seed's
-// toy kubelet (probeSchedule: period-end) and an upper bound for the real one, whose ticker is not
-// aligned with the container's start and can act up to a period sooner (kubernetes.md §7.2).
+// The arithmetic of a container's probes, for `faultline probes`: what each probe does when it
+// fails, how many seconds until it acts, and the boot budget. The formula is exact for the toy
+// kubelet (probeSchedule: period-end) and an upper bound for the real one, whose ticker starts with
+// the probe worker, not with the container (pkg/kubelet/prober/worker.go run), and can act up to a
+// period sooner.
 
 import type { Container, PodSpec } from "../kubernetes/objects.ts";
 import { PROBE_TYPES, type ResolvedProbe, resolveProbe } from "./prober.ts";

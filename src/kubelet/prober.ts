@@ -1,5 +1,5 @@
 // The kubelet's prober: one worker per (pod, container, probe type), as
-// pkg/kubelet/prober/worker.go and prober_manager.go run them (kubernetes.md §7).
+// pkg/kubelet/prober/worker.go and prober_manager.go run them.
 //
 // A worker keeps the real worker's state (the results-manager value, lastResult, resultRun,
 // onHold) and its ticker phase (worker creation, plus the initial jitter when the kubelet is younger
@@ -13,10 +13,12 @@
 // liveness and readiness), with no jitter, no timeouts and no extra readiness runs.
 
 import type { Engine, Timer } from "../engine/engine.ts";
+import { TICKS_PER_SECOND, ticks } from "../engine/time.ts";
 import { PROBE_DEFAULTS } from "../kubernetes/defaults.ts";
 import type { Probe } from "../kubernetes/objects.ts";
+import type { ProbeType } from "../trace/node-events.ts";
 
-export type ProbeType = "startup" | "liveness" | "readiness";
+export type { ProbeType };
 export const PROBE_TYPES: readonly ProbeType[] = ["startup", "liveness", "readiness"];
 
 /** results.Result: the value the results manager holds for a container. */
@@ -97,8 +99,6 @@ export interface ProberHost {
   resultChanged(worker: ProbeWorker, result: Result): void;
 }
 
-const EPS = 1e-9;
-
 export class ProbeWorker {
   /** results-manager value for the current container */
   result: Result;
@@ -139,15 +139,6 @@ export class ProbeWorker {
     this.activeFrom = this.type === "startup" || c.started ? c.startedAt : undefined;
     this.cancel();
     this.arm();
-  }
-
-  /** A container that was already running, Started and passing when the simulation began. */
-  adopt(): void {
-    this.containerId = this.host.container().id;
-    this.result = "Success";
-    this.lastResult = "Success";
-    this.resultRun = this.spec.successThreshold;
-    this.activeFrom = this.host.container().startedAt;
   }
 
   /** Startup passed: liveness and readiness become active (period-end counts their periods from here). */
@@ -226,10 +217,14 @@ export class ProbeWorker {
       anchor = this.phase;
       from = Math.max(now, c.startedAt + this.spec.initialDelaySeconds);
     }
-    let tick = anchor + Math.max(0, Math.ceil((from - anchor) / period - EPS)) * period;
+    // In whole ticks of the engine's grid, so "the first tick at or after `from`" is exact.
+    const p = ticks(period);
+    const a = ticks(anchor);
+    let tick = a + Math.max(0, Math.ceil((ticks(from) - a) / p)) * p;
     // One check per tick: a tick that already ran is spent.
-    while (tick <= this.lastRunAt + 1e-6) tick += period;
-    return tick;
+    const last = ticks(this.lastRunAt);
+    while (tick <= last) tick += p;
+    return tick / TICKS_PER_SECOND;
   }
 
   private run(): void {
@@ -289,9 +284,10 @@ export class ProbeWorker {
       return;
     }
     if (this.host.schedule === "kubernetes" && now > start) {
-      const period = this.spec.periodSeconds;
-      const tickAfterStart = this.phase + (Math.floor((start - this.phase) / period + EPS) + 1) * period;
-      if (tickAfterStart <= now + EPS && !this.timer) {
+      const p = ticks(this.spec.periodSeconds);
+      const phase = ticks(this.phase);
+      const tickAfterStart = phase + (Math.floor((ticks(start) - phase) / p) + 1) * p;
+      if (tickAfterStart <= ticks(now) && !this.timer) {
         const c = this.host.container();
         if (c.running && c.id === this.containerId && !this.onHold && !this.steady()) {
           this.timer = this.host.engine.at(now, () => {

@@ -2,8 +2,8 @@
 //
 // - The view changes endpointPropagationSeconds after the EndpointSlice write (informer latency),
 //   then at the next rule sync the BoundedFrequencyRunner allows: at least minSyncPeriod (1s) after
-//   the previous sync started (pkg/util/async/bounded_frequency_runner.go; kubernetes.md §13 —
-//   faultline uses the newer runner's "no bursts" reading). The 30s syncPeriod resync changes no
+//   the previous sync started (pkg/util/async/bounded_frequency_runner.go, with burstSyncs 2 in
+//   pkg/proxy/iptables/proxier.go; faultline takes the newer runner's reading: no bursts). The 30s syncPeriod resync changes no
 //   rule when nothing changed, so it costs no event here.
 // - Routing (pkg/proxy/iptables/proxier.go with KEP-1669 ProxyTerminatingEndpoints): Cluster
 //   traffic goes to any ready endpoint, falling back to serving-and-terminating ones when none is
@@ -17,9 +17,9 @@
 // - A kube-proxy on a node whose data plane is down (powered off, cut off) cannot watch the API:
 //   it keeps its last view, and catches up with the next change after it is back.
 
-import type { Context } from "../cluster/context.ts";
 import type { Endpoint } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
+import type { DataPlaneEnv } from "./data-plane-env.ts";
 
 /** An endpoint as a kube-proxy holds it; `id` indexes the traffic model's per-endpoint arrays. */
 export interface EndpointView {
@@ -74,7 +74,7 @@ export class KubeProxy {
   private syncPending = false;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: Pick<DataPlaneEnv, "engine" | "trace" | "machines">,
     readonly node: string,
     private readonly settings: NetworkSettings,
     /** called before the rules change, so traffic up to now is resolved with the old rules */

@@ -1,6 +1,8 @@
 // A cloud load balancer in front of a Service's nodes (type: LoadBalancer), with active health
-// checks as DigitalOcean documents them (check-interval-seconds, response-timeout-seconds,
-// unhealthy-threshold, healthy-threshold; landscape.md §5.1).
+// checks as DigitalOcean's cloud controller manager names them (check-interval-seconds,
+// response-timeout-seconds, unhealthy-threshold, healthy-threshold: the
+// service.beta.kubernetes.io/do-loadbalancer-healthcheck-* annotations, digitalocean/
+// digitalocean-cloud-controller-manager docs/controllers/services/annotations.md).
 //
 // - What it checks: with externalTrafficPolicy: Local, the Service's healthCheckNodePort on each
 //   node, which kube-proxy answers 200 only while the node has a local ready endpoint; with
@@ -12,9 +14,12 @@
 //   healthyThreshold consecutive successes. New connections go round-robin over the nodes in
 //   rotation; connections already open stay where they are (an L4 balancer does not move them).
 
-import type { Context } from "../cluster/context.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
+import type { DataPlaneEnv } from "./data-plane-env.ts";
 import type { KubeProxy } from "./kube-proxy.ts";
+
+/** What a failed check met: no answer in time, or kube-proxy's 503 (no local ready endpoint). */
+type CheckFailure = { failure: "no-answer"; waitSeconds: number } | { failure: "no-local-endpoint" };
 
 export class LoadBalancer {
   /** node index → in rotation */
@@ -26,7 +31,7 @@ export class LoadBalancer {
   private rotation: number[];
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: Pick<DataPlaneEnv, "engine" | "trace" | "machines">,
     readonly service: string,
     readonly local: boolean,
     readonly nodes: readonly string[],
@@ -60,48 +65,58 @@ export class LoadBalancer {
     const node = this.nodes[i]!;
     if (this.ctx.machines.dataPlane(node) !== "up") {
       const wait = Math.min(lb.healthCheckTimeout, lb.healthCheckInterval);
-      this.ctx.engine.after(wait, () => this.result(i, false, `no answer within ${wait}s`));
+      this.ctx.engine.after(wait, () => this.result(i, false, { failure: "no-answer", waitSeconds: wait }));
       return;
     }
     if (this.local && (this.proxies[i]!.rules.get(this.service)?.localReadyCount(node) ?? 0) === 0) {
-      this.result(i, false, "healthCheckNodePort answers 503: no local ready endpoint");
+      this.result(i, false, { failure: "no-local-endpoint" });
       return;
     }
-    this.result(i, true, "");
+    this.result(i, true);
   }
 
-  private result(i: number, ok: boolean, reason: string): void {
+  private result(i: number, ok: boolean, failure?: CheckFailure): void {
     const lb = this.settings.loadBalancer;
     if (ok) {
       this.fails[i] = 0;
       this.oks[i]!++;
-      if (!this.healthy[i] && this.oks[i]! >= lb.healthyThreshold) this.set(i, true, reason);
+      if (!this.healthy[i] && this.oks[i]! >= lb.healthyThreshold) this.set(i, true);
     } else {
       this.oks[i] = 0;
       this.fails[i]!++;
-      if (this.healthy[i] && this.fails[i]! >= lb.unhealthyThreshold) this.set(i, false, reason);
+      if (this.healthy[i] && this.fails[i]! >= lb.unhealthyThreshold) this.set(i, false, failure);
     }
   }
 
-  private set(i: number, healthy: boolean, reason: string): void {
+  private set(i: number, healthy: boolean, failure?: CheckFailure): void {
     this.beforeChange();
     this.healthy[i] = healthy;
     this.rotation = this.nodes.map((_, j) => j).filter((j) => this.healthy[j]);
     const lb = this.settings.loadBalancer;
     const node = this.nodes[i]!;
-    const what = this.local ? "healthCheckNodePort (externalTrafficPolicy: Local)" : "kube-proxy /healthz";
-    this.ctx.trace.emit({
-      type: healthy ? "LoadBalancerBackendUp" : "LoadBalancerBackendDown",
+    const healthCheck = this.local ? "healthCheckNodePort" : "kube-proxy-healthz";
+    const base = {
       lane: "network",
       object: `Node/${node}`,
       node,
       service: this.service,
-      message: healthy
-        ? `the load balancer of ${this.service} puts ${node} back in rotation`
-        : `the load balancer of ${this.service} takes ${node} out of rotation: new connections stop going there`,
-      why: healthy
-        ? `${lb.healthyThreshold} consecutive health checks of its ${what} passed (healthy-threshold=${lb.healthyThreshold}, every ${lb.healthCheckInterval}s)`
-        : `${lb.unhealthyThreshold} consecutive health checks of its ${what} failed (${reason}; unhealthy-threshold=${lb.unhealthyThreshold}, check-interval=${lb.healthCheckInterval}s, response-timeout=${lb.healthCheckTimeout}s)`,
-    });
+      healthCheck,
+    } as const;
+    if (healthy)
+      this.ctx.trace.emit({
+        type: "LoadBalancerBackendUp",
+        ...base,
+        healthyThreshold: lb.healthyThreshold,
+        healthCheckInterval: lb.healthCheckInterval,
+      });
+    else
+      this.ctx.trace.emit({
+        type: "LoadBalancerBackendDown",
+        ...base,
+        ...failure!,
+        unhealthyThreshold: lb.unhealthyThreshold,
+        healthCheckInterval: lb.healthCheckInterval,
+        healthCheckTimeout: lb.healthCheckTimeout,
+      });
   }
 }

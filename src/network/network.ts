@@ -1,9 +1,13 @@
 // The data plane of the Services that callers use: one kube-proxy per node, each fed the
 // EndpointSlice changes of those Services, and a load balancer per Service reached from outside.
 
-import type { Context } from "../cluster/context.ts";
+import type { Machines } from "../cluster/context.ts";
+import type { Store } from "../cluster/store.ts";
+import type { Engine } from "../engine/engine.ts";
 import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
+import type { Trace } from "../trace/events.ts";
+import type { DataPlaneEnv } from "./data-plane-env.ts";
 import { type EndpointView, KubeProxy, ServiceRules } from "./kube-proxy.ts";
 import { LoadBalancer } from "./load-balancer.ts";
 
@@ -25,18 +29,18 @@ export class Network {
   private readonly idByIp = new Map<string, number>();
   /** what the data plane was last fed per Service (with held conditions applied) */
   private readonly fed = new Map<string, EndpointView[]>();
-  /** ip → until when a lost node's endpoint keeps its old conditions (nodeLossEndpointDelay) */
-  private readonly held = new Map<string, { until: number; view: EndpointView }>();
+  /** ip → since when a lost node's endpoint keeps its old conditions (for nodeLossEndpointDelay) */
+  private readonly held = new Map<string, { since: number; view: EndpointView }>();
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: DataPlaneEnv,
     readonly services: readonly string[],
     readonly settings: NetworkSettings,
     beforeChange: () => void,
     /** Services reached through a load balancer */
     lbServices: readonly string[],
   ) {
-    this.nodes = ctx.scenario.nodes.map((n) => n.name);
+    this.nodes = [...ctx.nodes];
     for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
     this.proxies = this.nodes.map(
       (n) => new KubeProxy(ctx, n, settings, beforeChange, (p, before) => this.synced(p, before)),
@@ -103,8 +107,9 @@ export class Network {
   /**
    * The Service's endpoints as the data plane is told them now. With nodeLossEndpointDelay (a
    * calibrated profile setting), an endpoint that stops being ready while its node is not Ready
-   * keeps its old conditions for that long: the platform seed 001 measured updated its endpoints
-   * ~10s after NotReady on an unplanned loss but at once on a drain.
+   * keeps its old conditions for that long: the DigitalOcean cluster the doks-measured profile is
+   * calibrated on (traffic/profiles.ts) updated its endpoints ~10s after NotReady on an unplanned
+   * loss but at once on a drain.
    */
   private feed(service: string): EndpointView[] {
     const slice = this.ctx.store.get("EndpointSlice", service);
@@ -128,9 +133,9 @@ export class Network {
       const before = previous.get(ip);
       const hold = this.held.get(ip);
       if (delay > 0 && !view.ready) {
-        if (hold && hold.until > now) view = hold.view;
+        if (hold && this.ctx.engine.since(hold.since) < delay) view = hold.view;
         else if (before?.ready && !hold && !this.nodeReady(node)) {
-          this.held.set(ip, { until: now + delay, view: before });
+          this.held.set(ip, { since: now, view: before });
           this.ctx.engine.at(now + delay, () => this.sliceRefresh(service));
           view = before;
         }
@@ -162,18 +167,17 @@ export class Network {
       const gone = [...was].filter((ip) => !now.has(ip));
       const added = [...now].filter((ip) => !was.has(ip));
       if (gone.length === 0 && added.length === 0) continue;
-      const parts = [
-        ...(gone.length > 0 ? [`stops routing to ${gone.join(", ")}`] : []),
-        ...(added.length > 0 ? [`starts routing to ${added.join(", ")}`] : []),
-      ];
       this.ctx.trace.emit({
         type: "KubeProxySynced",
         lane: "network",
         object: `Node/${proxy.node}`,
         node: proxy.node,
         service: svc,
-        message: `kube-proxy on ${proxy.node} ${parts.join(" and ")} for ${svc}`,
-        why: `its informer saw the EndpointSlice change (endpointPropagationSeconds=${this.settings.endpointPropagationSeconds}) and its rules sync at most once per minSyncPeriod=${this.settings.kubeProxy.minSyncPeriod}s${this.settings.nodeLossEndpointDelay > 0 ? `; nodeLossEndpointDelay=${this.settings.nodeLossEndpointDelay}s (calibrated profile) holds endpoints of a lost node` : ""}`,
+        stopped: gone,
+        started: added,
+        endpointPropagationSeconds: this.settings.endpointPropagationSeconds,
+        minSyncPeriod: this.settings.kubeProxy.minSyncPeriod,
+        nodeLossEndpointDelay: this.settings.nodeLossEndpointDelay,
       });
     }
   }

@@ -188,7 +188,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       };
       // The callers' tally runs to the end of the scenario: it is part of a finished run only.
       if (traffic && finished) {
-        result.traffic = traffic.result_();
+        result.traffic = traffic.result();
         if (options.levers) result.traffic.levers = options.levers(scenario, seed, result.traffic);
       }
       return result;

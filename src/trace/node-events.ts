@@ -1,24 +1,185 @@
-// Events of the nodes themselves: the machine, the kubelet, its pods' containers and probes, and
-// what the scenario's timeline does. Fields only; report/messages/node.ts writes the prose.
+// Events of the nodes themselves: the kubelet's Lease and node status, its pods' containers, probes
+// and restarts. Fields only: the cause, the flag or field and its value that set the moment, the
+// objects involved (the pod's owner), and the columns kubectl would print then; the prose is
+// written from them by report/messages/node.ts.
+
+import type { NodeRow, PodRow } from "../kubernetes/kubectl.ts";
+import type { TimelineStepRef } from "./timeline-events.ts";
+
+/** Why the kubelet process (re)started: the machine booted, or only the kubelet restarted. */
+export type KubeletStart = "boot" | "kubelet-restart";
+
+export type ProbeType = "startup" | "liveness" | "readiness";
+
+/**
+ * Fields every event about one pod's containers carries: the pod's workload as the JSON names
+ * owners (`Deployment/<ns>/<name>`, `StatefulSet/…`), absent for a bare Pod.
+ */
+interface PodEvent {
+  owner?: string;
+}
+
+/**
+ * Why a container stopped, as the kubelet's restart decision names it (computePodActions): a probe
+ * that failed and had it killed, an exit of its own, or an exited container a new kubelet process
+ * finds.
+ */
+export type ExitCause =
+  | { kind: "probe"; probe: ProbeType }
+  | { kind: "exit"; exitCode: number }
+  | { kind: "kubelet-restart" };
+
+/** How a container comes to start (or start again, in place). */
+export type StartCause =
+  /** the pod was bound to this node; sandbox and containers start */
+  | { start: "scheduled" }
+  /** the machine came back with the pod still bound to it */
+  | { start: "rebooted"; restartPolicy: string }
+  /** computePodActions restarts it at once: the first restart, a back-off that expired, or none at all */
+  | {
+      start: "restart";
+      exit: ExitCause;
+      restartPolicy: string;
+      /** doBackOff: no entry yet (first), an entry older than 10 minutes (reset), its delay passed, or CrashLoopBackOff off */
+      backOff: "first" | "reset" | "passed" | "disabled";
+    }
+  /** the pod worker's retry after ErrCrashLoopBackOff finds the back-off over */
+  | { start: "back-off-expired"; exit: ExitCause; delaySeconds: number };
+
+/** Why the kubelet kills a running container. */
+export type KillCause =
+  /** the pod object is gone (HandlePodCleanups) */
+  | { cause: "orphan"; probe?: undefined }
+  /** computePodActions: the probe's result is Failure */
+  | {
+      cause: "probe";
+      probe: ProbeType;
+      periodSeconds: number;
+      failureThreshold: number;
+      initialDelaySeconds: number;
+      terminationGracePeriodSeconds: number;
+      /** whose terminationGracePeriodSeconds applies: the probe's own, or the pod's */
+      gracePeriodFrom: "probe" | "pod";
+      /** the process hangs: no answer (a timeout), and it never finishes its shutdown */
+      hung: boolean;
+    };
+
+/** What a failed check found. */
+export type ProbeFinding =
+  /** no answer within the probe's timeoutSeconds (a hung process, or a queue ahead of the check) */
+  | { finding: "timeout"; timeoutSeconds: number }
+  /** nothing listens yet: the app has run `upSeconds` of its `bootSeconds` */
+  | { finding: "booting"; bootSeconds: number; upSeconds: number }
+  /** the readiness endpoint reports a dependency down */
+  | { finding: "dependency-down" }
+  /** the app is not ready until readyAfterSeconds after its start */
+  | { finding: "not-ready-yet"; readyAfterSeconds: number | undefined };
+
+/** How one probe is run: its period, and which prober (the real kubelet's ticker, or the seed's toy). */
+interface ProbeRun {
+  container: string;
+  probe: ProbeType;
+  periodSeconds: number;
+  /** kubelet setting probeSchedule */
+  schedule: "kubernetes" | "period-end";
+}
+
+/** Why the kubelet's status manager set the pod's Ready condition (generateAPIPodStatus). */
+export type KubeletReadyCause =
+  /** the startup probe of `container` passed (Started) */
+  | { cause: "startup-passed"; container: string }
+  /** the readiness result of `container` turned Success after successThreshold checks */
+  | { cause: "readiness-passed"; container: string; successThreshold: number }
+  /** the readiness result of `container` turned Failure after failureThreshold checks */
+  | { cause: "readiness-failed"; container: string; failureThreshold: number; periodSeconds: number }
+  /** `container` is not running any more */
+  | { cause: "container-exited"; container: string; exitCode: number }
+  /** every container runs and passes readiness */
+  | { cause: "containers-ready"; readinessProbe: boolean }
+  /** containers with unready status */
+  | { cause: "containers-not-ready"; containers: string[] }
+  /** spec.readinessGates conditions that are not True */
+  | { cause: "readiness-gates"; gates: string[] }
+  /** no container will run again (phase Succeeded or Failed) */
+  | { cause: "completed"; phase: string; restartPolicy: string; exitedZero: boolean };
+
+/**
+ * Why the kubelet posts Ready=True where the API had something else: it started (fastStatusUpdateOnce),
+ * its status loop runs again after the network healed, or the periodic report of an unchanged status.
+ */
+export type NodeReadyCause =
+  | { cause: KubeletStart }
+  | { cause: "network-healed"; nodeStatusUpdateFrequency: number }
+  | { cause: "status-report"; nodeStatusReportFrequency: number };
 
 /**
  * The kubelet's side of events the API server records for any component (cluster/api.ts):
  * PodReady / PodNotReady (the status manager), PodDeleted (the final delete after termination).
- * control-plane-events.ts unions them in under `by: "kubelet"`; report/messages/node.ts prints them.
+ * control-plane-events.ts unions them in under `by: "kubelet"` (the API server adds the pod's row);
+ * report/messages/node.ts prints them (kubeletPodReadyProse, kubeletPodDeletedProse).
  */
-export type KubeletPodReadyFields = { by: "kubelet" };
-export type KubeletPodDeletedFields = { by: "kubelet" };
+export type KubeletPodReadyFields = { by: "kubelet"; owner?: string } & KubeletReadyCause;
+export type KubeletPodDeletedFields = {
+  by: "kubelet";
+  /** the pod was marked for deletion and nothing of it ran here any more, or its containers just exited */
+  cause: "not-running" | "containers-exited";
+};
 
 export interface NodeEventFields {
-  LeaseRenewed: Record<never, never>;
-  NodeRegistered: Record<never, never>;
-  NodeReady: Record<never, never>;
-  PodTerminated: Record<never, never>;
-  PodRunsTwice: { copies: number };
-  ContainerStarted: { container: string; restartCount: number };
-  ContainerExited: { container: string; exitCode: number };
-  ContainerKilled: { container: string; probe?: string };
-  ProbeFailed: { container: string; probe: string; consecutive: number };
-  ProbeSucceeded: { container: string; probe: string };
-  BackOff: { container: string; delaySeconds: number };
+  /** The lease controller renewed the node's Lease (renewInterval = nodeLeaseDurationSeconds × 0.25). */
+  LeaseRenewed: { nodeLeaseDurationSeconds: number; renewIntervalSeconds: number };
+  /** The kubelet created its Node object again (registerNode). */
+  NodeRegistered: { after: KubeletStart };
+  /** The kubelet posted Ready=True where the API had something else. */
+  NodeReady: { nodeRow: NodeRow } & NodeReadyCause;
+  /** The pod's containers exited after SIGTERM, or were killed when the grace period ran out. */
+  PodTerminated: PodEvent & {
+    signal: "SIGTERM" | "SIGKILL";
+    /** seconds from SIGTERM to the exit */
+    exitAfterSeconds: number;
+    terminationGracePeriodSeconds: number;
+  };
+  /** A replacement runs while the old copy still runs on a node nobody can reach. */
+  PodRunsTwice: {
+    copies: number;
+    owner: string;
+    /** a StatefulSet: two members with one identity */
+    sameIdentity: boolean;
+    replacement: string;
+    replacementNode: string;
+  };
+  ContainerStarted: PodEvent & { container: string; restartCount: number; podRow: PodRow } & StartCause;
+  ContainerExited: PodEvent & { container: string; exitCode: number; podRow: PodRow } & (
+      | { cause: "crash"; step: TimelineStepRef }
+      | { cause: "probe-kill"; probe: ProbeType }
+    );
+  ContainerKilled: PodEvent & { container: string } & KillCause;
+  ProbeFailed: PodEvent &
+    ProbeRun & {
+      /** checks in a row that failed */
+      consecutive: number;
+      failureThreshold: number;
+    } & ProbeFinding;
+  ProbeSucceeded: PodEvent &
+    ProbeRun & {
+      /** the handler as written: `httpGet :8000/healthz` */
+      handler: string;
+      /** seconds since the container started */
+      upSeconds: number;
+      consecutive: number;
+      successThreshold: number;
+    };
+  /** ErrCrashLoopBackOff: the restart waits. */
+  BackOff: PodEvent & {
+    container: string;
+    delaySeconds: number;
+    exit: ExitCause;
+    /** the back-off's first delay and cap (newCrashLoopBackOff) */
+    initialSeconds: number;
+    maxSeconds: number;
+    /** when the pod worker retries: when the back-off expires (≈1.35+), or every backOffPeriod + jitter */
+    requeue: "exact" | "period";
+    backOffPeriod: number;
+    podRow: PodRow;
+  };
 }

@@ -1,13 +1,57 @@
 // Events of the data plane and of the callers: load balancer backends, kube-proxy syncs, requests
-// failing and recovering. Fields only; report/messages/traffic.ts writes the prose.
+// failing and recovering. Fields only (the Service, the settings that timed the change, the
+// addresses and counts); report/messages/traffic.ts writes the prose.
+
+/** What the load balancer checks on a node: the Service's healthCheckNodePort (Local) or kube-proxy's /healthz. */
+export type HealthCheckTarget = "healthCheckNodePort" | "kube-proxy-healthz";
 
 export interface TrafficEventFields {
-  LoadBalancerBackendDown: { service: string };
-  LoadBalancerBackendUp: { service: string };
+  /** The load balancer took a node out of rotation after unhealthyThreshold failed checks. */
+  LoadBalancerBackendDown: {
+    service: string;
+    healthCheck: HealthCheckTarget;
+    /** what the last failed check met: no answer within `waitSeconds`, or 503 (no local ready endpoint) */
+    failure: "no-answer" | "no-local-endpoint";
+    waitSeconds?: number;
+    unhealthyThreshold: number;
+    healthCheckInterval: number;
+    healthCheckTimeout: number;
+  };
+  /** The load balancer put a node back in rotation after healthyThreshold passed checks. */
+  LoadBalancerBackendUp: {
+    service: string;
+    healthCheck: HealthCheckTarget;
+    healthyThreshold: number;
+    healthCheckInterval: number;
+  };
   /** A node's kube-proxy applied an endpoint change of a Service (traffic model only). */
-  KubeProxySynced: { service: string };
+  KubeProxySynced: {
+    service: string;
+    /** endpoint IPs it stops routing to, and starts routing to */
+    stopped: string[];
+    started: string[];
+    endpointPropagationSeconds: number;
+    minSyncPeriod: number;
+    /** the calibrated profile's hold on a lost node's endpoints; 0 upstream */
+    nodeLossEndpointDelay: number;
+  };
   /** Callers of a Service start failing (traffic model): outcome and cause of the first failures. */
-  RequestsFailing: { service: string; outcome: string; cause: string };
+  RequestsFailing: {
+    service: string;
+    outcome: string;
+    cause: string;
+    /** send time of the first failed request */
+    sentAt: number;
+    /** the caller's timeout */
+    timeoutSeconds: number;
+  };
   /** Callers of a Service succeed again after a run of failures. */
-  RequestsRecovered: { service: string; lost: number };
+  RequestsRecovered: {
+    service: string;
+    lost: number;
+    /** send time of the last failed request */
+    lastFailureAt: number;
+    /** seconds without a failure that end a run of failures */
+    quietSeconds: number;
+  };
 }

@@ -2,7 +2,7 @@
 
 import type { Scenario } from "../scenario/types.ts";
 import { type SimulationResult, simulate } from "../simulate.ts";
-import type { TrafficResult } from "./model.ts";
+import type { TrafficResult } from "./result.ts";
 import { applyVariation, parseVary } from "./vary.ts";
 
 export interface VariantResult {

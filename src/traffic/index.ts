@@ -1,13 +1,19 @@
-// The traffic model's entry point: builds the data plane (network/) and the callers for a scenario.
+// The traffic model's entry point: builds the data plane (network/) and the callers for a scenario,
+// and hands the model what it reads of the run (the clock, the trace, the machines, the pods'
+// behaviour), not the whole context.
 
+import { workloadOf } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { Network } from "../network/network.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { TrafficModel } from "./model.ts";
 import { type Profile, resolveNetwork } from "./profiles.ts";
 
-export type { Lever, ServiceTraffic, TrafficResult, TrafficRow, TrafficTotals } from "./model.ts";
 export { TrafficModel } from "./model.ts";
+export type { Lever, ServiceTraffic, TrafficResult, TrafficRow, TrafficTotals } from "./result.ts";
+
+/** How far back the trace is searched for a pod's last kill (see killedByProbe). */
+const KILL_LOOKBACK_EVENTS = 500;
 
 /** The callers and their data plane, or undefined when the scenario has no `traffic`. */
 export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile): TrafficModel | undefined {
@@ -17,7 +23,49 @@ export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile
   const services = [...new Set(specs.map((s) => s.service))];
   const lbServices = [...new Set(specs.filter((s) => s.entry === "load-balancer").map((s) => s.service))];
   let model: TrafficModel | undefined;
-  const network = new Network(ctx, services, settings, () => model?.advance(ctx.engine.now), lbServices);
-  model = new TrafficModel(ctx, specs, network, settings, profile.name);
+  const network = new Network(
+    {
+      engine: ctx.engine,
+      store: ctx.store,
+      trace: ctx.trace,
+      nodes: scenario.nodes.map((n) => n.name),
+      machines: ctx.machines,
+    },
+    services,
+    settings,
+    () => model?.advance(ctx.engine.now),
+    lbServices,
+  );
+  model = new TrafficModel(
+    {
+      engine: ctx.engine,
+      trace: ctx.trace,
+      duration: scenario.duration,
+      stepTimes: scenario.timeline.map((s) => s.at),
+      endpoints: {
+        dataPlane: (node) => ctx.machines.dataPlane(node),
+        appState: (node, ip) => ctx.machines.appState(node, ip),
+        behaviourOf: (key) => {
+          const pod = ctx.store.get("Pod", key);
+          const [ns = "", name = ""] = key.split("/");
+          return pod ? ctx.behaviour(ns, workloadOf(ctx, pod), name) : {};
+        },
+        killedByProbe: (pod) => killedByProbe(ctx, pod),
+      },
+    },
+    specs,
+    network,
+    profile.name,
+  );
   return model;
+}
+
+/** The last ContainerKilled of this pod in the recent trace named a probe (a refusal's cause). */
+function killedByProbe(ctx: Context, pod: string): boolean {
+  const events = ctx.trace.events;
+  for (let i = events.length - 1, k = 0; i >= 0 && k < KILL_LOOKBACK_EVENTS; i--, k++) {
+    const e = events[i]!;
+    if (e.type === "ContainerKilled" && e.object === `Pod/${pod}`) return e.probe !== undefined;
+  }
+  return false;
 }

@@ -4,8 +4,8 @@
 
 import type { Scenario } from "../scenario/types.ts";
 import { simulate } from "../simulate.ts";
-import type { Lever, TrafficResult } from "./model.ts";
 import { ENVOY_OUTLIER_DEFAULTS, LINKERD_RETRY_BUDGET } from "./profiles.ts";
+import type { Lever, TrafficResult } from "./result.ts";
 import { setServicePolicy } from "./vary.ts";
 
 interface Candidate {

@@ -22,7 +22,7 @@ export interface Profile {
 /**
  * Upstream defaults:
  * - endpointPropagationSeconds 0.5: informer latency from the EndpointSlice write to each
- *   kube-proxy's watch (faultline's estimate; kubernetes.md §13 "informer latency + up to 1s");
+ *   kube-proxy's watch (faultline's estimate: no Kubernetes setting governs it);
  * - kube-proxy `iptables.minSyncPeriod` 1s and `iptables.syncPeriod` 30s
  *   (pkg/proxy/apis/config/v1alpha1/defaults.go);
  * - load balancer: DigitalOcean's documented health-check defaults (check-interval-seconds 3,
@@ -58,7 +58,7 @@ export const STOCK: Profile = {
  *   from the platform.
  * - The endpoint list updated about 10s after NotReady on an unplanned loss, but 0.5s after a
  *   drain: the delay belongs to the node-loss path only (`nodeLossEndpointDelay`, 10s).
- * - The load balancer's health check: DigitalOcean's documented defaults (landscape.md §5.1).
+ * - The load balancer's health check: DigitalOcean's documented defaults (as in the stock profile).
  */
 export const DOKS_MEASURED: Profile = {
   name: "doks-measured",
@@ -85,7 +85,7 @@ function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Envoy's OutlierDetection defaults (outlier_detection.proto; landscape.md §6.1). */
+/** Envoy's OutlierDetection defaults (envoyproxy/envoy api/envoy/config/cluster/v3/outlier_detection.proto). */
 export const ENVOY_OUTLIER_DEFAULTS = {
   consecutive5xx: 5,
   interval: 10,

@@ -11,6 +11,8 @@ function renewal(t: number, node: string): TraceEvent {
     lane: "kubelet",
     object: `Lease/kube-node-lease/${node}`,
     node,
+    nodeLeaseDurationSeconds: 40,
+    renewIntervalSeconds: 10,
   };
 }
 

@@ -12,6 +12,7 @@ import type {
 } from "../../trace/control-plane-events.ts";
 import type { EventOf } from "../../trace/events.ts";
 import { fmt, round3 } from "../../trace/format.ts";
+import { kubeletPodDeletedProse, kubeletPodReadyProse } from "./node.ts";
 import { legacyProse, type Printers, type Prose } from "./prose.ts";
 import { timelineWhy } from "./timeline.ts";
 
@@ -184,9 +185,8 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
 
   // PodReady, PodNotReady and PodDeleted are recorded by cluster/api.ts for any component; the
   // kubelet's (by: "kubelet") are printed by report/messages/node.ts (kubeletPodReadyProse,
-  // kubeletPodDeletedProse) once its events are data. Until then: the prose the kubelet wrote.
-  // Only the kubelet sets Ready=True.
-  PodReady: (e) => legacyProse(e),
+  // kubeletPodDeletedProse). Only the kubelet sets Ready=True.
+  PodReady: (e) => (e.by === "kubelet" ? kubeletPodReadyProse(e) : legacyProse(e)),
 
   PodNotReady: (e) => {
     if (e.by === "node-lifecycle-controller")
@@ -195,7 +195,7 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
         why: `its node ${e.node ?? ""} just went Ready → ${e.nodeReady}; MarkPodsNotReady runs on that transition`,
         ...(e.podRow ? { see: printPodRow(e.podRow) } : {}),
       };
-    return legacyProse(e);
+    return e.by === "kubelet" ? kubeletPodReadyProse(e) : legacyProse(e);
   },
 
   PodEvicted: (e) => ({ ...evictionProse(e, e), see: printPodRow(e.podRow) }),
@@ -211,7 +211,8 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   }),
 
   PodDeleted: (e) => {
-    if (e.by === undefined || e.by === "kubelet") return legacyProse(e);
+    if (e.by === "kubelet") return kubeletPodDeletedProse(e);
+    if (e.by === undefined) return legacyProse(e);
     return removalProse(e, e);
   },
 

@@ -1,6 +1,261 @@
-// The prose for the events of trace/node-events.ts.
+// The prose for the events of trace/node-events.ts (the kubelet's Lease and node status, its pods'
+// containers, probes and restarts), and for the kubelet's variants of PodReady, PodNotReady and
+// PodDeleted, which the control-plane printers delegate to.
 
-import type { NodeEventFields } from "../../trace/node-events.ts";
-import type { Printers } from "./prose.ts";
+import {
+  CRASH_LOOP_BACKOFF_RESET,
+  LEASE_RENEW_JITTER,
+  NODE_LEASE_RENEW_INTERVAL_FRACTION,
+} from "../../kubernetes/defaults.ts";
+import { printNodeRow, printPodRow } from "../../kubernetes/kubectl.ts";
+import type { EventOf } from "../../trace/events.ts";
+import { fmt } from "../../trace/format.ts";
+import type {
+  ExitCause,
+  KubeletPodDeletedFields,
+  KubeletPodReadyFields,
+  KubeletStart,
+  NodeEventFields,
+  ProbeType,
+} from "../../trace/node-events.ts";
+import type { Printers, Prose } from "./prose.ts";
+import { timelineWhy } from "./timeline.ts";
 
-export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {};
+/** `Pod/<ns>/<name>` → `<name>` */
+function nameOf(object: string): string {
+  return object.slice(object.lastIndexOf("/") + 1);
+}
+
+/** `Pod/<ns>/<name>` → `<ns>` */
+function namespaceOf(object: string): string {
+  return object.split("/")[1] ?? "";
+}
+
+function started(after: KubeletStart): string {
+  return after === "boot" ? "the machine booted and its kubelet started" : "the kubelet started again";
+}
+
+/** What stopped the container, as the restart decision's "why" opens. */
+function exitText(exit: ExitCause): string {
+  switch (exit.kind) {
+    case "probe":
+      return `its ${exit.probe} probe failed`;
+    case "exit":
+      return `it exited with code ${exit.exitCode}`;
+    case "kubelet-restart":
+      return "the kubelet started again and finds it exited";
+  }
+}
+
+/** How the probe is run, as every probe event's "why" opens. */
+function checkText(e: {
+  probe: ProbeType;
+  periodSeconds: number;
+  schedule: "kubernetes" | "period-end";
+}): string {
+  return e.schedule === "period-end"
+    ? `the ${e.probe} probe checks at the end of each periodSeconds=${e.periodSeconds} (probeSchedule: period-end)`
+    : `the ${e.probe} probe worker checks every periodSeconds=${e.periodSeconds} on its own ticker${
+        e.probe === "readiness" ? ", and at once on each pod sync while not ready" : ""
+      }`;
+}
+
+function cap(s: string): string {
+  return s[0]!.toUpperCase() + s.slice(1);
+}
+
+function startWhy(e: EventOf<"ContainerStarted">): string {
+  switch (e.start) {
+    case "scheduled":
+      return "the pod was bound here; sandbox and container start take ~2s";
+    case "rebooted":
+      return `the pod is still bound to ${e.node} and its containers are not running (restartPolicy ${e.restartPolicy})`;
+    case "restart":
+      if (e.backOff === "disabled")
+        return `${exitText(e.exit)}; restartPolicy ${e.restartPolicy}, and this kubelet restarts without back-off (crashLoopBackOff: false)`;
+      return `${exitText(e.exit)}; restartPolicy ${e.restartPolicy}: ${
+        e.backOff === "first"
+          ? "the first restart is immediate (CrashLoopBackOff starts with the next exit)"
+          : e.backOff === "reset"
+            ? "it ran more than 10 minutes since its last restart, so the back-off was reset and the restart is immediate"
+            : "the back-off since its last exit has passed"
+      }`;
+    case "back-off-expired":
+      return `${exitText(e.exit)}; the CrashLoopBackOff delay of ${e.delaySeconds}s since it exited has passed`;
+  }
+}
+
+function probeFinding(e: EventOf<"ProbeFailed">): string {
+  switch (e.finding) {
+    case "timeout":
+      return `the process hangs: no answer within timeoutSeconds=${e.timeoutSeconds}`;
+    case "booting":
+      return `nothing answers yet: the app boots in ${e.bootSeconds}s (behaviour bootSeconds) and has run ${fmt(e.upSeconds)}s`;
+    case "dependency-down":
+      return "a dependency is down, so the readiness endpoint reports failure";
+    case "not-ready-yet":
+      return `the app is not ready until ${e.readyAfterSeconds}s after its start (behaviour readyAfterSeconds)`;
+  }
+}
+
+export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
+  LeaseRenewed: (e) => ({
+    message: `kubelet on ${e.node} renews its Lease`,
+    why: `every nodeLeaseDurationSeconds × ${NODE_LEASE_RENEW_INTERVAL_FRACTION} = ${fmt(e.renewIntervalSeconds)}s, plus up to ${Math.round(LEASE_RENEW_JITTER * 100)}% jitter`,
+  }),
+
+  NodeRegistered: (e) => ({
+    message: `kubelet registers node ${e.node} with the API server`,
+    why: `${started(e.after)}; the Node object no longer existed, so the kubelet registers it (registerNode, default true)`,
+  }),
+
+  NodeReady: (e) => ({
+    message: `kubelet on ${e.node} posts Ready=True (KubeletReady: kubelet is posting ready status)`,
+    why:
+      e.cause === "network-healed"
+        ? `its status loop (nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) runs again after the network healed`
+        : e.cause === "status-report"
+          ? `nodeStatusReportFrequency=${e.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`
+          : `${started(e.cause)}; fastStatusUpdateOnce posts the node status at start-up`,
+    see: printNodeRow(e.nodeRow),
+  }),
+
+  PodTerminated: (e) => ({
+    message: `${nameOf(e.object)}'s containers exit after SIGTERM`,
+    why:
+      e.signal === "SIGTERM"
+        ? `the process exits ${fmt(e.exitAfterSeconds)}s after SIGTERM (behaviour shutdownSeconds), within terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
+        : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds} ran out: SIGKILL`,
+  }),
+
+  PodRunsTwice: (e) => ({
+    message: e.sameIdentity
+      ? `${e.replacement} now runs twice: the replacement on ${e.replacementNode} and the old copy on ${e.node}, which nobody can stop`
+      : `${nameOf(e.object)} still runs on ${e.node} while its replacement ${e.replacement} runs on ${e.replacementNode}: ${e.copies} copies of ${e.owner.split("/").pop()} run`,
+    why: `${e.node}'s containers keep running while its kubelet cannot reach the API server; nothing stops them until it does`,
+  }),
+
+  ContainerStarted: (e) => ({
+    message:
+      e.restartCount > 0 && e.start !== "scheduled"
+        ? `kubelet on ${e.node} restarts container ${e.container} of ${nameOf(e.object)} in place (restartCount ${e.restartCount})`
+        : `kubelet on ${e.node} starts container ${e.container} of ${nameOf(e.object)}`,
+    why: startWhy(e),
+    see: printPodRow(e.podRow),
+  }),
+
+  ContainerExited: (e) => ({
+    message: `container ${e.container} of ${nameOf(e.object)} exits with code ${e.exitCode}`,
+    why:
+      e.cause === "crash"
+        ? `${timelineWhy(e.step)}: the process exits`
+        : `killed after its ${e.probe} probe failed`,
+    see: printPodRow(e.podRow),
+  }),
+
+  ContainerKilled: (e): Prose => {
+    const pod = nameOf(e.object);
+    if (e.cause === "orphan")
+      return {
+        message: `kubelet on ${e.node} stops the containers of ${pod}, whose pod object no longer exists`,
+        why: "the kubelet reached the API again and cleans up pods it should no longer run (HandlePodCleanups)",
+      };
+    const failed =
+      e.probe === "startup"
+        ? `startup failed ${e.failureThreshold}× in a row, periodSeconds=${e.periodSeconds}, failureThreshold=${e.failureThreshold}: the boot budget of ${e.initialDelaySeconds + e.periodSeconds * e.failureThreshold}s ran out`
+        : `${e.probe} failed ${e.failureThreshold}× in a row, periodSeconds=${e.periodSeconds}, failureThreshold=${e.failureThreshold}`;
+    const grace =
+      e.gracePeriodFrom === "probe"
+        ? `the probe's terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
+        : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`;
+    const ns = namespaceOf(e.object);
+    return {
+      message: `kubelet on ${e.node} kills container ${e.container} of ${pod}: Container ${e.container} failed ${e.probe} probe, will be restarted`,
+      why: `${failed}; SIGTERM, then SIGKILL after ${grace}${e.hung ? " (a hung process never finishes its shutdown)" : ""}`,
+      see: `$ kubectl describe pod ${pod}${ns === "default" ? "" : ` -n ${ns}`}\n  Warning  Unhealthy  kubelet  ${cap(e.probe)} probe failed: ${
+        e.hung
+          ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+          : "connection refused"
+      }\n  Normal   Killing    kubelet  Container ${e.container} failed ${e.probe} probe, will be restarted`,
+    };
+  },
+
+  ProbeFailed: (e) => ({
+    message: `${nameOf(e.object)}: ${e.container}'s ${e.probe} probe fails (${e.consecutive} of failureThreshold=${e.failureThreshold})`,
+    why: `${checkText(e)}; ${probeFinding(e)}`,
+  }),
+
+  ProbeSucceeded: (e) => ({
+    message:
+      e.probe === "startup"
+        ? `${nameOf(e.object)}: ${e.container}'s startup probe passes; liveness and readiness begin`
+        : `${nameOf(e.object)}: ${e.container}'s ${e.probe} probe passes (${e.handler})`,
+    why: `${checkText(e)}; the app answers ${fmt(e.upSeconds)}s after its start${
+      e.probe === "readiness" && e.successThreshold > 1
+        ? ` (successThreshold=${e.successThreshold}: ${e.consecutive} in a row)`
+        : ""
+    }`,
+  }),
+
+  BackOff: (e) => ({
+    message: `Back-off restarting failed container ${e.container} in pod ${nameOf(e.object)}: ${e.delaySeconds}s`,
+    why: `${exitText(e.exit)}; it has restarted before within ${CRASH_LOOP_BACKOFF_RESET / 60} minutes, so this restart waits the back-off, now ${e.delaySeconds}s (CrashLoopBackOff: the first restart immediate, then ${e.initialSeconds}s doubling to a ${e.maxSeconds}s cap, reset after ${CRASH_LOOP_BACKOFF_RESET / 60} minutes of running); ${
+      e.requeue === "exact"
+        ? "the pod worker retries when the back-off expires (≈1.35+, PR #133066)"
+        : `the pod worker retries every backOffPeriod=${e.backOffPeriod}s + up to 50% jitter, so the restart comes at the first retry after ${fmt(e.delaySeconds)}s`
+    }`,
+    see: printPodRow(e.podRow),
+  }),
+};
+
+function readyWhy(e: KubeletPodReadyFields): string {
+  switch (e.cause) {
+    case "startup-passed":
+      return `${e.container}'s startup probe passed; readiness decides from here`;
+    case "readiness-passed":
+      return `${e.container}'s readiness probe passed (successThreshold=${e.successThreshold})`;
+    case "readiness-failed":
+      return `${e.container}'s readiness probe failed ${e.failureThreshold}× in a row (periodSeconds=${e.periodSeconds}, failureThreshold=${e.failureThreshold}); the container keeps running`;
+    case "container-exited":
+      return `container ${e.container} is not running (exit code ${e.exitCode})`;
+    case "containers-ready":
+      return e.readinessProbe
+        ? "its readiness probe passed"
+        : "its containers run and it has no readiness probe, so it is ready as soon as they start";
+    case "containers-not-ready":
+      return `containers with unready status: [${e.containers.join(" ")}]`;
+    case "readiness-gates":
+      return `the readiness gate condition ${e.gates.map((g) => `"${g}"`).join(", ")} is not True (spec.readinessGates)`;
+    case "completed":
+      return `restartPolicy ${e.restartPolicy} does not restart ${e.exitedZero ? "containers that exit 0" : "it"}`;
+  }
+}
+
+/** PodReady / PodNotReady as the kubelet's status manager sets them. */
+export function kubeletPodReadyProse(e: EventOf<"PodReady" | "PodNotReady"> & KubeletPodReadyFields): Prose {
+  const pod = nameOf(e.object);
+  return {
+    message:
+      e.cause === "completed"
+        ? `${pod} is ${e.phase}: its containers will not run again`
+        : e.type === "PodReady"
+          ? `${pod} is Ready`
+          : `${pod} is not Ready`,
+    why: readyWhy(e),
+    ...(e.podRow ? { see: printPodRow(e.podRow) } : {}),
+  };
+}
+
+/** PodDeleted when the kubelet's final delete removes the pod object. */
+export function kubeletPodDeletedProse(e: EventOf<"PodDeleted"> & KubeletPodDeletedFields): Prose {
+  const pod = nameOf(e.object);
+  return e.cause === "not-running"
+    ? {
+        message: `kubelet on ${e.node} confirms ${pod} is gone; the API removes the pod`,
+        why: "the pod was marked for deletion and none of its containers run here any more",
+      }
+    : {
+        message: `kubelet on ${e.node} confirms ${pod} stopped; the API removes the pod`,
+        why: "its containers have exited, so the kubelet completes the graceful deletion",
+      };
+}

@@ -1,6 +1,62 @@
-// The prose for the events of trace/traffic-events.ts.
+// The prose for the events of trace/traffic-events.ts: the load balancer's rotation, kube-proxy's
+// rule syncs, and what the callers of a Service feel.
 
 import type { TrafficEventFields } from "../../trace/traffic-events.ts";
 import type { Printers } from "./prose.ts";
 
-export const TRAFFIC_PRINTERS: Printers<keyof TrafficEventFields> = {};
+const CHECKED = {
+  healthCheckNodePort: "healthCheckNodePort (externalTrafficPolicy: Local)",
+  "kube-proxy-healthz": "kube-proxy /healthz",
+} as const;
+
+export const TRAFFIC_PRINTERS: Printers<keyof TrafficEventFields> = {
+  LoadBalancerBackendDown: (e) => ({
+    message: `the load balancer of ${e.service} takes ${e.node} out of rotation: new connections stop going there`,
+    why: `${e.unhealthyThreshold} consecutive health checks of its ${CHECKED[e.healthCheck]} failed (${
+      e.failure === "no-answer"
+        ? `no answer within ${e.waitSeconds}s`
+        : "healthCheckNodePort answers 503: no local ready endpoint"
+    }; unhealthy-threshold=${e.unhealthyThreshold}, check-interval=${e.healthCheckInterval}s, response-timeout=${e.healthCheckTimeout}s)`,
+  }),
+
+  LoadBalancerBackendUp: (e) => ({
+    message: `the load balancer of ${e.service} puts ${e.node} back in rotation`,
+    why: `${e.healthyThreshold} consecutive health checks of its ${CHECKED[e.healthCheck]} passed (healthy-threshold=${e.healthyThreshold}, every ${e.healthCheckInterval}s)`,
+  }),
+
+  KubeProxySynced: (e) => {
+    const parts = [
+      ...(e.stopped.length > 0 ? [`stops routing to ${e.stopped.join(", ")}`] : []),
+      ...(e.started.length > 0 ? [`starts routing to ${e.started.join(", ")}`] : []),
+    ];
+    return {
+      message: `kube-proxy on ${e.node} ${parts.join(" and ")} for ${e.service}`,
+      why: `its informer saw the EndpointSlice change (endpointPropagationSeconds=${e.endpointPropagationSeconds}) and its rules sync at most once per minSyncPeriod=${e.minSyncPeriod}s${
+        e.nodeLossEndpointDelay > 0
+          ? `; nodeLossEndpointDelay=${e.nodeLossEndpointDelay}s (calibrated profile) holds endpoints of a lost node`
+          : ""
+      }`,
+    };
+  },
+
+  RequestsFailing: (e) => ({
+    message: `callers of ${e.service} start failing: a request sent at ${e.sentAt.toFixed(2)}s ${
+      e.outcome === "timeout"
+        ? `gets no answer and times out after ${e.timeoutSeconds}s`
+        : e.outcome === "refused"
+          ? "is refused at once"
+          : "gets an error"
+    } (${e.cause})`,
+    why:
+      e.outcome === "timeout"
+        ? "nothing answers: a lost node or a stuck process neither answers nor refuses, so each caller waits out its own timeout (timeouts, not refusals)"
+        : e.outcome === "refused"
+          ? "the node is up but nothing listens on the pod's port: the connection is refused at once"
+          : "something in the path answered with an error (5xx)",
+  }),
+
+  RequestsRecovered: (e) => ({
+    message: `callers of ${e.service} succeed again: ${e.lost} requests failed since the first failure`,
+    why: `no request sent after ${e.lastFailureAt.toFixed(2)}s failed`,
+  }),
+};

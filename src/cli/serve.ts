@@ -1,0 +1,150 @@
+// `faultline serve FILE [--at 6m] [--speed 10] [--port 0] [--kubeconfig-out FILE]`: the scenario's
+// cluster as a read-only Kubernetes API on 127.0.0.1, for the user's own kubectl.
+
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { EventBudgetExceeded } from "../engine/engine.ts";
+import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
+import { formatDuration, parseDuration, UnitError } from "../load/units.ts";
+import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
+import { kubeconfig, type Serving, startServe } from "../serve/index.ts";
+import { timeString } from "../serve/time.ts";
+import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { parseCount, parseSeed } from "./simulate.ts";
+
+interface ServeFlags {
+  at?: string;
+  speed?: string;
+  port: string;
+  kubeconfigOut?: string;
+  seed?: string;
+  maxEvents?: string;
+  maxRequests?: string;
+}
+
+export function registerServeCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  program
+    .command("serve")
+    .description(
+      "serve a scenario's cluster at a moment of its run as a read-only Kubernetes API, for kubectl",
+    )
+    .argument("<file>", "scenario file (YAML)")
+    .option(
+      "--at <time>",
+      "the virtual time to show, e.g. 70s or 6m (default: the end of the run; 0 with --speed)",
+    )
+    .option("--speed <n>", "play the run from --at at n × real time, so that watches see changes arrive")
+    .option("--port <n>", "the port on 127.0.0.1 (0: any free port)", "0")
+    .option(
+      "--kubeconfig-out <file>",
+      "write the kubeconfig to this file (default: one in the temp directory, removed on exit)",
+    )
+    .option("--seed <n>", "override the scenario's seed")
+    .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
+    .option(
+      "--max-requests <n>",
+      `simulated requests one run may send (default ${count(DEFAULT_BUDGET.maxRequests)})`,
+    )
+    .action(async (file: string, opts: ServeFlags) => {
+      const seed = parseSeed(opts.seed);
+      const budget: Budget = {
+        maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+        maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+      };
+      const speed = opts.speed === undefined ? undefined : Number(opts.speed);
+      if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) {
+        throw new UsageError(`--speed: "${opts.speed}" is not a positive number`);
+      }
+      if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535)
+        throw new UsageError(`--port: "${opts.port}" is not a port number (0 to 65535)`);
+      let scenario: ReturnType<typeof loadScenarioFile>;
+      try {
+        scenario = loadScenarioFile(file);
+      } catch (error) {
+        if (error instanceof LoadError) {
+          io.err(`${formatLoadError(error)}\n`);
+          setExit(EXIT_BAD_INPUT);
+          return;
+        }
+        throw error;
+      }
+      // Refused before it runs, as `faultline simulate` refuses it (src/run/budget.ts).
+      const over = overBudget(estimateWork(scenario), budget);
+      if (over) throw new UsageError(`${file}: ${over}`);
+      let at = speed === undefined ? scenario.duration : 0;
+      if (opts.at !== undefined) {
+        try {
+          at = parseDuration(opts.at);
+        } catch (error) {
+          if (error instanceof UnitError)
+            throw new UsageError(`--at: "${opts.at}" is not a duration (use Go-style like 70s, 6m, 1m30s)`);
+          throw error;
+        }
+        if (at < 0 || at > scenario.duration) {
+          throw new UsageError(
+            `--at: ${opts.at} is outside the run (0 to its duration, ${formatDuration(scenario.duration)})`,
+          );
+        }
+      }
+      let serving: Serving;
+      try {
+        serving = await startServe(scenario, {
+          at,
+          port: Number(opts.port),
+          ...(speed !== undefined ? { speed } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          maxEvents: budget.maxEvents,
+        });
+      } catch (error) {
+        if (error instanceof EventBudgetExceeded) {
+          throw new UsageError(
+            `${file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${formatDuration(Math.round(error.at))}`}; raise it with --max-events ${error.maxEvents * 4}`,
+          );
+        }
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EADDRINUSE" || code === "EACCES") {
+          throw new UsageError(`--port: cannot listen on 127.0.0.1:${opts.port} (${code})`);
+        }
+        throw error;
+      }
+      const path =
+        opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
+      try {
+        writeFileSync(path, kubeconfig(scenario.name, serving.url));
+      } catch (error) {
+        await serving.stop();
+        throw new UsageError(
+          `--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`,
+        );
+      }
+      const clock = speed === undefined ? "frozen" : `playing at ${speed}×`;
+      io.out(
+        [
+          `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
+          `serving the simulated cluster, read-only, on ${serving.url}`,
+          `kubeconfig: ${path}`,
+          "",
+          `  export KUBECONFIG=${path}`,
+          "  kubectl get nodes,pods -o wide",
+          "",
+          `clock: curl ${serving.url}/faultline/v1/clock; curl -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+          `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
+          "",
+        ].join("\n"),
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await serving.stop();
+      if (opts.kubeconfigOut === undefined) rmSync(path, { force: true });
+      io.err("faultline serve: stopped\n");
+    });
+}

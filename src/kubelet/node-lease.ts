@@ -1,0 +1,110 @@
+// The node's heartbeat: its Lease in kube-node-lease, renewed by the kubelet's lease controller
+// (staging/src/k8s.io/component-helpers/apimachinery/lease/controller.go, started in
+// pkg/kubelet/kubelet.go with renewInterval = nodeLeaseDurationSeconds × 0.25).
+
+import type { Store } from "../cluster/store.ts";
+import type { Engine, Timer } from "../engine/engine.ts";
+import type { Rng } from "../engine/rng.ts";
+import {
+  LEASE_BACKOFF_INITIAL,
+  LEASE_BACKOFF_MAX,
+  LEASE_RENEW_JITTER,
+  NODE_LEASE_RENEW_INTERVAL_FRACTION,
+} from "../kubernetes/defaults.ts";
+import type { Lease } from "../kubernetes/objects.ts";
+import type { Trace } from "../trace/events.ts";
+
+/** What the lease controller needs from its kubelet. */
+export interface NodeLeaseHost {
+  readonly engine: Engine;
+  readonly store: Store;
+  readonly trace: Trace;
+  /** the kubelet's random source (the renewal jitter) */
+  readonly rng: Rng;
+  readonly node: string;
+  /** kubelet setting nodeLeaseDurationSeconds (40s) */
+  readonly nodeLeaseDurationSeconds: number;
+  /** the machine is on and the kubelet process runs */
+  running(): boolean;
+  /** the kubelet cannot reach the API server */
+  partitioned(): boolean;
+}
+
+export class NodeLease {
+  private timer: Timer | undefined;
+  /** backoffEnsureLease's current wait while the API server is unreachable; 0 when reachable */
+  private backoff = 0;
+
+  constructor(private readonly host: NodeLeaseHost) {}
+
+  /** renewInterval: nodeLeaseDurationSeconds × nodeLeaseRenewIntervalFraction (0.25), pkg/kubelet/kubelet.go. */
+  get renewInterval(): number {
+    return this.host.nodeLeaseDurationSeconds * NODE_LEASE_RENEW_INTERVAL_FRACTION;
+  }
+
+  /** The Lease as the controller creates it. */
+  object(createdAt: number): Lease {
+    return {
+      kind: "Lease",
+      metadata: { name: this.host.node, namespace: "kube-node-lease", creationTimestamp: createdAt },
+      spec: {
+        holderIdentity: this.host.node,
+        leaseDurationSeconds: this.host.nodeLeaseDurationSeconds,
+        renewTime: this.host.engine.now,
+      },
+    };
+  }
+
+  /** The loop as it stands when a `start: running` scenario begins: its next renewal anywhere in one interval. */
+  startRunning(): void {
+    this.schedule(this.host.rng.uniform(0, this.renewInterval * (1 + LEASE_RENEW_JITTER)));
+  }
+
+  /** A kubelet process starts: the controller's first pass is at once. */
+  start(): void {
+    this.backoff = 0;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.host.engine.cancel(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(delay: number): void {
+    this.host.engine.cancel(this.timer);
+    this.timer = this.host.engine.after(delay, () => this.sync());
+  }
+
+  /**
+   * One pass: renew, then wait renewInterval × U[1, 1.04) from the end of this pass (JitterUntil,
+   * sliding). Unreachable API: backoffEnsureLease retries forever, 200ms doubling to 7s.
+   */
+  private sync(): void {
+    const host = this.host;
+    this.timer = undefined;
+    if (!host.running()) return;
+    if (host.partitioned()) {
+      this.backoff = Math.min(
+        this.backoff === 0 ? LEASE_BACKOFF_INITIAL : this.backoff * 2,
+        LEASE_BACKOFF_MAX,
+      );
+      this.schedule(this.backoff);
+      return;
+    }
+    this.backoff = 0;
+    const name = `kube-node-lease/${host.node}`;
+    const lease = host.store.get("Lease", name) ?? host.store.create(this.object(host.engine.now));
+    lease.spec.renewTime = host.engine.now;
+    host.store.update(lease);
+    host.trace.emit({
+      type: "LeaseRenewed",
+      lane: "kubelet",
+      object: `Lease/${name}`,
+      node: host.node,
+      nodeLeaseDurationSeconds: host.nodeLeaseDurationSeconds,
+      renewIntervalSeconds: this.renewInterval,
+    });
+    this.schedule(this.renewInterval * host.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
+  }
+}

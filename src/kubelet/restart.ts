@@ -1,0 +1,127 @@
+// Restarting a container that stopped, as pkg/kubelet/kuberuntime/kuberuntime_manager.go decides
+// it: computePodActions (restartPolicy: Always; OnFailure when the exit code is not 0; Never) and
+// doBackOff (CrashLoopBackOff over client-go's flowcontrol.Backoff, backoff.ts: the first restart
+// immediate, then the back-off doubling to its cap, forgotten after 10 minutes of running); and
+// how the pod worker retries a sync the back-off held (pkg/kubelet/pod_workers.go: at the
+// back-off's expiry from ≈1.35, PR #133066; before, every backOffPeriod (10s) + up to 50% jitter).
+//
+// Restarts are in place: same pod object, same node, same IP; restartCount climbs.
+
+import type { Engine } from "../engine/engine.ts";
+import type { Rng } from "../engine/rng.ts";
+import { KUBELET_BACKOFF_PERIOD, POD_WORKER_BACKOFF_JITTER } from "../kubernetes/defaults.ts";
+import type { ExitCause, StartCause } from "../trace/node-events.ts";
+import { Backoff } from "./backoff.ts";
+import type { ContainerRun } from "./runtime.ts";
+
+/** The CrashLoopBackOff settings of one kubelet (KubeletSettings, newCrashLoopBackOff). */
+export interface CrashLoopSettings {
+  /** faultline's own `crashLoopBackOff: false` (a toy kubelet, no Kubernetes setting): restart at once, every time */
+  enabled: boolean;
+  initialSeconds: number;
+  maxSeconds: number;
+  /** the pod worker retries when the back-off expires (≈1.35+), not every backOffPeriod + jitter */
+  exactRequeue: boolean;
+}
+
+/** What the restart decisions need from their pod worker. */
+export interface RestartHost {
+  readonly engine: Engine;
+  /** the pod worker's random source (the requeue jitter) */
+  rng(): Rng;
+  /** the pod is being deleted: nothing restarts */
+  terminating(): boolean;
+  restartPolicy(): "Always" | "OnFailure" | "Never";
+  /** start the container again, in place */
+  start(c: ContainerRun, cause: StartCause): void;
+  /** restartPolicy says no: the container is done */
+  done(c: ContainerRun): void;
+  /** ErrCrashLoopBackOff: the container waits `delaySeconds`; the pod reports CrashLoopBackOff */
+  backingOff(c: ContainerRun, exit: ExitCause, delaySeconds: number): void;
+}
+
+/** Does restartPolicy restart a container that exited with this code (ShouldContainerBeRestarted)? */
+export function shouldRestart(
+  policy: "Always" | "OnFailure" | "Never",
+  exitCode: number | undefined,
+): boolean {
+  return policy === "Always" || (policy === "OnFailure" && exitCode !== 0);
+}
+
+/** The restarts of one pod's containers, and their back-off (kept in the kubelet process's memory). */
+export class Restarts {
+  private readonly backoff: Backoff;
+
+  constructor(
+    private readonly host: RestartHost,
+    private readonly settings: CrashLoopSettings,
+  ) {
+    this.backoff = new Backoff(settings.initialSeconds, settings.maxSeconds);
+  }
+
+  /**
+   * The container stopped: restart it, or not, or wait out the back-off. `eventTime` is the
+   * FinishedAt doBackOff reads (for a probe kill, the exit before this one: the SyncPod that kills
+   * reads the pod status from before the kill).
+   */
+  decide(c: ContainerRun, eventTime: number | undefined, exit: ExitCause): void {
+    const host = this.host;
+    if (host.terminating() || c.running) return;
+    const policy = host.restartPolicy();
+    if (!shouldRestart(policy, c.exitCode)) {
+      host.done(c);
+      return;
+    }
+    if (!this.settings.enabled) {
+      host.start(c, { start: "restart", exit, restartPolicy: policy, backOff: "disabled" });
+      return;
+    }
+    const now = host.engine.now;
+    const key = c.name;
+    if (eventTime !== undefined && this.backoff.isInBackOffSince(key, eventTime, now)) {
+      this.wait(c, exit);
+      return;
+    }
+    const reset = eventTime !== undefined && this.backoff.expired(key, eventTime);
+    const first = this.backoff.get(key) === 0;
+    this.backoff.next(key, eventTime ?? now, now);
+    host.start(c, {
+      start: "restart",
+      exit,
+      restartPolicy: policy,
+      backOff: first ? "first" : reset ? "reset" : "passed",
+    });
+  }
+
+  /** ErrCrashLoopBackOff: the container waits; the pod worker retries the sync later. */
+  private wait(c: ContainerRun, exit: ExitCause): void {
+    const host = this.host;
+    const engine = host.engine;
+    const key = c.name;
+    const exitAt = c.finishedAt ?? engine.now;
+    const delay = this.backoff.get(key);
+    const until = this.backoff.backOffUntil(key, exitAt) ?? engine.now;
+    host.backingOff(c, exit, delay);
+    const nextRetry = (t: number) =>
+      this.settings.exactRequeue
+        ? Math.max(until, t)
+        : t + KUBELET_BACKOFF_PERIOD * (1 + POD_WORKER_BACKOFF_JITTER * host.rng().float());
+    const retry = () => {
+      c.waitingTimer = undefined;
+      if (host.terminating() || c.running) return;
+      const t = engine.now;
+      if (this.backoff.isInBackOffSince(key, exitAt, t)) {
+        c.waitingTimer = engine.at(nextRetry(t), retry);
+        return;
+      }
+      this.backoff.next(key, exitAt, t);
+      host.start(c, { start: "back-off-expired", exit, delaySeconds: delay });
+    };
+    c.waitingTimer = engine.at(nextRetry(engine.now), retry);
+  }
+
+  /** A new kubelet process: the back-off lived in the old one's memory (kubelet.go klet.crashloopBackOff). */
+  forget(): void {
+    this.backoff.clear();
+  }
+}

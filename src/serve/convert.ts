@@ -1,0 +1,299 @@
+// The model's objects as Kubernetes API objects (k8s.io/api JSON), with the fields kubectl and
+// `kubectl describe` read. Each object keeps the model's names, labels, times and state; what the
+// model does not keep but the API always has is derived from what it does keep, and says so: UIDs
+// in UUID form, owner references with their owner's UID, API defaults, workload status counted from
+// the pods (convert-workloads.ts), the PersistentVolume a dynamic provisioner binds to each claim,
+// the Namespace objects.
+
+import { keyOf } from "../cluster/store.ts";
+import type {
+  EndpointSlice,
+  KubeObject,
+  Lease,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  Service,
+  VolumeAttachment,
+} from "../kubernetes/objects.ts";
+import type { ApiObject } from "./api-types.ts";
+import { type ConvertContext, metaJ, ownerUid, uuidOf } from "./convert-meta.ts";
+import { podSpecJ, podStatusJ } from "./convert-pod.ts";
+import { daemonSetJ, deploymentJ, pdbJ, replicaSetJ, statefulSetJ } from "./convert-workloads.ts";
+import { resourceList } from "./quantity.ts";
+import { microTimeString, timeString } from "./time.ts";
+
+export { type ConvertContext, uuidOf } from "./convert-meta.ts";
+
+function nodeJ(cc: ConvertContext, n: Node): ApiObject {
+  return {
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: metaJ(cc, n.metadata, `Node/${n.metadata.name}`),
+    spec: {
+      ...(n.spec.unschedulable ? { unschedulable: true } : {}),
+      ...(n.spec.taints?.length
+        ? {
+            taints: n.spec.taints.map((t) => ({
+              key: t.key,
+              ...(t.value ? { value: t.value } : {}),
+              effect: t.effect,
+              ...(t.timeAdded !== undefined ? { timeAdded: timeString(t.timeAdded) } : {}),
+            })),
+          }
+        : {}),
+    },
+    status: {
+      capacity: resourceList(n.status.capacity),
+      allocatable: resourceList(n.status.allocatable),
+      conditions: n.status.conditions.map((c) => ({
+        type: c.type,
+        status: c.status,
+        ...(c.lastHeartbeatTime !== undefined ? { lastHeartbeatTime: timeString(c.lastHeartbeatTime) } : {}),
+        ...(c.lastTransitionTime !== undefined
+          ? { lastTransitionTime: timeString(c.lastTransitionTime) }
+          : {}),
+        ...(c.reason ? { reason: c.reason } : {}),
+        ...(c.message ? { message: c.message } : {}),
+      })),
+      // The model gives nodes no IP addresses: only the hostname is known.
+      addresses: [{ type: "Hostname", address: n.metadata.name }],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        kubeletVersion: cc.ctx.versionString,
+        kubeProxyVersion: "",
+        operatingSystem: "linux",
+        architecture: "",
+        machineID: "",
+        systemUUID: "",
+        bootID: "",
+        kernelVersion: "",
+        osImage: "",
+        containerRuntimeVersion: "",
+      },
+    },
+  };
+}
+
+function leaseJ(cc: ConvertContext, l: Lease): ApiObject {
+  const meta = metaJ(cc, l.metadata, `Lease/${keyOf(l)}`);
+  // The kubelet's lease controller makes the Node the Lease's owner (setNodeOwnerFunc, pkg/kubelet/kubelet.go).
+  meta.ownerReferences = [
+    {
+      apiVersion: "v1",
+      kind: "Node",
+      name: l.spec.holderIdentity,
+      uid: ownerUid(cc, "Node", undefined, l.spec.holderIdentity),
+    },
+  ];
+  return {
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: meta,
+    spec: {
+      holderIdentity: l.spec.holderIdentity,
+      leaseDurationSeconds: l.spec.leaseDurationSeconds,
+      renewTime: microTimeString(l.spec.renewTime),
+    },
+  };
+}
+
+function podJ(cc: ConvertContext, p: Pod): ApiObject {
+  const metadata = metaJ(cc, p.metadata, `Pod/${keyOf(p)}`);
+  const syncing = p.spec.nodeName !== undefined && cc.ctx.machines.reachable(p.spec.nodeName);
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata,
+    spec: podSpecJ(p.spec, true),
+    status: podStatusJ(p, metadata.uid, cc.history, syncing),
+  };
+}
+
+function serviceJ(cc: ConvertContext, s: Service): ApiObject {
+  const type = s.spec.type ?? "ClusterIP";
+  const external = type === "NodePort" || type === "LoadBalancer";
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: metaJ(cc, s.metadata, `Service/${keyOf(s)}`),
+    spec: {
+      type,
+      ...(s.spec.selector ? { selector: s.spec.selector } : {}),
+      ports: (s.spec.ports ?? []).map((p) => ({
+        ...p,
+        protocol: p.protocol ?? "TCP",
+        targetPort: p.targetPort ?? p.port,
+      })),
+      // The model allocates no ClusterIP: only one written in the manifest (or None) is known.
+      ...(s.spec.clusterIP ? { clusterIP: s.spec.clusterIP, clusterIPs: [s.spec.clusterIP] } : {}),
+      sessionAffinity: "None",
+      ...(external ? { externalTrafficPolicy: s.spec.externalTrafficPolicy ?? "Cluster" } : {}),
+      internalTrafficPolicy: s.spec.internalTrafficPolicy ?? "Cluster",
+      ...(s.spec.publishNotReadyAddresses ? { publishNotReadyAddresses: true } : {}),
+    },
+    status: { loadBalancer: {} },
+  };
+}
+
+/** The name an external provisioner gives the volume it creates for a claim: "pvc-" + the claim's UID. */
+function volumeName(claimUid: string): string {
+  return `pvc-${claimUid}`;
+}
+
+function claimJ(cc: ConvertContext, c: PersistentVolumeClaim): ApiObject {
+  const metadata = metaJ(cc, c.metadata, `PersistentVolumeClaim/${keyOf(c)}`);
+  return {
+    apiVersion: "v1",
+    kind: "PersistentVolumeClaim",
+    metadata,
+    spec: {
+      accessModes: c.spec.accessModes,
+      volumeName: volumeName(metadata.uid),
+      volumeMode: "Filesystem",
+      resources: {},
+    },
+    // The model treats every claim as bound to its volume (the attach/detach controller attaches it).
+    status: { phase: "Bound", accessModes: c.spec.accessModes },
+  };
+}
+
+/** The PersistentVolume bound to a claim, derived from the claim (the model keeps volumes as claims). */
+function volumeJ(c: PersistentVolumeClaim): ApiObject {
+  const claimUid = uuidOf(c.metadata.uid ?? `PersistentVolumeClaim/${keyOf(c)}`);
+  const name = volumeName(claimUid);
+  return {
+    apiVersion: "v1",
+    kind: "PersistentVolume",
+    metadata: {
+      name,
+      uid: uuidOf(`PersistentVolume/${name}`),
+      creationTimestamp: timeString(c.metadata.creationTimestamp ?? 0),
+    },
+    spec: {
+      accessModes: c.spec.accessModes,
+      claimRef: {
+        apiVersion: "v1",
+        kind: "PersistentVolumeClaim",
+        namespace: c.metadata.namespace,
+        name: c.metadata.name,
+        uid: claimUid,
+      },
+      // Dynamically provisioned volumes take the StorageClass's reclaimPolicy, Delete by default.
+      persistentVolumeReclaimPolicy: "Delete",
+      volumeMode: "Filesystem",
+    },
+    status: { phase: "Bound" },
+  };
+}
+function endpointSliceJ(cc: ConvertContext, es: EndpointSlice): ApiObject {
+  const metadata = metaJ(cc, es.metadata, `EndpointSlice/${keyOf(es)}`);
+  const [ns, svcName] = es.service.split("/") as [string, string];
+  const svc = cc.ctx.store.get("Service", es.service);
+  metadata.labels = {
+    ...metadata.labels,
+    "kubernetes.io/service-name": svcName,
+    "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io",
+  };
+  metadata.ownerReferences = [
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      name: svcName,
+      uid: ownerUid(cc, "Service", ns, svcName),
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ];
+  return {
+    apiVersion: "discovery.k8s.io/v1",
+    kind: "EndpointSlice",
+    metadata,
+    addressType: "IPv4",
+    endpoints: es.endpoints.map((e) => {
+      const pod = cc.ctx.store.get("Pod", `${e.targetRef.namespace}/${e.targetRef.name}`);
+      return {
+        addresses: e.addresses,
+        conditions: e.conditions,
+        ...(e.nodeName ? { nodeName: e.nodeName } : {}),
+        ...(e.zone ? { zone: e.zone } : {}),
+        targetRef: { ...e.targetRef, ...(pod?.metadata.uid ? { uid: uuidOf(pod.metadata.uid) } : {}) },
+      };
+    }),
+    // The Service's ports, with a numeric targetPort as the endpoints' port (named ports are resolved per pod).
+    ports: (svc?.spec.ports ?? []).map((p) => ({
+      name: p.name ?? "",
+      protocol: p.protocol ?? "TCP",
+      port: typeof p.targetPort === "number" ? p.targetPort : p.targetPort === undefined ? p.port : null,
+    })),
+  };
+}
+
+function volumeAttachmentJ(cc: ConvertContext, va: VolumeAttachment): ApiObject {
+  const claim = cc.ctx.store.get("PersistentVolumeClaim", va.spec.claim);
+  const claimUid = uuidOf(claim?.metadata.uid ?? `PersistentVolumeClaim/${va.spec.claim}`);
+  return {
+    apiVersion: "storage.k8s.io/v1",
+    kind: "VolumeAttachment",
+    // The real name hashes the volume, the attacher and the node ("csi-<sha256>"); this one hashes the model's name.
+    metadata: {
+      ...metaJ(cc, va.metadata, `VolumeAttachment/${va.metadata.name}`),
+      name: `csi-${uuidOf(va.metadata.name).replaceAll("-", "")}`,
+    },
+    // The model names no CSI driver: the attacher is unknown.
+    spec: {
+      attacher: "",
+      nodeName: va.spec.nodeName,
+      source: { persistentVolumeName: volumeName(claimUid) },
+    },
+    status: { attached: va.status.attached },
+  };
+}
+
+/** The served objects one model object stands for (a claim is also its volume). */
+export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
+  switch (obj.kind) {
+    case "Node":
+      return [nodeJ(cc, obj)];
+    case "Lease":
+      return [leaseJ(cc, obj)];
+    case "Pod":
+      return [podJ(cc, obj)];
+    case "Deployment":
+      return [deploymentJ(cc, obj)];
+    case "ReplicaSet":
+      return [replicaSetJ(cc, obj)];
+    case "StatefulSet":
+      return [statefulSetJ(cc, obj)];
+    case "DaemonSet":
+      return [daemonSetJ(cc, obj)];
+    case "Service":
+      return [serviceJ(cc, obj)];
+    case "PersistentVolumeClaim":
+      return [claimJ(cc, obj), volumeJ(obj)];
+    case "PodDisruptionBudget":
+      return [pdbJ(cc, obj)];
+    case "EndpointSlice":
+      return [endpointSliceJ(cc, obj)];
+    case "VolumeAttachment":
+      return [volumeAttachmentJ(cc, obj)];
+  }
+}
+
+/** Namespace objects for every namespace in use and the four a cluster always has, created with the cluster. */
+export function namespaceJ(name: string, created: number): ApiObject {
+  return {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: {
+      name,
+      uid: uuidOf(`Namespace/${name}`),
+      creationTimestamp: timeString(created),
+      labels: { "kubernetes.io/metadata.name": name },
+    },
+    spec: { finalizers: ["kubernetes"] },
+    status: { phase: "Active" },
+  };
+}
+
+export const SYSTEM_NAMESPACES = ["default", "kube-node-lease", "kube-public", "kube-system"];

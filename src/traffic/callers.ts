@@ -1,0 +1,81 @@
+// One `traffic:` entry: a population of callers of one Service. Each client sends open-loop
+// (Poisson arrivals at rate/clients) over its own pool of poolSize connections; a request waits for
+// the connection that frees first. Per-client and per-connection state lives in typed arrays, so a
+// request allocates nothing: client c owns connection slots [c × poolSize, (c + 1) × poolSize).
+
+import type { Rng } from "../engine/rng.ts";
+import type { TrafficSpec } from "../scenario/types.ts";
+import { OutlierDetection } from "./outlier-detection.ts";
+import type { TrafficTotals } from "./result.ts";
+import { RetryBudget } from "./retry-budget.ts";
+
+export class CallerGroup {
+  /** `<namespace>/<name>` of the Service called */
+  readonly service: string;
+  readonly clients: number;
+  readonly poolSize: number;
+  /** each client's arrival rate: rate / clients */
+  private readonly ratePerClient: number;
+  /** each client's next arrival */
+  readonly nextArrival: Float64Array;
+  /** per connection slot: when it is free again */
+  readonly slotFree: Float64Array;
+  /** per connection slot: the endpoint id its kept-alive connection goes to, or -1 */
+  readonly slotEndpoint: Int32Array;
+  /** per connection slot: the node the connection entered by (load balancer or node port), or -1 */
+  readonly slotEntry: Int32Array;
+  /** per connection slot: the send time of the request it carries last */
+  readonly slotSent: Float64Array;
+  /** per connection slot: that request was counted ok but is still in flight (a lost node may fail it yet) */
+  readonly slotPending: Uint8Array;
+  /** each client's node (an in-cluster caller is lost with its node) */
+  readonly clientNode: Int32Array;
+  /** an externalTrafficPolicy: Local Service reached through a node */
+  readonly local: boolean;
+  /** each client's proxy's outlier detection, when the entry asks for it */
+  readonly outlierDetection: OutlierDetection[] | undefined;
+  readonly retryBudget: RetryBudget | undefined;
+  /** per node, the endpoint ids a new connection can go to (refreshed every advance: rules only change between) */
+  targets: Int32Array[] = [];
+  readonly totals: TrafficTotals = { sent: 0, ok: 0, timeout: 0, refused: 0, error: 0 };
+  /** send times of the first and last failed request */
+  first = Number.POSITIVE_INFINITY;
+  last = Number.NEGATIVE_INFINITY;
+  /** a run of failures is going on (for RequestsFailing / RequestsRecovered), and how many it lost */
+  failing = false;
+  episodeLost = 0;
+
+  constructor(
+    readonly spec: TrafficSpec,
+    nodes: number,
+    readonly rng: Rng,
+    local: boolean,
+    seconds: number,
+  ) {
+    this.service = spec.service;
+    this.clients = spec.clients;
+    this.poolSize = spec.poolSize;
+    this.ratePerClient = spec.rate / spec.clients;
+    this.local = local;
+    this.nextArrival = new Float64Array(this.clients);
+    for (let c = 0; c < this.clients; c++) this.nextArrival[c] = spec.start + this.gap();
+    const slots = this.clients * this.poolSize;
+    this.slotFree = new Float64Array(slots).fill(Number.NEGATIVE_INFINITY);
+    this.slotEndpoint = new Int32Array(slots).fill(-1);
+    this.slotEntry = new Int32Array(slots).fill(-1);
+    this.slotSent = new Float64Array(slots);
+    this.slotPending = new Uint8Array(slots);
+    this.clientNode = new Int32Array(this.clients);
+    for (let c = 0; c < this.clients; c++) this.clientNode[c] = c % nodes;
+    const od = spec.outlierDetection;
+    this.outlierDetection = od
+      ? Array.from({ length: this.clients }, () => new OutlierDetection(od))
+      : undefined;
+    this.retryBudget = spec.retryBudget ? new RetryBudget(spec.retryBudget, seconds) : undefined;
+  }
+
+  /** Poisson arrivals: the exponential gap to a client's next request. */
+  gap(): number {
+    return -Math.log(1 - this.rng.float()) / this.ratePerClient;
+  }
+}
