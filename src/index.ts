@@ -9,11 +9,14 @@
 // Run: to the end, or step by step, within a budget.
 export { EventBudgetExceeded } from "./engine/engine.ts";
 // Load: a scenario file and the manifests it names (Node), or scenario text (anywhere).
+// Vary: a variant of a loaded scenario is a patch on its source, loaded again (same rules and
+// messages as the file); the settings a run uses, with where each comes from.
 export {
   formatLoadError,
   LoadError,
   type LoadErrorCode,
   loadScenarioFile,
+  loadScenarioSource,
   type ManifestFile,
   parseScenario,
   type ReadManifest,
@@ -31,7 +34,7 @@ export {
   simulate,
   WARM_UP_SECONDS,
 } from "./run/simulate.ts";
-export type { Scenario } from "./scenario/types.ts";
+export type { Patch, Scenario, ScenarioSource } from "./scenario/types.ts";
 // The result: events (typed fields), the state at t=0 and at the end; the prose for people.
 export type { EventOf, EventType, Lane, TraceEvent } from "./trace/events.ts";
 export type {
@@ -43,3 +46,11 @@ export type {
   Summary,
 } from "./trace/result.ts";
 export type { TrafficResult } from "./traffic/index.ts";
+export {
+  applyVariation,
+  pullLevers,
+  type ResolvedSettings,
+  resolvedSettings,
+  simulateVariants,
+  variantOf,
+} from "./whatif/index.ts";

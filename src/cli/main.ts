@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { registerAuditCommand } from "./audit.ts";
-import { registerDetectorCommands } from "./detector.ts";
+import { registerDetectorCommands } from "./detector/index.ts";
 import { reportInternalError } from "./errors.ts";
 import { EXIT_BAD_INPUT, escapingIo, guardStreams, type Io, processIo, UsageError } from "./io.ts";
 import { registerProbesCommand } from "./probes.ts";

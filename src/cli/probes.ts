@@ -4,11 +4,12 @@
 
 import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
+import { matchesMap } from "../kubernetes/labels.ts";
 import type { KubeObject, PodSpec, Service } from "../kubernetes/objects.ts";
 import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
-import { selectorMatches } from "../load/manifest.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
+import { tableLines } from "../report/table.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
 import { simulate } from "../simulate.ts";
 import type { TraceEvent } from "../trace/events.ts";
@@ -189,9 +190,7 @@ function formatTable(t: { file: string; kind: string; workload: string }, c: Con
       `up to ${p.worstSeconds}s = ${p.formula.replace(/ = \d+$/, "")}; the real kubelet from ${p.bestSeconds}s`,
     ]);
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows)
-    lines.push(`  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}`);
+  lines.push(...tableLines(rows[0]!, rows.slice(1), { indent: "  " }));
   for (const p of c.probes) {
     if (p.type === "startup") continue;
     lines.push(
@@ -222,8 +221,7 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
       (m) =>
         m.object.kind === "Service" &&
         (m.object.metadata.namespace ?? "default") === w.namespace &&
-        m.object.spec.selector !== undefined &&
-        selectorMatches({ matchLabels: m.object.spec.selector }, labels),
+        matchesMap(m.object.spec.selector, labels),
     );
     if (services.length === 0 && Object.keys(labels).length > 0) {
       const svc: Service = {
@@ -245,6 +243,7 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
       ],
       manifests: [{ ...w.manifest, object }, ...services],
       ignored: [],
+      notModelled: [],
       controlPlane: {},
       kubelet: { probeSchedule: s.probeSchedule, crashLoopBackOff: s.crashLoopBackOff },
       behaviour: { [w.name]: { bootSeconds: s.bootSeconds, readyAfterSeconds: s.readyAfterSeconds } },

@@ -13,9 +13,14 @@ import { formatTimeline } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { type SimulationResult, simulate } from "../simulate.ts";
-import { formatVariants, type VariantRun } from "../traffic/compare.ts";
-import { pullLevers } from "../traffic/levers.ts";
-import { applyVariation, parseVary, VaryError } from "../traffic/vary.ts";
+import {
+  applyVariation,
+  formatVariants,
+  parseVary,
+  pullLevers,
+  type VariantRun,
+  VaryError,
+} from "../whatif/index.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { progressLine } from "./progress.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
@@ -95,7 +100,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           file,
           () =>
             opts.json
-              ? formatJson(result)
+              ? formatJson(result, scenario)
               : formatTimeline(result, scenario, { allLeases: opts.allLeases ?? false }),
           opts.json,
         );

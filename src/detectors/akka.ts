@@ -5,6 +5,14 @@
 
 import { HeartbeatHistory } from "./history.ts";
 import { PHI_AT_MEAN, phi as phiNormal } from "./phi.ts";
+import {
+  badSilence,
+  checkTime,
+  MAX_TIME_MS,
+  optionalNumber,
+  optionsOf,
+  timeWentBackwards,
+} from "./validate.ts";
 
 /**
  * Akka Cluster's failure-detector defaults: akka/akka `akka-cluster/src/main/resources/reference.conf`,
@@ -52,7 +60,11 @@ export interface PhiAccrualOptions {
   onIntervalWarning?: (intervalMs: number) => void;
 }
 
-/** The state every detector here shares: explicit time in, verdicts out. */
+/**
+ * The state every detector here shares: explicit time in, verdicts out. Times are finite milliseconds from a
+ * monotonic clock (within ±MAX_TIME_MS); a heartbeat or a query at a time before the last heartbeat is a
+ * RangeError, as are NaN and ±Infinity.
+ */
 export interface HeartbeatDetector {
   heartbeat(nowMs: number): void;
   isAvailable(nowMs: number): boolean;
@@ -71,7 +83,8 @@ export interface HeartbeatDetector {
  *   mean, not to the silence.
  * - isAvailable(now) = φ(now) < threshold (strict).
  *
- * Deviation: time going backwards (now < last heartbeat) throws; pass a monotonic clock.
+ * Deviations: time going backwards (a heartbeat or a φ query before the last heartbeat) throws, where Akka's
+ * clock cannot go backwards; so do NaN and ±Infinity times.
  */
 export class PhiAccrualFailureDetector implements HeartbeatDetector {
   readonly threshold: number;
@@ -83,6 +96,8 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
   private readonly seedLow: number;
   private readonly seedHigh: number;
   private readonly warnAtMs: number;
+  /** The threshold is above the largest φ at or below the shifted mean (log10 2): the fast path is exact. */
+  private readonly aboveMeanPhi: boolean;
   private readonly onIntervalWarning: ((intervalMs: number) => void) | undefined;
   private monitoring = false;
   private lastMs = 0; // meaningful only while monitoring (no 0 sentinel: a heartbeat at t = 0 is valid)
@@ -90,30 +105,48 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
   private shiftedMean = 0;
   private sd = 0;
 
-  constructor(options: PhiAccrualOptions = {}) {
+  constructor(options?: PhiAccrualOptions | null) {
+    const o = optionsOf("PhiAccrualFailureDetector", options, PHI_ACCRUAL_OPTIONS);
     const d = AKKA_CLUSTER_DEFAULTS;
-    this.threshold = options.threshold ?? d.threshold;
-    this.maxSampleSize = options.maxSampleSize ?? d.maxSampleSize;
-    this.minStdDeviationMs = options.minStdDeviationMs ?? d.minStdDeviationMs;
-    this.acceptableHeartbeatPauseMs = options.acceptableHeartbeatPauseMs ?? d.acceptableHeartbeatPauseMs;
-    this.firstHeartbeatEstimateMs = options.firstHeartbeatEstimateMs ?? d.heartbeatIntervalMs;
-    // Akka's `require`s, same messages.
-    if (!(this.threshold > 0)) throw new RangeError("failure-detector.threshold must be > 0");
+    const num = (name: keyof PhiAccrualOptions, fallback: number): number =>
+      optionalNumber("PhiAccrualFailureDetector", o, name, fallback);
+    this.threshold = num("threshold", d.threshold);
+    this.maxSampleSize = num("maxSampleSize", d.maxSampleSize);
+    this.minStdDeviationMs = num("minStdDeviationMs", d.minStdDeviationMs);
+    this.acceptableHeartbeatPauseMs = num("acceptableHeartbeatPauseMs", d.acceptableHeartbeatPauseMs);
+    this.firstHeartbeatEstimateMs = num("firstHeartbeatEstimateMs", d.heartbeatIntervalMs);
+    // Akka's `require`s, same messages; NaN and ±Infinity fail them too (Infinity would make φ NaN).
+    const finite = (v: number): boolean => v < Number.POSITIVE_INFINITY;
+    if (!(this.threshold > 0 && finite(this.threshold))) {
+      throw new RangeError(`failure-detector.threshold must be > 0, got ${this.threshold}`);
+    }
     if (!Number.isInteger(this.maxSampleSize) || this.maxSampleSize <= 0) {
-      throw new RangeError("failure-detector.max-sample-size must be > 0");
+      throw new RangeError(`failure-detector.max-sample-size must be > 0, got ${this.maxSampleSize}`);
     }
-    if (!(this.minStdDeviationMs > 0)) throw new RangeError("failure-detector.min-std-deviation must be > 0");
-    if (!(this.acceptableHeartbeatPauseMs >= 0)) {
-      throw new RangeError("failure-detector.acceptable-heartbeat-pause must be >= 0");
+    if (!(this.minStdDeviationMs > 0 && finite(this.minStdDeviationMs))) {
+      throw new RangeError(`failure-detector.min-std-deviation must be > 0, got ${this.minStdDeviationMs}`);
     }
-    if (!(this.firstHeartbeatEstimateMs > 0))
-      throw new RangeError("failure-detector.heartbeat-interval must be > 0");
+    if (!(this.acceptableHeartbeatPauseMs >= 0 && this.acceptableHeartbeatPauseMs <= MAX_TIME_MS)) {
+      throw new RangeError(
+        `failure-detector.acceptable-heartbeat-pause must be >= 0, got ${this.acceptableHeartbeatPauseMs}`,
+      );
+    }
+    if (!(this.firstHeartbeatEstimateMs >= 1 && this.firstHeartbeatEstimateMs <= MAX_TIME_MS)) {
+      // Akka: toMillis must be > 0, so at least 1 ms.
+      throw new RangeError(
+        `failure-detector.heartbeat-interval must be > 0, got ${this.firstHeartbeatEstimateMs}`,
+      );
+    }
+    if (o.onIntervalWarning !== undefined && typeof o.onIntervalWarning !== "function") {
+      throw new TypeError("PhiAccrualFailureDetector: onIntervalWarning must be a function");
+    }
     const est = Math.trunc(this.firstHeartbeatEstimateMs); // FiniteDuration.toMillis truncates
     const spread = Math.trunc(est / 4); // Long division
     this.seedLow = est - spread;
     this.seedHigh = est + spread;
     this.warnAtMs = Math.trunc(Math.trunc(this.acceptableHeartbeatPauseMs) / 3) * 2;
-    this.onIntervalWarning = options.onIntervalWarning;
+    this.aboveMeanPhi = this.threshold > PHI_AT_MEAN + 1e-9;
+    this.onIntervalWarning = o.onIntervalWarning;
     this.history = new HeartbeatHistory(this.maxSampleSize);
     this.seed();
   }
@@ -125,11 +158,10 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
   }
 
   private refresh(): void {
-    // HeartbeatHistory's mean and (clamped) population variance, inlined: the window is never empty here.
+    // The window is never empty here; the variance is clamped at 0 by the history.
     const h = this.history;
-    const n = h.size;
-    const mean = h.intervalSum / n;
-    const variance = h.squaredIntervalSum / n - mean * mean;
+    const mean = h.mean;
+    const variance = h.meanOfSquares - mean * mean; // may round below 0 for near-constant samples
     this.shiftedMean = mean + this.acceptableHeartbeatPauseMs;
     this.sd = Math.max(variance > 0 ? Math.sqrt(variance) : 0, this.minStdDeviationMs); // ensureValidStdDeviation
   }
@@ -155,17 +187,20 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
 
   heartbeat(nowMs: number): void {
     if (!this.monitoring) {
+      checkTime("PhiAccrualFailureDetector", nowMs);
       this.seed(); // a heartbeat from a new resource starts from the bootstrap history
       this.monitoring = true;
       this.lastMs = nowMs;
       return;
     }
     const interval = nowMs - this.lastMs;
-    if (interval < 0) throw new RangeError(`time went backwards: ${nowMs} < ${this.lastMs}`);
+    // NaN, ±Infinity, out of range or backwards: one test on the hot path (the last time was checked).
+    if (!(interval >= 0 && nowMs <= MAX_TIME_MS))
+      throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
     // Available at `nowMs` on the old state? The fast path is exact: while the silence is at most the shifted
     // mean, φ <= log10(2) ≈ 0.30103, below any threshold above that.
     const available =
-      (interval <= this.shiftedMean && this.threshold > PHI_AT_MEAN + 1e-9) ||
+      (interval <= this.shiftedMean && this.aboveMeanPhi) ||
       phiNormal(interval, this.shiftedMean, this.sd) < this.threshold;
     if (available) {
       if (this.onIntervalWarning !== undefined && interval >= this.warnAtMs) this.onIntervalWarning(interval);
@@ -175,10 +210,16 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
     this.lastMs = nowMs;
   }
 
-  /** Suspicion level at `nowMs`; 0 before the first heartbeat. */
+  /** Suspicion level at `nowMs`; 0 before the first heartbeat; a RangeError before the last heartbeat. */
   phi(nowMs: number): number {
-    if (!this.monitoring) return 0;
-    return phiNormal(nowMs - this.lastMs, this.shiftedMean, this.sd);
+    if (!this.monitoring) {
+      checkTime("PhiAccrualFailureDetector", nowMs);
+      return 0;
+    }
+    const silence = nowMs - this.lastMs;
+    if (!(silence >= 0 && nowMs <= MAX_TIME_MS))
+      throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
+    return phiNormal(silence, this.shiftedMean, this.sd);
   }
 
   isAvailable(nowMs: number): boolean {
@@ -191,6 +232,15 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
     this.seed();
   }
 }
+
+const PHI_ACCRUAL_OPTIONS = [
+  "threshold",
+  "maxSampleSize",
+  "minStdDeviationMs",
+  "acceptableHeartbeatPauseMs",
+  "firstHeartbeatEstimateMs",
+  "onIntervalWarning",
+] as const;
 
 export interface DeadlineOptions {
   acceptableHeartbeatPauseMs?: number;
@@ -210,15 +260,27 @@ export class DeadlineFailureDetector implements HeartbeatDetector {
   private active = false;
   private lastMs = 0;
 
-  constructor(options: DeadlineOptions = {}) {
-    this.acceptableHeartbeatPauseMs =
-      options.acceptableHeartbeatPauseMs ?? AKKA_MULTI_DC_DEFAULTS.acceptableHeartbeatPauseMs;
-    this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? AKKA_MULTI_DC_DEFAULTS.heartbeatIntervalMs;
-    if (!(this.acceptableHeartbeatPauseMs >= 0)) {
-      throw new RangeError("failure-detector.acceptable-heartbeat-pause must be >= 0 s");
+  constructor(options?: DeadlineOptions | null) {
+    const owner = "DeadlineFailureDetector";
+    const o = optionsOf(owner, options, ["acceptableHeartbeatPauseMs", "heartbeatIntervalMs"]);
+    const d = AKKA_MULTI_DC_DEFAULTS;
+    this.acceptableHeartbeatPauseMs = optionalNumber(
+      owner,
+      o,
+      "acceptableHeartbeatPauseMs",
+      d.acceptableHeartbeatPauseMs,
+    );
+    this.heartbeatIntervalMs = optionalNumber(owner, o, "heartbeatIntervalMs", d.heartbeatIntervalMs);
+    if (!(this.acceptableHeartbeatPauseMs >= 0 && this.acceptableHeartbeatPauseMs <= MAX_TIME_MS)) {
+      throw new RangeError(
+        `failure-detector.acceptable-heartbeat-pause must be >= 0 s, got ${this.acceptableHeartbeatPauseMs}`,
+      );
     }
-    if (!(this.heartbeatIntervalMs > 0))
-      throw new RangeError("failure-detector.heartbeat-interval must be > 0 s");
+    if (!(this.heartbeatIntervalMs > 0 && this.heartbeatIntervalMs <= MAX_TIME_MS)) {
+      throw new RangeError(
+        `failure-detector.heartbeat-interval must be > 0 s, got ${this.heartbeatIntervalMs}`,
+      );
+    }
     this.deadlineMs = this.acceptableHeartbeatPauseMs + this.heartbeatIntervalMs;
   }
 
@@ -227,11 +289,17 @@ export class DeadlineFailureDetector implements HeartbeatDetector {
   }
 
   heartbeat(nowMs: number): void {
+    checkTime("DeadlineFailureDetector", nowMs);
+    if (this.active && nowMs < this.lastMs)
+      throw timeWentBackwards("DeadlineFailureDetector", nowMs, this.lastMs);
     this.lastMs = nowMs;
     this.active = true;
   }
 
   isAvailable(nowMs: number): boolean {
-    return this.active ? this.lastMs + this.deadlineMs > nowMs : true;
+    checkTime("DeadlineFailureDetector", nowMs);
+    if (!this.active) return true;
+    if (nowMs < this.lastMs) throw timeWentBackwards("DeadlineFailureDetector", nowMs, this.lastMs);
+    return this.lastMs + this.deadlineMs > nowMs;
   }
 }

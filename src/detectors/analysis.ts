@@ -19,6 +19,7 @@
 import { AKKA_CLUSTER_DEFAULTS } from "./akka.ts";
 import type { GapDistribution } from "./distributions.ts";
 import { exponentialSilenceFor, phiNormalSilenceFor } from "./phi.ts";
+import { MAX_TIME_MS, numberIn } from "./validate.ts";
 
 export const MS_PER_DAY = 86_400_000;
 
@@ -124,11 +125,48 @@ function conditionalStats(dist: GapDistribution, c: number): { mean: number; sd:
   return { mean, sd: Math.sqrt(Math.max(0, pm.m2 / pm.p - mean * mean)) };
 }
 
+/** The detector's numbers, checked: finite and in range (a NaN timeout would "detect" in 0 ms). */
+function checkDetector(d: AnalysisDetector): void {
+  const owner = "analyzeDetector";
+  const ms = { min: 0, max: MAX_TIME_MS, aboveMin: true };
+  const phi = { min: 0, max: 1000, aboveMin: true };
+  switch (d.kind) {
+    case "fixed":
+      numberIn(owner, "timeoutMs", d.timeoutMs, ms);
+      return;
+    case "deadline":
+      numberIn(owner, "acceptableHeartbeatPauseMs", d.acceptableHeartbeatPauseMs, { ...ms, aboveMin: false });
+      numberIn(owner, "heartbeatIntervalMs", d.heartbeatIntervalMs, ms);
+      return;
+    case "phi-exponential":
+      numberIn(owner, "threshold", d.threshold, phi);
+      if (d.maxIntervalMs !== undefined) numberIn(owner, "maxIntervalMs", d.maxIntervalMs, ms);
+      return;
+    case "phi-normal":
+      numberIn(owner, "threshold", d.threshold, phi);
+      if (d.acceptableHeartbeatPauseMs !== undefined) {
+        numberIn(owner, "acceptableHeartbeatPauseMs", d.acceptableHeartbeatPauseMs, {
+          ...ms,
+          aboveMin: false,
+        });
+      }
+      if (d.minStdDeviationMs !== undefined) {
+        numberIn(owner, "minStdDeviationMs", d.minStdDeviationMs, { ...ms, aboveMin: false });
+      }
+      return;
+    default:
+      throw new RangeError(
+        `${owner}: unknown detector kind ${JSON.stringify((d as { kind?: unknown }).kind)}`,
+      );
+  }
+}
+
 /** Steady-state silence that triggers the detector, and what it learned. */
 export function suspicionSilence(
   dist: GapDistribution,
   d: AnalysisDetector,
 ): { t: number; learnedMeanMs?: number; learnedStdDeviationMs?: number } {
+  checkDetector(d);
   switch (d.kind) {
     case "fixed":
       return { t: d.timeoutMs };
@@ -166,8 +204,14 @@ export function analyzeDetector(
   detector: AnalysisDetector,
   shape: ClusterShape = {},
 ): DetectorAnalysis {
-  const nodes = shape.nodes ?? 1;
-  const watchers = shape.watchersPerNode ?? Math.max(1, nodes - 1);
+  const count = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true };
+  const nodes = numberIn("analyzeDetector", "nodes", shape.nodes ?? 1, count);
+  const watchers = numberIn(
+    "analyzeDetector",
+    "watchersPerNode",
+    shape.watchersPerNode ?? Math.max(1, nodes - 1),
+    count,
+  );
   const s = suspicionSilence(dist, detector);
   const pMistake = dist.sf(s.t);
   const beats = MS_PER_DAY / dist.meanMs;

@@ -5,6 +5,7 @@
 import type { HeartbeatDetector } from "./akka.ts";
 import { HeartbeatHistory } from "./history.ts";
 import { PHI_FACTOR } from "./phi.ts";
+import { badSilence, checkTime, MAX_TIME_MS, optionalNumber, optionsOf } from "./validate.ts";
 
 /** Cassandra's defaults. */
 export const CASSANDRA_DEFAULTS = {
@@ -43,7 +44,8 @@ export interface ExponentialPhiOptions {
  *
  * Deviations: no `tLast = 0` sentinel (a heartbeat at t = 0 counts); before any heartbeat φ = 0 and the node is
  * available, where Cassandra asserts; thresholds outside Cassandra's accepted [5, 16] are allowed so that
- * cheap actions can use low ones (DatabaseDescriptor rejects them for conviction).
+ * cheap actions can use low ones (DatabaseDescriptor rejects them for conviction); a heartbeat or a φ query
+ * before the last heartbeat, NaN and ±Infinity are RangeErrors.
  */
 export class ExponentialPhiDetector implements HeartbeatDetector {
   readonly windowSize: number;
@@ -53,15 +55,26 @@ export class ExponentialPhiDetector implements HeartbeatDetector {
   private readonly window: HeartbeatHistory;
   private monitoring = false;
   private lastMs = 0;
+  /** The window's mean, refreshed on each recorded interval (φ is asked far more often than it changes). */
+  private mean = Number.NaN;
 
-  constructor(options: ExponentialPhiOptions = {}) {
-    this.windowSize = options.windowSize ?? CASSANDRA_DEFAULTS.windowSize;
-    this.firstIntervalMs = options.firstIntervalMs ?? CASSANDRA_DEFAULTS.firstIntervalMs;
-    this.threshold = options.threshold ?? CASSANDRA_DEFAULTS.threshold;
-    this.maxIntervalMs = options.maxIntervalMs ?? this.firstIntervalMs;
-    if (!(this.firstIntervalMs > 0)) throw new RangeError("firstIntervalMs must be > 0");
-    if (!(this.threshold > 0)) throw new RangeError("threshold must be > 0");
-    if (!(this.maxIntervalMs >= 0)) throw new RangeError("maxIntervalMs must be >= 0");
+  constructor(options?: ExponentialPhiOptions | null) {
+    const owner = "ExponentialPhiDetector";
+    const o = optionsOf(owner, options, ["windowSize", "firstIntervalMs", "threshold", "maxIntervalMs"]);
+    const d = CASSANDRA_DEFAULTS;
+    this.windowSize = optionalNumber(owner, o, "windowSize", d.windowSize);
+    this.firstIntervalMs = optionalNumber(owner, o, "firstIntervalMs", d.firstIntervalMs);
+    this.threshold = optionalNumber(owner, o, "threshold", d.threshold);
+    this.maxIntervalMs = optionalNumber(owner, o, "maxIntervalMs", this.firstIntervalMs);
+    if (!(this.firstIntervalMs > 0 && this.firstIntervalMs <= MAX_TIME_MS)) {
+      throw new RangeError(`${owner}: firstIntervalMs must be > 0, got ${this.firstIntervalMs}`);
+    }
+    if (!(this.threshold > 0 && this.threshold < Number.POSITIVE_INFINITY)) {
+      throw new RangeError(`${owner}: threshold must be a finite number > 0, got ${this.threshold}`);
+    }
+    // Infinity is allowed: Cassandra's behaviour before CASSANDRA-21025 (no interval ignored).
+    if (!(this.maxIntervalMs >= 0))
+      throw new RangeError(`${owner}: maxIntervalMs must be >= 0, got ${this.maxIntervalMs}`);
     this.window = new HeartbeatHistory(this.windowSize);
   }
 
@@ -80,26 +93,43 @@ export class ExponentialPhiDetector implements HeartbeatDetector {
 
   heartbeat(nowMs: number): void {
     if (!this.monitoring) {
+      checkTime("ExponentialPhiDetector", nowMs);
       this.window.append(this.firstIntervalMs);
       this.monitoring = true;
+      this.mean = this.window.mean;
     } else {
       const interval = nowMs - this.lastMs;
-      if (interval < 0) throw new RangeError(`time went backwards: ${nowMs} < ${this.lastMs}`);
-      if (interval <= this.maxIntervalMs) this.window.append(interval);
+      // NaN, ±Infinity, out of range or backwards: one test on the hot path (the last time was checked).
+      if (!(interval >= 0 && nowMs <= MAX_TIME_MS))
+        throw badSilence("ExponentialPhiDetector", nowMs, this.lastMs);
+      if (interval <= this.maxIntervalMs) {
+        this.window.append(interval);
+        this.mean = this.window.mean;
+      }
     }
     this.lastMs = nowMs;
   }
 
-  /** t / mean, Cassandra's `ArrivalWindow.phi`; 0 before the first heartbeat. */
+  /** t / mean, Cassandra's `ArrivalWindow.phi`; 0 before the first heartbeat; a RangeError before the last. */
   rawPhi(nowMs: number): number {
-    if (!this.monitoring) return 0;
-    return (nowMs - this.lastMs) / this.window.mean;
+    if (!this.monitoring) {
+      checkTime("ExponentialPhiDetector", nowMs);
+      return 0;
+    }
+    const t = nowMs - this.lastMs;
+    if (!(t >= 0 && nowMs <= MAX_TIME_MS)) throw badSilence("ExponentialPhiDetector", nowMs, this.lastMs);
+    return t / this.mean;
   }
 
-  /** The Hayashibara φ = −log10(P(gap ≥ t)) = PHI_FACTOR · t / mean. */
+  /** The Hayashibara φ = −log10(P(gap ≥ t)) = PHI_FACTOR · t / mean; 0 before the first heartbeat. */
   phi(nowMs: number): number {
-    if (!this.monitoring) return 0;
-    return PHI_FACTOR * ((nowMs - this.lastMs) / this.window.mean);
+    if (!this.monitoring) {
+      checkTime("ExponentialPhiDetector", nowMs);
+      return 0;
+    }
+    const t = nowMs - this.lastMs;
+    if (!(t >= 0 && nowMs <= MAX_TIME_MS)) throw badSilence("ExponentialPhiDetector", nowMs, this.lastMs);
+    return PHI_FACTOR * (t / this.mean);
   }
 
   /** Cassandra's conviction rule: PHI_FACTOR · phi > threshold. */
@@ -114,5 +144,6 @@ export class ExponentialPhiDetector implements HeartbeatDetector {
   reset(): void {
     this.window.clear();
     this.monitoring = false;
+    this.mean = Number.NaN;
   }
 }

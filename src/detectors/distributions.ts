@@ -1,7 +1,17 @@
 // Heartbeat gap distributions for the analysis: survival function, partial moments (for what a detector learns
-// and for detection times) and sampling (for the simulation). Times in ms.
+// and for detection times) and sampling (from the engine's seeded PRNG). Times in ms; every parameter must be a
+// finite number in its range (a RangeError otherwise).
 
-import { exponential as expDeviate, normal as normalDeviate, type Rng } from "./rng.ts";
+import type { Rng } from "../engine/rng.ts";
+import { exponential as expDeviate, normal as normalDeviate } from "./deviates.ts";
+import { MAX_TIME_MS } from "./validate.ts";
+
+/** A gap parameter (ms): finite and > 0 (or >= 0 when `zeroAllowed`), below MAX_TIME_MS. */
+function gapParameter(what: string, value: number, zeroAllowed = false): void {
+  if (!((zeroAllowed ? value >= 0 : value > 0) && value <= MAX_TIME_MS)) {
+    throw new RangeError(`${what} must be a finite number ${zeroAllowed ? ">=" : ">"} 0, got ${value}`);
+  }
+}
 
 /** Partial moments over gaps at most c: p = P(G <= c), m1 = E[G; G <= c], m2 = E[G²; G <= c]. */
 export interface PartialMoments {
@@ -60,7 +70,7 @@ function normalPdf(z: number): number {
 
 /** Exponential gaps with the given mean (memoryless: Cassandra's model of the world). */
 export function exponentialGaps(meanMs: number): GapDistribution {
-  if (!(meanMs > 0)) throw new RangeError("mean gap must be > 0");
+  gapParameter("mean gap", meanMs);
   return {
     label: `exponential(mean ${meanMs}ms)`,
     meanMs,
@@ -82,8 +92,8 @@ export function exponentialGaps(meanMs: number): GapDistribution {
 
 /** Normal gaps N(mean, sd²) truncated at 0 (a regular beat with jitter). */
 export function normalGaps(meanMs: number, sdMs: number): GapDistribution {
-  if (!(meanMs > 0)) throw new RangeError("mean gap must be > 0");
-  if (!(sdMs > 0)) throw new RangeError("gap standard deviation must be > 0");
+  gapParameter("mean gap", meanMs);
+  gapParameter("gap standard deviation", sdMs);
   const raw = (c: number): PartialMoments => {
     if (c === Number.POSITIVE_INFINITY) return { p: 1, m1: meanMs, m2: meanMs * meanMs + sdMs * sdMs };
     const z = (c - meanMs) / sdMs;
@@ -120,8 +130,8 @@ export function normalGaps(meanMs: number, sdMs: number): GapDistribution {
 
 /** Lognormal gaps with the given mean and log-space sigma. */
 export function lognormalGaps(meanMs: number, sigma: number): GapDistribution {
-  if (!(meanMs > 0)) throw new RangeError("mean gap must be > 0");
-  if (!(sigma > 0)) throw new RangeError("lognormal sigma must be > 0");
+  gapParameter("mean gap", meanMs);
+  if (!(sigma > 0 && sigma <= 10)) throw new RangeError(`lognormal sigma must be in (0, 10], got ${sigma}`);
   const mu = Math.log(meanMs) - (sigma * sigma) / 2;
   return {
     label: `lognormal(mean ${meanMs}ms, sigma ${sigma})`,
@@ -145,8 +155,8 @@ export function lognormalGaps(meanMs: number, sigma: number): GapDistribution {
 
 /** shift + Exponential(scale): a pause of at least `shiftMs` (the GC-pause tail). */
 export function shiftedExponentialGaps(shiftMs: number, scaleMs: number): GapDistribution {
-  if (!(shiftMs >= 0)) throw new RangeError("shift must be >= 0");
-  if (!(scaleMs > 0)) throw new RangeError("tail scale must be > 0");
+  gapParameter("shift", shiftMs, true);
+  gapParameter("tail scale", scaleMs);
   const e = exponentialGaps(scaleMs);
   return {
     label: `${shiftMs}ms + exponential(${scaleMs}ms)`,
@@ -168,8 +178,9 @@ export function mixtureGaps(
   label?: string,
 ): GapDistribution {
   const total = parts.reduce((s, p) => s + p.weight, 0);
-  if (!(total > 0) || parts.some((p) => !(p.weight >= 0)))
-    throw new RangeError("mixture weights must be >= 0");
+  if (!(total > 0 && total < Number.POSITIVE_INFINITY) || parts.some((p) => !(p.weight >= 0))) {
+    throw new RangeError("mixture weights must be finite numbers >= 0, not all 0");
+  }
   const ws = parts.map((p) => p.weight / total);
   const ds = parts.map((p) => p.dist);
   const sum = (f: (d: GapDistribution, i: number) => number): number =>
@@ -190,7 +201,7 @@ export function mixtureGaps(
       return out;
     },
     sample: (rng) => {
-      let u = rng();
+      let u = rng.float();
       for (let i = 0; i < ds.length; i++) {
         u -= ws[i]!;
         if (u < 0) return ds[i]!.sample(rng);
@@ -210,7 +221,10 @@ export function withPauseTail(
   probability: number,
   excessScaleMs: number,
 ): GapDistribution {
-  if (!(probability > 0 && probability < 1)) throw new RangeError("tail probability must be in (0, 1)");
+  if (!(probability > 0 && probability < 1)) {
+    throw new RangeError(`tail probability must be in (0, 1), got ${probability}`);
+  }
+  gapParameter("tail threshold", thresholdMs, true);
   const b = base.sf(thresholdMs);
   if (b > probability) {
     throw new RangeError(
@@ -227,12 +241,13 @@ export function withPauseTail(
   );
 }
 
-/** The empirical distribution of measured gaps (ms). */
-export function empiricalGaps(gapsMs: readonly number[], label = "measured gaps"): GapDistribution {
+/** The empirical distribution of measured gaps (ms): at least one, each finite and >= 0, a mean > 0. */
+export function empiricalGaps(gapsMs: ArrayLike<number>, label = "measured gaps"): GapDistribution {
   if (gapsMs.length === 0) throw new RangeError("no gaps");
-  for (const g of gapsMs) if (!(g >= 0 && Number.isFinite(g))) throw new RangeError(`invalid gap ${g}`);
+  for (let i = 0; i < gapsMs.length; i++) gapParameter(`gap ${i + 1}`, gapsMs[i]!, true);
   const xs = Float64Array.from(gapsMs).sort();
   const n = xs.length;
+  if (!(xs[n - 1]! > 0)) throw new RangeError("every gap is 0: the mean gap must be > 0");
   const c1 = new Float64Array(n + 1);
   const c2 = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) {
@@ -259,22 +274,6 @@ export function empiricalGaps(gapsMs: readonly number[], label = "measured gaps"
       const k = atMost(c);
       return { p: k / n, m1: c1[k]! / n, m2: c2[k]! / n };
     },
-    sample: (rng) => xs[Math.min(n - 1, Math.floor(rng() * n))]!,
+    sample: (rng) => xs[Math.min(n - 1, Math.floor(rng.float() * n))]!,
   };
-}
-
-/** Parse a gaps file: numbers (ms) or durations ("1.2s"), separated by whitespace, commas or newlines; # comments. */
-export function parseGaps(text: string): number[] {
-  const out: number[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const body = line.replace(/#.*/, "").trim();
-    if (body === "") continue;
-    for (const tok of body.split(/[\s,;]+/)) {
-      if (tok === "") continue;
-      const m = /^(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(ms|s)?$/i.exec(tok);
-      if (m === null) throw new RangeError(`not a gap: "${tok}"`);
-      out.push(Number(m[1]) * (m[2]?.toLowerCase() === "s" ? 1000 : 1));
-    }
-  }
-  return out;
 }

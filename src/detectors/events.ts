@@ -1,10 +1,14 @@
-// A tiny deterministic event loop: events run in (time, sequence) order; ties keep scheduling order.
+// The simulation's event loop in milliseconds, on the engine's stable (time, sequence) heap
+// (`src/engine/heap.ts`): events run in time order and simultaneous events in the order they were
+// scheduled. Bounded: past `maxEvents` events it throws the engine's EventBudgetExceeded, never runs on.
+
+import { EventBudgetExceeded } from "../engine/engine.ts";
+import { StableHeap } from "../engine/heap.ts";
 
 export class EventLoop {
-  private times: number[] = [];
-  private seqs: number[] = [];
-  private fns: Array<() => void> = [];
-  private seq = 0;
+  /** Events one run may process before EventBudgetExceeded; unbounded by default. */
+  maxEvents = Number.POSITIVE_INFINITY;
+  private readonly heap = new StableHeap<() => void>();
   private current = 0;
   private processed = 0;
 
@@ -19,33 +23,15 @@ export class EventLoop {
   }
 
   get pending(): number {
-    return this.times.length;
+    return this.heap.size;
   }
 
-  /** Run `fn` at absolute time `atMs` (not before now). */
+  /** Run `fn` at absolute time `atMs` (finite, not before now). */
   at(atMs: number, fn: () => void): void {
-    if (!(atMs >= this.current))
-      throw new RangeError(`cannot schedule in the past: ${atMs} < ${this.current}`);
-    const t = this.times;
-    const s = this.seqs;
-    const f = this.fns;
-    const seq = this.seq++;
-    let i = t.length;
-    t.push(atMs);
-    s.push(seq);
-    f.push(fn);
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const pt = t[p]!;
-      if (pt < atMs || (pt === atMs && s[p]! < seq)) break;
-      t[i] = pt;
-      s[i] = s[p]!;
-      f[i] = f[p]!;
-      i = p;
+    if (!(atMs >= this.current && atMs < Number.POSITIVE_INFINITY)) {
+      throw new RangeError(`cannot schedule at ${atMs}: before now (${this.current}) or not finite`);
     }
-    t[i] = atMs;
-    s[i] = seq;
-    f[i] = fn;
+    this.heap.push(atMs, fn);
   }
 
   /** Run `fn` after `delayMs`. */
@@ -53,44 +39,15 @@ export class EventLoop {
     this.at(this.current + delayMs, fn);
   }
 
-  private pop(): (() => void) | undefined {
-    const t = this.times;
-    const s = this.seqs;
-    const f = this.fns;
-    const n = t.length;
-    if (n === 0) return undefined;
-    const top = f[0]!;
-    this.current = t[0]!;
-    const lastT = t.pop()!;
-    const lastS = s.pop()!;
-    const lastF = f.pop()!;
-    if (n > 1) {
-      const m = n - 1;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= m) break;
-        const r = l + 1;
-        let c = l;
-        if (r < m && (t[r]! < t[l]! || (t[r] === t[l] && s[r]! < s[l]!))) c = r;
-        if (lastT < t[c]! || (lastT === t[c] && lastS < s[c]!)) break;
-        t[i] = t[c]!;
-        s[i] = s[c]!;
-        f[i] = f[c]!;
-        i = c;
-      }
-      t[i] = lastT;
-      s[i] = lastS;
-      f[i] = lastF;
-    }
-    return top;
-  }
-
   /** Run events until the queue is empty or the next event is after `untilMs`; time ends at `untilMs`. */
   run(untilMs: number): void {
-    while (this.times.length > 0 && this.times[0]! <= untilMs) {
-      const fn = this.pop()!;
-      this.processed++;
+    const heap = this.heap;
+    while (heap.size > 0 && heap.peekTime() <= untilMs) {
+      this.current = heap.peekTime();
+      const fn = heap.pop()!;
+      if (++this.processed > this.maxEvents) {
+        throw new EventBudgetExceeded(this.maxEvents, this.current / 1000);
+      }
       fn();
     }
     if (untilMs > this.current) this.current = untilMs;

@@ -3,6 +3,15 @@
 
 import type { HeartbeatDetector } from "./akka.ts";
 import { CASSANDRA_DEFAULTS } from "./cassandra.ts";
+import {
+  checkTime,
+  MAX_TIME_MS,
+  optionalNumber,
+  optionsOf,
+  requiredNumber,
+  show,
+  timeWentBackwards,
+} from "./validate.ts";
 
 /**
  * A monitor that notices its own long pause stops judging for a while instead of convicting every peer.
@@ -23,11 +32,18 @@ export class SelfPauseGuard {
   private readonly onPause: ((nowMs: number, pauseMs: number) => void) | undefined;
 
   constructor(
-    options: { maxLocalPauseMs?: number; onPause?: (nowMs: number, pauseMs: number) => void } = {},
+    options?: { maxLocalPauseMs?: number; onPause?: (nowMs: number, pauseMs: number) => void } | null,
   ) {
-    this.maxLocalPauseMs = options.maxLocalPauseMs ?? CASSANDRA_DEFAULTS.maxLocalPauseMs;
-    if (!(this.maxLocalPauseMs > 0)) throw new RangeError("maxLocalPauseMs must be > 0");
-    this.onPause = options.onPause;
+    const owner = "SelfPauseGuard";
+    const o = optionsOf(owner, options, ["maxLocalPauseMs", "onPause"]);
+    this.maxLocalPauseMs = optionalNumber(owner, o, "maxLocalPauseMs", CASSANDRA_DEFAULTS.maxLocalPauseMs);
+    if (!(this.maxLocalPauseMs > 0 && this.maxLocalPauseMs <= MAX_TIME_MS)) {
+      throw new RangeError(`${owner}: maxLocalPauseMs must be > 0, got ${this.maxLocalPauseMs}`);
+    }
+    if (o.onPause !== undefined && typeof o.onPause !== "function") {
+      throw new TypeError(`${owner}: onPause must be a function`);
+    }
+    this.onPause = o.onPause;
   }
 
   /** Number of self-pauses noticed so far. */
@@ -37,6 +53,9 @@ export class SelfPauseGuard {
 
   /** True if the monitor may judge its peers at `nowMs`. */
   check(nowMs: number): boolean {
+    checkTime("SelfPauseGuard", nowMs);
+    if (this.started && nowMs < this.lastCheckMs)
+      throw timeWentBackwards("SelfPauseGuard", nowMs, this.lastCheckMs);
     if (!this.started) {
       this.started = true;
       this.lastCheckMs = nowMs;
@@ -78,8 +97,17 @@ export class PerActionThresholds<A extends string> {
     private readonly source: SuspicionSource,
     thresholds: Record<A, number>,
   ) {
+    if (typeof thresholds !== "object" || thresholds === null) {
+      throw new TypeError(
+        `PerActionThresholds: thresholds must be an object of action → φ, got ${show(thresholds)}`,
+      );
+    }
     this.entries = (Object.entries(thresholds) as Array<[A, number]>).map(([action, threshold]) => {
-      if (!(threshold > 0)) throw new RangeError(`threshold for ${action} must be > 0`);
+      if (!(typeof threshold === "number" && threshold > 0)) {
+        throw new RangeError(
+          `PerActionThresholds: threshold for ${action} must be a number > 0, got ${show(threshold)}`,
+        );
+      }
       return { action, threshold, active: false };
     });
   }
@@ -127,17 +155,36 @@ export class EvictionGuard {
   private denied = 0;
 
   constructor(options: EvictionGuardOptions) {
-    if (!(options.maxFraction >= 0 && options.maxFraction <= 1))
-      throw new RangeError("maxFraction must be in [0, 1]");
-    if (!(Number.isInteger(options.clusterSize) && options.clusterSize > 0)) {
-      throw new RangeError("clusterSize must be a positive integer");
+    const owner = "EvictionGuard";
+    const o = optionsOf(owner, options, ["maxFraction", "clusterSize", "windowMs", "minPerWindow"]);
+    const maxFraction = requiredNumber(
+      owner,
+      o,
+      "maxFraction",
+      "the fraction of the cluster that may be convicted per window, e.g. 0.1",
+    );
+    const clusterSize = requiredNumber(owner, o, "clusterSize", "the number of nodes in the cluster");
+    if (!(maxFraction >= 0 && maxFraction <= 1)) {
+      throw new RangeError(`${owner}: maxFraction must be in [0, 1], got ${maxFraction}`);
     }
-    this.windowMs = options.windowMs ?? 60_000; // the issue states the cap "per minute"
-    if (!(this.windowMs > 0)) throw new RangeError("windowMs must be > 0");
-    this.limit = Math.max(options.minPerWindow ?? 1, Math.floor(options.maxFraction * options.clusterSize));
+    if (!(Number.isSafeInteger(clusterSize) && clusterSize > 0)) {
+      throw new RangeError(`${owner}: clusterSize must be a positive integer, got ${clusterSize}`);
+    }
+    this.windowMs = optionalNumber(owner, o, "windowMs", 60_000); // the cap is stated "per minute"
+    if (!(this.windowMs > 0 && this.windowMs <= MAX_TIME_MS)) {
+      throw new RangeError(`${owner}: windowMs must be > 0, got ${this.windowMs}`);
+    }
+    const minPerWindow = optionalNumber(owner, o, "minPerWindow", 1);
+    if (!(Number.isSafeInteger(minPerWindow) && minPerWindow >= 0)) {
+      throw new RangeError(`${owner}: minPerWindow must be an integer >= 0, got ${minPerWindow}`);
+    }
+    this.limit = Math.max(minPerWindow, Math.floor(maxFraction * clusterSize));
   }
 
   private expire(nowMs: number): void {
+    checkTime("EvictionGuard", nowMs);
+    const last = this.times[this.times.length - 1];
+    if (last !== undefined && nowMs < last) throw timeWentBackwards("EvictionGuard", nowMs, last);
     while (this.times.length > 0 && this.times[0]! <= nowMs - this.windowMs) this.times.shift();
   }
 
@@ -171,7 +218,13 @@ export class EvictionGuard {
 export class FailureDetectorRegistry<K, D extends HeartbeatDetector = HeartbeatDetector> {
   private readonly detectors = new Map<K, D>();
 
-  constructor(private readonly factory: (key: K) => D) {}
+  constructor(private readonly factory: (key: K) => D) {
+    if (typeof factory !== "function") {
+      throw new TypeError(
+        "FailureDetectorRegistry: missing factory (a function making a detector for a new peer)",
+      );
+    }
+  }
 
   heartbeat(key: K, nowMs: number): void {
     let d = this.detectors.get(key);

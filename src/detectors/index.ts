@@ -1,6 +1,9 @@
 // faultline/detectors: heartbeat failure detectors with explicit time (ms), their analysis and a simulation.
-// Dependency-free: nothing here imports anything outside src/detectors, and nothing reads a clock.
+// Dependency-free: nothing here imports anything outside src/detectors but faultline's engine (its seeded PRNG,
+// its stable event heap), and nothing reads a clock.
 
+export { EventBudgetExceeded } from "../engine/engine.ts";
+export { Rng } from "../engine/rng.ts";
 export {
   AKKA_CLUSTER_DEFAULTS,
   AKKA_MULTI_DC_DEFAULTS,
@@ -27,6 +30,7 @@ export {
   type Topology,
 } from "./analysis.ts";
 export { CASSANDRA_DEFAULTS, ExponentialPhiDetector, type ExponentialPhiOptions } from "./cassandra.ts";
+export { exponential, normal } from "./deviates.ts";
 export {
   empiricalGaps,
   erfc,
@@ -38,11 +42,9 @@ export {
   normalGaps,
   normalSf,
   type PartialMoments,
-  parseGaps,
   shiftedExponentialGaps,
   withPauseTail,
 } from "./distributions.ts";
-export { formatDuration, parseDuration } from "./duration.ts";
 export { EventLoop } from "./events.ts";
 export {
   EvictionGuard,
@@ -53,7 +55,7 @@ export {
   type SuspicionSource,
   type ThresholdChange,
 } from "./guards.ts";
-export { HeartbeatHistory } from "./history.ts";
+export { HeartbeatHistory, MAX_SAMPLE_SIZE } from "./history.ts";
 export {
   exponentialPhi,
   exponentialSilenceFor,
@@ -62,12 +64,13 @@ export {
   phi,
   phiNormalSilenceFor,
 } from "./phi.ts";
-export { createRng, type Rng } from "./rng.ts";
 export {
+  planScenario,
   runScenario,
   SCENARIOS,
   type ScenarioName,
   type ScenarioOptions,
+  type ScenarioPlan,
   type ScenarioReport,
 } from "./scenarios.ts";
 export {
@@ -80,11 +83,24 @@ export {
   type ProgressOptions,
   type ProgressStatus,
 } from "./simple.ts";
+export { simulate } from "./simulate.ts";
 export {
+  checkBudget,
+  estimateSimulation,
+  SIMULATION_BUDGET,
+  SimulationBudgetExceeded,
+  type SimulationEstimate,
+} from "./simulation-budget.ts";
+export {
+  type Distribution,
+  MAX_NODES,
   type PauseEvent,
   type SimDetectorResult,
   type SimDetectorSpec,
   type SimulationConfig,
   type SimulationResult,
-  simulate,
-} from "./simulate.ts";
+  type SimulationSettings,
+  simDetectorLabel,
+  simulationSettings,
+} from "./simulation-config.ts";
+export { MAX_TIME_MS } from "./validate.ts";

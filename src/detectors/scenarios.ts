@@ -1,7 +1,12 @@
-// Named simulation scenarios that put the seed's claims to the test. Each returns one or more labelled runs.
+// Named simulation scenarios that test the usual claims about heartbeat detectors: a 6 s GC pause convicts a
+// node under a 5 s timeout but not under φ 8 (exponential); a paused monitor convicts everyone unless it
+// notices its own pause; a heartbeat thread that beats while the work loop is stuck fools every detector but
+// a progress check; all-to-all heartbeating costs N(N − 1) messages per interval. Each scenario is a plan of
+// one or more labelled runs (planScenario), so that a caller can estimate them all before running any.
 
 import type { Topology } from "./analysis.ts";
-import { type SimDetectorSpec, type SimulationConfig, type SimulationResult, simulate } from "./simulate.ts";
+import { simulate } from "./simulate.ts";
+import type { SimDetectorSpec, SimulationConfig, SimulationResult } from "./simulation-config.ts";
 
 export const SCENARIOS = ["gc-pause", "monitor-pause", "stalled-progress", "crash", "cost"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -13,6 +18,9 @@ export interface ScenarioOptions {
   seed?: number;
   lossProbability?: number;
   heartbeatIntervalMs?: number;
+  /** The budgets of each run (simulation-budget.ts). */
+  maxEvents?: number;
+  maxDetectors?: number;
 }
 
 export interface ScenarioRun {
@@ -24,6 +32,12 @@ export interface ScenarioReport {
   scenario: ScenarioName;
   description: string;
   runs: ScenarioRun[];
+}
+
+export interface ScenarioPlan {
+  scenario: ScenarioName;
+  description: string;
+  runs: Array<{ label: string; config: SimulationConfig }>;
 }
 
 const FIXED_5S: SimDetectorSpec = { kind: "fixed", timeoutMs: 5000 };
@@ -41,10 +55,26 @@ function base(o: ScenarioOptions, durationMs: number, detectors: SimDetectorSpec
   if (o.topology) c.topology = o.topology;
   if (o.lossProbability !== undefined) c.lossProbability = o.lossProbability;
   if (o.heartbeatIntervalMs !== undefined) c.heartbeatIntervalMs = o.heartbeatIntervalMs;
+  if (o.maxEvents !== undefined) c.maxEvents = o.maxEvents;
+  if (o.maxDetectors !== undefined) c.maxDetectors = o.maxDetectors;
   return c;
 }
 
+/** Runs every run of a scenario's plan, in order. */
 export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): ScenarioReport {
+  const plan = planScenario(name, o);
+  return {
+    scenario: plan.scenario,
+    description: plan.description,
+    runs: plan.runs.map((r) => ({ label: r.label, result: simulate(r.config) })),
+  };
+}
+
+/** The runs a scenario is made of, not yet run. */
+export function planScenario(name: ScenarioName, o: ScenarioOptions = {}): ScenarioPlan {
+  if (!(SCENARIOS as readonly string[]).includes(name)) {
+    throw new RangeError(`scenario must be one of ${SCENARIOS.join(", ")}, got ${JSON.stringify(name)}`);
+  }
   switch (name) {
     case "gc-pause": {
       const c = base(o, 120_000, [FIXED_5S, PHI_EXP_2, PHI_EXP_8, PHI_AKKA_8]);
@@ -52,7 +82,7 @@ export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): Scenar
       return {
         scenario: name,
         description: "node 0 stops the world for 6s at t = 60s; everyone else is healthy",
-        runs: [{ label: "6s GC pause on node 0", result: simulate(c) }],
+        runs: [{ label: "6s GC pause on node 0", config: c }],
       };
     }
     case "monitor-pause": {
@@ -64,8 +94,8 @@ export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): Scenar
         scenario: name,
         description: "monitor node 0 pauses for 20s at t = 60s, then judges its peers",
         runs: [
-          { label: "without self-pause detection", result: simulate(c) },
-          { label: "with self-pause detection (Cassandra rule, 5s)", result: simulate(guarded) },
+          { label: "without self-pause detection", config: c },
+          { label: "with self-pause detection (Cassandra rule, 5s)", config: guarded },
         ],
       };
     }
@@ -75,7 +105,7 @@ export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): Scenar
       return {
         scenario: name,
         description: "node 0's work loop wedges at t = 30s while its heartbeat thread keeps beating",
-        runs: [{ label: "stalled work loop on node 0", result: simulate(c) }],
+        runs: [{ label: "stalled work loop on node 0", config: c }],
       };
     }
     case "crash": {
@@ -88,7 +118,7 @@ export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): Scenar
       return {
         scenario: name,
         description: "nodes 0–4 crash between t = 40s and 70s",
-        runs: [{ label: "crashes", result: simulate(c) }],
+        runs: [{ label: "crashes", config: c }],
       };
     }
     case "cost": {
@@ -101,7 +131,7 @@ export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): Scenar
         description: `liveness traffic of ${nodes} nodes beating every ${(o.heartbeatIntervalMs ?? 1000) / 1000}s`,
         runs: topologies.map((t) => {
           const c = base({ ...o, nodes, topology: t }, 3000, []);
-          return { label: t.kind === "watchers" ? `watchers:${t.k}` : t.kind, result: simulate(c) };
+          return { label: t.kind === "watchers" ? `watchers:${t.k}` : t.kind, config: c };
         }),
       };
     }

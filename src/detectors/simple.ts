@@ -1,6 +1,16 @@
-// Fixed timeout, lease and progress detectors. Explicit timestamps (ms), no clock.
+// Fixed timeout, lease and progress detectors. Explicit timestamps (ms), no clock; times are checked as
+// validate.ts says (finite, and never before the last heartbeat or renewal).
 
 import type { HeartbeatDetector } from "./akka.ts";
+import {
+  checkTime,
+  MAX_TIME_MS,
+  optionalNumber,
+  optionsOf,
+  requiredNumber,
+  show,
+  timeWentBackwards,
+} from "./validate.ts";
 
 /**
  * Suspect after `timeoutMs` of silence: available while `now − last < timeout` (strict at the boundary, the
@@ -13,8 +23,17 @@ export class FixedTimeoutDetector implements HeartbeatDetector {
   private lastMs = 0;
 
   constructor(options: { timeoutMs: number }) {
-    if (!(options.timeoutMs > 0)) throw new RangeError("timeoutMs must be > 0");
-    this.timeoutMs = options.timeoutMs;
+    const owner = "FixedTimeoutDetector";
+    optionsOf(owner, options, ["timeoutMs"]);
+    this.timeoutMs = requiredNumber(
+      owner,
+      options,
+      "timeoutMs",
+      "the silence, ms, after which a peer is suspected",
+    );
+    if (!(this.timeoutMs > 0 && this.timeoutMs <= MAX_TIME_MS)) {
+      throw new RangeError(`${owner}: timeoutMs must be > 0, got ${this.timeoutMs}`);
+    }
   }
 
   get isMonitoring(): boolean {
@@ -22,17 +41,26 @@ export class FixedTimeoutDetector implements HeartbeatDetector {
   }
 
   heartbeat(nowMs: number): void {
+    this.check(nowMs);
     this.lastMs = nowMs;
     this.monitoring = true;
   }
 
   /** Silence so far as a fraction of the timeout (>= 1 means suspected); 0 before the first heartbeat. */
   suspicion(nowMs: number): number {
+    this.check(nowMs);
     return this.monitoring ? (nowMs - this.lastMs) / this.timeoutMs : 0;
   }
 
   isAvailable(nowMs: number): boolean {
+    this.check(nowMs);
     return !this.monitoring || this.lastMs + this.timeoutMs > nowMs;
+  }
+
+  private check(nowMs: number): void {
+    checkTime("FixedTimeoutDetector", nowMs);
+    if (this.monitoring && nowMs < this.lastMs)
+      throw timeWentBackwards("FixedTimeoutDetector", nowMs, this.lastMs);
   }
 }
 
@@ -73,24 +101,46 @@ export class LeaseDetector implements HeartbeatDetector {
   private holderId: string | undefined;
   private renewedAtMs = 0;
 
-  constructor(options: LeaseOptions = {}) {
-    this.durationMs = options.durationMs ?? KUBELET_LEASE_DEFAULTS.durationMs;
-    this.renewIntervalMs = options.renewIntervalMs ?? KUBELET_LEASE_DEFAULTS.renewIntervalMs;
-    this.maxClockDriftMs = options.maxClockDriftMs ?? 0;
-    if (!(this.durationMs > 0)) throw new RangeError("durationMs must be > 0");
+  constructor(options?: LeaseOptions | null) {
+    const owner = "LeaseDetector";
+    const o = optionsOf(owner, options, ["durationMs", "renewIntervalMs", "maxClockDriftMs"]);
+    this.durationMs = optionalNumber(owner, o, "durationMs", KUBELET_LEASE_DEFAULTS.durationMs);
+    this.renewIntervalMs = optionalNumber(
+      owner,
+      o,
+      "renewIntervalMs",
+      KUBELET_LEASE_DEFAULTS.renewIntervalMs,
+    );
+    this.maxClockDriftMs = optionalNumber(owner, o, "maxClockDriftMs", 0);
+    if (!(this.durationMs > 0 && this.durationMs <= MAX_TIME_MS)) {
+      throw new RangeError(`${owner}: durationMs must be > 0, got ${this.durationMs}`);
+    }
     if (!(this.renewIntervalMs > 0 && this.renewIntervalMs < this.durationMs)) {
-      throw new RangeError("renewIntervalMs must be > 0 and < durationMs");
+      throw new RangeError(
+        `${owner}: renewIntervalMs must be > 0 and < durationMs, got ${this.renewIntervalMs}`,
+      );
     }
     if (!(this.maxClockDriftMs >= 0 && this.maxClockDriftMs < this.durationMs)) {
-      throw new RangeError("maxClockDriftMs must be >= 0 and < durationMs");
+      throw new RangeError(
+        `${owner}: maxClockDriftMs must be >= 0 and < durationMs, got ${this.maxClockDriftMs}`,
+      );
     }
   }
 
   /** Current holder at `nowMs`, or undefined when free or expired. */
   holder(nowMs: number): string | undefined {
+    this.check(nowMs);
     return this.holderId !== undefined && this.renewedAtMs + this.durationMs > nowMs
       ? this.holderId
       : undefined;
+  }
+
+  /** The grantor's clock is monotonic: a time before the last grant or renewal is a RangeError. */
+  private check(nowMs: number): void {
+    checkTime("LeaseDetector", nowMs);
+    if (this.holderId !== undefined && nowMs < this.renewedAtMs) {
+      throw timeWentBackwards("LeaseDetector", nowMs, this.renewedAtMs);
+    }
   }
 
   /** When the current term ends on the grantor's clock (undefined if never granted). */
@@ -120,12 +170,12 @@ export class LeaseDetector implements HeartbeatDetector {
 
   /** The holder's own deadline for a renewal it sent at `renewSentAtMs` (its clock). */
   holderMustStopBy(renewSentAtMs: number): number {
-    return renewSentAtMs + this.durationMs - this.maxClockDriftMs;
+    return checkTime("LeaseDetector", renewSentAtMs) + this.durationMs - this.maxClockDriftMs;
   }
 
   /** When the holder should send its next renewal after one at `lastRenewMs`. */
   nextRenewAt(lastRenewMs: number): number {
-    return lastRenewMs + this.renewIntervalMs;
+    return checkTime("LeaseDetector", lastRenewMs) + this.renewIntervalMs;
   }
 
   get isMonitoring(): boolean {
@@ -138,7 +188,8 @@ export class LeaseDetector implements HeartbeatDetector {
   }
 
   isAvailable(nowMs: number): boolean {
-    return this.holderId === undefined || this.holder(nowMs) !== undefined;
+    const holder = this.holder(nowMs);
+    return this.holderId === undefined || holder !== undefined;
   }
 }
 
@@ -174,19 +225,33 @@ export class ProgressDetector implements HeartbeatDetector {
   private lastProgressMs = 0;
   private lastProgress = 0;
 
-  constructor(options: ProgressOptions = {}) {
-    this.progressDeadlineMs = options.progressDeadlineMs ?? KAFKA_CONSUMER_DEFAULTS.progressDeadlineMs;
-    this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? KAFKA_CONSUMER_DEFAULTS.heartbeatTimeoutMs;
-    if (!(this.progressDeadlineMs > 0)) throw new RangeError("progressDeadlineMs must be > 0");
-    if (!(this.heartbeatTimeoutMs > 0)) throw new RangeError("heartbeatTimeoutMs must be > 0");
+  constructor(options?: ProgressOptions | null) {
+    const owner = "ProgressDetector";
+    const o = optionsOf(owner, options, ["progressDeadlineMs", "heartbeatTimeoutMs"]);
+    const d = KAFKA_CONSUMER_DEFAULTS;
+    this.progressDeadlineMs = optionalNumber(owner, o, "progressDeadlineMs", d.progressDeadlineMs);
+    this.heartbeatTimeoutMs = optionalNumber(owner, o, "heartbeatTimeoutMs", d.heartbeatTimeoutMs);
+    if (!(this.progressDeadlineMs > 0 && this.progressDeadlineMs <= MAX_TIME_MS)) {
+      throw new RangeError(`${owner}: progressDeadlineMs must be > 0, got ${this.progressDeadlineMs}`);
+    }
+    if (!(this.heartbeatTimeoutMs > 0 && this.heartbeatTimeoutMs <= MAX_TIME_MS)) {
+      throw new RangeError(`${owner}: heartbeatTimeoutMs must be > 0, got ${this.heartbeatTimeoutMs}`);
+    }
   }
 
   get isMonitoring(): boolean {
     return this.monitoring;
   }
 
-  /** A beat carrying the sender's progress counter (default: unchanged, i.e. a beat without evidence). */
+  /**
+   * A beat carrying the sender's progress counter (default: unchanged, i.e. a beat without evidence). The
+   * counter must be a finite number: NaN would differ from itself and count as progress on every beat.
+   */
   heartbeat(nowMs: number, progress: number = this.lastProgress): void {
+    this.check(nowMs);
+    if (typeof progress !== "number" || !Number.isFinite(progress)) {
+      throw new RangeError(`ProgressDetector: progress must be a finite number, got ${show(progress)}`);
+    }
     if (!this.monitoring || progress !== this.lastProgress) {
       this.lastProgress = progress;
       this.lastProgressMs = nowMs;
@@ -196,6 +261,7 @@ export class ProgressDetector implements HeartbeatDetector {
   }
 
   status(nowMs: number): ProgressStatus {
+    this.check(nowMs);
     if (!this.monitoring) return "unmonitored";
     if (nowMs - this.lastBeatMs >= this.heartbeatTimeoutMs) return "silent";
     if (nowMs - this.lastProgressMs >= this.progressDeadlineMs) return "stalled";
@@ -204,7 +270,14 @@ export class ProgressDetector implements HeartbeatDetector {
 
   /** Time since the counter last moved (ms); 0 before the first beat. */
   stalledForMs(nowMs: number): number {
+    this.check(nowMs);
     return this.monitoring ? nowMs - this.lastProgressMs : 0;
+  }
+
+  private check(nowMs: number): void {
+    checkTime("ProgressDetector", nowMs);
+    if (this.monitoring && nowMs < this.lastBeatMs)
+      throw timeWentBackwards("ProgressDetector", nowMs, this.lastBeatMs);
   }
 
   isAvailable(nowMs: number): boolean {

@@ -31,7 +31,11 @@ export interface ControlPlaneSettings {
   defaultUnreachableTolerationSeconds: number;
   /** --disable-force-detach-on-timeout, false: cmd/kube-controller-manager/app/options/attachdetachcontroller.go. */
   disableForceDetachOnTimeout: boolean;
-  /** --terminated-pod-gc-threshold, 12500: pkg/controller/podgc/config/v1alpha1/defaults.go (gcTerminated; not modelled). */
+  /**
+   * --terminated-pod-gc-threshold, 12500: KubeControllerManagerConfiguration
+   * PodGCController.TerminatedPodGCThreshold (pkg/controller/podgc/config/v1alpha1/defaults.go;
+   * gcTerminated, not modelled).
+   */
   terminatedPodGCThreshold: number;
 }
 
@@ -39,9 +43,6 @@ export function resolveControlPlane(
   version: KubernetesVersion,
   overrides: ControlPlaneOverrides,
 ): ControlPlaneSettings {
-  // The scenario field is still spelled terminatedPodGcThreshold (load/ renames it to Kubernetes'
-  // terminatedPodGCThreshold); the setting takes Kubernetes' name either way.
-  const { terminatedPodGcThreshold, ...rest } = overrides;
   return {
     nodeMonitorPeriod: 5,
     nodeMonitorGracePeriod: minor(version) >= 32 ? 50 : 40,
@@ -53,8 +54,8 @@ export function resolveControlPlane(
     defaultNotReadyTolerationSeconds: 300,
     defaultUnreachableTolerationSeconds: 300,
     disableForceDetachOnTimeout: false,
-    terminatedPodGCThreshold: terminatedPodGcThreshold ?? 12500,
-    ...definedOnly(rest),
+    terminatedPodGCThreshold: 12500,
+    ...definedOnly(overrides),
   };
 }
 

@@ -1,6 +1,8 @@
 // The Kubernetes objects the models read and write, with the fields they use. Field names and
 // shapes follow the Kubernetes API (k8s.io/api core/v1, apps/v1, policy/v1, coordination/v1,
 // discovery/v1, storage/v1) so that real manifests load unchanged. Times are virtual seconds.
+// One file over 400 lines on purpose: type declarations only, read as one union (KubeObject), in the
+// order of the API groups; splitting them would scatter what a reader compares side by side.
 
 export interface ObjectMeta {
   name: string;
@@ -131,11 +133,44 @@ export interface PodAffinityTerm {
   topologyKey: string;
 }
 
+export interface PodAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
+  preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
+}
+
+/** core/v1 NodeSelectorRequirement: a label (matchExpressions) or field (matchFields, metadata.name) test. */
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt";
+  values?: string[];
+}
+
+/** One term: its requirements are ANDed. */
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+/** The terms are ORed. */
+export interface NodeSelector {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
+
+export interface PreferredSchedulingTerm {
+  /** 1–100 */
+  weight: number;
+  preference: NodeSelectorTerm;
+}
+
+export interface NodeAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+  preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
+}
+
 export interface Affinity {
-  podAntiAffinity?: {
-    requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
-    preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
-  };
+  nodeAffinity?: NodeAffinity;
+  podAffinity?: PodAffinity;
+  podAntiAffinity?: PodAffinity;
 }
 
 export interface TopologySpreadConstraint {
@@ -148,6 +183,8 @@ export interface TopologySpreadConstraint {
 export interface Volume {
   name: string;
   persistentVolumeClaim?: { claimName: string };
+  /** present for an emptyDir volume (kubectl drain refuses such pods without --delete-emptydir-data) */
+  emptyDir?: Record<string, never>;
 }
 
 export interface PodSpec {
@@ -244,7 +281,52 @@ export interface PersistentVolumeClaimTemplate {
 export interface PersistentVolumeClaim {
   kind: "PersistentVolumeClaim";
   metadata: ObjectMeta & { namespace: string };
-  spec: { accessModes: string[] };
+  spec: {
+    accessModes: string[];
+    /** absent: the cluster's default StorageClass; "": no class (bind to a PV without one) */
+    storageClassName?: string;
+    /** the PersistentVolume to bind to, when set by the user or the binder */
+    volumeName?: string;
+    /** bytes requested (resources.requests.storage) */
+    storage?: number;
+  };
+}
+
+/** core/v1 PersistentVolume (cluster-scoped), with what binding and scheduling read. */
+export interface PersistentVolume {
+  kind: "PersistentVolume";
+  metadata: ObjectMeta;
+  spec: {
+    /** bytes (capacity.storage) */
+    capacity: number;
+    accessModes: string[];
+    /** the claim this volume is bound or reserved to */
+    claimRef?: { namespace: string; name: string };
+    /** the nodes that can reach the volume (a zonal disk: its zone) */
+    nodeAffinity?: { required: NodeSelector };
+    storageClassName?: string;
+    persistentVolumeReclaimPolicy: "Retain" | "Delete" | "Recycle";
+    volumeMode: "Filesystem" | "Block";
+  };
+}
+
+/** core/v1 TopologySelectorTerm: a StorageClass's allowedTopologies term. */
+export interface TopologySelectorTerm {
+  matchLabelExpressions: { key: string; values: string[] }[];
+}
+
+/** storage.k8s.io/v1 StorageClass (cluster-scoped): its fields sit beside metadata, not in a spec. */
+export interface StorageClass {
+  kind: "StorageClass";
+  metadata: ObjectMeta;
+  provisioner: string;
+  parameters?: Record<string, string>;
+  /** Delete (the API's default) or Retain */
+  reclaimPolicy: "Delete" | "Retain";
+  /** Immediate (the API's default) or WaitForFirstConsumer */
+  volumeBindingMode: "Immediate" | "WaitForFirstConsumer";
+  allowedTopologies?: TopologySelectorTerm[];
+  allowVolumeExpansion?: boolean;
 }
 
 export interface ServicePort {
@@ -272,7 +354,13 @@ export interface Service {
 export interface PodDisruptionBudget {
   kind: "PodDisruptionBudget";
   metadata: ObjectMeta & { namespace: string };
-  spec: { selector?: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
+  spec: {
+    selector?: LabelSelector;
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+    /** absent: IfHealthyBudget's behaviour (policy/v1) */
+    unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
+  };
 }
 
 export interface Endpoint {
@@ -307,6 +395,8 @@ export type KubeObject =
   | StatefulSet
   | DaemonSet
   | PersistentVolumeClaim
+  | PersistentVolume
+  | StorageClass
   | Service
   | PodDisruptionBudget
   | EndpointSlice
@@ -314,7 +404,7 @@ export type KubeObject =
 
 export type Kind = KubeObject["kind"];
 
-/** The workload kinds a manifest may declare and the models use. */
+/** The kinds a manifest may declare, loaded as typed objects (any other kind is listed as ignored). */
 export const MODELLED_MANIFEST_KINDS = [
   "Pod",
   "Deployment",
@@ -324,5 +414,38 @@ export const MODELLED_MANIFEST_KINDS = [
   "Service",
   "PersistentVolumeClaim",
   "PodDisruptionBudget",
+  "PersistentVolume",
+  "StorageClass",
 ] as const;
 export type ManifestKind = (typeof MODELLED_MANIFEST_KINDS)[number];
+
+/** The manifest kinds that run pods (a bare Pod is its own workload). */
+export const WORKLOAD_KINDS = ["Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"] as const;
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+
+export function isWorkload(kind: string): kind is WorkloadKind {
+  return (WORKLOAD_KINDS as readonly string[]).includes(kind);
+}
+
+/** Cluster-scoped kinds: no namespace. */
+export const CLUSTER_SCOPED_KINDS: readonly string[] = [
+  "Node",
+  "PersistentVolume",
+  "StorageClass",
+  "VolumeAttachment",
+];
+
+/** The pod spec an object runs: a Pod's own, a workload's template's; undefined for other kinds. */
+export function podSpecOf(object: KubeObject): PodSpec | undefined {
+  switch (object.kind) {
+    case "Pod":
+      return object.spec;
+    case "Deployment":
+    case "ReplicaSet":
+    case "StatefulSet":
+    case "DaemonSet":
+      return object.spec.template.spec;
+    default:
+      return undefined;
+  }
+}

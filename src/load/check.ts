@@ -91,6 +91,8 @@ export function optBool(src: SourceDoc, path: Path, v: unknown): boolean | undef
 
 export interface Range {
   min?: number;
+  /** How to print `min` in a message ("1ms"). */
+  minText?: string;
   max?: number;
   /** How to print `max` in a message ("7 days"). */
   maxText?: string;
@@ -168,7 +170,12 @@ export function duration(src: SourceDoc, path: Path, v: unknown, range: Range = 
   }
   if (range.min !== undefined && seconds < range.min) {
     const what = seconds < 0 ? "negative" : "too short";
-    fail(src, path, "invalid-duration", `${show(v)} is ${what}: must be at least ${range.min}s`);
+    fail(
+      src,
+      path,
+      "invalid-duration",
+      `${show(v)} is ${what}: must be at least ${range.minText ?? `${range.min}s`}`,
+    );
   }
   if (range.max !== undefined && seconds > range.max) {
     fail(

@@ -1,11 +1,12 @@
 // The browser-safe part of load/ (no node: imports): for the HTML report and other pure callers.
 
 export { formatLoadError, LoadError, type LoadErrorCode } from "./errors.ts";
+export { loadScenarioSource, PatchSyntaxError, parsePatchPath, patchLabel } from "./patch.ts";
 export {
   type ManifestFile,
   ManifestReadError,
   parseManifests,
-  parseScenario,
   type ReadManifest,
-} from "./scenario.ts";
+} from "./scenario/manifests.ts";
+export { parseScenario } from "./scenario/parse.ts";
 export { formatDuration, parseDuration, parseQuantity, UnitError } from "./units.ts";

@@ -9,6 +9,8 @@ export type LoadErrorCode =
   /** A file larger than MAX_FILE_BYTES, or not a regular file. */
   | "file-too-large"
   | "unreadable-file"
+  /** A file that is not UTF-8 (the message names the byte). */
+  | "invalid-encoding"
   | "unknown-field"
   | "missing-field"
   /** A value of the wrong YAML type (a string where a number is expected…). */

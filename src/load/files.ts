@@ -6,8 +6,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, isAbsolute, join } from "node:path";
 import type { Scenario } from "../scenario/types.ts";
 import { LoadError } from "./errors.ts";
-import { type ManifestFile, ManifestReadError, parseManifests, parseScenario } from "./scenario.ts";
+import { type ManifestFile, ManifestReadError, parseManifests } from "./scenario/manifests.ts";
+import { parseScenario } from "./scenario/parse.ts";
 import { MAX_FILE_BYTES } from "./source.ts";
+import { invalidUtf8Offset, positionOfByte } from "./utf8.ts";
 
 const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 const MIB = MAX_FILE_BYTES / 1024 / 1024;
@@ -17,6 +19,7 @@ export function loadScenarioFile(path: string): Scenario {
   try {
     text = readSmallFile(path);
   } catch (e) {
+    if (e instanceof LoadError) throw e;
     if (e instanceof ManifestReadError) throw new LoadError(e.code, path, 0, 0, "", e.message);
     if (isNotFound(e)) throw new LoadError("file-not-found", path, 0, 0, "", "no such file");
     throw new LoadError("unreadable-file", path, 0, 0, "", `cannot read: ${errorMessage(e)}`);
@@ -69,7 +72,7 @@ export function readManifestEntry(dir: string, entry: string): ManifestFile[] | 
     }
     return [{ text: readSmallFile(full), file: full }];
   } catch (e) {
-    if (e instanceof ManifestReadError) throw e;
+    if (e instanceof ManifestReadError || e instanceof LoadError) throw e;
     throw new ManifestReadError("unreadable-file", `cannot read ${full}: ${errorMessage(e)}`);
   }
 }
@@ -84,7 +87,22 @@ function readSmallFile(file: string): string {
       `${file} is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; files larger than ${MIB} MiB are refused`,
     );
   }
-  return readFileSync(file, "utf8");
+  const bytes = readFileSync(file);
+  const bad = invalidUtf8Offset(bytes);
+  if (bad >= 0) {
+    const { line, col } = positionOfByte(bytes, bad);
+    const hex = bytes[bad]!.toString(16).toUpperCase().padStart(2, "0");
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    throw new LoadError(
+      "invalid-encoding",
+      file,
+      line,
+      col,
+      "",
+      `invalid UTF-8 at byte ${bad} (0x${hex}): ${utf16 ? "the file is UTF-16; save it as UTF-8" : "faultline reads YAML and JSON as UTF-8"}`,
+    );
+  }
+  return bytes.toString("utf8");
 }
 
 function isNotFound(e: unknown): boolean {

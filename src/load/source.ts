@@ -5,6 +5,7 @@
 import {
   type Document,
   isAlias,
+  isCollection,
   isMap,
   isPair,
   isScalar,
@@ -94,6 +95,36 @@ export class SourceDoc {
     return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
   }
 
+  /**
+   * A copy with each edit applied in order (a value set at its path, creating the mappings on the way;
+   * `undefined` removes the field), read again. Untouched nodes keep their positions; an edited value
+   * has none, so errors about it point at its nearest parent (whatif/ names the patch instead).
+   * Throws PathError when a path runs through a value that is not a mapping or list.
+   */
+  withEdits(edits: readonly DocEdit[]): SourceDoc {
+    const doc = this.doc.clone();
+    for (const { path, value, text } of edits) {
+      const parent = path.slice(0, -1);
+      const holder = parent.length === 0 ? doc.contents : doc.getIn(parent, true);
+      if (parent.length > 0 && holder !== undefined && !isCollection(holder)) {
+        throw new PathError(`${formatPath(parent)} is ${describeNode(holder)}, not a mapping or list`);
+      }
+      if (value === undefined) {
+        // Removing a field that is not there leaves the document as it is.
+        if (holder !== undefined) doc.deleteIn(path);
+        continue;
+      }
+      const node = doc.createNode(value);
+      if (text !== undefined && isScalar(node)) node.source = text;
+      try {
+        doc.setIn(path, node);
+      } catch (e) {
+        throw new PathError(`cannot set ${formatPath(path)}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    return new SourceDoc(this.file, doc, this.lineCounter, doc.toJS({ maxAliasCount: 100 }));
+  }
+
   error(code: LoadErrorCode, path: Path, message: string, target: "key" | "value" = "value"): LoadError {
     const { line, col } = this.locate(path, target);
     return new LoadError(code, this.file, line, col, formatPath(path), message);
@@ -102,6 +133,28 @@ export class SourceDoc {
   private deref(node: unknown): unknown {
     return isAlias(node) ? node.resolve(this.doc) : node;
   }
+}
+
+/** One change to a parsed document: SourceDoc.withEdits. */
+export interface DocEdit {
+  path: Path;
+  value: unknown;
+  /** The scalar's source text, as sourceText() reads it back. */
+  text?: string;
+}
+
+/** A path that runs through a scalar, or past the end of a list. */
+export class PathError extends Error {}
+
+/**
+ * Edits a parsed document before it is validated (whatif/'s patches): `role` says whether it is the
+ * scenario file's document or a manifest file's.
+ */
+export type DocTransform = (doc: SourceDoc, role: "scenario" | "manifest") => SourceDoc;
+
+function describeNode(node: unknown): string {
+  if (isScalar(node)) return node.value === null ? "empty" : `the value ${JSON.stringify(node.value)}`;
+  return "not a collection";
 }
 
 function keyText(key: unknown): string | undefined {

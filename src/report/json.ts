@@ -2,6 +2,7 @@
 // run's identity, the state at t=0, the events, the state at the end, what callers felt. Each event
 // keeps its fields and gains `message`, `why` and `see` for people, written from them.
 
+import type { Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { SimulationResult } from "../trace/result.ts";
 import { proseOf } from "./messages/index.ts";
@@ -12,12 +13,14 @@ export function eventJson(e: TraceEvent): Record<string, unknown> {
   return { ...fields, ...proseOf(e) };
 }
 
-export function formatJson(result: SimulationResult): string {
+/** With the loaded scenario, the JSON adds `notModelled` (valid fields the models do not read), if any. */
+export function formatJson(result: SimulationResult, loaded?: Pick<Scenario, "notModelled">): string {
   const { scenario, kubernetesVersion, seed, initial, events, summary, traffic } = result;
   const json = {
     scenario,
     kubernetesVersion,
     seed,
+    ...(loaded?.notModelled.length ? { notModelled: loaded.notModelled } : {}),
     initial,
     events: events.map(eventJson),
     summary,

@@ -9,6 +9,9 @@
 // `exec.command` is replaced, and a command quoted in an event ("exec cat /tmp/healthy", as the
 // prober describes its handler) is replaced where it appears.
 
+import type { ScenarioSource } from "../scenario/types.ts";
+import { shareableSource } from "../whatif/share.ts";
+
 export const REPORT_INCLUDES = ["annotations", "commands"] as const;
 export type ReportInclude = (typeof REPORT_INCLUDES)[number];
 
@@ -24,8 +27,7 @@ export function redactForReport<S, R>(
   const commands: string[] = [];
   const keepAnnotations = include.has("annotations");
   const keepCommands = include.has("commands");
-  if (keepAnnotations && keepCommands) return { scenario, results };
-  const redactedScenario = walk(scenario, (key, value) => {
+  const visit: Visit = (key, value) => {
     if (!keepAnnotations && key === "annotations" && isRecord(value))
       return Object.fromEntries(Object.keys(value).map((k) => [k, LEFT_OUT]));
     if (!keepCommands && key === "exec" && isRecord(value) && Array.isArray(value.command)) {
@@ -34,7 +36,12 @@ export function redactForReport<S, R>(
       return { ...value, command: [LEFT_OUT] };
     }
     return undefined;
-  }) as S;
+  };
+  // The scenario's source (whatif/ loads the page's what-ifs from it) is reduced to what the loaded
+  // scenario holds, whatever is included, then redacted like the rest.
+  const shared = withShareableSource(scenario, (v) => (keepAnnotations && keepCommands ? v : walk(v, visit)));
+  if (keepAnnotations && keepCommands) return { scenario: shared, results };
+  const redactedScenario = walk(shared, visit) as S;
   if (commands.length === 0) return { scenario: redactedScenario, results };
   // Longest first, so a command that contains another is replaced whole.
   const quoted = [...new Set(commands)].sort((a, b) => b.length - a.length).map((c) => `exec ${c}`);
@@ -69,6 +76,13 @@ export function parseReportInclude(value: string | undefined): Set<ReportInclude
 }
 
 type Visit = (key: string | undefined, value: unknown) => unknown;
+
+/** A copy of the scenario whose `origin.source` is the shareable one (whatif/share.ts), if it has one. */
+function withShareableSource<S>(scenario: S, redact: (value: unknown) => unknown): S {
+  if (!isRecord(scenario) || !isRecord(scenario.origin) || !isRecord(scenario.origin.source)) return scenario;
+  const source = shareableSource(scenario.origin.source as unknown as ScenarioSource, redact);
+  return { ...scenario, origin: { ...scenario.origin, source } } as S;
+}
 
 /** A copy of `value` in which `visit` may replace any value (it returns undefined to go on down). */
 function walk(value: unknown, visit: Visit, key?: string): unknown {

@@ -2,6 +2,7 @@
 // happened at that moment and what a user would see. Reads only the result (the state at t=0, the
 // trace, the summary) and the scenario's names.
 
+import { isWorkload } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { InitialState, SimulationResult } from "../trace/result.ts";
@@ -28,14 +29,14 @@ export function formatTimeline(
   out.push("");
   out.push("Starting state");
   out.push(...startingNodes(result.initial, scenario));
-  const workloads = scenario.manifests.filter(
-    (m) => m.kind !== "Service" && m.kind !== "PersistentVolumeClaim" && m.kind !== "PodDisruptionBudget",
-  );
+  const workloads = scenario.manifests.filter((m) => isWorkload(m.kind));
   if (workloads.length > 0)
     out.push(`  workloads: ${workloads.map((m) => `${m.kind} ${m.object.metadata.name}`).join(", ")}`);
   out.push(...startingPods(result.initial));
   if (scenario.ignored.length > 0)
     out.push(`  ignored (not modelled): ${scenario.ignored.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
+  if (scenario.notModelled.length > 0)
+    out.push(`  not modelled: ${scenario.notModelled.map((n) => `${n.field} (${n.where})`).join(", ")}`);
   out.push(
     `  node-monitor-period=${s.nodeMonitorPeriod}s, node-monitor-grace-period=${s.nodeMonitorGracePeriod}s, ` +
       `default-unreachable-toleration-seconds=${s.defaultUnreachableTolerationSeconds}, node-eviction-rate=${s.nodeEvictionRate}, ` +

@@ -14,8 +14,8 @@
 
 import { resolveControlPlane, resolveKubelet } from "../kubernetes/defaults.ts";
 import type { Container, KubeObject, PodSpec, Probe } from "../kubernetes/objects.ts";
+import { PROFILES, resolveNetwork } from "../scenario/profiles.ts";
 import type { Scenario } from "../scenario/types.ts";
-import { PROFILES, resolveNetwork } from "../traffic/profiles.ts";
 import { WARM_UP_SECONDS } from "./simulate.ts";
 
 /** What one run may cost; each overridable on the command line. */

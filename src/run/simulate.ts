@@ -18,13 +18,13 @@ import { quantize } from "../engine/time.ts";
 import { Faults } from "../faults/faults.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
 import { admitPod } from "../kubernetes/admission.ts";
-import { kubeletVersionString, resolveControlPlane, resolveKubelet } from "../kubernetes/defaults.ts";
+import { kubeletVersionString } from "../kubernetes/defaults.ts";
 import type { KubeObject } from "../kubernetes/objects.ts";
+import { resolveSettings } from "../scenario/settings.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Trace } from "../trace/events.ts";
 import type { InitialState, SimulationResult } from "../trace/result.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
-import { PROFILES } from "../traffic/profiles.ts";
 import { initialState, summarize } from "./result.ts";
 
 export type { InitialState, SimulationResult, Summary } from "../trace/result.ts";
@@ -70,7 +70,9 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
 /** Build and warm up the cluster of a scenario, with its timeline scheduled; the clock is at t=0. */
 export function createSimulation(scenario: Scenario, options: SimulateOptions = {}): Simulation {
   const seed = options.seed ?? scenario.seed;
-  const profile = PROFILES[scenario.profile ?? "stock"];
+  // The values whatif/ shows come from the same resolution (scenario/settings.ts).
+  const settings = resolveSettings(scenario);
+  const profile = settings.profile;
   const engine = new Engine(seed);
   engine.now = -WARM_UP_SECONDS;
   Object.assign(engine, options.engine);
@@ -78,10 +80,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const trace = new Trace(engine);
   trace.muted = true;
   const kubelets = new Map<string, Kubelet>();
-  const controlPlane = resolveControlPlane(scenario.kubernetesVersion, {
-    ...profile.controlPlane,
-    ...scenario.controlPlane,
-  });
+  const controlPlane = settings.controlPlane;
   const ctx: Context = {
     engine,
     store,
@@ -95,7 +94,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     version: scenario.kubernetesVersion,
     versionString: kubeletVersionString(scenario.kubernetesVersion),
     controlPlane,
-    kubelet: resolveKubelet(scenario.kubernetesVersion, { ...profile.kubelet, ...scenario.kubelet }),
+    kubelet: settings.kubelet,
     machines: {
       runningCopies(match) {
         const out: RunningCopy[] = [];

@@ -50,7 +50,7 @@ export interface ControlPlaneOverrides {
   defaultNotReadyTolerationSeconds?: number;
   defaultUnreachableTolerationSeconds?: number;
   disableForceDetachOnTimeout?: boolean;
-  terminatedPodGcThreshold?: number;
+  terminatedPodGCThreshold?: number;
 }
 
 /** kubelet configuration fields (KubeletConfiguration, camelCase as in the file). */
@@ -125,6 +125,10 @@ export interface TimelineStep {
   pod?: string;
   /** `pod`, resolved by load/ against the manifests (set whenever `pod` is). */
   target?: PodTarget;
+  /** drain: kubectl drain --force (pods no controller manages may go). */
+  force?: boolean;
+  /** drain: kubectl drain --delete-emptydir-data (pods with emptyDir volumes may go). */
+  deleteEmptyDirData?: boolean;
   pos: SourcePos;
 }
 
@@ -147,6 +151,11 @@ export interface Behaviour {
   exitCode?: number;
   /** seconds the process takes to exit after SIGTERM; default 0 (exits at once). */
   shutdownSeconds?: number;
+  /**
+   * The process exits by itself (with exitCode) this long after every start: a bad configuration's
+   * CrashLoopBackOff (issue 9 point 13). Loaded; listed as not modelled until the kubelet reads it.
+   */
+  exitAfterSeconds?: number;
   capacityRps?: number;
   serviceTimeMs?: number;
   healthSharesRequestQueue?: boolean;
@@ -156,6 +165,14 @@ export interface ManifestObject {
   object: KubeObject;
   kind: ManifestKind;
   pos: SourcePos;
+}
+
+/** A valid Kubernetes field no model reads, listed once: where it first appears. */
+export interface NotModelledField {
+  /** API type and field, e.g. `DeploymentSpec.strategy`, `Container.resources.limits` */
+  field: string;
+  /** `file:line` */
+  where: string;
 }
 
 export interface IgnoredObject {
@@ -175,6 +192,8 @@ export interface Scenario {
   nodes: NodeSpec[];
   manifests: ManifestObject[];
   ignored: IgnoredObject[];
+  /** Valid fields of the manifests that no model reads (they may change the answer): said, never dropped. */
+  notModelled: NotModelledField[];
   controlPlane: ControlPlaneOverrides;
   kubelet: KubeletOverrides;
   behaviour: Record<string, Behaviour>;
@@ -185,8 +204,57 @@ export interface Scenario {
   traffic?: TrafficSpec[];
   /** Data-plane timings: kube-proxy, load balancer, propagation (over the profile's). */
   network?: NetworkOverrides;
-  /** A named set of settings (src/traffic/profiles.ts); default "stock" (upstream defaults). */
+  /** A named set of settings (src/scenario/profiles.ts); default "stock" (upstream defaults). */
   profile?: ProfileName;
+  /**
+   * What the scenario was loaded from: its files' texts and the patches applied to them, so that
+   * whatif/ can make a variant by patching the source and loading it again (never read by the run).
+   * Absent on a scenario built by hand.
+   */
+  origin?: ScenarioOrigin;
+}
+
+/** A manifest file as read: its text, and its name as it should appear in messages. */
+export interface ManifestFile {
+  text: string;
+  file: string;
+}
+
+/**
+ * A scenario's source: the scenario file's text and the manifest files it names, as read. Plain data
+ * (the HTML report can hold it), loaded by load/'s pure core (loadScenarioSource).
+ */
+export interface ScenarioSource {
+  /** The scenario file's name, as messages show it. */
+  file: string;
+  text: string;
+  /** The files each `manifests:` path entry read, keyed by the entry as written. */
+  manifests: Record<string, ManifestFile[]>;
+}
+
+/**
+ * One change to a scenario's source, set in the parsed YAML before validation, so that a variant gets
+ * exactly the rules, defaults and messages of the file. `path` is dotted, with `[i]` for a list index,
+ * `[name=x]` for the list element whose name is x and `["a/b"]` for a key that is not a plain word:
+ * `controlPlane.nodeMonitorGracePeriod`, `traffic[0].timeout`, and in a manifest object
+ * `spec.externalTrafficPolicy` or `spec.template.spec.containers[name=web].livenessProbe.periodSeconds`.
+ */
+export interface Patch {
+  path: string;
+  /** A manifest object, `Kind/namespace/name` (or `Kind/name` in namespace default); absent: the scenario file. */
+  object?: string;
+  /** The value as the file would hold it ("25s", 25, true, {}); undefined removes the field. */
+  value: unknown;
+  /** The value's text as typed (a command line), kept as its YAML source: "1.30" stays 1.30. */
+  text?: string;
+  /** How messages name the patch, e.g. `--vary controlPlane.nodeMonitorPeriod=-1s`; default `path=value`. */
+  label?: string;
+}
+
+export interface ScenarioOrigin {
+  source: ScenarioSource;
+  /** The patches applied to `source`, in order: none for the file as it is. */
+  patches: Patch[];
 }
 
 export const PROFILE_NAMES = ["stock", "doks-measured"] as const;

@@ -277,6 +277,11 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
       return [endpointSliceJ(cc, obj)];
     case "VolumeAttachment":
       return [volumeAttachmentJ(cc, obj)];
+    // Declared PersistentVolumes and StorageClasses load for volume binding, which is not modelled
+    // yet: until it is, each claim's volume is the one derived from it (volumeJ).
+    case "PersistentVolume":
+    case "StorageClass":
+      return [];
   }
 }
 

@@ -5,9 +5,9 @@
 import { workloadOf } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import { Network } from "../network/network.ts";
+import { type Profile, resolveNetwork } from "../scenario/profiles.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { TrafficModel } from "./model.ts";
-import { type Profile, resolveNetwork } from "./profiles.ts";
 
 export { TrafficModel } from "./model.ts";
 export type { Lever, ServiceTraffic, TrafficResult, TrafficRow, TrafficTotals } from "./result.ts";

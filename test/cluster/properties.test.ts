@@ -95,7 +95,7 @@ manifests:
             - {name: postgres, image: "postgres:17", resources: {requests: {cpu: 500m, memory: 1Gi}}}
       volumeClaimTemplates:
         - metadata: {name: data}
-          spec: {accessModes: [ReadWriteOnce]}
+          spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
   - apiVersion: v1
     kind: Service
     metadata: {name: db}

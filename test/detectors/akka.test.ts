@@ -406,20 +406,3 @@ describe("DeadlineFailureDetector (DeadlineFailureDetectorSpec, heartbeatInterva
     expect(() => new DeadlineFailureDetector({ heartbeatIntervalMs: 0 })).toThrow(RangeError);
   });
 });
-
-describe("phi shortcut", () => {
-  it("the y < −7.5 shortcut returns exactly what the literal two-branch formula gives (+0 for its −0)", () => {
-    const literal = (t: number, m: number, s: number): number => {
-      const y = (t - m) / s;
-      const e = Math.exp(-y * (1.5976 + 0.070566 * y * y));
-      return t > m ? -Math.log10(e / (1 + e)) : -Math.log10(1 - 1 / (1 + e));
-    };
-    for (let y = -60; y < -7.5; y += 0.01) {
-      expect(literal(y * 100, 0, 100) === 0).toBe(true);
-      expect(Object.is(phi(y * 100, 0, 100), 0)).toBe(true);
-    }
-    for (let y = -7.5; y < 21; y += 0.01) {
-      expect(phi(y * 100, 0, 100)).toBe(literal(y * 100, 0, 100) + 0);
-    }
-  });
-});

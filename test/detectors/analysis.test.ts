@@ -13,7 +13,6 @@ import {
   heartbeatMessagesPerSecond,
   lognormalGaps,
   normalGaps,
-  parseGaps,
   phi,
   phiNormalSilenceFor,
   pickThreshold,
@@ -158,10 +157,5 @@ describe("distributions", () => {
     const d = withPauseTail(normalGaps(1000, 100), 5000, 1e-4, 1000);
     expect(d.sf(5000)).toBeCloseTo(1e-4, 12);
     expect(() => withPauseTail(exponentialGaps(1000), 5000, 1e-4, 1000)).toThrow(/already exceeds/);
-  });
-
-  it("parses gap files with units and comments", () => {
-    expect(parseGaps("# gaps\n1000\n1.5s, 900ms\n\n2e3")).toEqual([1000, 1500, 900, 2000]);
-    expect(() => parseGaps("10 xyz")).toThrow(RangeError);
   });
 });

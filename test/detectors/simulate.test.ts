@@ -1,6 +1,15 @@
 // The simulation puts the seed's claims to the test (small clusters keep the tests fast).
 import { describe, expect, it } from "vitest";
-import { createRng, EventLoop, runScenario, simulate } from "../../src/detectors/index.ts";
+import {
+  EventLoop,
+  estimateSimulation,
+  planScenario,
+  Rng,
+  runScenario,
+  SimulationBudgetExceeded,
+  simulate,
+  simulationSettings,
+} from "../../src/detectors/index.ts";
 
 describe("EventLoop", () => {
   it("runs events in (time, sequence) order and stops at the horizon", () => {
@@ -19,28 +28,15 @@ describe("EventLoop", () => {
   });
 
   it("keeps heap order for many random events", () => {
-    const rng = createRng(7);
+    const rng = new Rng(7);
     const loop = new EventLoop();
     const times: number[] = [];
     for (let i = 0; i < 2000; i++) {
-      const t = Math.floor(rng() * 100);
+      const t = Math.floor(rng.float() * 100);
       loop.at(t, () => times.push(t));
     }
     loop.run(1000);
     expect(times).toEqual([...times].sort((a, b) => a - b));
-  });
-});
-
-describe("createRng", () => {
-  it("is deterministic per seed and uniform-looking", () => {
-    const a = createRng(42);
-    const b = createRng(42);
-    const xs = Array.from({ length: 10_000 }, () => a());
-    expect(xs.slice(0, 5)).toEqual(Array.from({ length: 5 }, () => b()));
-    const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
-    expect(Math.abs(mean - 0.5)).toBeLessThan(0.01);
-    expect(Math.min(...xs)).toBeGreaterThanOrEqual(0);
-    expect(Math.max(...xs)).toBeLessThan(1);
   });
 });
 
@@ -161,6 +157,76 @@ describe("heartbeat-system simulation", () => {
     expect(() => simulate({ nodes: 1, durationMs: 1000, detectors: [] })).toThrow(RangeError);
     expect(() =>
       simulate({ nodes: 3, durationMs: 1000, detectors: [], pauses: [{ node: 9, atMs: 0, durationMs: 1 }] }),
-    ).toThrow(/no node 9/);
+    ).toThrow("simulate: pauses[0].node must be an integer from 0 to 2, got 9");
+    // biome-ignore lint/suspicious/noExplicitAny: calling as JavaScript would
+    expect(() => simulate(undefined as any)).toThrow(/missing configuration/);
+    // biome-ignore lint/suspicious/noExplicitAny: calling as JavaScript would
+    expect(() => simulate({ nodes: 3, detectors: [] } as any)).toThrow(
+      /durationMs must be a number, got undefined/,
+    );
+    expect(() =>
+      simulate({ nodes: 3, durationMs: 1000, detectors: [{ kind: "fixed", timeoutMs: Number.NaN }] }),
+    ).toThrow(/FixedTimeoutDetector: timeoutMs must be > 0, got NaN/);
+    expect(() => simulate({ nodes: 3, durationMs: Number.POSITIVE_INFINITY, detectors: [] })).toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe("the simulation's bounds", () => {
+  const gc = (o: Parameters<typeof planScenario>[1]) => planScenario("gc-pause", o).runs[0]!.config;
+
+  it("nothing below 1 ms: a heartbeat interval or a judging interval of 0.5 ms is refused", () => {
+    expect(() => simulate({ ...gc({ nodes: 3 }), heartbeatIntervalMs: 0.5 })).toThrow(
+      "simulate: heartbeatIntervalMs must be a finite number >= 1 (nothing below 1 ms is simulated), got 0.5",
+    );
+    expect(() => simulate({ ...gc({ nodes: 3 }), checkIntervalMs: 0 })).toThrow(/nothing below 1 ms/);
+    expect(() => simulate({ ...gc({ nodes: 3 }), sendJitterMs: 1000 })).toThrow(
+      /below the heartbeat interval/,
+    );
+  });
+
+  it("3,000 nodes all-to-all are refused before anything is allocated (it used to abort out of memory)", () => {
+    const config = gc({ nodes: 3000 });
+    const e = estimateSimulation(simulationSettings(config));
+    expect(e.pairs).toBe(3000 * 2999);
+    expect(e.detectorStates).toBe(3000 * 2999 * 4);
+    let error: unknown;
+    try {
+      simulate(config);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SimulationBudgetExceeded);
+    expect((error as SimulationBudgetExceeded).budget).toBe("detectors");
+    expect((error as Error).message).toContain(
+      "35,988,000 detector states (3,000 nodes × 2,999 monitors each × 4 detectors)",
+    );
+  });
+
+  it("a 1 ms interval or 1,000 hours are refused by the event budget, with the product that makes them", () => {
+    expect(() => simulate({ ...gc({ nodes: 100 }), heartbeatIntervalMs: 1 })).toThrow(
+      /about 1,2\d\d,\d{3},\d{3} events \(100 nodes × 99 monitors each × 120,001 beats = /,
+    );
+    expect(() => simulate({ ...gc({ nodes: 100 }), durationMs: 3_600_000_000 })).toThrow(
+      SimulationBudgetExceeded,
+    );
+  });
+
+  it("the estimate is an upper bound of what the run does, and the default scenarios fit the budget", () => {
+    for (const name of ["gc-pause", "monitor-pause", "stalled-progress", "crash"] as const) {
+      for (const run of planScenario(name, { nodes: 12 }).runs) {
+        const e = estimateSimulation(simulationSettings(run.config));
+        const r = simulate(run.config);
+        expect(r.events).toBeLessThanOrEqual(e.deliveries + e.timers);
+        expect(r.judgements).toBeLessThanOrEqual(e.judgements);
+        expect(r.events).toBeGreaterThan(0.5 * (e.deliveries + e.timers));
+      }
+      for (const run of planScenario(name).runs) {
+        expect(estimateSimulation(simulationSettings(run.config)).events).toBeLessThan(20_000_000);
+      }
+    }
+    const cost = planScenario("cost").runs.map((r) => estimateSimulation(simulationSettings(r.config)));
+    expect(cost[0]!.detectorStates).toBe(999_000);
   });
 });

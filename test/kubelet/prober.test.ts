@@ -175,8 +175,8 @@ describe("bad input through the CLI: exit 2 with file, line and field", () => {
       /livenessProbe: a probe needs exactly one handler/,
     ],
     [
-      "periodSeconds 0",
-      "          readinessProbe:\n            tcpSocket: {port: 80}\n            periodSeconds: 0\n",
+      "negative periodSeconds (0 is the default, as SetDefaults_Probe makes it)",
+      "          readinessProbe:\n            tcpSocket: {port: 80}\n            periodSeconds: -1\n",
       /readinessProbe\.periodSeconds/,
     ],
     [
@@ -185,8 +185,8 @@ describe("bad input through the CLI: exit 2 with file, line and field", () => {
       /startupProbe\.initialDelaySeconds/,
     ],
     [
-      "failureThreshold 0",
-      "          livenessProbe:\n            tcpSocket: {port: 80}\n            failureThreshold: 0\n",
+      "negative failureThreshold",
+      "          livenessProbe:\n            tcpSocket: {port: 80}\n            failureThreshold: -1\n",
       /livenessProbe\.failureThreshold/,
     ],
     [

@@ -167,7 +167,7 @@ const cases: BadCase[] = [
     scenario: `duration: »0s\n${NODES}`,
     code: "invalid-duration",
     path: "duration",
-    message: "must be more than 0s",
+    message: '"0s" is too short: must be at least 1ms',
   },
   {
     name: "negative timeline time",
@@ -710,16 +710,19 @@ const cases: BadCase[] = [
   },
   ...(["periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold"] as const).map(
     (field): BadCase => ({
-      name: `probe ${field} < 1`,
+      name: `probe ${field} < 0`,
       scenario: scenario(),
       files: {
         "web.yaml": deployment({
-          container: probe("readinessProbe", `            tcpSocket: {port: 80}\n            ${field}: »0\n`),
+          container: probe(
+            "readinessProbe",
+            `            tcpSocket: {port: 80}\n            ${field}: »-1\n`,
+          ),
         }),
       },
       code: "invalid-value",
       path: `readinessProbe.${field}`,
-      message: "0 is too small: must be at least 1",
+      message: "-1 is too small: must be at least 0",
     }),
   ),
   {

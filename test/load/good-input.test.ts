@@ -56,7 +56,7 @@ describe("the scenario file", () => {
       `name: node-power-loss
 kubernetesVersion: "1.32"
 seed: 7
-duration: 15m
+duration: 25m
 start: created
 nodes:
   - {name: worker-1, zone: a, labels: {disk: ssd}, capacity: {cpu: "4", memory: 16Gi, pods: 110}, taints: []}
@@ -90,7 +90,7 @@ traffic:
     expect(s.file).toBe("scenario.yaml");
     expect(s.kubernetesVersion).toBe("1.32");
     expect(s.seed).toBe(7);
-    expect(s.duration).toBe(900);
+    expect(s.duration).toBe(1500);
     expect(s.start).toBe("created");
     expect(s.nodes).toEqual([
       {
@@ -400,13 +400,13 @@ items: []
     const db = s.manifests[0]!.object as StatefulSet;
     expect(db.spec.serviceName).toBe("db");
     expect(db.spec.volumeClaimTemplates).toEqual([
-      { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"] } },
+      { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], storage: 2 ** 30 } },
     ]);
   });
 
   it("keeps inline objects, positioned in the scenario file", () => {
     const s = load(
-      `duration: 1m\n${NODES}manifests:\n  - apiVersion: v1\n    kind: PersistentVolumeClaim\n    metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce]}\n`,
+      `duration: 1m\n${NODES}manifests:\n  - apiVersion: v1\n    kind: PersistentVolumeClaim\n    metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n`,
     );
     expect(s.manifests[0]).toMatchObject({
       kind: "PersistentVolumeClaim",

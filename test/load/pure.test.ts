@@ -6,10 +6,11 @@ import { reportLoadError } from "../../src/cli/errors.ts";
 import { LoadError } from "../../src/load/index.ts";
 
 describe("load/ core", () => {
-  const dir = "src/load";
-  const pure = readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "files.ts" && f !== "index.ts");
+  const pure = readdirSync("src/load", { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && f !== "files.ts" && f !== "index.ts")
+    .map((f) => `src/load/${f}`);
   it.each(pure)("%s imports no node: module", (file) => {
-    expect(readFileSync(`${dir}/${file}`, "utf8")).not.toMatch(/from\s+["']node:/);
+    expect(readFileSync(file, "utf8")).not.toMatch(/from\s+["']node:/);
   });
 });
 

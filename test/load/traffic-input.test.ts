@@ -120,11 +120,11 @@ const cases: BadCase[] = [
   },
   {
     name: "a bad kube-proxy period",
-    scenario: base("network: {kubeProxy: {minSyncPeriod: »0s}}\n"),
+    scenario: base("network: {kubeProxy: {syncPeriod: »0s}}\n"),
     files,
     code: "invalid-duration",
-    path: "network.kubeProxy.minSyncPeriod",
-    message: "must be more than 0s",
+    path: "network.kubeProxy.syncPeriod",
+    message: '"0s" is too short: must be at least 1ms',
   },
 ];
 

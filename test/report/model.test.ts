@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { clusterSeries, headline, LEVERS, podOwners, steps } from "../../src/report/html/model.ts";
-import { applyWhatIf, currentSettings } from "../../src/report/html/whatif.ts";
 import { simulate } from "../../src/simulate.ts";
+import { applyWhatIf, currentSettings } from "../../src/whatif/index.ts";
 
 const scenario = loadScenarioFile("examples/node-power-loss.yaml");
 const result = simulate(scenario);

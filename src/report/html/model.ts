@@ -4,7 +4,8 @@
 // page's figures with the command line's.
 
 import type { DetectorAnalysis } from "../../detectors/analysis.ts";
-import type { KubeObject } from "../../kubernetes/objects.ts";
+import { matchesMap } from "../../kubernetes/labels.ts";
+import { type KubeObject, podSpecOf } from "../../kubernetes/objects.ts";
 import type { Scenario } from "../../scenario/types.ts";
 import type { SimulationResult } from "../../simulate.ts";
 import type { Lane, TraceEvent } from "../../trace/events.ts";
@@ -419,11 +420,6 @@ export function initialPods(result: ReportResult, scenario: Scenario): string[] 
   return cache.initialPods;
 }
 
-function selects(selector: Record<string, string> | undefined, labels: Record<string, string>): boolean {
-  if (!selector || Object.keys(selector).length === 0) return false;
-  return Object.entries(selector).every(([k, v]) => labels[k] === v);
-}
-
 /** Endpoint keys `<ns>/<service>|Pod/<ns>/<pod>` ready at time t (inclusive of events at t only if `before` is false). */
 export function readyEndpointsAt(result: ReportResult, scenario: Scenario, t: number): Set<string> {
   const ready = new Set(initialReadyEndpoints(result, scenario));
@@ -480,7 +476,7 @@ export function initialReadyEndpoints(result: ReportResult, scenario: Scenario):
     const ns = owner.split("/")[1];
     selecting.set(
       owner,
-      services.filter((s) => s.key.split("/")[0] === ns && selects(s.selector, labels)).map((s) => s.key),
+      services.filter((s) => s.key.split("/")[0] === ns && matchesMap(s.selector, labels)).map((s) => s.key),
     );
   }
   for (const pod of initialPods(result, scenario)) {
@@ -733,23 +729,6 @@ export function probeSettings(scenario: Scenario): ProbeSetting[] {
     }
   }
   return out;
-}
-
-type ContainerLike = {
-  name: string;
-  startupProbe?: ProbeFields;
-  readinessProbe?: ProbeFields;
-  livenessProbe?: ProbeFields;
-};
-type ProbeFields = { periodSeconds?: number; failureThreshold?: number; timeoutSeconds?: number };
-
-export function podSpecOf(o: KubeObject): { containers: ContainerLike[] } | undefined {
-  const x = o as unknown as {
-    kind: string;
-    spec?: { containers?: ContainerLike[]; template?: { spec?: { containers: ContainerLike[] } } };
-  };
-  if (x.kind === "Pod") return x.spec as { containers: ContainerLike[] };
-  return x.spec?.template?.spec;
 }
 
 // ---- swimlanes by node or by workload ------------------------------------------------------------------

@@ -560,9 +560,11 @@ class SimulateReport {
 
   private applyWhatIf(w: WhatIf): void {
     const started = performance.now();
-    const scenario = applyWhatIf(this.payload.scenario, w);
+    let scenario: Scenario;
     let result: ReportResult;
     try {
+      // A value the scenario file could not hold is refused with load/'s message.
+      scenario = applyWhatIf(this.payload.scenario, w);
       result = simulate(scenario);
     } catch (e) {
       const s = document.getElementById("whatif-status");

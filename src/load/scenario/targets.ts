@@ -3,9 +3,9 @@
 // DaemonSets are generated, so `<namespace>/<name>` only has to start with `<workload>-`;
 // StatefulSet pods are `<sts>-<ordinal>` with the ordinal below replicas.
 
-import type { ManifestObject, PodTarget } from "../scenario/types.ts";
-import { closest, fail } from "./check.ts";
-import type { Path, SourceDoc } from "./source.ts";
+import type { ManifestObject, PodTarget } from "../../scenario/types.ts";
+import { closest, fail } from "../check.ts";
+import type { Path, SourceDoc } from "../source.ts";
 
 export const TARGET_KINDS = ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Pod"] as const;
 type TargetKind = (typeof TARGET_KINDS)[number];

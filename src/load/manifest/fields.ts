@@ -1,8 +1,8 @@
 // Field names of the Kubernetes API objects faultline reads, hand-copied from the API reference
-// (k8s.io/api core/v1, apps/v1, policy/v1, v1.28 to v1.35), so that strict validation rejects a
-// typo (`livenesProbe`) as the API server's strict field validation does, while every real manifest
-// passes. Sub-objects faultline does not read (securityContext, env, volume sources, affinity
-// terms…) are not checked field by field.
+// (k8s.io/api core/v1, apps/v1, policy/v1, storage/v1, v1.28 to v1.35), so that strict validation
+// rejects a typo (`livenesProbe`) as the API server's strict field validation does, while every real
+// manifest passes. Sub-objects faultline does not read (securityContext, env, volume sources…) are
+// not checked field by field.
 
 export const OBJECT_FIELDS = ["apiVersion", "kind", "metadata", "spec", "status"] as const;
 
@@ -248,3 +248,86 @@ export const POD_DISRUPTION_BUDGET_SPEC_FIELDS = [
   "selector",
   "unhealthyPodEvictionPolicy",
 ] as const;
+
+export const NODE_AFFINITY_FIELDS = [
+  "preferredDuringSchedulingIgnoredDuringExecution",
+  "requiredDuringSchedulingIgnoredDuringExecution",
+] as const;
+export const NODE_SELECTOR_FIELDS = ["nodeSelectorTerms"] as const;
+export const NODE_SELECTOR_TERM_FIELDS = ["matchExpressions", "matchFields"] as const;
+export const NODE_SELECTOR_REQUIREMENT_FIELDS = ["key", "operator", "values"] as const;
+export const PREFERRED_SCHEDULING_TERM_FIELDS = ["preference", "weight"] as const;
+export const POD_AFFINITY_TERM_FIELDS = [
+  "labelSelector",
+  "matchLabelKeys",
+  "mismatchLabelKeys",
+  "namespaceSelector",
+  "namespaces",
+  "topologyKey",
+] as const;
+export const WEIGHTED_POD_AFFINITY_TERM_FIELDS = ["podAffinityTerm", "weight"] as const;
+
+/** The volume sources a PersistentVolume may have (exactly one): core/v1 PersistentVolumeSource. */
+export const PERSISTENT_VOLUME_SOURCES = [
+  "awsElasticBlockStore",
+  "azureDisk",
+  "azureFile",
+  "cephfs",
+  "cinder",
+  "csi",
+  "fc",
+  "flexVolume",
+  "flocker",
+  "gcePersistentDisk",
+  "glusterfs",
+  "hostPath",
+  "iscsi",
+  "local",
+  "nfs",
+  "photonPersistentDisk",
+  "portworxVolume",
+  "quobyte",
+  "rbd",
+  "scaleIO",
+  "storageos",
+  "vsphereVolume",
+] as const;
+
+export const PERSISTENT_VOLUME_SPEC_FIELDS = [
+  ...PERSISTENT_VOLUME_SOURCES,
+  "accessModes",
+  "capacity",
+  "claimRef",
+  "mountOptions",
+  "nodeAffinity",
+  "persistentVolumeReclaimPolicy",
+  "storageClassName",
+  "volumeAttributesClassName",
+  "volumeMode",
+] as const;
+
+export const OBJECT_REFERENCE_FIELDS = [
+  "apiVersion",
+  "fieldPath",
+  "kind",
+  "name",
+  "namespace",
+  "resourceVersion",
+  "uid",
+] as const;
+
+/** storage.k8s.io/v1 StorageClass: its fields sit beside metadata. */
+export const STORAGE_CLASS_FIELDS = [
+  "allowVolumeExpansion",
+  "allowedTopologies",
+  "apiVersion",
+  "kind",
+  "metadata",
+  "mountOptions",
+  "parameters",
+  "provisioner",
+  "reclaimPolicy",
+  "volumeBindingMode",
+] as const;
+export const TOPOLOGY_SELECTOR_TERM_FIELDS = ["matchLabelExpressions"] as const;
+export const TOPOLOGY_SELECTOR_REQUIREMENT_FIELDS = ["key", "values"] as const;

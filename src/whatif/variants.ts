@@ -1,8 +1,8 @@
 // `--vary`: the scenario run once per value, and a table of what each variant lost and when.
 
 import type { Scenario } from "../scenario/types.ts";
-import { type SimulationResult, simulate } from "../simulate.ts";
-import type { TrafficResult } from "./result.ts";
+import { type SimulateOptions, type SimulationResult, simulate } from "../run/simulate.ts";
+import type { TrafficResult } from "../traffic/result.ts";
 import { applyVariation, parseVary } from "./vary.ts";
 
 export interface VariantResult {
@@ -16,11 +16,30 @@ export interface VariantRun {
   result: SimulationResult;
 }
 
-export function simulateVariants(scenario: Scenario, vary: string, seed?: number): VariantRun[] {
+/** One variant's scenario, as loaded with its patches. */
+export interface Variant {
+  variant: string;
+  scenario: Scenario;
+}
+
+/**
+ * Every variant `--vary KEY=V1,V2` asks for, each loaded (and so validated) before any is run: a
+ * LoadError naming the first bad value, before minutes of simulation.
+ */
+export function variantsOf(scenario: Scenario, vary: string): Variant[] {
   const { key, values } = parseVary(vary);
-  return values.map((v) => ({
-    variant: `${key}=${v}`,
-    result: simulate(applyVariation(scenario, key, v), seed === undefined ? {} : { seed }),
+  return values.map((v) => ({ variant: `${key}=${v}`, scenario: applyVariation(scenario, key, v) }));
+}
+
+export function simulateVariants(
+  scenario: Scenario,
+  vary: string,
+  seed?: number,
+  options: Omit<SimulateOptions, "seed"> = {},
+): VariantRun[] {
+  return variantsOf(scenario, vary).map(({ variant, scenario: s }) => ({
+    variant,
+    result: simulate(s, seed === undefined ? options : { ...options, seed }),
   }));
 }
 

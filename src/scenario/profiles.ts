@@ -8,7 +8,7 @@ import type {
   NetworkOverrides,
   NetworkSettings,
   ProfileName,
-} from "../scenario/types.ts";
+} from "./types.ts";
 
 export interface Profile {
   name: ProfileName;

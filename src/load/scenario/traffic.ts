@@ -1,5 +1,6 @@
 // The `traffic`, `network` and `profile` sections of a scenario (issue 4), validated with positions.
 
+import { ENVOY_OUTLIER_DEFAULTS, LINKERD_RETRY_BUDGET, PROFILES } from "../../scenario/profiles.ts";
 import {
   type NetworkOverrides,
   type OutlierDetectionSpec,
@@ -8,10 +9,12 @@ import {
   type RetryBudgetSpec,
   type TrafficEntry,
   type TrafficSpec,
-} from "../scenario/types.ts";
-import { bool, closest, duration, fail, int, knownFields, list, num, obj, oneOf, str } from "./check.ts";
-import type { Collected } from "./manifest.ts";
-import type { Path, SourceDoc } from "./source.ts";
+} from "../../scenario/types.ts";
+import { bool, closest, duration, fail, int, knownFields, list, num, obj, oneOf, str } from "../check.ts";
+import type { Collected } from "../manifest/collect.ts";
+import type { Path, SourceDoc } from "../source.ts";
+import { formatDuration } from "../units.ts";
+import { DATA_PLANE_DELAY, DATA_PLANE_PERIOD } from "./limits.ts";
 
 export const TRAFFIC_FIELDS = [
   "service",
@@ -54,8 +57,6 @@ export const MAX_RATE = 100_000;
 export const MAX_CLIENTS = 10_000;
 export const MAX_POOL = 1_000;
 export const MAX_RETRIES = 10;
-
-const DAY = { min: 0, max: 24 * 3600, maxText: "24h" };
 
 export function parseProfile(src: SourceDoc, v: unknown): ProfileName | undefined {
   if (v == null) return undefined;
@@ -105,8 +106,7 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
     const poolSize =
       o.poolSize == null ? 1 : int(src, [...p, "poolSize"], o.poolSize, { min: 1, max: MAX_POOL });
     const keepAlive = o.keepAlive == null ? true : bool(src, [...p, "keepAlive"], o.keepAlive);
-    const timeout = o.timeout == null ? 30 : duration(src, [...p, "timeout"], o.timeout, DAY);
-    if (timeout === 0) fail(src, [...p, "timeout"], "invalid-duration", "must be more than 0s");
+    const timeout = o.timeout == null ? 30 : duration(src, [...p, "timeout"], o.timeout, DATA_PLANE_PERIOD);
     const retries =
       o.retries == null ? 0 : int(src, [...p, "retries"], o.retries, { min: 0, max: MAX_RETRIES });
     const entry = o.entry == null ? "load-balancer" : oneOf(src, [...p, "entry"], o.entry, ENTRIES);
@@ -144,24 +144,29 @@ function parseOutlier(src: SourceDoc, path: Path, v: unknown): OutlierDetectionS
   const o = obj(src, path, v, "a mapping of Envoy outlier-detection settings ({} for Envoy's defaults)");
   knownFields(src, path, o, OUTLIER_FIELDS, "outlierDetection");
   const base =
-    o.baseEjectionTime == null ? 30 : duration(src, [...path, "baseEjectionTime"], o.baseEjectionTime, DAY);
-  const interval = o.interval == null ? 10 : duration(src, [...path, "interval"], o.interval, DAY);
-  // Istio: interval "MUST BE >=1ms".
-  if (interval < 0.001) fail(src, [...path, "interval"], "invalid-duration", "must be at least 1ms");
+    o.baseEjectionTime == null
+      ? ENVOY_OUTLIER_DEFAULTS.baseEjectionTime
+      : duration(src, [...path, "baseEjectionTime"], o.baseEjectionTime, DATA_PLANE_PERIOD);
+  const interval =
+    o.interval == null
+      ? ENVOY_OUTLIER_DEFAULTS.interval
+      : duration(src, [...path, "interval"], o.interval, DATA_PLANE_PERIOD);
+  const d = ENVOY_OUTLIER_DEFAULTS;
   return {
     consecutive5xx:
       o.consecutive5xx == null
-        ? 5
+        ? d.consecutive5xx
         : int(src, [...path, "consecutive5xx"], o.consecutive5xx, { min: 1, max: 1000 }),
     interval,
     baseEjectionTime: base,
+    // max_ejection_time: 300s, or base_ejection_time when that is larger.
     maxEjectionTime:
       o.maxEjectionTime == null
-        ? Math.max(300, base)
-        : duration(src, [...path, "maxEjectionTime"], o.maxEjectionTime, DAY),
+        ? Math.max(d.maxEjectionTime, base)
+        : duration(src, [...path, "maxEjectionTime"], o.maxEjectionTime, DATA_PLANE_PERIOD),
     maxEjectionPercent:
       o.maxEjectionPercent == null
-        ? 10
+        ? d.maxEjectionPercent
         : num(src, [...path, "maxEjectionPercent"], o.maxEjectionPercent, { min: 0, max: 100 }),
   };
 }
@@ -170,15 +175,22 @@ function parseBudget(src: SourceDoc, path: Path, v: unknown): RetryBudgetSpec {
   const o = obj(src, path, v, "a retry budget such as {ratio: 0.2, minRetriesPerSecond: 10}");
   knownFields(src, path, o, BUDGET_FIELDS, "retryBudget");
   return {
-    ratio: o.ratio == null ? 0.2 : num(src, [...path, "ratio"], o.ratio, { min: 0, max: 1000 }),
+    ratio:
+      o.ratio == null
+        ? LINKERD_RETRY_BUDGET.ratio
+        : num(src, [...path, "ratio"], o.ratio, { min: 0, max: 1000 }),
     minRetriesPerSecond:
       o.minRetriesPerSecond == null
-        ? 10
+        ? LINKERD_RETRY_BUDGET.minRetriesPerSecond
         : num(src, [...path, "minRetriesPerSecond"], o.minRetriesPerSecond, { min: 0 }),
   };
 }
 
-export function parseNetwork(src: SourceDoc, v: unknown): NetworkOverrides | undefined {
+export function parseNetwork(
+  src: SourceDoc,
+  v: unknown,
+  profile?: ProfileName,
+): NetworkOverrides | undefined {
   if (v == null) return undefined;
   const path = ["network"];
   const o = obj(
@@ -194,21 +206,40 @@ export function parseNetwork(src: SourceDoc, v: unknown): NetworkOverrides | und
       src,
       [...path, "endpointPropagationSeconds"],
       o.endpointPropagationSeconds,
-      DAY,
+      DATA_PLANE_DELAY,
     );
   if (o.nodeLossEndpointDelay != null)
     out.nodeLossEndpointDelay = duration(
       src,
       [...path, "nodeLossEndpointDelay"],
       o.nodeLossEndpointDelay,
-      DAY,
+      DATA_PLANE_DELAY,
     );
   if (o.kubeProxy != null) {
     const p = [...path, "kubeProxy"];
     const k = obj(src, p, o.kubeProxy);
     knownFields(src, p, k, KUBE_PROXY_FIELDS, "kubeProxy");
     out.kubeProxy = {};
-    for (const f of KUBE_PROXY_FIELDS) if (k[f] != null) out.kubeProxy[f] = positive(src, [...p, f], k[f]);
+    // KubeProxyIPTablesConfiguration validation: syncPeriod "must be greater than 0", minSyncPeriod
+    // "must be greater than or equal to 0" (pkg/proxy/apis/config/validation/validation.go).
+    if (k.syncPeriod != null)
+      out.kubeProxy.syncPeriod = duration(src, [...p, "syncPeriod"], k.syncPeriod, DATA_PLANE_PERIOD);
+    if (k.minSyncPeriod != null)
+      out.kubeProxy.minSyncPeriod = duration(src, [...p, "minSyncPeriod"], k.minSyncPeriod, DATA_PLANE_DELAY);
+    // "must be greater than or equal to minSyncPeriod", against the profile's value of the other.
+    const { minSyncPeriod, syncPeriod } = {
+      ...PROFILES[profile ?? "stock"].network.kubeProxy,
+      ...out.kubeProxy,
+    };
+    if (minSyncPeriod > syncPeriod) {
+      const at = k.syncPeriod != null ? "syncPeriod" : "minSyncPeriod";
+      fail(
+        src,
+        [...p, at],
+        "invalid-value",
+        `syncPeriod ${formatDuration(syncPeriod)} must be greater than or equal to minSyncPeriod ${formatDuration(minSyncPeriod)}`,
+      );
+    }
   }
   if (o.loadBalancer != null) {
     const p = [...path, "loadBalancer"];
@@ -216,9 +247,19 @@ export function parseNetwork(src: SourceDoc, v: unknown): NetworkOverrides | und
     knownFields(src, p, l, LB_FIELDS, "loadBalancer");
     const lb: NonNullable<NetworkOverrides["loadBalancer"]> = {};
     if (l.healthCheckInterval != null)
-      lb.healthCheckInterval = positive(src, [...p, "healthCheckInterval"], l.healthCheckInterval);
+      lb.healthCheckInterval = duration(
+        src,
+        [...p, "healthCheckInterval"],
+        l.healthCheckInterval,
+        DATA_PLANE_PERIOD,
+      );
     if (l.healthCheckTimeout != null)
-      lb.healthCheckTimeout = positive(src, [...p, "healthCheckTimeout"], l.healthCheckTimeout);
+      lb.healthCheckTimeout = duration(
+        src,
+        [...p, "healthCheckTimeout"],
+        l.healthCheckTimeout,
+        DATA_PLANE_PERIOD,
+      );
     if (l.unhealthyThreshold != null)
       lb.unhealthyThreshold = int(src, [...p, "unhealthyThreshold"], l.unhealthyThreshold, {
         min: 1,
@@ -230,10 +271,4 @@ export function parseNetwork(src: SourceDoc, v: unknown): NetworkOverrides | und
   }
 
   return out;
-}
-
-function positive(src: SourceDoc, path: Path, v: unknown): number {
-  const s = duration(src, path, v, DAY);
-  if (s === 0) fail(src, path, "invalid-duration", "must be more than 0s");
-  return s;
 }

@@ -1,0 +1,184 @@
+// A manifest document's value → typed objects: a List's items one by one, a modelled kind through
+// its converter (one file per API area), any other kind kept aside as `ignored`, never rejected.
+// Applies the API server's defaults that the models rely on (namespace "default", replicas 1,
+// requests from limits) and its validation of the fields the models read.
+
+import { type KubeObject, type ManifestKind, MODELLED_MANIFEST_KINDS } from "../../kubernetes/objects.ts";
+import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
+import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
+import type { Path, SourceDoc } from "../source.ts";
+import * as F from "./fields.ts";
+import { ALL_KINDS, BUILTIN_KINDS, groupOf, groupsWithKind, isBuiltinGroup, isListKind } from "./kinds.ts";
+import { type Meta, objectMeta } from "./meta.ts";
+import { type NotModelled, noteNotModelled } from "./not-modelled.ts";
+import { pod } from "./pod-spec.ts";
+import { podDisruptionBudget } from "./policy.ts";
+import { service } from "./service.ts";
+import { persistentVolume, persistentVolumeClaim, storageClass } from "./storage.ts";
+import { daemonSet, deployment, replicaSet, statefulSet } from "./workloads.ts";
+
+const API_VERSION: Record<ManifestKind, string> = {
+  Pod: "v1",
+  Service: "v1",
+  PersistentVolumeClaim: "v1",
+  Deployment: "apps/v1",
+  ReplicaSet: "apps/v1",
+  StatefulSet: "apps/v1",
+  DaemonSet: "apps/v1",
+  PodDisruptionBudget: "policy/v1",
+  PersistentVolume: "v1",
+  StorageClass: "storage.k8s.io/v1",
+};
+
+export interface Collected {
+  manifests: ManifestObject[];
+  ignored: IgnoredObject[];
+  /** Where each of `manifests` is, in the same order, to point at it in later checks. */
+  where: { src: SourceDoc; path: Path }[];
+  /** `Kind/namespace/name` → position of the first object of that identity. */
+  seen: Map<string, { file: string; line: number; col: number }>;
+  /** Valid fields no model reads, each where it first appears. */
+  notModelled: NotModelled;
+}
+
+export function emptyCollected(): Collected {
+  return { manifests: [], ignored: [], where: [], seen: new Map(), notModelled: new Map() };
+}
+
+/**
+ * Validate one value of a manifest document (an object or a List of objects) at `path` in `src`
+ * and append it to `out`.
+ */
+export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: Collected): void {
+  if (!isObj(value)) {
+    fail(
+      src,
+      path,
+      "invalid-object",
+      `${show(value)} is not a Kubernetes object (a mapping with apiVersion, kind and metadata)`,
+    );
+  }
+  const kindValue = value.kind;
+  const apiVersionValue = value.apiVersion;
+  if (
+    kindValue === undefined ||
+    kindValue === null ||
+    apiVersionValue === undefined ||
+    apiVersionValue === null
+  ) {
+    const missing = kindValue === undefined || kindValue === null ? "kind" : "apiVersion";
+    fail(
+      src,
+      path,
+      "invalid-object",
+      `object has no "${missing}": every Kubernetes object needs apiVersion and kind (e.g. apiVersion: apps/v1, kind: Deployment)`,
+    );
+  }
+  const kind = str(src, [...path, "kind"], kindValue);
+  const apiVersion = str(src, [...path, "apiVersion"], apiVersionValue);
+
+  const group = groupOf(apiVersion);
+  const builtin = isBuiltinGroup(group);
+
+  // kubectl accepts `kind: List` (as `kubectl get -o yaml` prints it) and <Kind>List with `items`.
+  if (
+    kind === "List" ||
+    (builtin && isListKind(group, kind)) ||
+    (kind.endsWith("List") && Array.isArray(value.items))
+  ) {
+    if (value.items == null)
+      fail(src, path, "invalid-object", `a ${kind} needs "items", the list of its objects`);
+    if (!Array.isArray(value.items))
+      fail(
+        src,
+        [...path, "items"],
+        "invalid-object",
+        `${show(value.items)} is not a list: a ${kind} holds its objects in "items"`,
+      );
+    value.items.forEach((item, i) => {
+      collectObjects(src, [...path, "items", i], item, out);
+    });
+    return;
+  }
+
+  const pos = { file: src.file, ...src.locate(path) };
+  const modelled =
+    builtin && (MODELLED_MANIFEST_KINDS as readonly string[]).includes(kind)
+      ? (kind as ManifestKind)
+      : undefined;
+  if (!modelled) {
+    // A kind Kubernetes' built-in group does not have is a mistake, not a custom resource.
+    if (builtin && !BUILTIN_KINDS[group]!.includes(kind)) {
+      const near = closest(kind, BUILTIN_KINDS[group]!);
+      const elsewhere = near ? [] : groupsWithKind(kind);
+      const other = near || elsewhere.length > 0 ? undefined : closest(kind, ALL_KINDS);
+      const version = (g: string) => (g === "" ? "v1" : g);
+      const hint = near
+        ? `; did you mean "${near}"?`
+        : elsewhere.length > 0
+          ? ` (${kind} is in ${elsewhere.map(version).join(", ")})`
+          : other
+            ? `; did you mean "${other}" (in ${groupsWithKind(other).map(version).join(", ")})?`
+            : "";
+      fail(
+        src,
+        [...path, "kind"],
+        "invalid-object",
+        `no matches for kind "${kind}" in version "${apiVersion}"${hint}`,
+      );
+    }
+    const meta = isObj(value.metadata) ? value.metadata : {};
+    const name = typeof meta.name === "string" ? meta.name : "";
+    out.ignored.push({ apiVersion, kind, name, pos });
+    return;
+  }
+  const expected = API_VERSION[modelled];
+  if (apiVersion !== expected) {
+    fail(
+      src,
+      [...path, "apiVersion"],
+      "invalid-object",
+      `no matches for kind "${kind}" in version "${apiVersion}" (use apiVersion: ${expected})`,
+    );
+  }
+  // A StorageClass's fields sit beside metadata; its converter checks them.
+  if (modelled !== "StorageClass") knownFields(src, path, value, F.OBJECT_FIELDS, kind);
+  const object = convert(src, path, modelled, value);
+  // Cluster-scoped objects (PersistentVolume, StorageClass) have no namespace.
+  const key = object.metadata.namespace
+    ? `${object.metadata.namespace}/${object.metadata.name}`
+    : object.metadata.name;
+  const id = `${modelled}/${key}`;
+  const first = out.seen.get(id);
+  if (first) {
+    fail(
+      src,
+      [...path, "metadata", "name"],
+      "duplicate-object",
+      `duplicate object: ${modelled} "${key}" is already defined at ${first.file}:${first.line}:${first.col}`,
+    );
+  }
+  out.seen.set(id, pos);
+  noteNotModelled(src, path, modelled, value, out.manifests.length, out.notModelled);
+  out.manifests.push({ object, kind: modelled, pos });
+  out.where.push({ src, path });
+}
+
+/** Each modelled kind's converter: the object's value at `path` → its typed object. */
+const CONVERT: Record<ManifestKind, (src: SourceDoc, path: Path, metadata: Meta, o: Obj) => KubeObject> = {
+  Pod: pod,
+  Deployment: deployment,
+  ReplicaSet: replicaSet,
+  StatefulSet: statefulSet,
+  DaemonSet: daemonSet,
+  Service: service,
+  PersistentVolumeClaim: persistentVolumeClaim,
+  PodDisruptionBudget: podDisruptionBudget,
+  PersistentVolume: persistentVolume,
+  StorageClass: storageClass,
+};
+
+function convert(src: SourceDoc, path: Path, kind: ManifestKind, o: Obj): KubeObject {
+  const metadata = objectMeta(src, [...path, "metadata"], required(src, path, o, "metadata", kind), kind);
+  return CONVERT[kind](src, path, metadata, o);
+}

@@ -1,0 +1,184 @@
+// Fields that are valid Kubernetes and change what a failure does, but that no model reads: each is
+// reported once (the first place it appears) as "not modelled", never silently dropped (issue 9,
+// "Never silent again"). Decided field by field from what the models use (grep the field's name in
+// src/kubelet, src/controllers, src/faults, src/network, src/traffic):
+// - not listed: fields with no bearing on failure handling (image, env, command, securityContext,
+//   dnsPolicy, serviceAccountName, revisionHistoryLimit, clusterIP, ports of a Service…) and fields
+//   the models read (replicas, selectors, probes, tolerations, nodeSelector, podAntiAffinity,
+//   topologySpreadConstraints' maxSkew/topologyKey/whenUnsatisfiable/labelSelector, requests,
+//   terminationGracePeriodSeconds, readinessGates, hostNetwork, podManagementPolicy, serviceName,
+//   publishNotReadyAddresses, externalTrafficPolicy, minAvailable/maxUnavailable…);
+// - listed: what follows, a field only when its value differs from the behaviour the models assume
+//   (schedulerName other than default-scheduler, sessionAffinity ClientIP…).
+// When a model starts reading one of these, delete its line here in the same commit.
+
+import { isObj, type Obj } from "../check.ts";
+import type { Path, SourceDoc } from "../source.ts";
+
+type When = (v: unknown) => boolean;
+
+const present: When = (v) => v !== undefined && v !== null;
+const nonEmpty: When = (v) =>
+  Array.isArray(v) ? v.length > 0 : isObj(v) ? Object.keys(v).length > 0 : present(v);
+const notZero: When = (v) => present(v) && v !== 0;
+const not =
+  (value: unknown): When =>
+  (v) =>
+    present(v) && v !== value;
+
+/** API type → field (dotted below the type) → when it counts as used. */
+const RULES: Record<string, Record<string, When>> = {
+  ObjectMeta: { finalizers: nonEmpty },
+  DeploymentSpec: { minReadySeconds: notZero, strategy: present },
+  ReplicaSetSpec: { minReadySeconds: notZero },
+  StatefulSetSpec: {
+    minReadySeconds: notZero,
+    ordinals: present,
+    persistentVolumeClaimRetentionPolicy: present,
+    updateStrategy: present,
+  },
+  DaemonSetSpec: { minReadySeconds: notZero, updateStrategy: present },
+  PodSpec: {
+    activeDeadlineSeconds: present,
+    initContainers: nonEmpty,
+    overhead: nonEmpty,
+    preemptionPolicy: present,
+    priority: present,
+    priorityClassName: present,
+    resourceClaims: nonEmpty,
+    resources: nonEmpty,
+    runtimeClassName: present,
+    schedulerName: not("default-scheduler"),
+    schedulingGates: nonEmpty,
+    workloadRef: present,
+  },
+  Affinity: { nodeAffinity: present, podAffinity: present },
+  PodAffinityTerm: {
+    matchLabelKeys: nonEmpty,
+    mismatchLabelKeys: nonEmpty,
+    namespaceSelector: present,
+    namespaces: nonEmpty,
+  },
+  TopologySpreadConstraint: {
+    matchLabelKeys: nonEmpty,
+    minDomains: present,
+    nodeAffinityPolicy: not("Honor"),
+    nodeTaintsPolicy: not("Ignore"),
+  },
+  Container: {
+    "lifecycle.postStart": present,
+    "lifecycle.preStop": present,
+    "lifecycle.stopSignal": present,
+    "resources.claims": nonEmpty,
+    "resources.limits": nonEmpty,
+  },
+  ContainerPort: { hostPort: notZero },
+  ServiceSpec: {
+    internalTrafficPolicy: not("Cluster"),
+    sessionAffinity: not("None"),
+    trafficDistribution: present,
+  },
+  PodDisruptionBudgetSpec: { unhealthyPodEvictionPolicy: not("IfHealthyBudget") },
+};
+
+/** `field` (e.g. `Container.resources.limits`) → where it first appears: `file:line`, and its order. */
+export type NotModelled = Map<string, { where: string; object: number; line: number }>;
+
+/** The fields in the order they appear: by object (load order), then line. */
+export function notModelledInOrder(notModelled: NotModelled): { field: string; where: string }[] {
+  return [...notModelled]
+    .sort(([, a], [, b]) => a.object - b.object || a.line - b.line)
+    .map(([field, { where }]) => ({ field, where }));
+}
+
+/**
+ * Notes the not-modelled fields of a loaded object (the `object`-th), its raw value at `path` in
+ * `src`.
+ */
+export function noteNotModelled(
+  src: SourceDoc,
+  path: Path,
+  kind: string,
+  o: Obj,
+  object: number,
+  out: NotModelled,
+): void {
+  const visit = (type: string, p: Path, v: unknown) => {
+    if (!isObj(v)) return;
+    for (const [field, when] of Object.entries(RULES[type] ?? {})) {
+      const parts = field.split(".");
+      const value = parts.reduce<unknown>((x, k) => (isObj(x) ? x[k] : undefined), v);
+      const name = `${type}.${field}`;
+      if (!when(value) || out.has(name)) continue;
+      const { line } = src.locate([...p, ...parts], "key");
+      out.set(name, { where: `${src.file}:${line}`, object, line });
+    }
+  };
+  const each = (type: string, p: Path, v: unknown, visitItem = visit) => {
+    if (!Array.isArray(v)) return;
+    v.forEach((x, i) => {
+      visitItem(type, [...p, i], x);
+    });
+  };
+  const podSpec = (p: Path, spec: unknown) => {
+    if (!isObj(spec)) return;
+    visit("PodSpec", p, spec);
+    for (const list of ["containers", "initContainers"] as const) {
+      each("Container", [...p, list], spec[list], (type, cp, c) => {
+        visit(type, cp, c);
+        if (isObj(c)) each("ContainerPort", [...cp, "ports"], c.ports);
+      });
+    }
+    if (isObj(spec.affinity)) {
+      visit("Affinity", [...p, "affinity"], spec.affinity);
+      for (const a of ["podAffinity", "podAntiAffinity"] as const) {
+        const pa = spec.affinity[a];
+        if (!isObj(pa)) continue;
+        const ap = [...p, "affinity", a];
+        each(
+          "PodAffinityTerm",
+          [...ap, "requiredDuringSchedulingIgnoredDuringExecution"],
+          pa.requiredDuringSchedulingIgnoredDuringExecution,
+        );
+        const preferred = pa.preferredDuringSchedulingIgnoredDuringExecution;
+        if (Array.isArray(preferred))
+          preferred.forEach((w, i) => {
+            if (isObj(w))
+              visit(
+                "PodAffinityTerm",
+                [...ap, "preferredDuringSchedulingIgnoredDuringExecution", i, "podAffinityTerm"],
+                w.podAffinityTerm,
+              );
+          });
+      }
+    }
+    each("TopologySpreadConstraint", [...p, "topologySpreadConstraints"], spec.topologySpreadConstraints);
+  };
+
+  visit("ObjectMeta", [...path, "metadata"], o.metadata);
+  const sp = [...path, "spec"];
+  const spec = o.spec;
+  switch (kind) {
+    case "Pod":
+      podSpec(sp, spec);
+      break;
+    case "Deployment":
+    case "ReplicaSet":
+    case "StatefulSet":
+    case "DaemonSet":
+      visit(`${kind}Spec`, sp, spec);
+      if (isObj(spec) && isObj(spec.template)) {
+        visit("ObjectMeta", [...sp, "template", "metadata"], spec.template.metadata);
+        podSpec([...sp, "template", "spec"], spec.template.spec);
+      }
+      break;
+    case "Service":
+      visit("ServiceSpec", sp, spec);
+      break;
+    case "PodDisruptionBudget":
+      visit("PodDisruptionBudgetSpec", sp, spec);
+      break;
+    default:
+      break;
+  }
+}

@@ -1,0 +1,118 @@
+// apps/v1 workloads: Deployment, ReplicaSet, StatefulSet, DaemonSet. Each has a selector that must
+// select its own template's labels (apps validation), and a pod template whose restartPolicy is Always.
+
+import { matchesSelector } from "../../kubernetes/labels.ts";
+import type {
+  DaemonSet,
+  Deployment,
+  LabelSelector,
+  PodTemplateSpec,
+  ReplicaSet,
+  StatefulSet,
+} from "../../kubernetes/objects.ts";
+import { fail, int, knownFields, list, type Obj, obj, optOneOf, optStr, required } from "../check.ts";
+import type { Path, SourceDoc } from "../source.ts";
+import * as F from "./fields.ts";
+import { annotationMap, type Meta, optLabelMap } from "./meta.ts";
+import { podSpec } from "./pod-spec.ts";
+import { labelSelector } from "./selector.ts";
+import { claimTemplate } from "./storage.ts";
+
+/** More replicas than this in one workload is refused (the documented limit of 150,000 pods per cluster). */
+export const MAX_REPLICAS = 150_000;
+
+export function deployment(src: SourceDoc, path: Path, metadata: Meta, o: Obj): Deployment {
+  const specPath = [...path, "spec"];
+  const s = obj(src, specPath, required(src, path, o, "spec", "Deployment"));
+  knownFields(src, specPath, s, F.DEPLOYMENT_SPEC_FIELDS, "DeploymentSpec");
+  return { kind: "Deployment", metadata, spec: workloadSpec(src, specPath, s, "Deployment") };
+}
+
+export function replicaSet(src: SourceDoc, path: Path, metadata: Meta, o: Obj): ReplicaSet {
+  const specPath = [...path, "spec"];
+  const s = obj(src, specPath, required(src, path, o, "spec", "ReplicaSet"));
+  knownFields(src, specPath, s, F.REPLICA_SET_SPEC_FIELDS, "ReplicaSetSpec");
+  return { kind: "ReplicaSet", metadata, spec: workloadSpec(src, specPath, s, "ReplicaSet") };
+}
+
+export function statefulSet(src: SourceDoc, path: Path, metadata: Meta, o: Obj): StatefulSet {
+  const specPath = [...path, "spec"];
+  const s = obj(src, specPath, required(src, path, o, "spec", "StatefulSet"));
+  knownFields(src, specPath, s, F.STATEFUL_SET_SPEC_FIELDS, "StatefulSetSpec");
+  const spec: StatefulSet["spec"] = { ...workloadSpec(src, specPath, s, "StatefulSet") };
+  const serviceName = optStr(src, [...specPath, "serviceName"], s.serviceName);
+  if (serviceName !== undefined) spec.serviceName = serviceName;
+  const policy = optOneOf(src, [...specPath, "podManagementPolicy"], s.podManagementPolicy, [
+    "OrderedReady",
+    "Parallel",
+  ] as const);
+  if (policy) spec.podManagementPolicy = policy;
+  if (s.volumeClaimTemplates != null) {
+    const p = [...specPath, "volumeClaimTemplates"];
+    spec.volumeClaimTemplates = list(src, p, s.volumeClaimTemplates).map((t, i) =>
+      claimTemplate(src, [...p, i], t),
+    );
+  }
+  return { kind: "StatefulSet", metadata, spec };
+}
+
+export function daemonSet(src: SourceDoc, path: Path, metadata: Meta, o: Obj): DaemonSet {
+  const specPath = [...path, "spec"];
+  const s = obj(src, specPath, required(src, path, o, "spec", "DaemonSet"));
+  knownFields(src, specPath, s, F.DAEMON_SET_SPEC_FIELDS, "DaemonSetSpec");
+  const { selector, template } = workloadSpec(src, specPath, s, "DaemonSet");
+  return { kind: "DaemonSet", metadata, spec: { selector, template } };
+}
+
+type WorkloadKind = "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet";
+
+function workloadSpec(
+  src: SourceDoc,
+  path: Path,
+  s: Obj,
+  kind: WorkloadKind,
+): { replicas: number; selector: LabelSelector; template: PodTemplateSpec } {
+  const replicas =
+    s.replicas == null ? 1 : int(src, [...path, "replicas"], s.replicas, { min: 0, max: MAX_REPLICAS });
+  const selector = labelSelector(
+    src,
+    [...path, "selector"],
+    required(src, path, s, "selector", `${kind}Spec`),
+  );
+  if (!selector.matchLabels && !selector.matchExpressions) {
+    fail(src, [...path, "selector"], "invalid-value", `empty selector is invalid for ${kind}`);
+  }
+  const tp = [...path, "template"];
+  const t = obj(src, tp, required(src, path, s, "template", `${kind}Spec`));
+  knownFields(src, tp, t, F.POD_TEMPLATE_SPEC_FIELDS, "PodTemplateSpec");
+  const template: PodTemplateSpec = { spec: podSpec(src, [...tp, "spec"], required(src, tp, t, "spec")) };
+  let labels: Record<string, string> = {};
+  if (t.metadata != null) {
+    const mp = [...tp, "metadata"];
+    const m = obj(src, mp, t.metadata);
+    knownFields(src, mp, m, F.OBJECT_META_FIELDS, "ObjectMeta");
+    template.metadata = {};
+    const l = optLabelMap(src, [...mp, "labels"], m.labels);
+    if (l) template.metadata.labels = labels = l;
+    if (m.annotations != null)
+      template.metadata.annotations = annotationMap(src, [...mp, "annotations"], m.annotations);
+  }
+  if (!matchesSelector(selector, labels)) {
+    fail(
+      src,
+      [...tp, "metadata", "labels"],
+      "invalid-value",
+      "`selector` does not match template `labels`: the pods this template creates would not be selected",
+    );
+  }
+  const restartPolicy = template.spec.restartPolicy;
+  if (restartPolicy !== undefined && restartPolicy !== "Always") {
+    fail(
+      src,
+      [...tp, "spec", "restartPolicy"],
+      "invalid-value",
+      `Unsupported value: "${restartPolicy}": supported values: "Always" (in a ${kind})`,
+    );
+  }
+  return { replicas, selector, template };
+}

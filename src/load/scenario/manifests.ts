@@ -1,0 +1,126 @@
+// The scenario's `manifests`: paths (read through the caller's ReadManifest, so that this stays pure)
+// or inline objects, collected into typed objects; and the totals Kubernetes' limits allow.
+
+import { type KubeObject, podSpecOf } from "../../kubernetes/objects.ts";
+import type { ManifestFile, NotModelledField, Scenario } from "../../scenario/types.ts";
+import { fail, isObj, str } from "../check.ts";
+import type { LoadErrorCode } from "../errors.ts";
+import { type Collected, collectObjects, emptyCollected } from "../manifest/collect.ts";
+import { notModelledInOrder } from "../manifest/not-modelled.ts";
+import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
+import { MAX_CONTAINERS, MAX_PODS } from "./limits.ts";
+
+export type { ManifestFile };
+
+/**
+ * Reads a `manifests:` entry (a path relative to the scenario file): one file, or every
+ * .yaml/.yml/.json file of a folder sorted by name. `undefined` when nothing exists there; throws
+ * ManifestReadError when it exists but cannot be used (too large, not a file).
+ */
+export type ReadManifest = (path: string) => ManifestFile[] | undefined;
+
+export class ManifestReadError extends Error {
+  readonly code: LoadErrorCode;
+  constructor(code: LoadErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export function readEntry(
+  src: SourceDoc,
+  path: Path,
+  entry: unknown,
+  readManifest: ReadManifest,
+  out: Collected,
+  transform?: DocTransform,
+): void {
+  if (isObj(entry)) {
+    collectObjects(src, path, entry, out);
+    return;
+  }
+  const p = str(src, path, entry);
+  if (p.trim() === "") fail(src, path, "invalid-value", "an empty manifest path");
+  let files: ManifestFile[] | undefined;
+  try {
+    files = readManifest(p);
+  } catch (e) {
+    if (e instanceof ManifestReadError) fail(src, path, e.code, e.message);
+    throw e;
+  }
+  if (files === undefined) {
+    fail(
+      src,
+      path,
+      "file-not-found",
+      `${JSON.stringify(p)}: no such file or folder (paths are relative to the scenario file)`,
+    );
+  }
+  if (files.length === 0) {
+    fail(src, path, "file-not-found", `${JSON.stringify(p)}: the folder holds no .yaml, .yml or .json files`);
+  }
+  for (const f of files) {
+    for (const parsed of parseYamlFile(f.text, f.file)) {
+      const doc = transform ? transform(parsed, "manifest") : parsed;
+      collectObjects(doc, [], doc.value, out);
+    }
+  }
+}
+
+/**
+ * Plain Kubernetes manifest files (no scenario around them), validated as a scenario's manifests
+ * are: for `faultline probes`.
+ */
+export function parseManifests(
+  files: readonly ManifestFile[],
+): Pick<Scenario, "manifests" | "ignored" | "notModelled"> {
+  const out = emptyCollected();
+  for (const f of files) {
+    for (const doc of parseYamlFile(f.text, f.file)) collectObjects(doc, [], doc.value, out);
+  }
+  return { manifests: out.manifests, ignored: out.ignored, notModelled: notModelledList(out) };
+}
+
+export function notModelledList(c: Collected): NotModelledField[] {
+  return notModelledInOrder(c.notModelled);
+}
+
+/** Pods and containers the manifests ask for, against Kubernetes' documented limits. */
+export function checkTotals(c: Collected, nodeCount: number): void {
+  let pods = 0;
+  let containers = 0;
+  c.manifests.forEach(({ object }, i) => {
+    const spec = podSpecOf(object);
+    if (!spec) return;
+    const n = object.kind === "Pod" ? 1 : object.kind === "DaemonSet" ? nodeCount : replicasOf(object);
+    pods += n;
+    containers += n * (spec.containers.length + (spec.initContainers?.length ?? 0));
+    const { src, path } = c.where[i]!;
+    const at =
+      object.kind === "Pod" || object.kind === "DaemonSet"
+        ? [...path, "metadata", "name"]
+        : [...path, "spec", "replicas"];
+    if (pods > MAX_PODS) {
+      fail(
+        src,
+        at,
+        "too-large",
+        `the manifests ask for ${pods.toLocaleString("en-US")} pods by here, more than Kubernetes' documented limit of ${MAX_PODS.toLocaleString("en-US")} pods per cluster`,
+      );
+    }
+    if (containers > MAX_CONTAINERS) {
+      fail(
+        src,
+        at,
+        "too-large",
+        `the manifests ask for ${containers.toLocaleString("en-US")} containers by here, more than Kubernetes' documented limit of ${MAX_CONTAINERS.toLocaleString("en-US")} containers per cluster`,
+      );
+    }
+  });
+}
+
+function replicasOf(object: KubeObject): number {
+  return object.kind === "Deployment" || object.kind === "ReplicaSet" || object.kind === "StatefulSet"
+    ? object.spec.replicas
+    : 0;
+}

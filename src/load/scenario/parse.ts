@@ -1,0 +1,194 @@
+// The pure core of load/: scenario YAML text (+ a reader for the manifests it names) → a validated
+// Scenario, or one LoadError. No node: imports; the HTML report runs this in a browser. Each section
+// of the file has its own parser beside this one (nodes, manifests, settings, behaviour, timeline,
+// traffic).
+
+import {
+  type ControlPlaneOverrides,
+  type KubernetesVersion,
+  type ManifestFile,
+  NEWEST_VERSION,
+  type Scenario,
+  SUPPORTED_VERSIONS,
+} from "../../scenario/types.ts";
+import { duration, fail, int, knownFields, list, obj, oneOf, optStr, show } from "../check.ts";
+import { LoadError } from "../errors.ts";
+import { emptyCollected } from "../manifest/collect.ts";
+import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
+import { parseBehaviour } from "./behaviour.ts";
+import { PERIOD } from "./limits.ts";
+import { checkTotals, notModelledList, type ReadManifest, readEntry } from "./manifests.ts";
+import { parseNodes } from "./nodes.ts";
+import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
+import { parseTimeline } from "./timeline.ts";
+import { parseNetwork, parseProfile, parseTraffic } from "./traffic.ts";
+
+export const SCENARIO_FIELDS = [
+  "name",
+  "kubernetesVersion",
+  "seed",
+  "duration",
+  "start",
+  "nodes",
+  "manifests",
+  "controlPlane",
+  "kubelet",
+  "behaviour",
+  "timeline",
+  "traffic",
+  "network",
+  "profile",
+] as const;
+
+/** Fields kept raw in `extra` for later stages (none at the moment). */
+const EXTRA_FIELDS = [] as const;
+
+/**
+ * A scenario from its text and a reader of the manifests it names. The scenario remembers what it was
+ * loaded from (`origin`: the text and every manifest file read), for whatif/ to make variants of it.
+ */
+export function parseScenario(text: string, file: string, readManifest: ReadManifest): Scenario {
+  const manifests: Record<string, ManifestFile[]> = {};
+  const recording: ReadManifest = (entry) => {
+    const files = readManifest(entry);
+    if (files !== undefined) manifests[entry] = files;
+    return files;
+  };
+  const scenario = parseScenarioWith(text, file, recording);
+  scenario.origin = { source: { file, text, manifests }, patches: [] };
+  return scenario;
+}
+
+/** parseScenario's work, with each parsed document passed through `transform` (patches) first. */
+export function parseScenarioWith(
+  text: string,
+  file: string,
+  readManifest: ReadManifest,
+  transform?: DocTransform,
+): Scenario {
+  const docs = parseYamlFile(text, file);
+  const parsed = docs[0];
+  if (!parsed) {
+    throw new LoadError(
+      "missing-field",
+      file,
+      1,
+      1,
+      "",
+      "the scenario file is empty: it needs at least duration and nodes",
+    );
+  }
+  if (docs.length > 1) {
+    throw docs[1]!.error(
+      "invalid-value",
+      [],
+      "a scenario file holds one YAML document; put Kubernetes objects in files listed under `manifests`",
+    );
+  }
+  const src = transform ? transform(parsed, "scenario") : parsed;
+  const root = obj(
+    src,
+    [],
+    src.value,
+    "a scenario (a mapping of settings such as duration, nodes, timeline)",
+  );
+  knownFields(src, [], root, SCENARIO_FIELDS);
+
+  const name = optStr(src, ["name"], root.name) ?? baseName(file);
+  const kubernetesVersion = version(src, root.kubernetesVersion);
+  // The same range as `simulate --seed` (a 32-bit PRNG seed).
+  const seed = root.seed == null ? 1 : int(src, ["seed"], root.seed, { min: 0, max: 0xffffffff });
+  if (root.duration == null)
+    fail(src, ["duration"], "missing-field", 'missing required field "duration" (e.g. duration: 15m)');
+  const totalDuration = duration(src, ["duration"], root.duration, PERIOD);
+  const start =
+    root.start == null ? "running" : oneOf(src, ["start"], root.start, ["running", "created"] as const);
+
+  if (root.nodes == null) {
+    fail(
+      src,
+      ["nodes"],
+      "missing-field",
+      'missing required field "nodes" (a list, or {count: 3, zones: [a, b, c]})',
+    );
+  }
+  const nodes = parseNodes(src, root.nodes);
+
+  const collected = emptyCollected();
+  if (typeof root.manifests === "string") {
+    // A single path, as a shorthand for a list of one.
+    readEntry(src, ["manifests"], root.manifests, readManifest, collected, transform);
+  } else if (root.manifests != null) {
+    const entries = list(src, ["manifests"], root.manifests, "a list of manifest paths or objects");
+    entries.forEach((entry, i) => {
+      readEntry(src, ["manifests", i], entry, readManifest, collected, transform);
+    });
+  }
+  checkTotals(collected, nodes.length);
+
+  const controlPlane = overrides(
+    src,
+    ["controlPlane"],
+    root.controlPlane,
+    CONTROL_PLANE_FIELDS,
+  ) as ControlPlaneOverrides;
+  const kubelet = parseKubelet(src, root.kubelet, kubernetesVersion);
+  const behaviour = parseBehaviour(src, root.behaviour, collected);
+  const timeline = parseTimeline(src, root.timeline, nodes, collected, totalDuration);
+  const traffic = parseTraffic(src, root.traffic, collected, totalDuration);
+  const profile = parseProfile(src, root.profile);
+  const network = parseNetwork(src, root.network, profile);
+
+  const extra: Record<string, unknown> = {};
+  for (const key of EXTRA_FIELDS as readonly string[]) if (root[key] !== undefined) extra[key] = root[key];
+
+  const scenario: Scenario = {
+    name,
+    file,
+    kubernetesVersion,
+    seed,
+    duration: totalDuration,
+    start,
+    nodes,
+    manifests: collected.manifests,
+    ignored: collected.ignored,
+    notModelled: notModelledList(collected),
+    controlPlane,
+    kubelet,
+    behaviour,
+    timeline,
+    extra,
+  };
+  if (traffic.length > 0) scenario.traffic = traffic;
+  if (network) scenario.network = network;
+  if (profile) scenario.profile = profile;
+  return scenario;
+}
+
+function baseName(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+function version(src: SourceDoc, v: unknown): KubernetesVersion {
+  if (v == null) return NEWEST_VERSION;
+  const path = ["kubernetesVersion"];
+  const supported = `supported: ${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS[SUPPORTED_VERSIONS.length - 1]}`;
+  let textValue: string;
+  if (typeof v === "number") {
+    // YAML reads 1.30 as the number 1.3; the source text tells us what was written.
+    textValue = src.sourceText(path) ?? String(v);
+  } else if (typeof v === "string") {
+    textValue = v;
+  } else {
+    fail(src, path, "invalid-type", `${show(v)} is not a version (write it as a string, e.g. "1.32")`);
+  }
+  const m = /^v?(\d+\.\d+)(?:\.\d+)?$/.exec(textValue.trim());
+  const minor = m?.[1];
+  if (minor && (SUPPORTED_VERSIONS as readonly string[]).includes(minor)) return minor as KubernetesVersion;
+  // A number hides trailing zeros (1.30 → 1.3): suggest quoting it.
+  const hint = typeof v === "number" ? '; write it quoted, e.g. "1.30"' : "";
+  const shown = typeof v === "number" ? String(textValue) : show(v);
+  fail(src, path, "unsupported-version", `Kubernetes ${shown} is not supported (${supported}${hint})`);
+}

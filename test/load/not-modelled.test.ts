@@ -1,0 +1,115 @@
+// Valid Kubernetes fields no model reads are reported once, where they first appear, never dropped
+// in silence (issue 9, "Never silent again").
+
+import { describe, expect, it } from "vitest";
+import { formatJson } from "../../src/report/json.ts";
+import { formatTimeline } from "../../src/report/text.ts";
+import { simulate } from "../../src/simulate.ts";
+import { load } from "./helpers.ts";
+
+const NODES = "nodes: [{name: worker-1, zone: a}]\n";
+const scenarioWith = (file: string) =>
+  load(`duration: 1m\n${NODES}manifests: [m.yaml]\n`, { "m.yaml": file });
+
+const deployment = (spec: string, pod = "", container = "") => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+${spec}  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+${pod}      containers:
+        - name: web
+${container}`;
+
+describe("not modelled", () => {
+  it.each([
+    ["DeploymentSpec.minReadySeconds", deployment("  minReadySeconds: 10\n"), "m.yaml:5"],
+    ["DeploymentSpec.strategy", deployment("  strategy: {type: Recreate}\n"), "m.yaml:5"],
+    ["PodSpec.priorityClassName", deployment("", "      priorityClassName: high\n"), "m.yaml:9"],
+    ["PodSpec.schedulerName", deployment("", "      schedulerName: my-scheduler\n"), "m.yaml:9"],
+    ["PodSpec.initContainers", deployment("", "      initContainers: [{name: init}]\n"), "m.yaml:9"],
+    ["PodSpec.activeDeadlineSeconds", deployment("", "      activeDeadlineSeconds: 60\n"), "m.yaml:9"],
+    [
+      "Container.resources.limits",
+      deployment("", "", "          resources: {limits: {memory: 1Gi}}\n"),
+      "m.yaml:11",
+    ],
+    [
+      "Container.lifecycle.preStop",
+      deployment("", "", "          lifecycle: {preStop: {sleep: {seconds: 5}}}\n"),
+      "m.yaml:11",
+    ],
+    [
+      "ContainerPort.hostPort",
+      deployment("", "", "          ports: [{containerPort: 80, hostPort: 80}]\n"),
+      "m.yaml:11",
+    ],
+    [
+      "Affinity.nodeAffinity",
+      deployment(
+        "",
+        "      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [a]}]}]}}}\n",
+      ),
+      "m.yaml:9",
+    ],
+    [
+      "TopologySpreadConstraint.minDomains",
+      deployment(
+        "",
+        "      topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, minDomains: 3}]\n",
+      ),
+      "m.yaml:9",
+    ],
+    [
+      "ServiceSpec.sessionAffinity",
+      "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, sessionAffinity: ClientIP}\n",
+      "m.yaml:4",
+    ],
+    [
+      "PodDisruptionBudgetSpec.unhealthyPodEvictionPolicy",
+      "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow}\n",
+      "m.yaml:4",
+    ],
+    [
+      "ObjectMeta.finalizers",
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, finalizers: [example.com/hold]}\nspec: {containers: [{name: c}]}\n",
+      "m.yaml:3",
+    ],
+  ])("%s", (field, file, where) => {
+    expect(scenarioWith(file).notModelled).toEqual([{ field, where }]);
+  });
+
+  it("the values the models assume are not reported (default-scheduler, sessionAffinity None, IfHealthyBudget)", () => {
+    const s = scenarioWith(
+      `${deployment("", "      schedulerName: default-scheduler\n")}---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, sessionAffinity: None, internalTrafficPolicy: Cluster}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, unhealthyPodEvictionPolicy: IfHealthyBudget}\n`,
+    );
+    expect(s.notModelled).toEqual([]);
+  });
+
+  it("each field once, where it first appears", () => {
+    const two = `${deployment("  minReadySeconds: 5\n")}---\n${deployment("  minReadySeconds: 7\n").replace("name: web}", "name: api}").replaceAll("app: web", "app: api")}`;
+    expect(scenarioWith(two).notModelled).toEqual([
+      { field: "DeploymentSpec.minReadySeconds", where: "m.yaml:5" },
+    ]);
+  });
+
+  it("is a line of the starting state and a key of the JSON, only when there is something to say", () => {
+    const s = scenarioWith(
+      deployment("  strategy: {type: Recreate}\n", "", "          resources: {limits: {memory: 1Gi}}\n"),
+    );
+    const result = simulate(s);
+    expect(formatTimeline(result, s).split("\n")).toContain(
+      "  not modelled: DeploymentSpec.strategy (m.yaml:5), Container.resources.limits (m.yaml:12)",
+    );
+    expect(JSON.parse(formatJson(result, s)).notModelled).toEqual([
+      { field: "DeploymentSpec.strategy", where: "m.yaml:5" },
+      { field: "Container.resources.limits", where: "m.yaml:12" },
+    ]);
+    const plain = scenarioWith(deployment(""));
+    const plainResult = simulate(plain);
+    expect(formatTimeline(plainResult, plain)).not.toContain("not modelled:");
+    expect(JSON.parse(formatJson(plainResult, plain))).not.toHaveProperty("notModelled");
+  });
+});
