@@ -7,11 +7,11 @@ import { parse } from "yaml";
 import { LoadError } from "../load/errors.ts";
 import { type Budget, count, estimateWork, overBudget } from "../run/budget.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { variantOf } from "../whatif/variant.ts";
 import { executeRun, type RunContext, type RunOutcome, startOf } from "./execute.ts";
 import type { Prepared } from "./inputs.ts";
 import { FAULT_AT } from "./inputs.ts";
 import { Locator } from "./locate.ts";
-import { variantOf } from "./patch.ts";
 import { planSweep, timelineOf } from "./plan.ts";
 import { type Draft, RULES, type RuleInput } from "./rules/index.ts";
 import { lower } from "./rules/rule.ts";
@@ -78,7 +78,13 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
     ctx,
     input,
     runs,
-    notes: [...prepared.notes, ...ignoredNotes(base), ...sweep.notes, ...notStartedNotes(start)],
+    notes: [
+      ...prepared.notes,
+      ...ignoredNotes(base),
+      ...notModelledNotes(base),
+      ...sweep.notes,
+      ...notStartedNotes(start),
+    ],
   };
 }
 
@@ -89,7 +95,7 @@ function checkSweep(ctx: RunContext, runs: RunSpec[], options: AuditOptions, wha
   for (const spec of runs) {
     let scenario = ctx.base;
     try {
-      if (spec.patches.length > 0) scenario = variantOf(ctx.source, spec.patches);
+      if (spec.patches.length > 0) scenario = variantOf(ctx.base, spec.patches);
     } catch (e) {
       // A fix the loader refuses is reported with its finding ("could not be simulated").
       if (e instanceof LoadError) continue;
@@ -250,6 +256,21 @@ function ignoredNotes(scenario: Scenario): string[] {
   for (const o of scenario.ignored) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
   const list = [...kinds].map(([k, n]) => (n === 1 ? k : `${k} ×${n}`)).join(", ");
   return [`ignored (not modelled): ${list}`];
+}
+
+/** Valid fields no model reads (they may change the answer), each once with how often and where first. */
+function notModelledNotes(scenario: Scenario): string[] {
+  if (scenario.notModelled.length === 0) return [];
+  const fields = new Map<string, { n: number; where: string }>();
+  for (const f of scenario.notModelled) {
+    const seen = fields.get(f.field);
+    if (seen) seen.n++;
+    else fields.set(f.field, { n: 1, where: f.where });
+  }
+  const list = [...fields].map(
+    ([field, { n, where }]) => `${field} (${n === 1 ? where : `×${n}, first at ${where}`})`,
+  );
+  return [`fields not modelled (they may change the answer): ${list.join(", ")}`];
 }
 
 /** Pods not Running and Ready at t=0: every fault's figures start from there. */

@@ -7,8 +7,8 @@ import { EventBudgetExceeded } from "../engine/engine.ts";
 import { LoadError } from "../load/errors.ts";
 import { createSimulation, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
-import { variantOf } from "./patch.ts";
 import { busiestFor, timelineOf } from "./plan.ts";
 import { countDaemonPods, type Objects, objectsOf, type StartState, startStateOf } from "./state.ts";
 import type { AuditSource, RunMeasure, RunSpec } from "./types.ts";
@@ -36,7 +36,7 @@ export function startOf(scenario: Scenario, maxEvents: number): StartState {
 export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
   try {
     const patched = spec.patches.length > 0;
-    const scenario = patched ? variantOf(ctx.source, spec.patches) : ctx.base;
+    const scenario = patched ? variantOf(ctx.base, spec.patches) : ctx.base;
     let fault = spec.fault;
     if (spec.retarget) {
       // The target is chosen in the fixed scenario's own placement: warmed up once to see it.

@@ -2,8 +2,8 @@
 // field is not written), from the manifests' own text. Also the object as written, for the fields the
 // models do not keep (an emptyDir volume, a volumeMount's path).
 
+import { parsePatchPath } from "../load/patch.ts";
 import { formatPath, type Path, parseYamlFile, type SourceDoc } from "../load/source.ts";
-import { parsePath } from "./patch.ts";
 import type { AuditSource, Location } from "./types.ts";
 
 interface Placed {
@@ -55,7 +55,7 @@ export class Locator {
     const path: (string | number)[] = [...placed.path];
     let value: unknown = placed.value;
     const written: (string | number)[] = [];
-    const segs = field === "" ? [] : parsePath(field);
+    const segs = field === "" ? [] : parsePatchPath(field);
     for (const seg of segs) {
       let key: string | number;
       if (typeof seg === "object") {

@@ -2,35 +2,23 @@
 // experiments), what each run measured, the findings, and the result every printer reads (text,
 // JSON, SARIF) and shards carry. Plain data only: runs cross worker threads and shard files.
 
-/** A manifest file as read: its text and its name as messages show it (load/'s ManifestFile). */
-export interface SourceFile {
-  file: string;
-  text: string;
-}
+import type { ManifestFile, Patch, ScenarioSource } from "../scenario/types.ts";
+
+/** A manifest file as read: its text and its name as messages show it. */
+export type SourceFile = ManifestFile;
 
 /**
  * What the audit simulates, as a scenario's source: the scenario text it generated (or the user's
- * `--scenario` file) and the manifest files each `manifests:` entry reads. Same shape as load/'s
- * ScenarioSource, so that whatif/ can patch it.
+ * `--scenario` file) and the manifest files each `manifests:` entry reads (load/'s ScenarioSource).
+ * Every run, fix and experiment is this source plus patches (whatif/).
  */
-export interface AuditSource {
-  file: string;
-  text: string;
-  manifests: Record<string, SourceFile[]>;
-}
+export type AuditSource = ScenarioSource;
 
 /**
  * One change to the audit's scenario, as data: a field of a manifest object (`object` is
- * `Kind/namespace/name`) or of the scenario itself. The path is dotted, with `[i]` for an index and
- * `[name=x]` for the list element whose `name` is x. The shape of whatif/'s Patch.
+ * `Kind/namespace/name`) or of the scenario itself, set before validation (whatif/'s Patch).
  */
-export interface Patch {
-  path: string;
-  object?: string;
-  /** the value as the file would hold it; undefined removes the field */
-  value: unknown;
-  label?: string;
-}
+export type { Patch };
 
 export const FAULT_CLASSES = ["power-off", "zone", "drain", "kubelet-stop", "partition"] as const;
 export type FaultClass = (typeof FAULT_CLASSES)[number];

@@ -1,12 +1,14 @@
 // The sweep's plan and the pieces under it: nodes that hold the same pods share a run (and say so),
-// a zone fault per zone, the assumed cluster's size, and the patches a fix is written as.
+// a zone fault per zone, the assumed cluster's size, and a fix as a patch through whatif/.
 
 import { describe, expect, it } from "vitest";
 import { inProcess, planAudit } from "../../src/audit/audit.ts";
 import { prepare, sizeNodes } from "../../src/audit/inputs.ts";
-import { parsePath, setPath } from "../../src/audit/patch.ts";
 import type { FaultClass } from "../../src/audit/types.ts";
+import type { Deployment } from "../../src/kubernetes/objects.ts";
+import { LoadError } from "../../src/load/errors.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
+import { variantOf } from "../../src/whatif/variant.ts";
 
 const six = `apiVersion: apps/v1
 kind: Deployment
@@ -102,23 +104,27 @@ describe("the assumed cluster", () => {
   });
 });
 
-describe("patches", () => {
-  it("address fields by name, index and list element", () => {
-    expect(parsePath('spec.template.spec.containers[name=web].livenessProbe["x/y"][2]')).toEqual([
-      "spec",
-      "template",
-      "spec",
-      "containers",
-      { field: "name", equals: "web" },
-      "livenessProbe",
-      "x/y",
-      2,
+describe("a fix", () => {
+  it("is a patch the loader applies and checks as it would the file", () => {
+    const base = prepare({
+      entries: [{ entry: "six.yaml", files: [{ file: "six.yaml", text: six }] }],
+      cluster: {},
+    }).scenario;
+    const fixed = variantOf(base, [
+      { object: "Deployment/default/web", path: "spec.replicas", value: 2 },
+      {
+        object: "Deployment/default/web",
+        path: "spec.template.spec.containers[name=web].lifecycle.preStop",
+        value: { sleep: { seconds: 5 } },
+      },
     ]);
-    const o: Record<string, unknown> = { spec: { containers: [{ name: "a" }, { name: "web", ports: [] }] } };
-    setPath(o, "spec.containers[name=web].lifecycle.preStop", { sleep: { seconds: 5 } });
-    setPath(o, "spec.containers[name=a]", undefined);
-    expect(o).toEqual({
-      spec: { containers: [{ name: "web", ports: [], lifecycle: { preStop: { sleep: { seconds: 5 } } } }] },
-    });
+    const web = fixed.manifests.find((m) => m.object.kind === "Deployment")!.object as Deployment;
+    expect(web.spec.replicas).toBe(2);
+    expect(web.spec.template.spec.containers[0]!.lifecycle?.preStop).toEqual({ sleep: { seconds: 5 } });
+    expect(() =>
+      variantOf(base, [
+        { object: "Deployment/default/web", path: "spec.replicas", value: -1, label: "FL001 fix" },
+      ]),
+    ).toThrow(LoadError);
   });
 });
