@@ -1,7 +1,7 @@
 // `--vary`: the scenario run once per value, and a table of what each variant lost and when.
 
-import type { Scenario } from "../scenario/types.ts";
 import { type SimulateOptions, type SimulationResult, simulate } from "../run/simulate.ts";
+import type { Scenario } from "../scenario/types.ts";
 import type { TrafficResult } from "../traffic/result.ts";
 import { applyVariation, parseVary } from "./vary.ts";
 
