@@ -2,7 +2,7 @@
 // (250 nodes powered off at once) and is simulated for 15 minutes.
 
 import { parseScenario } from "../src/load/index.ts";
-import { simulate } from "../src/simulate.ts";
+import { simulate } from "../src/run/simulate.ts";
 import { zoneLossAtScaleText } from "./zone-loss-at-scale.ts";
 
 export default async function (): Promise<void> {

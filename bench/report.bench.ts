@@ -5,7 +5,7 @@
 import { mkdirSync, statSync } from "node:fs";
 import { parseScenario } from "../src/load/index.ts";
 import { simulatePayload, writeHtmlReport } from "../src/report/html.ts";
-import { simulate } from "../src/simulate.ts";
+import { simulate } from "../src/run/simulate.ts";
 import { launch, open } from "../test/report/browser.ts";
 import { zoneLossAtScaleText } from "./zone-loss-at-scale.ts";
 

@@ -2,7 +2,7 @@
 // node lost mid-run (so routing, timeouts and pools all do work).
 
 import { parseScenario, readManifestEntry } from "../src/load/index.ts";
-import { simulate } from "../src/simulate.ts";
+import { simulate } from "../src/run/simulate.ts";
 
 export default async function (): Promise<void> {
   const yaml = `name: traffic-bench

@@ -10,8 +10,8 @@ import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError
 import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import { tableLines } from "../report/table.ts";
+import { simulate } from "../run/simulate.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
-import { simulate } from "../simulate.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 

@@ -11,8 +11,8 @@ import { formatJson } from "../report/json.ts";
 import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
 import { formatTimeline } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
+import { type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
-import { type SimulationResult, simulate } from "../simulate.ts";
 import {
   applyVariation,
   formatVariants,

@@ -1,12 +1,8 @@
 // The data plane of the Services that callers use: one kube-proxy per node, each fed the
 // EndpointSlice changes of those Services, and a load balancer per Service reached from outside.
 
-import type { Machines } from "../cluster/context.ts";
-import type { Store } from "../cluster/store.ts";
-import type { Engine } from "../engine/engine.ts";
 import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
-import type { Trace } from "../trace/events.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
 import { type EndpointView, KubeProxy, ServiceRules } from "./kube-proxy.ts";
 import { LoadBalancer } from "./load-balancer.ts";

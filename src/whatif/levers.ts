@@ -3,9 +3,9 @@
 // timeouts and retries) and the ones people reach for (traffic policy, the node controller's timer).
 // Each lever is a set of patches (variant.ts), so a pulled lever is validated and defaulted as a file.
 
+import { simulate } from "../run/simulate.ts";
 import { LINKERD_RETRY_BUDGET } from "../scenario/profiles.ts";
 import type { Patch, Scenario } from "../scenario/types.ts";
-import { simulate } from "../simulate.ts";
 import type { Lever, TrafficResult } from "../traffic/index.ts";
 import { resolvedSettings } from "./settings.ts";
 import { policyServices, servicePolicy, variantOf } from "./variant.ts";

@@ -8,7 +8,7 @@ import { zoneLossAtScaleText } from "../../bench/zone-loss-at-scale.ts";
 import { progressLine } from "../../src/cli/progress.ts";
 import { loadScenarioFile, parseScenario } from "../../src/load/index.ts";
 import { DEFAULT_BUDGET, estimateWork, overBudget } from "../../src/run/budget.ts";
-import { simulate } from "../../src/simulate.ts";
+import { simulate } from "../../src/run/simulate.ts";
 import { cli, oneLine } from "./helpers.ts";
 
 const EXAMPLES = readdirSync("examples")

@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { minor } from "../../src/kubernetes/defaults.ts";
+import { simulate } from "../../src/run/simulate.ts";
 import type { Scenario, TimelineStep } from "../../src/scenario/types.ts";
 import { SUPPORTED_VERSIONS } from "../../src/scenario/types.ts";
-import { simulate } from "../../src/simulate.ts";
 import { eventsOf, scenario } from "../helpers/sim.ts";
 import { app } from "../probes/helpers.ts";
 

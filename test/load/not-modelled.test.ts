@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { formatJson } from "../../src/report/json.ts";
 import { formatTimeline } from "../../src/report/text.ts";
-import { simulate } from "../../src/simulate.ts";
+import { simulate } from "../../src/run/simulate.ts";
 import { load } from "./helpers.ts";
 
 const NODES = "nodes: [{name: worker-1, zone: a}]\n";

@@ -4,7 +4,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SimulationResult } from "../../src/simulate.ts";
+import type { SimulationResult } from "../../src/run/simulate.ts";
 import { eventsOf, example, first, run } from "../helpers/sim.ts";
 import { app, cli, SEED_PROBES, TOY } from "./helpers.ts";
 

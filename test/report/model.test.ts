@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { clusterSeries, headline, LEVERS, podOwners, steps } from "../../src/report/html/model.ts";
-import { simulate } from "../../src/simulate.ts";
+import { simulate } from "../../src/run/simulate.ts";
 import { applyWhatIf, currentSettings } from "../../src/whatif/index.ts";
 
 const scenario = loadScenarioFile("examples/node-power-loss.yaml");

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { SimulationResult } from "../../src/simulate.ts";
+import type { SimulationResult } from "../../src/run/simulate.ts";
 import { run, scenario } from "../helpers/sim.ts";
 
 const CAPACITY = [100, 110, 120, 130];

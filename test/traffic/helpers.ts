@@ -2,7 +2,7 @@
 // with callers, on a profile, with one fault.
 
 import { stringify } from "yaml";
-import type { SimulationResult } from "../../src/simulate.ts";
+import type { SimulationResult } from "../../src/run/simulate.ts";
 import type { TrafficResult } from "../../src/traffic/index.ts";
 import { type Doc, run, scenario } from "../helpers/sim.ts";
 

@@ -13,8 +13,8 @@ describe("whatif/", () => {
     expect(readFileSync(file, "utf8")).not.toMatch(/from\s+["']node:/);
   });
   const below = [
-    "src/simulate.ts",
     ...[
+      "src/run",
       "src/cluster",
       "src/controllers",
       "src/kubelet",

@@ -1,7 +1,7 @@
 // resolvedSettings: what a run actually uses, and where each value comes from.
 
 import { describe, expect, it } from "vitest";
-import { simulate } from "../../src/simulate.ts";
+import { simulate } from "../../src/run/simulate.ts";
 import { resolvedSettings } from "../../src/whatif/index.ts";
 import { example } from "../helpers/sim.ts";
 import { withTraffic } from "./helpers.ts";

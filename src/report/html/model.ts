@@ -6,8 +6,8 @@
 import type { DetectorAnalysis } from "../../detectors/analysis.ts";
 import { matchesMap } from "../../kubernetes/labels.ts";
 import { type KubeObject, podSpecOf } from "../../kubernetes/objects.ts";
+import type { SimulationResult } from "../../run/simulate.ts";
 import type { Scenario } from "../../scenario/types.ts";
-import type { SimulationResult } from "../../simulate.ts";
 import type { Lane, TraceEvent } from "../../trace/events.ts";
 import { visibleEventIndexes } from "../../trace/visible.ts";
 import { LOST_NODE_CAUSES } from "../../traffic/outcomes.ts";

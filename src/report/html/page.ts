@@ -5,8 +5,8 @@
 import uPlot from "uplot";
 import { AKKA_CLUSTER_DEFAULTS } from "../../detectors/akka.ts";
 import { exponentialPhi, phi } from "../../detectors/phi.ts";
+import { simulate } from "../../run/simulate.ts";
 import { type Scenario, SUPPORTED_VERSIONS } from "../../scenario/types.ts";
-import { simulate } from "../../simulate.ts";
 import type { Lane, TraceEvent } from "../../trace/events.ts";
 import { proseOf } from "../messages/index.ts";
 import { clock } from "../text.ts";
