@@ -73,7 +73,6 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
   const sweep = planSweep(base, start, options.faults, FAULT_AT);
   const experiments = RULES.flatMap((r) => r.experiments?.(input) ?? []);
   const runs = [...sweep.runs, ...experiments];
-  checkSweep(ctx, runs, options, "the sweep");
   return {
     ctx,
     input,
@@ -88,8 +87,11 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
   };
 }
 
-/** Every run's estimate within the run budget, and their sum within the audit's. */
-function checkSweep(ctx: RunContext, runs: RunSpec[], options: AuditOptions, what: string): void {
+/**
+ * Every run's estimate within the run budget, and their sum within the audit's: the whole sweep, or
+ * a shard's slice of it (so that --shard is a way to stay within it).
+ */
+export function checkSweep(ctx: RunContext, runs: RunSpec[], options: AuditOptions, what: string): void {
   let total = 0;
   let biggest = { events: 0, id: "" };
   for (const spec of runs) {
@@ -215,6 +217,7 @@ export async function finishAudit(
 /** The whole audit in one process (no shards). */
 export async function audit(prepared: Prepared, options: AuditOptions): Promise<AuditResult> {
   const phase1 = planAudit(prepared, options);
+  checkSweep(phase1.ctx, phase1.runs, options, "the sweep");
   const outcomes = await runSpecs(phase1.ctx, phase1.runs, options, "sweep");
   return finishAudit(prepared, phase1, measuresOf(phase1.runs, outcomes), options);
 }

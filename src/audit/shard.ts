@@ -4,7 +4,7 @@
 // fixes) exactly as one process would have.
 
 import type { Budget } from "../run/budget.ts";
-import { type AuditOptions, finishAudit, measuresOf, planAudit, runSpecs } from "./audit.ts";
+import { type AuditOptions, checkSweep, finishAudit, measuresOf, planAudit, runSpecs } from "./audit.ts";
 import { type AuditInput, prepare } from "./inputs.ts";
 import { shardOf } from "./plan.ts";
 import type { AuditResult, FaultClass, RunMeasure } from "./types.ts";
@@ -53,6 +53,7 @@ export async function runShard(
   const prepared = prepare(request.input);
   const phase1 = planAudit(prepared, options);
   const mine = shardOf(phase1.runs, index, count);
+  checkSweep(phase1.ctx, mine, options, `shard ${index}/${count} of the sweep`);
   const outcomes = await runSpecs(phase1.ctx, mine, options, `shard ${index}/${count}`);
   return { kind: SHARD_KIND, version: 1, shard: { index, count }, request, runs: measuresOf(mine, outcomes) };
 }

@@ -197,6 +197,29 @@ describe("the same result however it runs", () => {
   }, 300_000);
 });
 
+describe("the audit's budget", () => {
+  it("is the whole sweep's, or a shard's slice: --shard is a way to stay within it", async () => {
+    const over = await cli(["audit", ...SMALL, "--max-sweep-events", "1000", "--jobs", "1"]);
+    const total = Number(/is about ([\d,]+) engine events/.exec(over.err)![1]!.replace(/,/g, ""));
+    const budget = String(Math.ceil(total * 0.6));
+    const whole = await cli(["audit", ...SMALL, "--max-sweep-events", budget, "--jobs", "1"]);
+    expect(whole.code).toBe(2);
+    expect(whole.err).toMatch(/the sweep is about .* split it with --shard I\/N/);
+    const shard = await cli([
+      "audit",
+      ...SMALL,
+      "--max-sweep-events",
+      budget,
+      "--shard",
+      "0/2",
+      "--jobs",
+      "1",
+    ]);
+    expect(shard.err).toBe("");
+    expect(shard.code).toBe(0);
+  }, 120_000);
+});
+
 describe("--emit-job", () => {
   it("prints a ConfigMap with the inputs and an Indexed Job running one shard per index", async () => {
     const r = await cli(["audit", "examples/audit/", "--faults", "power-off,zone", "--emit-job", "4"]);
