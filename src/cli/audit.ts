@@ -30,7 +30,6 @@ import { escapeJsonControls } from "../report/escape.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
 import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
-import { packageVersion } from "./version.ts";
 
 interface Options {
   nodes?: string;
@@ -56,6 +55,8 @@ const DEFAULT_MAX_SWEEP = 200_000_000;
 const TRAFFIC_KEYS = ["rate", "clients", "timeout", "retries", "poolSize"] as const;
 
 export function registerAuditCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  // faultline's version, as main.ts gave it to the program (for SARIF and the Job's image of faultline).
+  const version = () => program.version() ?? "0.0.0";
   const cmd = program
     .command("audit")
     .description(
@@ -101,7 +102,7 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
       `engine events the whole audit may take (default ${count(DEFAULT_MAX_SWEEP)})`,
     )
     .action(async (paths: string[], opts: Options) => {
-      setExit(await guarded(io, () => runAudit(io, paths, opts)));
+      setExit(await guarded(io, () => runAudit(io, paths, opts, version())));
     });
   cmd
     .command("merge")
@@ -114,7 +115,7 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .action(async (files: string[], _opts: Options, merge: Command) => {
       // `audit`'s own options of the same names are parsed by `audit` when they follow `merge`.
       const opts = merge.optsWithGlobals<Options>();
-      setExit(await guarded(io, () => runMerge(io, files, opts)));
+      setExit(await guarded(io, () => runMerge(io, files, opts, version())));
     });
 }
 
@@ -132,7 +133,7 @@ async function guarded(io: Io, run: () => Promise<number>): Promise<number> {
   }
 }
 
-async function runAudit(io: Io, paths: string[], opts: Options): Promise<number> {
+async function runAudit(io: Io, paths: string[], opts: Options, version: string): Promise<number> {
   const failOn = severity(opts.failOn);
   if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
   if (opts.scenario !== undefined && (opts.nodes !== undefined || opts.zones !== undefined))
@@ -157,7 +158,7 @@ async function runAudit(io: Io, paths: string[], opts: Options): Promise<number>
     },
     maxSweepEvents: positive("--max-sweep-events", opts.maxSweepEvents) ?? DEFAULT_MAX_SWEEP,
   };
-  if (opts.emitJob !== undefined) return emitJob(io, paths, opts, request);
+  if (opts.emitJob !== undefined) return emitJob(io, paths, opts, request, version);
   const progress = progressOf(io);
   const options = optionsOf(request, poolRunner(jobsOf(opts.jobs)), progress.update);
   try {
@@ -167,13 +168,13 @@ async function runAudit(io: Io, paths: string[], opts: Options): Promise<number>
       return 0;
     }
     const prepared = prepare(request.input);
-    return print(io, await audit(prepared, options), opts, failOn);
+    return print(io, await audit(prepared, options), opts, failOn, version);
   } finally {
     progress.done();
   }
 }
 
-async function runMerge(io: Io, files: string[], opts: Options): Promise<number> {
+async function runMerge(io: Io, files: string[], opts: Options, version: string): Promise<number> {
   const failOn = severity(opts.failOn);
   if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
   const shards = files.map((file) => {
@@ -191,16 +192,21 @@ async function runMerge(io: Io, files: string[], opts: Options): Promise<number>
   });
   const progress = progressOf(io);
   try {
-    return print(io, await mergeShards(shards, poolRunner(jobsOf(opts.jobs)), progress.update), opts, failOn);
+    return print(
+      io,
+      await mergeShards(shards, poolRunner(jobsOf(opts.jobs)), progress.update),
+      opts,
+      failOn,
+      version,
+    );
   } finally {
     progress.done();
   }
 }
 
-function print(io: Io, result: AuditResult, opts: Options, failOn: Severity): number {
+function print(io: Io, result: AuditResult, opts: Options, failOn: Severity, version: string): number {
   if (opts.json) io.out(escapeJsonControls(`${JSON.stringify(result, null, 2)}\n`));
-  else if (opts.sarif)
-    io.out(escapeJsonControls(`${JSON.stringify(sarifOf(result, packageVersion()), null, 2)}\n`));
+  else if (opts.sarif) io.out(escapeJsonControls(`${JSON.stringify(sarifOf(result, version), null, 2)}\n`));
   else io.out(formatAudit(result));
   const rank = SEVERITIES.indexOf(failOn);
   return result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= rank) ? EXIT_FINDINGS : 0;
@@ -295,7 +301,7 @@ function readStdin(): string {
   return text;
 }
 
-function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest): number {
+function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest, version: string): number {
   const shards = positive("--emit-job", opts.emitJob)!;
   // Checked now, so that a Job is never printed for input the shards would refuse.
   prepare(request.input);
@@ -317,7 +323,7 @@ function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest):
       `--emit-job: the inputs are ${Math.ceil(bytes / 1024)} KiB, more than a ConfigMap holds (1 MiB)`,
     );
   const args = [...paths.map((p) => (p === "-" ? "stdin.yaml" : p)), ...passOn(opts)];
-  io.out(jobManifests({ files: unique, args, shards, version: packageVersion() }));
+  io.out(jobManifests({ files: unique, args, shards, version }));
   return 0;
 }
 
