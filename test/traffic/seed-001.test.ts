@@ -2,7 +2,6 @@
 // through the load balancer, 150s observed after a hard kill at t=30s.
 
 import { describe, expect, it } from "vitest";
-import { proseOf } from "../../src/report/messages/index.ts";
 import { compareVariants, formatComparison } from "../../src/whatif/index.ts";
 import { eventsOf, only } from "../helpers/sim.ts";
 import { causeCount, failingSeconds, KILL, lost, runTraffic, trafficScenario } from "./helpers.ts";
