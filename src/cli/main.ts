@@ -4,6 +4,7 @@
 
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { registerAuditCommand } from "./audit.ts";
 import { registerDetectorCommands } from "./detector/index.ts";
 import { reportInternalError } from "./errors.ts";
 import { EXIT_BAD_INPUT, escapingIo, guardStreams, type Io, processIo, UsageError } from "./io.ts";
@@ -28,6 +29,7 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
   registerDetectorCommands(program, io, setExit);
   registerProbesCommand(program, io, setExit);
   registerServeCommand(program, io, setExit);
+  registerAuditCommand(program, io, setExit);
 
   try {
     await program.parseAsync(argv, { from: "user" });

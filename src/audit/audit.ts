@@ -1,0 +1,300 @@
+// The audit, end to end. Phase 1: the cluster at t=0, the sweep (a run without a fault, then every
+// fault asked for) and the rules' experiments, each run independent (sharded, run in parallel).
+// Phase 2, from phase 1's measures: the rules' findings, and each finding's fix simulated by re-running
+// its fault on the fixed scenario. Same inputs, same result, whatever the number of workers or shards.
+
+import { parse } from "yaml";
+import { LoadError } from "../load/errors.ts";
+import { type Budget, count, estimateWork, overBudget } from "../run/budget.ts";
+import type { Scenario } from "../scenario/types.ts";
+import { variantOf } from "../whatif/variant.ts";
+import { executeRun, type RunContext, type RunOutcome, startOf } from "./execute.ts";
+import type { Prepared } from "./inputs.ts";
+import { FAULT_AT } from "./inputs.ts";
+import { Locator } from "./locate.ts";
+import { planSweep, timelineOf } from "./plan.ts";
+import { type Draft, RULES, type RuleInput } from "./rules/index.ts";
+import { lower } from "./rules/rule.ts";
+import { countDaemonPods, objectsOf, type StartState } from "./state.ts";
+import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, RunSpec, Severity } from "./types.ts";
+
+/** Runs specs and returns their outcomes in the same order (in-process, or on worker threads). */
+export type Runner = (ctx: RunContext, specs: RunSpec[], onDone: () => void) => Promise<RunOutcome[]>;
+
+export const inProcess: Runner = async (ctx, specs, onDone) =>
+  specs.map((s) => {
+    const out = executeRun(ctx, s);
+    onDone();
+    return out;
+  });
+
+export interface AuditOptions {
+  faults: readonly FaultClass[];
+  budget: Budget;
+  /** engine events the whole audit may take (every run's estimate, summed) */
+  maxSweepEvents: number;
+  runner: Runner;
+  progress?: (done: number, total: number, phase: string) => void;
+}
+
+/** A run over its budget, or a sweep over the audit's: one line for the command line (exit 2). */
+export class AuditBudgetError extends Error {}
+
+export const DEFAULT_MAX_SWEEP_EVENTS = 200_000_000;
+
+export interface Phase1 {
+  ctx: RunContext;
+  input: RuleInput;
+  runs: RunSpec[];
+  notes: string[];
+}
+
+/** The cluster at t=0 and every phase-1 run, planned and checked against the budgets. */
+export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
+  const { scenario, source } = prepared;
+  const maxEvents = options.budget.maxEvents;
+  const base: Scenario = { ...scenario, timeline: [] };
+  const over = overBudget(estimateWork(base), options.budget);
+  if (over) throw new AuditBudgetError(`${source.file}: each run of the sweep: ${over}`);
+  const objects = objectsOf(base);
+  const start = startOf(base, maxEvents);
+  countDaemonPods(objects, start);
+  const ctx: RunContext = { source, base, objects, start, maxEvents };
+  const input: RuleInput = {
+    scenario: base,
+    objects,
+    start,
+    locator: new Locator(source),
+    faults: options.faults,
+    faultAt: FAULT_AT,
+    traffic: (scenario.traffic?.length ?? 0) > 0,
+    manifestEntries: manifestEntries(source.text),
+  };
+  const sweep = planSweep(base, start, options.faults, FAULT_AT);
+  const experiments = RULES.flatMap((r) => r.experiments?.(input) ?? []);
+  const runs = [...sweep.runs, ...experiments];
+  return {
+    ctx,
+    input,
+    runs,
+    notes: [
+      ...prepared.notes,
+      ...ignoredNotes(base),
+      ...notModelledNotes(base),
+      ...sweep.notes,
+      ...notStartedNotes(start),
+    ],
+  };
+}
+
+/**
+ * Every run's estimate within the run budget, and their sum within the audit's: the whole sweep, or
+ * a shard's slice of it (so that --shard is a way to stay within it).
+ */
+export function checkSweep(ctx: RunContext, runs: RunSpec[], options: AuditOptions, what: string): void {
+  let total = 0;
+  let biggest = { events: 0, id: "" };
+  for (const spec of runs) {
+    let scenario = ctx.base;
+    try {
+      if (spec.patches.length > 0) scenario = variantOf(ctx.base, spec.patches);
+    } catch (e) {
+      // A fix the loader refuses is reported with its finding ("could not be simulated").
+      if (e instanceof LoadError) continue;
+      throw e;
+    }
+    const est = estimateWork({ ...scenario, timeline: timelineOf(spec, spec.fault) });
+    const over = overBudget(est, options.budget);
+    if (over) throw new AuditBudgetError(`${ctx.source.file} (run ${spec.id}): ${over}`);
+    total += est.events * (spec.patches.length > 0 || spec.retarget ? 2 : 1);
+    if (est.events > biggest.events) biggest = { events: est.events, id: spec.id };
+  }
+  if (total > options.maxSweepEvents)
+    throw new AuditBudgetError(
+      `${ctx.source.file}: ${what} is about ${count(total)} engine events over ${count(runs.length)} runs (the largest, ${biggest.id}, ~${count(biggest.events)}), over the audit's budget of ${count(options.maxSweepEvents)}. Narrow it with --faults or split it with --shard I/N, or raise the budget with --max-sweep-events ${Math.ceil(total * 1.5)}`,
+    );
+}
+
+/** Runs specs with the runner; a run past its hard cap becomes an AuditBudgetError. */
+export async function runSpecs(
+  ctx: RunContext,
+  specs: RunSpec[],
+  options: AuditOptions,
+  phase: string,
+): Promise<RunOutcome[]> {
+  let done = 0;
+  options.progress?.(0, specs.length, phase);
+  const outcomes = await options.runner(ctx, specs, () => options.progress?.(++done, specs.length, phase));
+  for (const o of outcomes)
+    if (!o.ok && o.budget)
+      throw new AuditBudgetError(
+        `${ctx.source.file} (run ${o.id}): the run went past its budget of ${count(o.budget.maxEvents)} engine events; raise it with --max-events ${o.budget.maxEvents * 4}`,
+      );
+  return outcomes;
+}
+
+/** Phase 2: findings from phase 1's measures, each fix simulated. */
+export async function finishAudit(
+  prepared: Prepared,
+  phase1: Phase1,
+  measures: RunMeasure[],
+  options: AuditOptions,
+): Promise<AuditResult> {
+  const runs = new Map(measures.map((m) => [m.id, m]));
+  const drafts: Draft[] = [];
+  const ruleOf = new Map<Draft, (typeof RULES)[number]>();
+  for (const rule of RULES)
+    for (const d of rule.check(phase1.input, runs)) {
+      drafts.push(d);
+      ruleOf.set(d, rule);
+    }
+  const fixSpecs = new Map<string, RunSpec>();
+  for (const d of drafts) fixSpecs.set(d.fix.spec.id, d.fix.spec);
+  const specs = [...fixSpecs.values()];
+  checkSweep(phase1.ctx, specs, options, "the fixes' runs");
+  const outcomes = await runSpecs(phase1.ctx, specs, options, "fixes");
+  const fixRuns = new Map<string, RunOutcome>(specs.map((s, i) => [s.id, outcomes[i]!]));
+  const findings: Finding[] = drafts.map((d) => {
+    const rule = ruleOf.get(d)!;
+    const o = fixRuns.get(d.fix.spec.id)!;
+    const figures = o.ok
+      ? d.fix.subject.kind === "service"
+        ? o.measure.services[d.fix.subject.id]
+        : o.measure.workloads[d.fix.subject.id]
+      : undefined;
+    return {
+      rule: rule.id,
+      name: rule.name,
+      severity: d.severity,
+      object: d.object,
+      location: phase1.input.locator.locate(d.object, d.field),
+      message: d.message,
+      consequence: d.consequence,
+      fix: {
+        text: d.fix.text,
+        patches: d.fix.spec.patches,
+        run: d.fix.spec.id,
+        effect: o.ok
+          ? figures
+            ? `${d.fix.effect(figures, o.measure)}${(d.fix.improved ?? ((g: Figures) => lower(g, d.consequence.figures)))(figures, o.measure) ? "" : " (no better than without the fix, as simulated)"}`
+            : "the fixed scenario has nothing to measure here"
+          : `could not be simulated: ${o.error}`,
+        figures: figures ?? null,
+      },
+    };
+  });
+  const rank: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
+  findings.sort(
+    (a, b) => rank[a.severity] - rank[b.severity] || cmp(a.rule, b.rule) || cmp(a.object, b.object),
+  );
+  const counts: Record<Severity, number> = { error: 0, warning: 0, note: 0 };
+  for (const f of findings) counts[f.severity]++;
+  const { scenario } = prepared;
+  return {
+    audit: {
+      inputs: [...new Set(Object.values(prepared.source.manifests).flatMap((fs) => fs.map((f) => f.file)))],
+      kubernetesVersion: scenario.kubernetesVersion,
+      nodes: prepared.nodes,
+      assumed: prepared.assumed,
+      faults: [...options.faults],
+      duration: scenario.duration,
+      faultAt: FAULT_AT,
+      services: phase1.ctx.objects.services.map((s) => s.id),
+      workloads: phase1.ctx.objects.workloads.map((w) => w.id),
+      notes: [
+        ...phase1.notes,
+        ...ruleNotes(phase1.input),
+        ...measures.filter((m) => m.error).map((m) => `run ${m.id} could not be made: ${m.error}`),
+      ],
+    },
+    runs: phase1.runs.map((s) => runs.get(s.id)!).filter((m) => m !== undefined),
+    fixes: measuresOf(specs, outcomes),
+    findings,
+    counts,
+  };
+}
+
+/** The whole audit in one process (no shards). */
+export async function audit(prepared: Prepared, options: AuditOptions): Promise<AuditResult> {
+  const phase1 = planAudit(prepared, options);
+  checkSweep(phase1.ctx, phase1.runs, options, "the sweep");
+  const outcomes = await runSpecs(phase1.ctx, phase1.runs, options, "sweep");
+  return finishAudit(prepared, phase1, measuresOf(phase1.runs, outcomes), options);
+}
+
+/**
+ * The measures of runs that ran; a run that could not be made (a patch the loader refused) stays in
+ * the list without figures, with its error, so that shards and the text still account for it.
+ */
+export function measuresOf(specs: RunSpec[], outcomes: RunOutcome[]): RunMeasure[] {
+  return outcomes.map((o, i) =>
+    o.ok
+      ? o.measure
+      : {
+          id: o.id,
+          fault: specs[i]!.fault,
+          services: {},
+          workloads: {},
+          engineEvents: 0,
+          blockedBy: [],
+          error: o.error,
+        },
+  );
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function manifestEntries(text: string): unknown[] {
+  const doc = parse(text) as { manifests?: unknown } | null;
+  const m = doc?.manifests;
+  return Array.isArray(m) ? m : typeof m === "string" ? [m] : [];
+}
+
+/** Kinds the models do not use, counted (never silent: they are read, not simulated). */
+function ignoredNotes(scenario: Scenario): string[] {
+  if (scenario.ignored.length === 0) return [];
+  const kinds = new Map<string, number>();
+  for (const o of scenario.ignored) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
+  const list = [...kinds].map(([k, n]) => (n === 1 ? k : `${k} ×${n}`)).join(", ");
+  return [`ignored (not modelled): ${list}`];
+}
+
+/** Valid fields no model reads (they may change the answer), each once with how often and where first. */
+function notModelledNotes(scenario: Scenario): string[] {
+  if (scenario.notModelled.length === 0) return [];
+  const fields = new Map<string, { n: number; where: string }>();
+  for (const f of scenario.notModelled) {
+    const seen = fields.get(f.field);
+    if (seen) seen.n++;
+    else fields.set(f.field, { n: 1, where: f.where });
+  }
+  const list = [...fields].map(
+    ([field, { n, where }]) => `${field} (${n === 1 ? where : `×${n}, first at ${where}`})`,
+  );
+  return [`fields not modelled (they may change the answer): ${list.join(", ")}`];
+}
+
+/** Pods not Running and Ready at t=0: every fault's figures start from there. */
+function notStartedNotes(start: StartState): string[] {
+  const bad = start.pods.filter((p) => !p.ready);
+  if (bad.length === 0) return [];
+  const shown = bad.slice(0, 5).map((p) => `${p.pod} (${p.status})`);
+  return [
+    `not Running and Ready at t=0: ${shown.join(", ")}${bad.length > 5 ? `, and ${bad.length - 5} more` : ""}`,
+  ];
+}
+
+function ruleNotes(input: RuleInput): string[] {
+  const out: string[] = [];
+  if (!input.traffic)
+    out.push(
+      "FL009 (no preStop delay) counts requests lost on a drain: add --traffic rate=100 (or a --scenario with traffic) to check it",
+    );
+  if (Object.keys(input.scenario.behaviour).length === 0)
+    out.push(
+      "FL008 (no startup budget) needs boot times: give them as behaviour.bootSeconds in a --scenario",
+    );
+  return out;
+}

@@ -1,0 +1,82 @@
+// One run of the audit, start to end: the scenario (the base, or a variant through patch.ts), its
+// state at t=0, the fault's target (for a fix, chosen in the fixed scenario's own placement), the
+// simulation, and what it measured. Pure and deterministic: the same spec gives the same measure on
+// any thread (pool.ts runs it on workers, the command line in-process for --jobs 1).
+
+import { EventBudgetExceeded } from "../engine/engine.ts";
+import { LoadError } from "../load/errors.ts";
+import { createSimulation, simulate } from "../run/simulate.ts";
+import type { Scenario } from "../scenario/types.ts";
+import { variantOf } from "../whatif/variant.ts";
+import { measureRun } from "./measure.ts";
+import { busiestFor, timelineOf } from "./plan.ts";
+import { countDaemonPods, type Objects, objectsOf, type StartState, startStateOf } from "./state.ts";
+import type { AuditSource, RunMeasure, RunSpec } from "./types.ts";
+
+export interface RunContext {
+  source: AuditSource;
+  base: Scenario;
+  objects: Objects;
+  start: StartState;
+  /** the engine's hard cap per run (the budget's maxEvents) */
+  maxEvents: number;
+}
+
+export type RunOutcome =
+  | { ok: true; measure: RunMeasure }
+  | { ok: false; id: string; error: string; budget?: { maxEvents: number; at: number } };
+
+/** The cluster at t=0: the scenario warmed up, without its callers or timeline, read before it runs on. */
+export function startOf(scenario: Scenario, maxEvents: number): StartState {
+  const { traffic: _traffic, ...rest } = scenario;
+  const sim = createSimulation({ ...rest, timeline: [] }, { engine: { maxEvents } });
+  return startStateOf(sim.result().initial);
+}
+
+export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
+  try {
+    const patched = spec.patches.length > 0;
+    const scenario = patched ? variantOf(ctx.base, spec.patches) : ctx.base;
+    let fault = spec.fault;
+    if (spec.retarget) {
+      // The target is chosen in the fixed scenario's own placement: warmed up once to see it.
+      const chosen = busiestFor(
+        scenario,
+        patched ? startOf(scenario, ctx.maxEvents) : ctx.start,
+        spec.retarget.workload,
+        spec.retarget.class,
+        spec.retarget.prefer,
+      );
+      if (!chosen)
+        return {
+          ok: false,
+          id: spec.id,
+          error: `no ${spec.retarget.class} target for ${spec.retarget.workload}`,
+        };
+      fault = { ...chosen, at: spec.fault.at };
+    }
+    const run: Scenario = { ...scenario, timeline: timelineOf(spec, fault) };
+    const result = simulate(run, { engine: { maxEvents: ctx.maxEvents } });
+    // Measured from the run's own state at t=0 (the same as the base's when nothing is patched).
+    const start = startStateOf(result.initial);
+    const objects = patched ? countDaemonPods(objectsOf(scenario), start) : ctx.objects;
+    const measure: RunMeasure = {
+      id: spec.id,
+      fault,
+      ...(spec.sharedBy ? { sharedBy: spec.sharedBy } : {}),
+      ...measureRun(result, objects, start, fault),
+      engineEvents: result.summary.engineEvents,
+    };
+    return { ok: true, measure };
+  } catch (error) {
+    if (error instanceof EventBudgetExceeded)
+      return {
+        ok: false,
+        id: spec.id,
+        error: "over the event budget",
+        budget: { maxEvents: error.maxEvents, at: error.at },
+      };
+    if (error instanceof LoadError) return { ok: false, id: spec.id, error: error.message };
+    throw error;
+  }
+}

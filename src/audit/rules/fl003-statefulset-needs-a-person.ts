@@ -1,0 +1,61 @@
+// FL003: a StatefulSet that needs a person after a node loss. Its replacement must reuse the old
+// pod's name, and the old pod stays Terminating while no kubelet confirms it stopped
+// (pkg/controller/statefulset: a pod identity is recreated only once the old object is gone); a
+// ReadWriteOnce volume stays attached to the lost node until the pod object is gone and then six
+// more minutes (attach/detach controller, maxWaitForUnmountDuration), never with
+// disable-force-detach-on-timeout. What ends it: the node object deleted, the pod force-deleted, or
+// the out-of-service taint (non-graceful node shutdown, GA in 1.28: PodGC force-deletes the pods and
+// the volumes detach at once). The fix simulated is that taint, applied two minutes after the loss
+// as an automation would once the machine is confirmed off.
+
+import { brokenWithoutFault, type Draft, effectOf, faultRuns, type Rule, shortEffect, when } from "./rule.ts";
+
+/** When the simulated automation taints the lost node node.kubernetes.io/out-of-service. */
+export const OUT_OF_SERVICE_AFTER = 120;
+
+export const FL003: Rule = {
+  id: "FL003",
+  name: "statefulset-needs-a-person",
+  title: "A StatefulSet that needs a person to recover from a node loss",
+  severity: "error",
+  check(input, runs) {
+    const out: Draft[] = [];
+    const sweep = faultRuns(runs).filter((r) => r.fault.class === "power-off" || r.fault.class === "zone");
+    for (const w of input.objects.workloads) {
+      if (w.kind !== "StatefulSet" || brokenWithoutFault(runs, "workload", w.id)) continue;
+      const stuck = sweep.filter((r) => {
+        const f = r.workloads[w.id];
+        return (
+          f !== undefined && f.recovered === null && f.reasons.some((x) => x.includes("stuck Terminating"))
+        );
+      });
+      // The node loss that takes fewest nodes: the plainest case of it.
+      const worst = stuck.sort((a, b) => a.fault.nodes.length - b.fault.nodes.length)[0];
+      if (!worst) continue;
+      const f = worst.workloads[w.id]!;
+      out.push({
+        object: w.id,
+        field: w.claimTemplates.length > 0 ? "spec.volumeClaimTemplates" : "",
+        severity: "error",
+        message: `StatefulSet ${w.namespace}/${w.name} does not come back by itself after a node loss${w.claimTemplates.length > 0 ? ", and its ReadWriteOnce volumes stay attached to the lost node" : ""}`,
+        consequence: {
+          run: worst.id,
+          text: `${when(worst.fault)}, ${effectOf("workload", `StatefulSet ${w.namespace}/${w.name}`, f)}`,
+          figures: f,
+        },
+        fix: {
+          text: `taint the lost node node.kubernetes.io/out-of-service=nodeshutdown:NoExecute once it is confirmed off (by a person or an automation; simulated ${OUT_OF_SERVICE_AFTER / 60}m after the loss), and remove the taint when it is back`,
+          spec: {
+            id: `fix/FL003/${w.id}/${worst.id}`,
+            fault: worst.fault,
+            patches: [],
+            operator: { do: "taint-out-of-service", after: OUT_OF_SERVICE_AFTER },
+          },
+          subject: { kind: "workload", id: w.id },
+          effect: (g, run) => `${when(run.fault)}: ${shortEffect("workload", g)}`,
+        },
+      });
+    }
+    return out;
+  },
+};

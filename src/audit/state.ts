@@ -1,0 +1,178 @@
+// The objects the audit reasons about, read from a loaded scenario: workloads (with the pod template
+// their pods share), the Services in front of them, the PodDisruptionBudgets over them; and the
+// cluster's state at t=0 (which pod runs where, Ready or not, which endpoints each Service has),
+// from a run without a fault.
+
+import { matchesMap, matchesSelector } from "../kubernetes/labels.ts";
+import type { KubeObject, LabelSelector, PodSpec } from "../kubernetes/objects.ts";
+import type { Scenario } from "../scenario/types.ts";
+import type { InitialState } from "../trace/result.ts";
+
+export type WorkloadKind = "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Pod";
+
+export interface Workload {
+  /** `Kind/namespace/name` */
+  id: string;
+  kind: WorkloadKind;
+  namespace: string;
+  name: string;
+  /** spec.replicas; for a DaemonSet, its pods at t=0 (one per eligible node) */
+  replicas: number;
+  labels: Record<string, string>;
+  selector: LabelSelector | undefined;
+  spec: PodSpec;
+  /** path of the pod spec inside the object (`spec.template.spec`, or `spec` for a Pod) */
+  specPath: string;
+  /** StatefulSet volumeClaimTemplates names */
+  claimTemplates: string[];
+}
+
+export interface ServiceInfo {
+  /** `namespace/name` */
+  id: string;
+  namespace: string;
+  name: string;
+  headless: boolean;
+  /** the workloads whose pods it selects (`Kind/ns/name`) */
+  backends: string[];
+}
+
+export interface BudgetInfo {
+  /** `namespace/name` */
+  id: string;
+  minAvailable?: number | string;
+  maxUnavailable?: number | string;
+  /** workloads whose pods it selects */
+  covers: string[];
+}
+
+export interface Objects {
+  workloads: Workload[];
+  workload: Map<string, Workload>;
+  services: ServiceInfo[];
+  budgets: BudgetInfo[];
+}
+
+export function objectsOf(scenario: Scenario): Objects {
+  const workloads: Workload[] = [];
+  for (const { object } of scenario.manifests) {
+    const w = workloadOf(object);
+    if (w) workloads.push(w);
+  }
+  // Pods a controller owns are the controller's (a ReplicaSet's template matched by a Deployment's too).
+  const services: ServiceInfo[] = [];
+  const budgets: BudgetInfo[] = [];
+  for (const { object } of scenario.manifests) {
+    if (object.kind === "Service") {
+      const ns = object.metadata.namespace;
+      services.push({
+        id: `${ns}/${object.metadata.name}`,
+        namespace: ns,
+        name: object.metadata.name,
+        headless: object.spec.clusterIP === "None",
+        backends: workloads
+          .filter((w) => w.namespace === ns && matchesMap(object.spec.selector, w.labels))
+          .map((w) => w.id),
+      });
+    } else if (object.kind === "PodDisruptionBudget") {
+      const ns = object.metadata.namespace;
+      const b: BudgetInfo = {
+        id: `${ns}/${object.metadata.name}`,
+        covers: workloads
+          .filter((w) => w.namespace === ns && matchesSelector(object.spec.selector, w.labels))
+          .map((w) => w.id),
+      };
+      if (object.spec.minAvailable !== undefined) b.minAvailable = object.spec.minAvailable;
+      if (object.spec.maxUnavailable !== undefined) b.maxUnavailable = object.spec.maxUnavailable;
+      budgets.push(b);
+    }
+  }
+  return { workloads, workload: new Map(workloads.map((w) => [w.id, w])), services, budgets };
+}
+
+function workloadOf(o: KubeObject): Workload | undefined {
+  const base = (kind: WorkloadKind, ns: string, name: string) => ({
+    id: `${kind}/${ns}/${name}`,
+    kind,
+    namespace: ns,
+    name,
+  });
+  switch (o.kind) {
+    case "Deployment":
+    case "ReplicaSet":
+    case "StatefulSet":
+    case "DaemonSet":
+      return {
+        ...base(o.kind, o.metadata.namespace, o.metadata.name),
+        replicas: o.kind === "DaemonSet" ? 0 : o.spec.replicas,
+        labels: o.spec.template.metadata?.labels ?? {},
+        selector: o.spec.selector,
+        spec: o.spec.template.spec,
+        specPath: "spec.template.spec",
+        claimTemplates:
+          o.kind === "StatefulSet" ? (o.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name) : [],
+      };
+    case "Pod":
+      return {
+        ...base("Pod", o.metadata.namespace, o.metadata.name),
+        replicas: 1,
+        labels: o.metadata.labels ?? {},
+        selector: undefined,
+        spec: o.spec,
+        specPath: "spec",
+        claimTemplates: [],
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** A pod at t=0. */
+export interface PodAtStart {
+  /** `namespace/name` */
+  pod: string;
+  node: string | null;
+  ready: boolean;
+  /** `Kind/ns/name` of its workload, or null if none is known */
+  owner: string | null;
+  status: string;
+}
+
+export interface StartState {
+  pods: PodAtStart[];
+  /** per Service `ns/name`: its endpoints (pods with an address) and whether each is ready */
+  endpoints: Record<string, { pod: string; ready: boolean }[]>;
+}
+
+/** The state at t=0 as a run found it (its result's `initial`), for the audit's lookups. */
+export function startStateOf(initial: InitialState): StartState {
+  const pods: PodAtStart[] = initial.pods.map((p) => ({
+    pod: p.pod,
+    node: p.node,
+    ready: p.ready,
+    owner: p.owner,
+    status: p.reason ?? p.phase,
+  }));
+  const endpoints: StartState["endpoints"] = {};
+  for (const e of initial.endpoints) endpoints[e.service] = e.pods;
+  return { pods, endpoints };
+}
+
+/** Which workloads run on each node at t=0, and how many pods of each. */
+export function placement(start: StartState): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const p of start.pods) {
+    if (!p.node || !p.owner) continue;
+    const m = out.get(p.node) ?? new Map<string, number>();
+    m.set(p.owner, (m.get(p.owner) ?? 0) + 1);
+    out.set(p.node, m);
+  }
+  return out;
+}
+
+/** A DaemonSet wants one pod per eligible node: its count is what the state at t=0 shows. */
+export function countDaemonPods(objects: Objects, start: StartState): Objects {
+  for (const w of objects.workloads)
+    if (w.kind === "DaemonSet") w.replicas = start.pods.filter((p) => p.owner === w.id).length;
+  return objects;
+}

@@ -1,0 +1,259 @@
+// `faultline audit PATH… [--nodes N --zones a,b,c | --scenario FILE] [--faults …] [--json | --sarif]`
+// and `faultline audit merge FILES…`: read the manifests (files, folders, `-` for stdin), build the
+// request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
+// exit 1 when a finding is at or above --fail-on. Bad input is one located line and exit 2.
+
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { AuditBudgetError, audit } from "../audit/audit.ts";
+import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
+import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
+import { poolRunner } from "../audit/pool.ts";
+import { sarifOf } from "../audit/sarif.ts";
+import { type AuditRequest, mergeShards, optionsOf, runShard, ShardError } from "../audit/shard.ts";
+import { formatAudit } from "../audit/text.ts";
+import {
+  type AuditResult,
+  DEFAULT_FAULTS,
+  FAULT_CLASSES,
+  SEVERITIES,
+  type Severity,
+} from "../audit/types.ts";
+import { formatLoadError, LoadError } from "../load/core.ts";
+import { escapeJsonControls } from "../report/escape.ts";
+import { count, DEFAULT_BUDGET } from "../run/budget.ts";
+import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import {
+  jobsOf,
+  type Options,
+  parseFaults,
+  parseShard,
+  positive,
+  readInput,
+  severity,
+} from "./audit-input.ts";
+import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+
+const EXIT_FINDINGS = 1;
+const DEFAULT_MAX_SWEEP = 200_000_000;
+
+export function registerAuditCommand(program: Command, io: Io, setExit: (code: number) => void): void {
+  // faultline's version, as main.ts gave it to the program (for SARIF and the Job's image of faultline).
+  const version = () => program.version() ?? "0.0.0";
+  const cmd = program
+    .command("audit")
+    .description(
+      "run every single failure (node power-off, zone, drain…) against your manifests and list what hurts which Service, with measured fixes",
+    )
+    .argument("[paths...]", "manifest files or folders (.yaml, .yml, .json); - reads standard input")
+    .option("--nodes <n>", "nodes in the cluster (default 3, sized to fit the manifests)")
+    .option("--zones <list>", "zones the nodes are spread over, in turn (default a,b,c)")
+    .option("--scenario <file>", "a scenario file whose nodes and settings to use (its timeline is left out)")
+    .option(
+      "--kubernetes-version <v>",
+      `Kubernetes version without --scenario (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)}; default ${SUPPORTED_VERSIONS.at(-1)})`,
+    )
+    .option(
+      "--faults <list>",
+      `fault classes: ${FAULT_CLASSES.join(",")} (default ${DEFAULT_FAULTS.join(",")})`,
+    )
+    .option(
+      "--duration <d>",
+      `simulated time per run (default ${DEFAULT_DURATION / 60}m: evictions, replacements and the 6-minute force detach)`,
+    )
+    .option("--traffic <fields>", "a caller on each Service, e.g. rate=100 or rate=100,timeout=2s,retries=1")
+    .option("--json", "print every figure as JSON")
+    .option("--sarif", "print the findings as SARIF 2.1.0 (code scanning)")
+    .option(
+      "--fail-on <severity>",
+      "exit 1 when a finding is at least this severe: error, warning or note",
+      "error",
+    )
+    .option("--jobs <n>", "worker threads (default: one per core)")
+    .option(
+      "--shard <i/n>",
+      "run only the i-th of n slices of the sweep (i from 0) and print it for `audit merge`",
+    )
+    .option("--emit-job <n>", "print a Kubernetes Indexed Job that runs the sweep in n shards, and exit")
+    .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
+    .option(
+      "--max-requests <n>",
+      `simulated requests one run may send (default ${count(DEFAULT_BUDGET.maxRequests)})`,
+    )
+    .option(
+      "--max-sweep-events <n>",
+      `engine events the whole audit may take (default ${count(DEFAULT_MAX_SWEEP)})`,
+    )
+    .action(async (paths: string[], opts: Options) => {
+      setExit(await guarded(io, () => runAudit(io, paths, opts, version())));
+    });
+  cmd
+    .command("merge")
+    .description("combine the outputs of `audit --shard I/N` into the audit's result")
+    .argument("<files...>", "shard outputs (JSON)")
+    .option("--json", "print every figure as JSON")
+    .option("--sarif", "print the findings as SARIF 2.1.0")
+    .option("--fail-on <severity>", "exit 1 when a finding is at least this severe", "error")
+    .option("--jobs <n>", "worker threads for the fixes' runs (default: one per core)")
+    .action(async (files: string[], _opts: Options, merge: Command) => {
+      // `audit`'s own options of the same names are parsed by `audit` when they follow `merge`.
+      const opts = merge.optsWithGlobals<Options>();
+      setExit(await guarded(io, () => runMerge(io, files, opts, version())));
+    });
+}
+
+/** Load and budget errors become one line and exit 2; the rest is an internal error. */
+async function guarded(io: Io, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof LoadError) {
+      io.err(`${formatLoadError(error)}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    if (error instanceof AuditBudgetError || error instanceof ShardError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function runAudit(io: Io, paths: string[], opts: Options, version: string): Promise<number> {
+  const failOn = severity(opts.failOn);
+  if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
+  if (opts.scenario !== undefined && (opts.nodes !== undefined || opts.zones !== undefined))
+    throw new UsageError("--scenario brings its own nodes: leave out --nodes and --zones");
+  if (opts.scenario !== undefined && opts.kubernetesVersion !== undefined)
+    throw new UsageError("--scenario sets its own kubernetesVersion: leave out --kubernetes-version");
+  if (paths.length === 0 && opts.scenario === undefined)
+    throw new UsageError(
+      "audit: name manifest files or folders (or - for standard input), or --scenario FILE",
+    );
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (shard && (opts.sarif || opts.emitJob !== undefined))
+    throw new UsageError(
+      "--shard prints its part of the sweep for `audit merge`: leave out --sarif and --emit-job",
+    );
+  const request: AuditRequest = {
+    input: readInput(paths, opts),
+    faults: parseFaults(opts.faults),
+    budget: {
+      maxEvents: positive("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+      maxRequests: positive("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+    },
+    maxSweepEvents: positive("--max-sweep-events", opts.maxSweepEvents) ?? DEFAULT_MAX_SWEEP,
+  };
+  if (opts.emitJob !== undefined) return emitJob(io, paths, opts, request, version);
+  const progress = progressOf(io);
+  const options = optionsOf(request, poolRunner(jobsOf(opts.jobs)), progress.update);
+  try {
+    if (shard) {
+      const out = await runShard(request, shard.index, shard.count, options);
+      io.out(escapeJsonControls(`${JSON.stringify(out)}\n`));
+      return 0;
+    }
+    const prepared = prepare(request.input);
+    return print(io, await audit(prepared, options), opts, failOn, version);
+  } finally {
+    progress.done();
+  }
+}
+
+async function runMerge(io: Io, files: string[], opts: Options, version: string): Promise<number> {
+  const failOn = severity(opts.failOn);
+  if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
+  const shards = files.map((file) => {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new UsageError(`${file}: cannot read: ${(e as Error).message.split("\n")[0]}`);
+    }
+    try {
+      return { file, value: JSON.parse(text) as unknown };
+    } catch {
+      throw new UsageError(`${file}: not JSON: a shard is what faultline audit … --shard I/N prints`);
+    }
+  });
+  const progress = progressOf(io);
+  try {
+    return print(
+      io,
+      await mergeShards(shards, poolRunner(jobsOf(opts.jobs)), progress.update),
+      opts,
+      failOn,
+      version,
+    );
+  } finally {
+    progress.done();
+  }
+}
+
+function print(io: Io, result: AuditResult, opts: Options, failOn: Severity, version: string): number {
+  if (opts.json) io.out(escapeJsonControls(`${JSON.stringify(result, null, 2)}\n`));
+  else if (opts.sarif) io.out(escapeJsonControls(`${JSON.stringify(sarifOf(result, version), null, 2)}\n`));
+  else io.out(formatAudit(result));
+  const rank = SEVERITIES.indexOf(failOn);
+  return result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= rank) ? EXIT_FINDINGS : 0;
+}
+
+function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest, version: string): number {
+  const shards = positive("--emit-job", opts.emitJob)!;
+  // Checked now, so that a Job is never printed for input the shards would refuse.
+  prepare(request.input);
+  const files: { path: string; text: string }[] = [];
+  for (const e of request.input.entries) {
+    if (e.entry === "-") files.push({ path: "stdin.yaml", text: e.files[0]!.text });
+    else for (const f of e.files) files.push({ path: f.file, text: f.text });
+  }
+  const scenario = request.input.scenario;
+  if (scenario) {
+    files.push({ path: scenario.file, text: scenario.text });
+    for (const fs of Object.values(scenario.manifests))
+      for (const f of fs) files.push({ path: f.file, text: f.text });
+  }
+  const unique = [...new Map(files.map((f) => [f.path, f])).values()];
+  const bytes = configMapBytes(unique);
+  if (bytes > CONFIGMAP_LIMIT)
+    throw new UsageError(
+      `--emit-job: the inputs are ${Math.ceil(bytes / 1024)} KiB, more than a ConfigMap holds (1 MiB)`,
+    );
+  const args = [...paths.map((p) => (p === "-" ? "stdin.yaml" : p)), ...passOn(opts)];
+  io.out(jobManifests({ files: unique, args, shards, version }));
+  return 0;
+}
+
+/** The options a shard needs to make the same request. */
+function passOn(opts: Options): string[] {
+  const out: string[] = [];
+  const pairs: [keyof Options, string][] = [
+    ["scenario", "--scenario"],
+    ["nodes", "--nodes"],
+    ["zones", "--zones"],
+    ["kubernetesVersion", "--kubernetes-version"],
+    ["faults", "--faults"],
+    ["duration", "--duration"],
+    ["traffic", "--traffic"],
+    ["maxEvents", "--max-events"],
+    ["maxRequests", "--max-requests"],
+    ["maxSweepEvents", "--max-sweep-events"],
+  ];
+  for (const [key, flag] of pairs) if (opts[key] !== undefined) out.push(`${flag}=${String(opts[key])}`);
+  return out;
+}
+
+function progressOf(io: Io): {
+  update: (done: number, total: number, phase: string) => void;
+  done: () => void;
+} {
+  const show = io.progress;
+  if (!show) return { update: () => {}, done: () => {} };
+  let last = 0;
+  return {
+    update: (done, total, phase) => {
+      const now = Date.now();
+      if (done !== total && done !== 0 && now - last < 250) return;
+      last = now;
+      show(`faultline audit: ${phase}: ${done} of ${total} runs`);
+    },
+    done: () => show(undefined),
+  };
+}
