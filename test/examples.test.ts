@@ -96,7 +96,8 @@ const stories: Record<string, (r: SimulationResult) => void> = {
     expect(only(r, "NodeTaintRemoved", onNode("worker-2")).t).toBe(uncordon.t);
   },
   // db-N stays Terminating after its eviction; the out-of-service taint lets PodGC force-delete it,
-  // the volume is detached as soon as the pod object is gone, and it comes back on another node.
+  // the volume is detached as soon as the pod object is gone, and it comes back on another node of
+  // its volume's zone.
   "statefulset-recovery.yaml": (r) => {
     const [evicted, ...more] = eventsOf(r, "PodEvicted");
     expect(more).toEqual([]);
@@ -114,7 +115,11 @@ const stories: Record<string, (r: SimulationResult) => void> = {
     expect(detached.t - deleted.t).toBeGreaterThanOrEqual(0);
     expect(detached.t - deleted.t).toBeLessThanOrEqual(0.2);
     const scheduled = only(r, "PodScheduled", onPod(pod));
-    expect(scheduled.node).not.toBe("worker-2");
+    // Its volume was provisioned in zone b with the first db pod there: only worker-3 (zone b) will do.
+    expect(scheduled.node).toBe("worker-3");
+    expect(scheduled.by === "scheduler" && scheduled.filtered.map((f) => f.reason)).toContain(
+      "VolumeNodeAffinityConflict",
+    );
     expect(r.summary.pods.find((p) => p.pod === pod)).toMatchObject({ status: "Running", ready: true });
   },
   // Zone a: a-1 and a-2 tainted node-eviction-rate apart; a-3 makes the zone PartialDisruption and

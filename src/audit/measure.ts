@@ -8,6 +8,7 @@
 // them would hide the part callers feel first (seed 000, "Your callers feel the first part before
 // Kubernetes notices anything").
 
+import { fitErrorMessage } from "../report/messages/scheduling.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { SimulationResult } from "../trace/result.ts";
 import type { Objects, StartState } from "./state.ts";
@@ -280,10 +281,11 @@ function explainer(
   blockedPods: Set<string>,
 ): (workloads: string[]) => string[] {
   const notReadyNodes = new Set(result.summary.nodes.filter((n) => n.status !== "Ready").map((n) => n.name));
-  const failedScheduling = new Set<string>();
+  // The last FailedScheduling per pod, in kube-scheduler's own words (FitError.Error).
+  const failedScheduling = new Map<string, string>();
   const failedAttach = new Set<string>();
   for (const e of result.events) {
-    if (e.type === "FailedScheduling") failedScheduling.add(e.object.slice(4));
+    if (e.type === "FailedScheduling") failedScheduling.set(e.object.slice(4), fitErrorMessage(e));
     if (e.type === "FailedAttachVolume") failedAttach.add(e.object.slice(4));
   }
   return (workloads) => {
@@ -310,7 +312,7 @@ function explainer(
       } else if (p.status === "Pending" || p.status === "ContainerCreating") {
         if (failedAttach.has(p.pod)) add("waits for its volume (FailedAttachVolume)", p.pod);
         else if (failedScheduling.has(p.pod))
-          add("Pending: the scheduler finds no node (FailedScheduling)", p.pod);
+          add(`Pending (FailedScheduling): ${failedScheduling.get(p.pod)}`, p.pod);
         else add(p.status, p.pod);
       } else if (blockedPods.has(p.pod) && p.status !== "Terminating") {
         add("not evicted: the drain is blocked by a PodDisruptionBudget", p.pod);

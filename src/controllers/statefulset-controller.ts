@@ -75,7 +75,8 @@ export class StatefulSetController {
       this.cluster.store.create<PersistentVolumeClaim>({
         kind: "PersistentVolumeClaim",
         metadata: { name, namespace: sts.metadata.namespace, creationTimestamp: this.cluster.engine.now },
-        spec: { accessModes: t.spec.accessModes ?? ["ReadWriteOnce"] },
+        // getPersistentVolumeClaims (stateful_set_utils.go): the template's spec, class and request included.
+        spec: { ...t.spec, accessModes: t.spec.accessModes ?? ["ReadWriteOnce"] },
       });
     }
   }

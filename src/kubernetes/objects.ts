@@ -131,6 +131,44 @@ export interface WeightedPodAffinityTerm {
 export interface PodAffinityTerm {
   labelSelector?: LabelSelector;
   topologyKey: string;
+  /** Namespaces the term selects pods in; with neither this nor namespaceSelector, the pod's own. */
+  namespaces?: string[];
+  /** Namespaces by their labels; `{}` selects every namespace. */
+  namespaceSelector?: LabelSelector;
+}
+
+export interface PodAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
+  preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
+}
+
+/** A node selector requirement (core/v1 NodeSelectorRequirement): Gt and Lt compare integers. */
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt";
+  values?: string[];
+}
+
+/** One term of a node selector: its requirements are ANDed. */
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  /** Only `metadata.name` is a node field (nodeaffinity.extractNodeFields). */
+  matchFields?: NodeSelectorRequirement[];
+}
+
+/** A node selector (core/v1 NodeSelector): its terms are ORed. */
+export interface NodeSelector {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
+
+export interface PreferredSchedulingTerm {
+  weight: number;
+  preference: NodeSelectorTerm;
+}
+
+export interface NodeAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+  preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
 }
 
 export interface PodAffinity {
@@ -178,6 +216,14 @@ export interface TopologySpreadConstraint {
   topologyKey: string;
   whenUnsatisfiable: "DoNotSchedule" | "ScheduleAnyway";
   labelSelector?: LabelSelector;
+  /** Pod label keys whose values (the pod's own) are ANDed into the selector (1.27+ beta). */
+  matchLabelKeys?: string[];
+  /** With fewer eligible domains than this, the global minimum counts as 0. */
+  minDomains?: number;
+  /** Honor (default): only nodes matching the pod's node selector and required affinity count. */
+  nodeAffinityPolicy?: "Honor" | "Ignore";
+  /** Ignore (default): tainted nodes count too. */
+  nodeTaintsPolicy?: "Honor" | "Ignore";
 }
 
 export interface Volume {
@@ -275,7 +321,8 @@ export interface DaemonSet {
 
 export interface PersistentVolumeClaimTemplate {
   metadata: { name: string };
-  spec: { accessModes?: string[] };
+  /** the claims' spec (getPersistentVolumeClaims copies it): class, request, access modes */
+  spec: { accessModes?: string[]; storageClassName?: string; storage?: number };
 }
 
 export interface PersistentVolumeClaim {
@@ -290,6 +337,8 @@ export interface PersistentVolumeClaim {
     /** bytes requested (resources.requests.storage) */
     storage?: number;
   };
+  /** written by the PersistentVolume controller when it binds the claim */
+  status?: { phase: "Pending" | "Bound" | "Lost" };
 }
 
 /** core/v1 PersistentVolume (cluster-scoped), with what binding and scheduling read. */
@@ -301,13 +350,15 @@ export interface PersistentVolume {
     capacity: number;
     accessModes: string[];
     /** the claim this volume is bound or reserved to */
-    claimRef?: { namespace: string; name: string };
+    claimRef?: { namespace: string; name: string; uid?: string };
     /** the nodes that can reach the volume (a zonal disk: its zone) */
     nodeAffinity?: { required: NodeSelector };
     storageClassName?: string;
     persistentVolumeReclaimPolicy: "Retain" | "Delete" | "Recycle";
     volumeMode: "Filesystem" | "Block";
   };
+  /** Available until the PersistentVolume controller binds it (absent: Available) */
+  status?: { phase: "Pending" | "Available" | "Bound" | "Released" | "Failed" };
 }
 
 /** core/v1 TopologySelectorTerm: a StorageClass's allowedTopologies term. */

@@ -8,6 +8,7 @@ import { AttachDetachController } from "../controllers/attach-detach-controller.
 import { DaemonSetController } from "../controllers/daemonset-controller.ts";
 import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
 import { NodeLifecycleController } from "../controllers/node-lifecycle-controller.ts";
+import { PersistentVolumeController } from "../controllers/persistentvolume-controller.ts";
 import { PodGCController } from "../controllers/podgc-controller.ts";
 import { ReplicaSetController } from "../controllers/replicaset-controller.ts";
 import { Scheduler, SchedulerCache } from "../controllers/scheduler.ts";
@@ -128,13 +129,14 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const replicaSets = new ReplicaSetController(ctx);
   new StatefulSetController(ctx);
   new DaemonSetController(ctx);
-  new Scheduler(ctx, cache);
+  new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
   new EndpointSliceController(ctx);
   new PodGCController(ctx);
   new AttachDetachController(ctx, {
     disableForceDetachOnTimeout: controlPlane.disableForceDetachOnTimeout,
     version: scenario.kubernetesVersion,
   });
+  new PersistentVolumeController(ctx);
 
   const createManifests = () => {
     for (const m of scenario.manifests) {

@@ -2,8 +2,8 @@
 // `kubectl describe` read. Each object keeps the model's names, labels, times and state; what the
 // model does not keep but the API always has is derived from what it does keep, and says so: UIDs
 // in UUID form, owner references with their owner's UID, API defaults, workload status counted from
-// the pods (convert-workloads.ts), the PersistentVolume a dynamic provisioner binds to each claim,
-// the Namespace objects.
+// the pods (convert-workloads.ts), the Namespace objects. Claims and PersistentVolumes are the
+// store's, as the PersistentVolume controller bound them.
 
 import { keyOf } from "../cluster/store.ts";
 import type {
@@ -11,6 +11,7 @@ import type {
   KubeObject,
   Lease,
   Node,
+  PersistentVolume,
   PersistentVolumeClaim,
   Pod,
   Service,
@@ -20,7 +21,7 @@ import type { ApiObject } from "./api-types.ts";
 import { type ConvertContext, metaJ, ownerUid, uuidOf } from "./convert-meta.ts";
 import { podSpecJ, podStatusJ } from "./convert-pod.ts";
 import { daemonSetJ, deploymentJ, pdbJ, replicaSetJ, statefulSetJ } from "./convert-workloads.ts";
-import { resourceList } from "./quantity.ts";
+import { byteQuantity, resourceList } from "./quantity.ts";
 import { microTimeString, timeString } from "./time.ts";
 
 export { type ConvertContext, uuidOf } from "./convert-meta.ts";
@@ -137,55 +138,68 @@ function serviceJ(cc: ConvertContext, s: Service): ApiObject {
 }
 
 /** The name an external provisioner gives the volume it creates for a claim: "pvc-" + the claim's UID. */
-function volumeName(claimUid: string): string {
-  return `pvc-${claimUid}`;
-}
-
 function claimJ(cc: ConvertContext, c: PersistentVolumeClaim): ApiObject {
   const metadata = metaJ(cc, c.metadata, `PersistentVolumeClaim/${keyOf(c)}`);
+  const pv =
+    c.spec.volumeName !== undefined ? cc.ctx.store.get("PersistentVolume", c.spec.volumeName) : undefined;
+  const phase = c.status?.phase ?? "Pending";
   return {
     apiVersion: "v1",
     kind: "PersistentVolumeClaim",
     metadata,
     spec: {
       accessModes: c.spec.accessModes,
-      volumeName: volumeName(metadata.uid),
+      ...(c.spec.volumeName !== undefined ? { volumeName: c.spec.volumeName } : {}),
+      ...(c.spec.storageClassName !== undefined ? { storageClassName: c.spec.storageClassName } : {}),
       volumeMode: "Filesystem",
-      resources: {},
+      resources: c.spec.storage ? { requests: { storage: byteQuantity(c.spec.storage) } } : {},
     },
-    // The model treats every claim as bound to its volume (the attach/detach controller attaches it).
-    status: { phase: "Bound", accessModes: c.spec.accessModes },
+    // The PersistentVolume controller's binding (controllers/persistentvolume-controller.ts).
+    status: {
+      phase,
+      ...(phase === "Bound"
+        ? {
+            accessModes: pv?.spec.accessModes ?? c.spec.accessModes,
+            ...(pv ? { capacity: { storage: byteQuantity(pv.spec.capacity) } } : {}),
+          }
+        : {}),
+    },
   };
 }
 
-/** The PersistentVolume bound to a claim, derived from the claim (the model keeps volumes as claims). */
-function volumeJ(c: PersistentVolumeClaim): ApiObject {
-  const claimUid = uuidOf(c.metadata.uid ?? `PersistentVolumeClaim/${keyOf(c)}`);
-  const name = volumeName(claimUid);
+/** A PersistentVolume of the store: provisioned for a claim, or given in the manifests. */
+function volumeJ(cc: ConvertContext, pv: PersistentVolume): ApiObject {
+  const ref = pv.spec.claimRef;
+  const claim = ref ? cc.ctx.store.get("PersistentVolumeClaim", `${ref.namespace}/${ref.name}`) : undefined;
   return {
     apiVersion: "v1",
     kind: "PersistentVolume",
-    metadata: {
-      name,
-      uid: uuidOf(`PersistentVolume/${name}`),
-      creationTimestamp: timeString(c.metadata.creationTimestamp ?? 0),
-    },
+    metadata: metaJ(cc, pv.metadata, `PersistentVolume/${pv.metadata.name}`),
     spec: {
-      accessModes: c.spec.accessModes,
-      claimRef: {
-        apiVersion: "v1",
-        kind: "PersistentVolumeClaim",
-        namespace: c.metadata.namespace,
-        name: c.metadata.name,
-        uid: claimUid,
-      },
-      // Dynamically provisioned volumes take the StorageClass's reclaimPolicy, Delete by default.
-      persistentVolumeReclaimPolicy: "Delete",
-      volumeMode: "Filesystem",
+      capacity: { storage: byteQuantity(pv.spec.capacity) },
+      accessModes: pv.spec.accessModes,
+      ...(ref
+        ? {
+            claimRef: {
+              apiVersion: "v1",
+              kind: "PersistentVolumeClaim",
+              namespace: ref.namespace,
+              name: ref.name,
+              ...(claim
+                ? { uid: uuidOf(claim.metadata.uid ?? `PersistentVolumeClaim/${keyOf(claim)}`) }
+                : {}),
+            },
+          }
+        : {}),
+      ...(pv.spec.nodeAffinity ? { nodeAffinity: pv.spec.nodeAffinity } : {}),
+      persistentVolumeReclaimPolicy: pv.spec.persistentVolumeReclaimPolicy,
+      ...(pv.spec.storageClassName !== undefined ? { storageClassName: pv.spec.storageClassName } : {}),
+      volumeMode: pv.spec.volumeMode,
     },
-    status: { phase: "Bound" },
+    status: { phase: pv.status?.phase ?? "Available" },
   };
 }
+
 function endpointSliceJ(cc: ConvertContext, es: EndpointSlice): ApiObject {
   const metadata = metaJ(cc, es.metadata, `EndpointSlice/${keyOf(es)}`);
   const [ns, svcName] = es.service.split("/") as [string, string];
@@ -231,7 +245,6 @@ function endpointSliceJ(cc: ConvertContext, es: EndpointSlice): ApiObject {
 
 function volumeAttachmentJ(cc: ConvertContext, va: VolumeAttachment): ApiObject {
   const claim = cc.ctx.store.get("PersistentVolumeClaim", va.spec.claim);
-  const claimUid = uuidOf(claim?.metadata.uid ?? `PersistentVolumeClaim/${va.spec.claim}`);
   return {
     apiVersion: "storage.k8s.io/v1",
     kind: "VolumeAttachment",
@@ -244,7 +257,7 @@ function volumeAttachmentJ(cc: ConvertContext, va: VolumeAttachment): ApiObject 
     spec: {
       attacher: "",
       nodeName: va.spec.nodeName,
-      source: { persistentVolumeName: volumeName(claimUid) },
+      source: { persistentVolumeName: claim?.spec.volumeName ?? "" },
     },
     status: { attached: va.status.attached },
   };
@@ -270,18 +283,18 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
     case "Service":
       return [serviceJ(cc, obj)];
     case "PersistentVolumeClaim":
-      return [claimJ(cc, obj), volumeJ(obj)];
+      return [claimJ(cc, obj)];
+    case "PersistentVolume":
+      return [volumeJ(cc, obj)];
+    // storage.k8s.io StorageClasses are not served yet (no resource in discovery).
+    case "StorageClass":
+      return [];
     case "PodDisruptionBudget":
       return [pdbJ(cc, obj)];
     case "EndpointSlice":
       return [endpointSliceJ(cc, obj)];
     case "VolumeAttachment":
       return [volumeAttachmentJ(cc, obj)];
-    // Declared PersistentVolumes and StorageClasses load for volume binding, which is not modelled
-    // yet: until it is, each claim's volume is the one derived from it (volumeJ).
-    case "PersistentVolume":
-    case "StorageClass":
-      return [];
   }
 }
 

@@ -45,6 +45,7 @@ const MODEL_KINDS = [
   "DaemonSet",
   "Service",
   "PersistentVolumeClaim",
+  "PersistentVolume",
   "PodDisruptionBudget",
   "EndpointSlice",
   "VolumeAttachment",

@@ -1,5 +1,5 @@
 // Every rule against a manifest that triggers it (test/audit/fixtures/trigger/flNNN.yaml) and one
-// that nearly does (fixtures/near-miss/flNNN.yaml), each set audited once on the same three-node
+// that nearly does (fixtures/near-miss/flNNN.yaml), each set audited once on the same four-node
 // cluster (fixtures/*-scenario.yaml: the boot time FL008 needs, callers for FL009). A finding's
 // consequence must be the figures of the run it names, and its fix must have been run.
 

@@ -2,6 +2,7 @@
 // in silence (issue 9, "Never silent again").
 
 import { describe, expect, it } from "vitest";
+import type { Deployment } from "../../src/kubernetes/objects.ts";
 import { formatJson } from "../../src/report/json.ts";
 import { formatTimeline } from "../../src/report/text.ts";
 import { simulate } from "../../src/run/simulate.ts";
@@ -47,21 +48,14 @@ describe("not modelled", () => {
       "m.yaml:11",
     ],
     [
-      "Affinity.nodeAffinity",
+      "PodAffinityTerm.matchLabelKeys",
       deployment(
         "",
-        "      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [a]}]}]}}}\n",
+        "      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [pod-template-hash]}]}}\n",
       ),
       "m.yaml:9",
     ],
-    [
-      "TopologySpreadConstraint.minDomains",
-      deployment(
-        "",
-        "      topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, minDomains: 3}]\n",
-      ),
-      "m.yaml:9",
-    ],
+    ["PodSpec.priorityClassName", deployment("", "      priorityClassName: high\n"), "m.yaml:9"],
     [
       "ServiceSpec.sessionAffinity",
       "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, sessionAffinity: ClientIP}\n",
@@ -79,6 +73,28 @@ describe("not modelled", () => {
     ],
   ])("%s", (field, file, where) => {
     expect(scenarioWith(file).notModelled).toEqual([{ field, where }]);
+  });
+
+  it("what the scheduler reads is loaded, not reported: node and pod affinity with namespaces, the spread constraints' matchLabelKeys, minDomains and policies", () => {
+    const s = scenarioWith(
+      deployment(
+        "",
+        "      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [a]}]}]}}, podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, namespaces: [db], namespaceSelector: {matchLabels: {team: x}}, labelSelector: {matchLabels: {app: db}}}]}}\n" +
+          "      topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [pod-template-hash], minDomains: 3, nodeAffinityPolicy: Ignore, nodeTaintsPolicy: Honor}]\n",
+      ),
+    );
+    expect(s.notModelled).toEqual([]);
+    const spec = (s.manifests[0]!.object as Deployment).spec.template.spec;
+    expect(spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.[0]).toMatchObject({
+      namespaces: ["db"],
+      namespaceSelector: { matchLabels: { team: "x" } },
+    });
+    expect(spec.topologySpreadConstraints?.[0]).toMatchObject({
+      matchLabelKeys: ["pod-template-hash"],
+      minDomains: 3,
+      nodeAffinityPolicy: "Ignore",
+      nodeTaintsPolicy: "Honor",
+    });
   });
 
   it("the values the models assume are not reported (default-scheduler, sessionAffinity None, IfHealthyBudget)", () => {

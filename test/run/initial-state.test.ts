@@ -108,7 +108,7 @@ describe("initial state", () => {
     );
   });
 
-  it("a pod whose claim does not exist: not attached, waiting, with the API's NotFound", () => {
+  it("a pod whose claim does not exist: Pending, turned away by the scheduler's VolumeBinding PreFilter with the API's NotFound", () => {
     const s = scenario(
       base(`
   - apiVersion: v1
@@ -120,13 +120,10 @@ describe("initial state", () => {
     );
     const r = run(s);
     expect(r.initial.pods).toMatchObject([
-      {
-        pod: "default/db",
-        phase: "Pending",
-        ready: false,
-        reason: "ContainerCreating",
-        message: 'persistentvolumeclaim "data" not found',
-      },
+      { pod: "default/db", node: null, phase: "Pending", ready: false, reason: "Unschedulable" },
     ]);
+    expect(r.initial.pods[0]?.message).toMatch(
+      /^0\/\d+ nodes are available: persistentvolumeclaim "data" not found\. preemption: /,
+    );
   });
 });

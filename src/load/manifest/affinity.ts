@@ -205,15 +205,13 @@ function podAffinityTerm(src: SourceDoc, path: Path, v: unknown): PodAffinityTer
   if (o.labelSelector != null)
     term.labelSelector = labelSelector(src, [...path, "labelSelector"], o.labelSelector);
   if (o.namespaces != null) {
-    list(src, [...path, "namespaces"], o.namespaces).forEach((n, j) => {
-      check(
-        src,
-        [...path, "namespaces", j],
-        str(src, [...path, "namespaces", j], n),
-        isDNS1123Label,
-        "namespace",
-      );
+    term.namespaces = list(src, [...path, "namespaces"], o.namespaces).map((n, j) => {
+      const ns = str(src, [...path, "namespaces", j], n);
+      check(src, [...path, "namespaces", j], ns, isDNS1123Label, "namespace");
+      return ns;
     });
   }
+  if (o.namespaceSelector != null)
+    term.namespaceSelector = labelSelector(src, [...path, "namespaceSelector"], o.namespaceSelector);
   return term;
 }

@@ -4,8 +4,8 @@
 // src/kubelet, src/controllers, src/faults, src/network, src/traffic):
 // - not listed: fields with no bearing on failure handling (image, env, command, securityContext,
 //   dnsPolicy, serviceAccountName, revisionHistoryLimit, clusterIP, ports of a Service…) and fields
-//   the models read (replicas, selectors, probes, tolerations, nodeSelector, podAntiAffinity,
-//   topologySpreadConstraints' maxSkew/topologyKey/whenUnsatisfiable/labelSelector, requests,
+//   the models read (replicas, selectors, probes, tolerations, nodeSelector, affinity: node, pod and
+//   anti-affinity with namespaces and namespaceSelector, topologySpreadConstraints, requests,
 //   terminationGracePeriodSeconds, readinessGates, hostNetwork, podManagementPolicy, serviceName,
 //   publishNotReadyAddresses, externalTrafficPolicy, minAvailable/maxUnavailable…);
 // - listed: what follows, a field only when its value differs from the behaviour the models assume
@@ -52,18 +52,9 @@ const RULES: Record<string, Record<string, When>> = {
     schedulingGates: nonEmpty,
     workloadRef: present,
   },
-  Affinity: { nodeAffinity: present, podAffinity: present },
   PodAffinityTerm: {
     matchLabelKeys: nonEmpty,
     mismatchLabelKeys: nonEmpty,
-    namespaceSelector: present,
-    namespaces: nonEmpty,
-  },
-  TopologySpreadConstraint: {
-    matchLabelKeys: nonEmpty,
-    minDomains: present,
-    nodeAffinityPolicy: not("Honor"),
-    nodeTaintsPolicy: not("Ignore"),
   },
   Container: {
     "lifecycle.postStart": present,

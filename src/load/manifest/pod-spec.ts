@@ -186,6 +186,30 @@ function topologySpreadConstraint(src: SourceDoc, path: Path, v: unknown): Topol
   };
   if (o.labelSelector != null)
     t.labelSelector = labelSelector(src, [...path, "labelSelector"], o.labelSelector);
+  // The fields the scheduler's PodTopologySpread filter reads (validateTopologySpreadConstraints).
+  if (o.matchLabelKeys != null) {
+    const kp = [...path, "matchLabelKeys"];
+    t.matchLabelKeys = list(src, kp, o.matchLabelKeys).map((k, i) => {
+      const key = str(src, [...kp, i], k);
+      check(src, [...kp, i], key, isLabelKey, "label key");
+      return key;
+    });
+  }
+  if (o.minDomains != null) {
+    t.minDomains = int(src, [...path, "minDomains"], o.minDomains, { min: 1 });
+    if (t.whenUnsatisfiable !== "DoNotSchedule")
+      fail(
+        src,
+        [...path, "minDomains"],
+        "invalid-value",
+        "can only use minDomains if whenUnsatisfiable=DoNotSchedule",
+      );
+  }
+  const policies = ["Honor", "Ignore"] as const;
+  const affinityPolicy = optOneOf(src, [...path, "nodeAffinityPolicy"], o.nodeAffinityPolicy, policies);
+  if (affinityPolicy) t.nodeAffinityPolicy = affinityPolicy;
+  const taintsPolicy = optOneOf(src, [...path, "nodeTaintsPolicy"], o.nodeTaintsPolicy, policies);
+  if (taintsPolicy) t.nodeTaintsPolicy = taintsPolicy;
   return t;
 }
 

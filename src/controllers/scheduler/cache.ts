@@ -1,0 +1,292 @@
+// The scheduler cache (pkg/scheduler/backend/cache, framework.NodeInfo): for every node, what the
+// pods bound to it request and how many of each workload's pods it runs, kept up to date write by
+// write rather than rebuilt per scheduling cycle. Rows are indexed by node and held in typed arrays,
+// so a filter or a score reads a number, not a map.
+//
+// Which pods count, as in kube-scheduler:
+// - a pod counts on its node from the write that binds it until its object is gone or it turns
+//   terminal: the scheduler's pod informer lists only non-terminal pods (scheduler.go
+//   newPodInformer: status.phase!=Succeeded,status.phase!=Failed);
+// - a Terminating pod (deletionTimestamp set) still counts: its requests, the node's pod count, and
+//   inter-pod affinity (NodeInfo.Pods keeps it until the delete arrives; kubernetes#111793, by
+//   design). Only topology spreading skips it (podtopologyspread countPodsMatchSelector, #87621),
+//   and so do the per-workload counts here, which feed the system default spreading.
+
+import type { Cluster } from "../../cluster/context.ts";
+import { controllerOf, keyOf } from "../../cluster/store.ts";
+import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
+import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
+import { podInfo, podRequests } from "./pod-info.ts";
+
+/** What a counted pod adds to its node's row. */
+export interface Counted {
+  /** `<namespace>/<name>`, the pod's key in the store */
+  key: string;
+  row: number;
+  terminating: boolean;
+  cpuMilli: number;
+  memory: number;
+  owner: string | undefined;
+  /** the pod has required anti-affinity terms (the symmetric check reads them) */
+  antiAffinity: boolean;
+}
+
+/** Pods per node of one workload; 16 bits until a node holds more than 65,535 of them. */
+export type Counts = Uint16Array | Int32Array;
+
+/** The pods of the default per-node limit the LeastAllocated score assumes when allocatable has none. */
+const DEFAULT_MAX_PODS = 110;
+
+export class SchedulerCache {
+  private readonly rowByName = new Map<string, number>();
+  /** rows in use */
+  size = 0;
+  private capacity = 0;
+  /** per row: the Node object, while it exists */
+  readonly nodes: (Node | undefined)[] = [];
+  // NodeInfo.Requested and len(NodeInfo.Pods)
+  podCount = new Int32Array(0);
+  cpuMilli = new Float64Array(0);
+  memory = new Float64Array(0);
+  // NodeInfo.Allocatable (+Infinity where the node does not say)
+  allocPods = new Float64Array(0);
+  allocCpuMilli = new Float64Array(0);
+  allocMemory = new Float64Array(0);
+  /**
+   * The LeastAllocated tie-breaker's factors: 0.5 / allocatable millicores (0 when the node gives no
+   * cpu) and 0.5 / allowed pods (110 when it does not say), so scoring multiplies instead of divides.
+   */
+  scoreCpu = new Float64Array(0);
+  scorePods = new Float64Array(0);
+  // What is left: allocatable − requested, kept for the filters' fast path (cycle.ts walk)
+  freePods = new Float64Array(0);
+  freeCpuMilli = new Float64Array(0);
+  unschedulable = new Uint8Array(0);
+  /** the node is cordoned or has a NoSchedule/NoExecute taint: the fast path does not decide it */
+  blocked = new Uint8Array(0);
+  /** zone id (topology.kubernetes.io/zone), or -1 */
+  zone = new Int32Array(0);
+  /** the node has kubernetes.io/hostname */
+  hostname = new Uint8Array(0);
+  /** id of the node's NoSchedule and NoExecute taints in `taintSets` (0: none) */
+  taintSet = new Int32Array(0);
+  readonly taintSets: Taint[][] = [[]];
+  private readonly taintSetIds = new Map<string, number>([["", 0]]);
+  readonly zones: string[] = [];
+  private readonly zoneIds = new Map<string, number>();
+  private readonly owners = new Map<string, Counts>();
+  private readonly counted = new Map<Pod, Counted>();
+  /** bound pods with required anti-affinity terms */
+  readonly withRequiredAntiAffinity = new Set<Pod>();
+  private listed: readonly Node[] | undefined;
+  /** row of each node of the last `store.list("Node")`, by position */
+  private order = new Int32Array(0);
+
+  constructor(private readonly ctx: Pick<Cluster, "store">) {
+    ctx.store.observe((obj) => this.observe(obj));
+    for (const n of ctx.store.list("Node")) this.refreshNode(n);
+    for (const p of ctx.store.list("Pod")) this.observePod(p);
+  }
+
+  private observe(obj: KubeObject): void {
+    if (obj.kind === "Pod") this.observePod(obj);
+    else if (obj.kind === "Node") {
+      if (this.ctx.store.exists(obj)) this.refreshNode(obj);
+      else {
+        const row = this.rowByName.get(obj.metadata.name);
+        if (row !== undefined) this.nodes[row] = undefined;
+      }
+    }
+  }
+
+  /** The nodes in the store's order and their rows (the order the filters walk them in). */
+  nodeList(): { nodes: readonly Node[]; rows: Int32Array } {
+    const nodes = this.ctx.store.list("Node");
+    if (nodes !== this.listed) {
+      this.listed = nodes;
+      if (this.order.length < nodes.length) this.order = new Int32Array(nodes.length * 2);
+      for (let i = 0; i < nodes.length; i++) this.order[i] = this.refreshNode(nodes[i]!);
+    }
+    return { nodes, rows: this.order };
+  }
+
+  rowOf(name: string): number {
+    let row = this.rowByName.get(name);
+    if (row === undefined) {
+      row = this.size++;
+      if (row >= this.capacity) this.grow(Math.max(16, this.capacity * 2));
+      this.rowByName.set(name, row);
+      this.nodes[row] = undefined;
+      this.allocPods[row] = Number.POSITIVE_INFINITY;
+      this.allocCpuMilli[row] = Number.POSITIVE_INFINITY;
+      this.allocMemory[row] = Number.POSITIVE_INFINITY;
+      this.freePods[row] = Number.POSITIVE_INFINITY;
+      this.freeCpuMilli[row] = Number.POSITIVE_INFINITY;
+      this.scorePods[row] = 0.5 / DEFAULT_MAX_PODS;
+      this.zone[row] = -1;
+    }
+    return row;
+  }
+
+  /** Pods of `owner` per row (active ones: bound, not terminal, not terminating). */
+  ownerCounts(owner: string): Counts | undefined {
+    return this.owners.get(owner);
+  }
+
+  /** Every pod the cache counts (bound, not terminal), in the order they were first counted. */
+  countedPods(): IterableIterator<[Pod, Counted]> {
+    return this.counted.entries();
+  }
+
+  rowOfPod(pod: Pod): Counted | undefined {
+    return this.counted.get(pod);
+  }
+
+  private grow(capacity: number): void {
+    const f64 = (a: Float64Array) => {
+      const b = new Float64Array(capacity);
+      b.set(a);
+      return b;
+    };
+    const i32 = (a: Int32Array) => {
+      const b = new Int32Array(capacity);
+      b.set(a);
+      return b;
+    };
+    const u8 = (a: Uint8Array) => {
+      const b = new Uint8Array(capacity);
+      b.set(a);
+      return b;
+    };
+    this.podCount = i32(this.podCount);
+    this.cpuMilli = f64(this.cpuMilli);
+    this.memory = f64(this.memory);
+    this.allocPods = f64(this.allocPods);
+    this.allocCpuMilli = f64(this.allocCpuMilli);
+    this.allocMemory = f64(this.allocMemory);
+    this.scoreCpu = f64(this.scoreCpu);
+    this.scorePods = f64(this.scorePods);
+    this.freePods = f64(this.freePods);
+    this.freeCpuMilli = f64(this.freeCpuMilli);
+    this.unschedulable = u8(this.unschedulable);
+    this.blocked = u8(this.blocked);
+    this.zone = i32(this.zone);
+    this.hostname = u8(this.hostname);
+    this.taintSet = i32(this.taintSet);
+    for (const [owner, counts] of this.owners) {
+      const b = counts instanceof Uint16Array ? new Uint16Array(capacity) : new Int32Array(capacity);
+      b.set(counts);
+      this.owners.set(owner, b);
+    }
+    this.capacity = capacity;
+  }
+
+  /** A node's row from its object: allocatable, cordon, NoSchedule/NoExecute taints, zone. */
+  private refreshNode(node: Node): number {
+    const row = this.rowOf(node.metadata.name);
+    this.nodes[row] = node;
+    const a = node.status.allocatable;
+    this.allocPods[row] = a.pods ?? Number.POSITIVE_INFINITY;
+    this.allocCpuMilli[row] = a.cpu === undefined ? Number.POSITIVE_INFINITY : Math.round(a.cpu * 1000);
+    this.allocMemory[row] = a.memory ?? Number.POSITIVE_INFINITY;
+    this.freePods[row] = this.allocPods[row]! - this.podCount[row]!;
+    this.freeCpuMilli[row] = this.allocCpuMilli[row]! - this.cpuMilli[row]!;
+    this.scoreCpu[row] = a.cpu ? 0.5 / (a.cpu * 1000) : 0;
+    this.scorePods[row] = 0.5 / (a.pods ?? DEFAULT_MAX_PODS);
+    this.unschedulable[row] = node.spec.unschedulable ? 1 : 0;
+    const labels = node.metadata.labels;
+    const zone = labels?.[LABEL_ZONE];
+    this.zone[row] = zone === undefined ? -1 : this.zoneId(zone);
+    this.hostname[row] = labels?.[LABEL_HOSTNAME] !== undefined ? 1 : 0;
+    this.taintSet[row] = this.taintSetOf(node.spec.taints);
+    this.blocked[row] = this.unschedulable[row] || this.taintSet[row] !== 0 ? 1 : 0;
+    return row;
+  }
+
+  zoneId(zone: string): number {
+    let id = this.zoneIds.get(zone);
+    if (id === undefined) {
+      id = this.zones.length;
+      this.zones.push(zone);
+      this.zoneIds.set(zone, id);
+    }
+    return id;
+  }
+
+  /** TaintToleration filters on NoSchedule and NoExecute taints only (DoNotScheduleTaintsFilterFunc). */
+  private taintSetOf(taints: readonly Taint[] | undefined): number {
+    if (!taints || taints.length === 0) return 0;
+    let key = "";
+    for (const t of taints)
+      if (t.effect !== "PreferNoSchedule") key += `${t.key}\x00${t.value ?? ""}\x00${t.effect}\x01`;
+    let id = this.taintSetIds.get(key);
+    if (id === undefined) {
+      id = this.taintSets.length;
+      this.taintSets.push(taints.filter((t) => t.effect !== "PreferNoSchedule").map((t) => ({ ...t })));
+      this.taintSetIds.set(key, id);
+    }
+    return id;
+  }
+
+  private observePod(pod: Pod): void {
+    const node = pod.spec.nodeName;
+    const before = this.counted.get(pod);
+    const counts =
+      node !== undefined &&
+      pod.status.phase !== "Succeeded" &&
+      pod.status.phase !== "Failed" &&
+      this.ctx.store.get("Pod", before ? before.key : keyOf(pod)) === pod;
+    const terminating = pod.metadata.deletionTimestamp !== undefined;
+    if (before) {
+      // Status updates (Running, Ready…) leave the row as it is.
+      if (counts && before.row === this.rowByName.get(node!) && before.terminating === terminating) return;
+      this.uncount(pod, before);
+    }
+    if (!counts) return;
+    const { cpuMilli, memory } = podRequests(pod);
+    const c: Counted = {
+      key: before ? before.key : keyOf(pod),
+      row: this.rowOf(node!),
+      terminating,
+      cpuMilli,
+      memory,
+      owner: before ? before.owner : controllerOf(pod),
+      antiAffinity: podInfo(pod).requiredAntiAffinity.length > 0,
+    };
+    this.count(pod, c);
+  }
+
+  private count(pod: Pod, c: Counted): void {
+    this.counted.set(pod, c);
+    this.podCount[c.row]! += 1;
+    this.cpuMilli[c.row]! += c.cpuMilli;
+    this.memory[c.row]! += c.memory;
+    this.freePods[c.row]! -= 1;
+    this.freeCpuMilli[c.row]! -= c.cpuMilli;
+    if (c.antiAffinity) this.withRequiredAntiAffinity.add(pod);
+    if (c.owner === undefined || c.terminating) return;
+    let counts = this.owners.get(c.owner);
+    if (!counts) {
+      counts = new Uint16Array(this.capacity);
+      this.owners.set(c.owner, counts);
+    }
+    if (counts[c.row] === 0xffff && counts instanceof Uint16Array) {
+      counts = Int32Array.from(counts);
+      this.owners.set(c.owner, counts);
+    }
+    counts[c.row]! += 1;
+  }
+
+  private uncount(pod: Pod, c: Counted): void {
+    this.counted.delete(pod);
+    this.podCount[c.row]! -= 1;
+    this.cpuMilli[c.row]! -= c.cpuMilli;
+    this.memory[c.row]! -= c.memory;
+    this.freePods[c.row]! += 1;
+    this.freeCpuMilli[c.row]! += c.cpuMilli;
+    this.withRequiredAntiAffinity.delete(pod);
+    if (c.owner === undefined || c.terminating) return;
+    const counts = this.owners.get(c.owner);
+    if (counts) counts[c.row]! -= 1;
+  }
+}

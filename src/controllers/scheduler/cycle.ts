@@ -1,0 +1,352 @@
+// One scheduling cycle (pkg/scheduler/schedule_one.go schedulePod): PreFilter, then the filters
+// over the nodes, walked round-robin from nextStartNodeIndex and stopped once
+// numFeasibleNodesToFind pass (findNodesThatPassFilters), then the scores of those, and the best
+// (ties broken at random, selectHost: here from the seed).
+//
+// The filters run in the default profile's order and a node stops at the first plugin that turns it
+// down (RunFilterPlugins), though one plugin may give several reasons: NodeUnschedulable,
+// TaintToleration, NodeAffinity, NodeResourcesFit, VolumeBinding, VolumeZone, PodTopologySpread,
+// InterPodAffinity (apis/config/v1/default_plugins.go). Each node's verdict is kept with its code:
+// Unschedulable (preemption might help) or UnschedulableAndUnresolvable (it cannot), which is what
+// DefaultPreemption reports on when nothing fits.
+//
+// Nothing here allocates per node checked: the pod's requirements are worked out once (pod-info.ts),
+// the node's numbers are read from the cache's typed arrays, and the reasons are counted in slots.
+
+import type { Cluster } from "../../cluster/context.ts";
+import type { Rng } from "../../engine/rng.ts";
+import type { Node, Pod } from "../../kubernetes/objects.ts";
+import { tolerates } from "../../kubernetes/taints.ts";
+import type { KubernetesVersion } from "../../scenario/types.ts";
+import type { FilterReason, PreFilterFailure } from "../../trace/scheduling-events.ts";
+import type { SchedulerCache } from "./cache.ts";
+import { FilterReasons, slot } from "./filter-reasons.ts";
+import { type AffinityState, affinityFilter, affinityPreFilter } from "./inter-pod-affinity.ts";
+import { matchesRequired, type RequiredNodeAffinity } from "./node-affinity.ts";
+import type { PodInfo } from "./pod-info.ts";
+import { Scorer } from "./scores.ts";
+import { type SpreadState, spreadFilter, spreadPreFilter } from "./topology-spread.ts";
+import { type VolumeState, volumeFilter, volumePreFilter, volumeZoneFits } from "./volume-binding.ts";
+
+/** minFeasibleNodesToFind and minFeasibleNodesPercentageToFind (pkg/scheduler/schedule_one.go). */
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/**
+ * numFeasibleNodesToFind with percentageOfNodesToScore unset (0, the default): all nodes below 100;
+ * otherwise 50% − nodes/125 (at least 5%) of them, and never fewer than 100.
+ */
+export function numFeasibleNodesToFind(numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  const percentage = Math.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND, 50 - Math.trunc(numAllNodes / 125));
+  return Math.max(MIN_FEASIBLE_NODES_TO_FIND, Math.trunc((numAllNodes * percentage) / 100));
+}
+
+/** Where the next scheduling cycle starts its walk over the nodes (nextStartNodeIndex). */
+export interface SchedulerState {
+  nextStartNodeIndex: number;
+}
+
+/** What one cycle found. */
+export interface CycleOutcome {
+  /** the chosen node, when some passed */
+  node?: Node;
+  nodes: number;
+  checked: number;
+  feasible: number;
+  /** numFeasibleNodesToFind for this cluster */
+  want: number;
+  preFilter?: PreFilterFailure;
+  /** the nodes turned down as UnschedulableAndUnresolvable, and as Unschedulable */
+  unresolvable: number;
+  resolvable: number;
+  volumes?: VolumeState;
+}
+
+const PASS = 0;
+const UNSCHEDULABLE = 1;
+const UNRESOLVABLE = 2;
+
+/**
+ * From 1.34 NodeResourcesFit rejects a node whose allocatable is smaller than the request as
+ * UnschedulableAndUnresolvable (kubernetes#131345): preemption there cannot help.
+ */
+const UNRESOLVABLE_FIT_SINCE_MINOR = 34;
+
+export class SchedulingCycle {
+  readonly reasons = new FilterReasons();
+  private readonly scorer: Scorer;
+  /** per taint set, this cycle: 0 not yet checked, 1 tolerated, 2 + i: taint i not tolerated */
+  private toleration = new Int32Array(16);
+  /** the rows of the nodes that passed, and their positions in the node list */
+  private feasibleRows = new Int32Array(0);
+  private feasibleAt = new Int32Array(0);
+  private readonly volumeReasons: FilterReason[] = [];
+  private readonly unresolvableFit: boolean;
+  // this cycle's pod and nodes
+  private info!: PodInfo;
+  private nodes: readonly Node[] = [];
+  private volumes: VolumeState | undefined;
+  private spread: SpreadState | undefined;
+  private affinity: AffinityState | undefined;
+
+  constructor(
+    private readonly ctx: Pick<Cluster, "store">,
+    private readonly cache: SchedulerCache,
+    version: KubernetesVersion,
+  ) {
+    this.scorer = new Scorer(cache);
+    this.unresolvableFit = Number(version.split(".")[1]) >= UNRESOLVABLE_FIT_SINCE_MINOR;
+  }
+
+  run(pod: Pod, info: PodInfo, rng: Rng, state: SchedulerState): CycleOutcome {
+    const cache = this.cache;
+    const { nodes, rows } = cache.nodeList();
+    const n = nodes.length;
+    this.nodes = nodes;
+    this.reasons.reset();
+    this.info = info;
+    this.unresolvable = 0;
+    this.resolvable = 0;
+    const want = numFeasibleNodesToFind(n);
+    const outcome: CycleOutcome = { nodes: n, checked: 0, feasible: 0, want, unresolvable: 0, resolvable: 0 };
+    // PreFilter
+    const volumes = volumePreFilter(this.ctx, info);
+    if (volumes.failure) return this.preFiltered(outcome, volumes.failure);
+    this.volumes = volumes.state;
+    if (volumes.state) outcome.volumes = volumes.state;
+    if (this.toleration.length < cache.taintSets.length)
+      this.toleration = new Int32Array(cache.taintSets.length * 2);
+    this.toleration.fill(0, 0, cache.taintSets.length);
+    this.spread =
+      info.spreadFilter.length > 0
+        ? spreadPreFilter(cache, pod, info, nodes, rows, (row) => this.untoleratedTaint(row) < 0)
+        : undefined;
+    this.affinity = affinityPreFilter(cache, pod, info);
+    // Filter
+    if (this.feasibleRows.length < want) {
+      this.feasibleRows = new Int32Array(want);
+      this.feasibleAt = new Int32Array(want);
+    }
+    const start = state.nextStartNodeIndex;
+    const processed = this.walk(rows, n, start, want);
+    if (n > 0) state.nextStartNodeIndex = (start + processed) % n;
+    const found = this.found;
+    outcome.checked = processed;
+    outcome.feasible = found;
+    outcome.unresolvable = this.unresolvable;
+    outcome.resolvable = this.resolvable;
+    if (found === 0) return outcome;
+    // Score and select
+    const chosen = this.scorer.select(pod, info, this.feasibleRows, this.feasibleAt, nodes, found, rng);
+    outcome.node = nodes[this.feasibleAt[chosen]!]!;
+    return outcome;
+  }
+
+  private preFiltered(outcome: CycleOutcome, failure: PreFilterFailure): CycleOutcome {
+    outcome.preFilter = failure;
+    outcome.unresolvable = outcome.nodes;
+    return outcome;
+  }
+
+  private found = 0;
+  private unresolvable = 0;
+  private resolvable = 0;
+
+  /**
+   * findNodesThatPassFilters: from position `start`, round the node list until `want` nodes pass
+   * or every node was checked; returns how many were checked.
+   *
+   * A node that is not cordoned or tainted and has room passes every filter of a pod with no
+   * claims, spread constraints or pod affinity (and none of the pods bound has required
+   * anti-affinity) if it matches the pod's node selector: that common case is decided here, the rest
+   * by the plugins in `filter`. (One loop per case, so that each runs every branch it has.)
+   */
+  private walk(rows: Int32Array, n: number, start: number, want: number): number {
+    const info = this.info;
+    if (this.volumes || this.spread || this.affinity) return this.walkEach(rows, n, start, want);
+    if (info.nodeAffinity) return this.walkSelected(rows, n, start, want, info.nodeAffinity);
+    const { blocked, freePods, freeCpuMilli, memory, allocMemory } = this.cache;
+    const cpu = info.cpuMilli;
+    const mem = info.memory;
+    const feasible = this.feasibleRows;
+    const feasibleAt = this.feasibleAt;
+    let found = 0;
+    let processed = 0;
+    for (let at = n > 0 ? start % n : 0; processed < n && found < want; processed++) {
+      const row = rows[at]!;
+      if (
+        (blocked[row] === 0 &&
+          freePods[row]! >= 1 &&
+          freeCpuMilli[row]! >= cpu &&
+          memory[row]! + mem <= allocMemory[row]!) ||
+        this.filterAt(row, at)
+      ) {
+        feasible[found] = row;
+        feasibleAt[found] = at;
+        found++;
+      }
+      if (++at === n) at = 0;
+    }
+    this.found = found;
+    return processed;
+  }
+
+  /** The walk for a pod with a node selector or required node affinity and nothing else. */
+  private walkSelected(
+    rows: Int32Array,
+    n: number,
+    start: number,
+    want: number,
+    selector: RequiredNodeAffinity,
+  ): number {
+    const { blocked, freePods, freeCpuMilli, memory, allocMemory } = this.cache;
+    const nodes = this.nodes;
+    const cpu = this.info.cpuMilli;
+    const mem = this.info.memory;
+    const feasible = this.feasibleRows;
+    const feasibleAt = this.feasibleAt;
+    let found = 0;
+    let processed = 0;
+    for (let at = n > 0 ? start % n : 0; processed < n && found < want; processed++) {
+      const row = rows[at]!;
+      if (
+        (matchesRequired(selector, nodes[at]!) &&
+          blocked[row] === 0 &&
+          freePods[row]! >= 1 &&
+          freeCpuMilli[row]! >= cpu &&
+          memory[row]! + mem <= allocMemory[row]!) ||
+        this.filterAt(row, at)
+      ) {
+        feasible[found] = row;
+        feasibleAt[found] = at;
+        found++;
+      }
+      if (++at === n) at = 0;
+    }
+    this.found = found;
+    return processed;
+  }
+
+  /** The walk through every plugin for every node. */
+  private walkEach(rows: Int32Array, n: number, start: number, want: number): number {
+    const feasible = this.feasibleRows;
+    const feasibleAt = this.feasibleAt;
+    let found = 0;
+    let processed = 0;
+    for (let at = n > 0 ? start % n : 0; processed < n && found < want; processed++) {
+      const row = rows[at]!;
+      if (this.filterAt(row, at)) {
+        feasible[found] = row;
+        feasibleAt[found] = at;
+        found++;
+      }
+      if (++at === n) at = 0;
+    }
+    this.found = found;
+    return processed;
+  }
+
+  /** The first NoSchedule/NoExecute taint of the node's row the pod does not tolerate, or −1. */
+  private untoleratedTaint(row: number): number {
+    const set = this.cache.taintSet[row]!;
+    if (set === 0) return -1;
+    let v = this.toleration[set]!;
+    if (v === 0) {
+      v = 1;
+      const taints = this.cache.taintSets[set]!;
+      for (let i = 0; i < taints.length; i++)
+        if (!this.info.tolerations.some((t) => tolerates(t, taints[i]!))) {
+          v = 2 + i;
+          break;
+        }
+      this.toleration[set] = v;
+    }
+    return v === 1 ? -1 : v - 2;
+  }
+
+  /**
+   * The plugins' verdict for the node at a position of this cycle's node list, counted by code.
+   * (Out of the walk's loop: branches there that it rarely reaches would cost its optimized code.)
+   */
+  private filterAt(row: number, at: number): boolean {
+    const verdict = this.filter(row, this.nodes[at]!);
+    if (verdict === PASS) return true;
+    if (verdict === UNRESOLVABLE) this.unresolvable++;
+    else this.resolvable++;
+    return false;
+  }
+
+  /** The filter plugins on one node, in order; records the reasons of the first that fails. */
+  private filter(row: number, node: Node): number {
+    const cache = this.cache;
+    const info = this.info;
+    const reasons = this.reasons;
+    // NodeUnschedulable
+    if (cache.unschedulable[row] && !info.toleratesUnschedulable) {
+      reasons.add(slot("Unschedulable"));
+      return UNRESOLVABLE;
+    }
+    // TaintToleration
+    const taint = this.untoleratedTaint(row);
+    if (taint >= 0) {
+      const t = cache.taintSets[cache.taintSet[row]!]![taint]!;
+      reasons.add(reasons.taintSlot(t.key, t.value ?? ""));
+      return UNRESOLVABLE;
+    }
+    // NodeAffinity
+    if (info.nodeAffinity && !matchesRequired(info.nodeAffinity, node)) {
+      reasons.add(slot("NodeAffinity"));
+      return UNRESOLVABLE;
+    }
+    // NodeResourcesFit (fitsRequest): every insufficient resource is a reason
+    let fit = PASS;
+    if (cache.podCount[row]! + 1 > cache.allocPods[row]!) {
+      reasons.add(slot("TooManyPods"));
+      fit = UNSCHEDULABLE;
+    }
+    if (info.cpuMilli > 0 && cache.cpuMilli[row]! + info.cpuMilli > cache.allocCpuMilli[row]!) {
+      reasons.add(slot("InsufficientCPU"));
+      if (fit === PASS) fit = UNSCHEDULABLE;
+      if (this.unresolvableFit && info.cpuMilli > cache.allocCpuMilli[row]!) fit = UNRESOLVABLE;
+    }
+    if (info.memory > 0 && cache.memory[row]! + info.memory > cache.allocMemory[row]!) {
+      reasons.add(slot("InsufficientMemory"));
+      if (fit === PASS) fit = UNSCHEDULABLE;
+      if (this.unresolvableFit && info.memory > cache.allocMemory[row]!) fit = UNRESOLVABLE;
+    }
+    if (fit !== PASS) return fit;
+    if (this.volumes) {
+      // VolumeBinding
+      const out = this.volumeReasons;
+      out.length = 0;
+      volumeFilter(this.ctx, this.volumes, node, out);
+      if (out.length > 0) {
+        for (const r of out) reasons.add(slot(r));
+        return UNRESOLVABLE;
+      }
+      // VolumeZone
+      if (!volumeZoneFits(this.volumes, node)) {
+        reasons.add(slot("VolumeZoneConflict"));
+        return UNRESOLVABLE;
+      }
+    }
+    // PodTopologySpread
+    if (this.spread) {
+      const v = spreadFilter(this.spread, info, node);
+      if (v) {
+        reasons.add(slot(v));
+        return v === "TopologySpreadMissingLabel" ? UNRESOLVABLE : UNSCHEDULABLE;
+      }
+    }
+    // InterPodAffinity
+    if (this.affinity) {
+      const v = affinityFilter(this.affinity, info, node);
+      if (v) {
+        reasons.add(slot(v));
+        return v === "PodAffinity" ? UNRESOLVABLE : UNSCHEDULABLE;
+      }
+    }
+    return PASS;
+  }
+}

@@ -1,0 +1,234 @@
+// A pod as the scheduler's plugins read it (framework.PodInfo and each plugin's PreFilter state):
+// its requests, tolerations, node affinity, pod (anti-)affinity terms, spread constraints and
+// claims, worked out once per pod and kept, since a pod's spec does not change while it waits.
+
+import { controllerOf, keyOf } from "../../cluster/store.ts";
+import { matchesSelector } from "../../kubernetes/labels.ts";
+import type {
+  Container,
+  LabelSelector,
+  Pod,
+  PodAffinityTerm,
+  Toleration,
+  TopologySpreadConstraint,
+  WeightedPodAffinityTerm,
+} from "../../kubernetes/objects.ts";
+import { TAINT_UNSCHEDULABLE, tolerates } from "../../kubernetes/taints.ts";
+import {
+  compilePreferred,
+  type PreferredTerm,
+  type RequiredNodeAffinity,
+  requiredNodeAffinity,
+} from "./node-affinity.ts";
+
+/**
+ * A processed PodAffinityTerm (framework.AffinityTerm): the namespaces it names (its pod's own when
+ * it names none and has no namespaceSelector, getNamespacesFromPodAffinityTerm) and its selectors.
+ */
+export interface AffinityTerm {
+  topologyKey: string;
+  namespaces: ReadonlySet<string>;
+  /** undefined selects no namespace (LabelSelectorAsSelector(nil) is Nothing); `{}` every one */
+  namespaceSelector: LabelSelector | undefined;
+  /** undefined selects no pod; `{}` every pod */
+  selector: LabelSelector | undefined;
+}
+
+export interface WeightedAffinityTerm extends AffinityTerm {
+  weight: number;
+}
+
+/** A topology spread constraint with matchLabelKeys merged into its selector. */
+export interface SpreadConstraint {
+  maxSkew: number;
+  topologyKey: string;
+  selector: LabelSelector | undefined;
+  /** 0 when unset */
+  minDomains: number;
+  /** nodeAffinityPolicy Honor (the default) */
+  honorNodeAffinity: boolean;
+  /** nodeTaintsPolicy Honor (Ignore is the default) */
+  honorTaints: boolean;
+  /** the constraint's selector matches the pod itself (selfMatchNum) */
+  selfMatch: boolean;
+}
+
+export interface PodInfo {
+  /** `<namespace>/<name>`, the pod's key in the store */
+  key: string;
+  namespace: string;
+  /** the pod's controller, `<Kind>/<ns>/<name>`: the default spreading counts its pods */
+  owner: string | undefined;
+  /** NodeResourcesFit's request: millicores (MilliValue) and bytes */
+  cpuMilli: number;
+  memory: number;
+  tolerations: readonly Toleration[];
+  /** NodeUnschedulable: does the pod tolerate node.kubernetes.io/unschedulable:NoSchedule? */
+  toleratesUnschedulable: boolean;
+  /** nodeSelector and required node affinity; undefined when the pod has neither */
+  nodeAffinity: RequiredNodeAffinity | undefined;
+  preferredNodeAffinity: readonly PreferredTerm[];
+  requiredAffinity: readonly AffinityTerm[];
+  requiredAntiAffinity: readonly AffinityTerm[];
+  preferredAffinity: readonly WeightedAffinityTerm[];
+  preferredAntiAffinity: readonly WeightedAffinityTerm[];
+  /** whether the pod sets topologySpreadConstraints at all (then the system defaults do not apply) */
+  hasSpreadConstraints: boolean;
+  spreadFilter: readonly SpreadConstraint[];
+  spreadScore: readonly SpreadConstraint[];
+  /** the claims the pod mounts, by name in its namespace, in spec order */
+  claims: readonly string[];
+}
+
+const infos = new WeakMap<Pod, PodInfo>();
+
+export function podInfo(pod: Pod): PodInfo {
+  let info = infos.get(pod);
+  if (!info) {
+    info = computePodInfo(pod);
+    infos.set(pod, info);
+  }
+  return info;
+}
+
+/** millicores, as resource.Quantity.MilliValue rounds them */
+function milli(cores: number | undefined): number {
+  return cores === undefined ? 0 : Math.round(cores * 1000);
+}
+
+/**
+ * computePodResourceRequest (noderesources/fit.go, resource.PodRequests): the containers' requests
+ * summed, or the largest init container's where that is more (init containers run one at a time).
+ */
+export function podRequests(pod: Pod): { cpuMilli: number; memory: number } {
+  let cpuMilli = 0;
+  let memory = 0;
+  for (const c of pod.spec.containers) {
+    cpuMilli += milli(c.resources?.requests?.cpu);
+    memory += c.resources?.requests?.memory ?? 0;
+  }
+  for (const c of pod.spec.initContainers ?? ([] as Container[])) {
+    cpuMilli = Math.max(cpuMilli, milli(c.resources?.requests?.cpu));
+    memory = Math.max(memory, c.resources?.requests?.memory ?? 0);
+  }
+  return { cpuMilli, memory };
+}
+
+function affinityTerm(pod: Pod, t: PodAffinityTerm): AffinityTerm {
+  const own = (t.namespaces ?? []).length === 0 && t.namespaceSelector === undefined;
+  return {
+    topologyKey: t.topologyKey,
+    namespaces: new Set(own ? [pod.metadata.namespace] : (t.namespaces ?? [])),
+    namespaceSelector: t.namespaceSelector ?? undefined,
+    selector: t.labelSelector ?? undefined,
+  };
+}
+
+function weighted(
+  pod: Pod,
+  terms: readonly WeightedPodAffinityTerm[] | undefined,
+): readonly WeightedAffinityTerm[] {
+  if (!terms || terms.length === 0) return NONE;
+  return terms.map((w) => ({
+    ...affinityTerm(pod, w.podAffinityTerm),
+    weight: Number(w.weight) || 0,
+  }));
+}
+
+function spreadConstraint(pod: Pod, c: TopologySpreadConstraint): SpreadConstraint {
+  let selector = c.labelSelector;
+  // matchLabelKeys: the pod's own values for those keys are ANDed into the selector
+  // (podtopologyspread/common.go, mergeLabelSetWithSelector); a nil selector stays Nothing.
+  const labels = pod.metadata.labels ?? {};
+  const extra = (c.matchLabelKeys ?? []).filter((k) => Object.hasOwn(labels, k));
+  if (selector && extra.length > 0)
+    selector = {
+      ...(selector.matchLabels ? { matchLabels: selector.matchLabels } : {}),
+      matchExpressions: [
+        ...(selector.matchExpressions ?? []),
+        ...extra.map((k) => ({ key: k, operator: "In" as const, values: [labels[k]!] })),
+      ],
+    };
+  return {
+    maxSkew: c.maxSkew,
+    topologyKey: c.topologyKey,
+    selector,
+    minDomains: c.minDomains ?? 0,
+    honorNodeAffinity: (c.nodeAffinityPolicy ?? "Honor") === "Honor",
+    honorTaints: c.nodeTaintsPolicy === "Honor",
+    selfMatch: matchesSelector(selector, pod.metadata.labels),
+  };
+}
+
+const NONE: readonly never[] = [];
+
+function computePodInfo(pod: Pod): PodInfo {
+  const { cpuMilli, memory } = podRequests(pod);
+  const tolerations = pod.spec.tolerations ?? NONE;
+  const affinity = pod.spec.affinity;
+  const constraints = pod.spec.topologySpreadConstraints ?? NONE;
+  const claims: string[] = [];
+  for (const v of pod.spec.volumes ?? NONE)
+    if (v.persistentVolumeClaim) claims.push(v.persistentVolumeClaim.claimName);
+  const spread = (when: TopologySpreadConstraint["whenUnsatisfiable"]) =>
+    constraints.length === 0
+      ? NONE
+      : constraints.filter((c) => c.whenUnsatisfiable === when).map((c) => spreadConstraint(pod, c));
+  const required = (terms: readonly PodAffinityTerm[] | undefined) =>
+    terms && terms.length > 0 ? terms.map((t) => affinityTerm(pod, t)) : NONE;
+  return {
+    key: keyOf(pod),
+    namespace: pod.metadata.namespace,
+    owner: controllerOf(pod),
+    cpuMilli,
+    memory,
+    tolerations,
+    toleratesUnschedulable: tolerations.some((t) =>
+      tolerates(t, { key: TAINT_UNSCHEDULABLE, effect: "NoSchedule" }),
+    ),
+    nodeAffinity: requiredNodeAffinity(
+      pod.spec.nodeSelector,
+      affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+    ),
+    preferredNodeAffinity: affinity?.nodeAffinity
+      ? compilePreferred(affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution)
+      : NONE,
+    requiredAffinity: required(affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+    requiredAntiAffinity: required(affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+    preferredAffinity: weighted(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    preferredAntiAffinity: weighted(
+      pod,
+      affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    ),
+    hasSpreadConstraints: constraints.length > 0,
+    spreadFilter: spread("DoNotSchedule"),
+    spreadScore: spread("ScheduleAnyway"),
+    claims: claims.length > 0 ? claims : NONE,
+  };
+}
+
+/**
+ * The labels the model's namespaces carry: only kubernetes.io/metadata.name, which the API server
+ * sets on every namespace (NamespaceDefaultLabelName, 1.21+). Namespaces are not objects in the
+ * model, so a namespaceSelector on any other label selects none.
+ */
+const namespaceLabels = new Map<string, Record<string, string>>();
+function labelsOfNamespace(ns: string): Record<string, string> {
+  let l = namespaceLabels.get(ns);
+  if (!l) {
+    l = { "kubernetes.io/metadata.name": ns };
+    namespaceLabels.set(ns, l);
+  }
+  return l;
+}
+
+/** AffinityTerm.Matches (framework/types.go): the namespace, then the label selector. */
+export function termMatchesPod(t: AffinityTerm, pod: Pod): boolean {
+  const ns = pod.metadata.namespace;
+  if (
+    !t.namespaces.has(ns) &&
+    !(t.namespaceSelector && matchesSelector(t.namespaceSelector, labelsOfNamespace(ns)))
+  )
+    return false;
+  return matchesSelector(t.selector, pod.metadata.labels);
+}
