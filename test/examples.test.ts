@@ -94,6 +94,8 @@ const stories: Record<string, (r: SimulationResult) => void> = {
     }
     const uncordon = only(r, "FaultInjected", (e) => e.do === "uncordon");
     expect(only(r, "NodeTaintRemoved", onNode("worker-2")).t).toBe(uncordon.t);
+    // Every pod it evicted is gone before the end: kubectl would print "node/worker-2 drained".
+    expect(r.summary.drains).toMatchObject([{ node: "worker-2", status: "drained", evicted: 2 }]);
   },
   // db-N stays Terminating after its eviction; the out-of-service taint lets PodGC force-delete it,
   // the volume is detached as soon as the pod object is gone, and it comes back on another node of

@@ -7,9 +7,8 @@ import type { PodTarget, Scenario, TimelineStep } from "../scenario/types.ts";
 import { placement, type StartState } from "./state.ts";
 import type { FaultClass, FaultSpec, RunSpec } from "./types.ts";
 
-const NODE_ACTION: Record<Exclude<FaultClass, "zone">, TimelineStep["do"]> = {
+const NODE_ACTION: Record<Exclude<FaultClass, "zone" | "drain">, TimelineStep["do"]> = {
   "power-off": "power-off",
-  drain: "drain",
   "kubelet-stop": "kubelet-stop",
   partition: "network-partition",
 };
@@ -148,6 +147,12 @@ export function timelineOf(spec: RunSpec, fault: FaultSpec): TimelineStep[] {
         steps.push({ at, do: "network-partition", node, pos: POS });
         steps.push({ at: at + (fault.seconds ?? 0), do: "network-heal", node, pos: POS });
       }
+      break;
+    case "drain":
+      // As operators drain: kubectl drain --ignore-daemonsets --delete-emptydir-data --force, so that
+      // every pod but a DaemonSet's goes, and what it costs is measured (a bare pod never comes back).
+      for (const node of fault.nodes)
+        steps.push({ at, do: "drain", node, force: true, deleteEmptyDirData: true, pos: POS });
       break;
     default:
       for (const node of fault.nodes) steps.push({ at, do: NODE_ACTION[fault.class], node, pos: POS });

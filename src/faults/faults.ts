@@ -6,14 +6,13 @@
 
 import { removePod, workloadOf } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
-import { evictPod } from "../cluster/eviction.ts";
 import { controllerOf } from "../cluster/store.ts";
-import { DRAIN_EVICTION_RETRY } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { hasTaint, TAINT_OUT_OF_SERVICE, taintString } from "../kubernetes/taints.ts";
 import type { FaultAction, TimelineStep } from "../scenario/types.ts";
 import type { Lane } from "../trace/events.ts";
 import type { PodActionOutcome, TimelineStepRef } from "../trace/timeline-events.ts";
+import { Drains } from "./drain.ts";
 
 export class UnsupportedFault extends Error {}
 
@@ -47,10 +46,15 @@ const NOTES: Partial<Record<FaultAction, Lane[]>> = {
 };
 
 export class Faults {
+  /** The timeline's drains, for the run's summary. */
+  readonly drains: Drains;
+
   constructor(
     private readonly cluster: Cluster,
     private readonly machines: ReadonlyMap<string, Machine>,
-  ) {}
+  ) {
+    this.drains = new Drains(cluster);
+  }
 
   schedule(steps: TimelineStep[]): void {
     for (const step of steps) this.cluster.engine.at(step.at, () => this.apply(step));
@@ -62,6 +66,9 @@ export class Faults {
       do: step.do,
       ...(step.node !== undefined ? { node: step.node } : {}),
       ...(step.pod !== undefined ? { pod: step.pod } : {}),
+      ...(step.force !== undefined ? { force: step.force } : {}),
+      ...(step.deleteEmptyDirData !== undefined ? { deleteEmptyDirData: step.deleteEmptyDirData } : {}),
+      ...(step.ignoreDaemonSets !== undefined ? { ignoreDaemonSets: step.ignoreDaemonSets } : {}),
     };
     const node = step.node ?? "";
     const machine = this.machines.get(node);
@@ -104,7 +111,8 @@ export class Faults {
         return;
       case "drain":
         inject();
-        this.drain(node, ref);
+        this.setUnschedulable(node, true);
+        this.drains.drain(step, ref);
         return;
       case "delete-node":
         inject();
@@ -279,36 +287,5 @@ export class Faults {
     if (!obj || (obj.spec.unschedulable ?? false) === value) return;
     obj.spec.unschedulable = value;
     this.cluster.store.update(obj);
-  }
-
-  /**
-   * kubectl drain (staging/src/k8s.io/kubectl/pkg/drain): cordon, then evict every pod but
-   * DaemonSet pods through the Eviction API, which refuses (429) while a PodDisruptionBudget has no
-   * disruption left; kubectl retries every 5s. Each pod then gets its own grace period.
-   */
-  private drain(node: string, step: TimelineStepRef): void {
-    this.setUnschedulable(node, true);
-    const pods = this.cluster.store
-      .podsOnNode(node)
-      .filter(
-        (p) => !controllerOf(p)?.startsWith("DaemonSet/") && p.metadata.deletionTimestamp === undefined,
-      );
-    for (const pod of pods) this.evict(pod, step);
-  }
-
-  private evict(pod: Pod, step: TimelineStepRef): void {
-    if (!this.cluster.store.exists(pod) || pod.metadata.deletionTimestamp !== undefined) return;
-    const result = evictPod(this.cluster, pod, { lane: "operator", by: "operator", step });
-    if (result.evicted) return;
-    this.cluster.trace.emit({
-      type: "EvictionBlocked",
-      lane: "operator",
-      object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
-      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-      pdb: `${result.pdb.metadata.namespace}/${result.pdb.metadata.name}`,
-      disruptionsAllowed: result.disruptionsAllowed,
-      retryAfter: DRAIN_EVICTION_RETRY,
-    });
-    this.cluster.engine.after(DRAIN_EVICTION_RETRY, () => this.evict(pod, step));
   }
 }

@@ -5,7 +5,7 @@
 import { isWorkload } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
-import type { InitialState, SimulationResult } from "../trace/result.ts";
+import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
 import { visibleEventIndexes } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 
@@ -161,8 +161,32 @@ function summaryText(result: SimulationResult): string {
       `  volume of ${v.claim} still attached to ${v.node}, which ${present.has(v.node) ? "is not Ready" : "no longer exists"}: a pod elsewhere cannot attach it until it is detached`,
     );
   }
+  for (const d of result.summary.drains) lines.push(`  ${drainText(d)}`);
   const twice = result.events.filter((e) => e.type === "PodRunsTwice");
   if (twice.length > 0)
     lines.push(`  ${twice.length} pod(s) ran twice: ${[...new Set(twice.map((e) => e.object))].join(", ")}`);
   return lines.join("\n");
+}
+
+/** How a drain stands at the end: kubectl's state, not one line per retry. */
+function drainText(d: DrainSummary): string {
+  const head = `drain of ${d.node} (t+${clock(d.at)}):`;
+  const pods = (n: number) => `${n} pod${n === 1 ? "" : "s"}`;
+  switch (d.status) {
+    case "drained":
+      return `${head} drained, ${pods(d.evicted)} evicted and gone`;
+    case "evicting":
+      return `${head} ${pods(d.evicted)} evicted, ${d.terminating ?? 0} still terminating: kubectl drain is still waiting`;
+    case "failed":
+      return `${head} failed: ${d.error ?? ""}; ${d.node} stays cordoned`;
+    case "blocked":
+      return `${head} still blocked: ${(d.blocked ?? [])
+        .map(
+          (b) =>
+            `${b.pod.slice(b.pod.indexOf("/") + 1)} refused by PodDisruptionBudget ${b.pdb} since t+${clock(b.since)} (${b.refusals} refusal${b.refusals === 1 ? "" : "s"}, kubectl retrying every 5s)`,
+        )
+        .join(
+          "; ",
+        )}${d.evicted > 0 ? `; ${pods(d.evicted)} evicted` : ""}${d.error !== undefined ? `; ${d.error}` : ""}`;
+  }
 }

@@ -9,7 +9,7 @@ import { LABEL_ZONE } from "../kubernetes/labels.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { taintString } from "../kubernetes/taints.ts";
 import type { TraceEvent } from "../trace/events.ts";
-import type { InitialPod, InitialState, Summary } from "../trace/result.ts";
+import type { DrainSummary, InitialPod, InitialState, Summary } from "../trace/result.ts";
 
 /** The cluster at t=0: every node, every pod (with why it is not Running and Ready), every Service's endpoints. */
 export function initialState(store: Store): InitialState {
@@ -91,6 +91,7 @@ export function summarize(
   settings: { controlPlane: ControlPlaneSettings; kubelet: KubeletSettings },
   duration: number,
   processed: number,
+  drains: DrainSummary[],
 ): Summary {
   const counts: Record<string, number> = {};
   for (const e of events) counts[e.type] = (counts[e.type] ?? 0) + 1;
@@ -122,6 +123,7 @@ export function summarize(
       ready: p.status.conditions.some((c) => c.type === "Ready" && c.status === "True"),
     })),
     volumes: store.list("VolumeAttachment").map((v) => ({ claim: v.spec.claim, node: v.spec.nodeName })),
+    drains,
     eventCounts: Object.fromEntries(Object.entries(counts).sort()),
   };
 }

@@ -159,7 +159,8 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // are resolved first (equal times run in scheduling order).
   const traffic = createTraffic(ctx, scenario, profile);
   if (traffic) ctx.traffic = traffic;
-  new Faults(ctx, kubelets).schedule(scenario.timeline);
+  const faults = new Faults(ctx, kubelets);
+  faults.schedule(scenario.timeline);
 
   const end = quantize(scenario.duration);
   return {
@@ -185,6 +186,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
           ctx,
           finished ? scenario.duration : Math.max(0, engine.now),
           engine.processed,
+          faults.drains.summary(),
         ),
       };
       // The callers' tally runs to the end of the scenario: it is part of a finished run only.

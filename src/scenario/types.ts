@@ -129,6 +129,8 @@ export interface TimelineStep {
   force?: boolean;
   /** drain: kubectl drain --delete-emptydir-data (pods with emptyDir volumes may go). */
   deleteEmptyDirData?: boolean;
+  /** drain: kubectl drain --ignore-daemonsets (absent: true, as nearly every drain is run; false: DaemonSet pods stop the drain). */
+  ignoreDaemonSets?: boolean;
   pos: SourcePos;
 }
 

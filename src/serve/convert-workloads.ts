@@ -5,9 +5,8 @@
 // controller's counts, as the model's drain reads them).
 
 import { podReady } from "../cluster/api.ts";
-import { disruptionsAllowed } from "../cluster/eviction.ts";
+import { pdbStatus } from "../cluster/eviction.ts";
 import { keyOf } from "../cluster/store.ts";
-import { matchesSelector } from "../kubernetes/labels.ts";
 import type {
   DaemonSet,
   Deployment,
@@ -192,16 +191,8 @@ function podTolerations(pods: Pod[], template: Pod["spec"]["tolerations"]): Pod[
 }
 
 export function pdbJ(cc: ConvertContext, pdb: PodDisruptionBudget): ApiObject {
-  // The disruption controller's counts, as the model's Eviction API reads them (cluster/eviction.ts disruptionsAllowed).
-  const pods = cc.ctx.store
-    .list("Pod")
-    .filter(
-      (p) =>
-        p.metadata.namespace === pdb.metadata.namespace &&
-        matchesSelector(pdb.spec.selector, p.metadata.labels),
-    );
-  const healthy = pods.filter((p) => p.metadata.deletionTimestamp === undefined && podReady(p)).length;
-  const allowed = disruptionsAllowed(cc.ctx.store, pdb);
+  // The disruption controller's status, as the model's Eviction API reads it (cluster/eviction.ts).
+  const status = pdbStatus(cc.ctx.store, pdb);
   return {
     apiVersion: "policy/v1",
     kind: "PodDisruptionBudget",
@@ -210,13 +201,16 @@ export function pdbJ(cc: ConvertContext, pdb: PodDisruptionBudget): ApiObject {
       ...(pdb.spec.selector ? { selector: pdb.spec.selector as unknown as Json } : {}),
       ...(pdb.spec.minAvailable !== undefined ? { minAvailable: pdb.spec.minAvailable } : {}),
       ...(pdb.spec.maxUnavailable !== undefined ? { maxUnavailable: pdb.spec.maxUnavailable } : {}),
+      ...(pdb.spec.unhealthyPodEvictionPolicy
+        ? { unhealthyPodEvictionPolicy: pdb.spec.unhealthyPodEvictionPolicy }
+        : {}),
     },
     status: {
       observedGeneration: 1,
-      disruptionsAllowed: Math.max(0, allowed),
-      currentHealthy: healthy,
-      desiredHealthy: healthy - allowed,
-      expectedPods: pods.filter((p) => p.metadata.deletionTimestamp === undefined).length,
+      disruptionsAllowed: status.disruptionsAllowed,
+      currentHealthy: status.currentHealthy,
+      desiredHealthy: status.desiredHealthy,
+      expectedPods: status.expectedPods,
     },
   };
 }

@@ -169,13 +169,26 @@ export interface ControlPlaneEventFields {
   PodReady: PodReadyFields;
   PodNotReady: PodReadyFields;
   PodEvicted: { reason: string; podRow: PodRow } & EvictionCause;
+  /**
+   * The Eviction API refused (429) a drain's eviction: the budget has no disruption left. Emitted at
+   * the first refusal only; kubectl keeps retrying every `retryAfter` seconds, and the run's summary
+   * (`drains`) says whether it was still refused at the end.
+   */
   EvictionBlocked: {
     /** `<ns>/<name>` */
     pdb: string;
+    /** the budget's status (policy/v1) at the refusal */
     disruptionsAllowed: number;
+    desiredHealthy: number;
+    currentHealthy: number;
+    expectedPods: number;
+    /** the disruption controller could not compute the status (failSafe): its error */
+    syncError?: string;
     /** kubectl drain retries every 5s */
     retryAfter: number;
   };
+  /** The Eviction API failed with an error kubectl does not retry (500: two budgets select the pod). */
+  EvictionFailed: { code: number; error: string; pdbs: string[] };
   EvictionCancelled: { by: "taint-eviction-controller" };
   PodDeleted: PodDeletedFields;
   EndpointReady: { service: string; endpoint: EndpointView };

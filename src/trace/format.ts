@@ -14,5 +14,9 @@ export function round3(n: number): number {
 
 /** `{at: 10s, do: power-off, node: worker-2}`: a timeline step in the scenario's own flow style. */
 export function stepText(step: TimelineStepRef): string {
-  return `{at: ${fmt(step.at)}s, do: ${step.do}${step.node ? `, node: ${step.node}` : ""}${step.pod ? `, pod: ${step.pod}` : ""}}`;
+  const flags = (["force", "deleteEmptyDirData", "ignoreDaemonSets"] as const)
+    .filter((f) => step[f] !== undefined)
+    .map((f) => `, ${f}: ${step[f]}`)
+    .join("");
+  return `{at: ${fmt(step.at)}s, do: ${step.do}${step.node ? `, node: ${step.node}` : ""}${step.pod ? `, pod: ${step.pod}` : ""}${flags}}`;
 }

@@ -73,5 +73,27 @@ export interface Summary {
   pods: { pod: string; node: string | null; status: string; ready: boolean }[];
   /** ReadWriteOnce volumes attached at the end, and where */
   volumes: { claim: string; node: string }[];
+  /** Each `drain` step of the timeline, as it stands at the end. */
+  drains: DrainSummary[];
   eventCounts: Record<string, number>;
+}
+
+/** A `kubectl drain` at the end of the run (faults/drain.ts). */
+export interface DrainSummary {
+  node: string;
+  /** when the step ran */
+  at: number;
+  /**
+   * drained: every pod it evicted is gone (kubectl prints "node/<name> drained"); evicting: some
+   * are still terminating; blocked: a PodDisruptionBudget still refuses a pod, kubectl retrying
+   * every 5s; failed: kubectl stopped with `error`.
+   */
+  status: "drained" | "evicting" | "blocked" | "failed";
+  /** pods the Eviction API accepted */
+  evicted: number;
+  /** of those, still terminating */
+  terminating?: number;
+  error?: string;
+  /** the pods still refused: by which budget, since when, how many refusals */
+  blocked?: { pod: string; pdb: string; since: number; refusals: number }[];
 }

@@ -11,6 +11,10 @@ export interface TimelineStepRef {
   node?: string;
   /** the pod as written: `<ns>/<name>`, `<Kind>/<name>` or `<Kind>/<name>[i]` */
   pod?: string;
+  /** drain: the kubectl drain flags the step sets (scenario/types.ts TimelineStep) */
+  force?: boolean;
+  deleteEmptyDirData?: boolean;
+  ignoreDaemonSets?: boolean;
 }
 
 /** What a pod action did to the pod it found (or did not find). */
@@ -32,4 +36,10 @@ export interface TimelineEventFields {
   };
   /** What a node action means for a lane (the kubelet, your app, the network), before anything is detected. */
   Note: { do: FaultAction };
+  /**
+   * kubectl drain stops before evicting anything: its filters refused pods on the node (a pod no
+   * controller manages without --force, one with an emptyDir without --delete-emptydir-data, a
+   * DaemonSet's without --ignore-daemonsets). `error` is kubectl's, pods listed per message.
+   */
+  DrainFailed: { step: TimelineStepRef; error: string };
 }

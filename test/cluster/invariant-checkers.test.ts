@@ -28,6 +28,7 @@ const initial: Summary = {
   ],
   pods: [{ pod: "default/db-0", node: "worker-1", status: "Running", ready: true }],
   volumes: [],
+  drains: [],
   eventCounts: {},
 };
 const result = (events: TraceEvent[]): SimulationResult => ({

@@ -62,11 +62,6 @@ describe("not modelled", () => {
       "m.yaml:4",
     ],
     [
-      "PodDisruptionBudgetSpec.unhealthyPodEvictionPolicy",
-      "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow}\n",
-      "m.yaml:4",
-    ],
-    [
       "ObjectMeta.finalizers",
       "apiVersion: v1\nkind: Pod\nmetadata: {name: p, finalizers: [example.com/hold]}\nspec: {containers: [{name: c}]}\n",
       "m.yaml:3",

@@ -43,11 +43,16 @@ spec: {minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow, selector: {matc
   const scenario = (extra: string) =>
     load(`duration: 1m\n${NODES}manifests: [web.yaml]\n${extra}`, { "web.yaml": WEB });
 
-  it("drain's --force and --delete-emptydir-data", () => {
+  it("drain's --force, --delete-emptydir-data and --ignore-daemonsets", () => {
     const s = scenario(
-      "timeline:\n  - {at: 10s, do: drain, node: worker-1, force: true, deleteEmptyDirData: true}\n",
+      "timeline:\n  - {at: 10s, do: drain, node: worker-1, force: true, deleteEmptyDirData: true, ignoreDaemonSets: false}\n",
     );
-    expect(s.timeline[0]).toMatchObject({ do: "drain", force: true, deleteEmptyDirData: true });
+    expect(s.timeline[0]).toMatchObject({
+      do: "drain",
+      force: true,
+      deleteEmptyDirData: true,
+      ignoreDaemonSets: false,
+    });
   });
 
   it("emptyDir volumes, a volume without a source being one (SetDefaults_Volume)", () => {
@@ -61,12 +66,10 @@ spec: {minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow, selector: {matc
     ]);
   });
 
-  it("a budget's unhealthyPodEvictionPolicy, listed as not modelled until the eviction model reads it", () => {
+  it("a budget's unhealthyPodEvictionPolicy, read by the Eviction API's model (not listed as not modelled)", () => {
     const s = scenario("");
     expect(s.manifests[1]!.object).toMatchObject({ spec: { unhealthyPodEvictionPolicy: "AlwaysAllow" } });
-    expect(s.notModelled).toEqual([
-      { field: "PodDisruptionBudgetSpec.unhealthyPodEvictionPolicy", where: "web.yaml:15" },
-    ]);
+    expect(s.notModelled).toEqual([]);
   });
 
   it("behaviour.exitAfterSeconds, listed as not modelled until the kubelet reads it", () => {

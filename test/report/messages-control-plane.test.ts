@@ -328,11 +328,47 @@ const cases: { name: string; e: Record<string, unknown>; message: string; why?: 
       type: "EvictionBlocked",
       pdb: "default/web",
       disruptionsAllowed: 0,
+      desiredHealthy: 3,
+      currentHealthy: 3,
+      expectedPods: 3,
       retryAfter: 5,
     },
     message:
       'error when evicting pods/"web-1" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod\'s disruption budget.',
-    why: "PodDisruptionBudget web allows no disruption right now",
+    why: "the disruption budget web needs 3 healthy pods and has 3 currently (expected pods 3, status.disruptionsAllowed 0); kubectl drain retries every 5s until the budget allows it: the retries are not shown, the end of the run says whether it is still blocked",
+  },
+  {
+    name: "EvictionBlocked, the budget's status not computable",
+    e: {
+      ...pod,
+      lane: "operator",
+      type: "EvictionBlocked",
+      pdb: "default/agents",
+      disruptionsAllowed: 0,
+      desiredHealthy: 0,
+      currentHealthy: 0,
+      expectedPods: 0,
+      syncError: "daemonsets.apps does not implement the scale subresource",
+      retryAfter: 5,
+    },
+    message:
+      'error when evicting pods/"web-1" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod\'s disruption budget.',
+    why: "the disruption controller cannot compute the status of PodDisruptionBudget agents (daemonsets.apps does not implement the scale subresource), so it allows no disruption; kubectl drain retries every 5s until the budget allows it: the retries are not shown, the end of the run says whether it is still blocked",
+  },
+  {
+    name: "EvictionFailed",
+    e: {
+      ...pod,
+      lane: "operator",
+      type: "EvictionFailed",
+      code: 500,
+      error:
+        "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+      pdbs: ["default/web", "default/all"],
+    },
+    message:
+      'error when evicting pods/"web-1" -n "default": This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    why: "PodDisruptionBudgets web and all both select the pod; the API server answers 500 and kubectl drain does not retry it: the drain fails",
   },
   {
     name: "EvictionCancelled",

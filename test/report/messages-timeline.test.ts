@@ -36,6 +36,40 @@ describe("timeline printers", () => {
     expect(fault(nodeStep(action))).toEqual({ message, why: why(action) });
   });
 
+  it("drain with its flags: the kubectl command, the step as written", () => {
+    const step = {
+      at: 10,
+      do: "drain",
+      node: "worker-2",
+      force: true,
+      deleteEmptyDirData: true,
+      ignoreDaemonSets: false,
+    };
+    expect(fault({ do: "drain", step })).toEqual({
+      message: "kubectl drain worker-2 --delete-emptydir-data --force",
+      why: "the scenario's timeline: {at: 10s, do: drain, node: worker-2, force: true, deleteEmptyDirData: true, ignoreDaemonSets: false}",
+    });
+  });
+
+  it("DrainFailed: kubectl's error, and what kubectl drain prints", () => {
+    const error = "cannot delete Pods that declare no controller (use --force to override): default/solo";
+    expect(
+      proseOf({
+        t: 10,
+        type: "DrainFailed",
+        lane: "operator",
+        object: "Node/worker-2",
+        node: "worker-2",
+        step: { at: 10, do: "drain", node: "worker-2" },
+        error,
+      } as TraceEvent),
+    ).toEqual({
+      message: `kubectl drain worker-2 stops: ${error}`,
+      why: "the scenario's timeline: {at: 10s, do: drain, node: worker-2}: kubectl drain's filters refuse these pods before it evicts anything (staging/src/k8s.io/kubectl/pkg/drain/filters.go); worker-2 stays cordoned and its pods keep running",
+      see: `$ kubectl drain worker-2 --ignore-daemonsets\nnode/worker-2 cordoned\nerror: unable to drain node "worker-2", aborting command...\n\nThere are pending nodes to be drained:\n worker-2\nerror: ${error}`,
+    });
+  });
+
   const podStep = (action: string, pod: string) => ({ do: action, step: { at: 122, do: action, pod } });
   it.each([
     {

@@ -69,7 +69,6 @@ const RULES: Record<string, Record<string, When>> = {
     sessionAffinity: not("None"),
     trafficDistribution: present,
   },
-  PodDisruptionBudgetSpec: { unhealthyPodEvictionPolicy: not("IfHealthyBudget") },
 };
 
 /** `field` (e.g. `Container.resources.limits`) → where it first appears: `file:line`, and its order. */
@@ -165,9 +164,6 @@ export function noteNotModelled(
       break;
     case "Service":
       visit("ServiceSpec", sp, spec);
-      break;
-    case "PodDisruptionBudget":
-      visit("PodDisruptionBudgetSpec", sp, spec);
       break;
     default:
       break;

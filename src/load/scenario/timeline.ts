@@ -26,9 +26,14 @@ import { formatDuration } from "../units.ts";
 import { MAX_DURATION_SECONDS } from "./limits.ts";
 import { resolvePodTarget, workloadsOf } from "./targets.ts";
 
-const STEP_FIELDS = ["at", "do", "node", "pod", "force", "deleteEmptyDirData"] as const;
-/** kubectl drain's --force and --delete-emptydir-data, as step fields. */
-const DRAIN_FIELDS = ["force", "deleteEmptyDirData"] as const;
+const STEP_FIELDS = ["at", "do", "node", "pod", "force", "deleteEmptyDirData", "ignoreDaemonSets"] as const;
+/** kubectl drain's flags, as step fields. */
+const DRAIN_FLAGS = {
+  force: "--force",
+  deleteEmptyDirData: "--delete-emptydir-data",
+  ignoreDaemonSets: "--ignore-daemonsets",
+} as const;
+const DRAIN_FIELDS = Object.keys(DRAIN_FLAGS) as (keyof typeof DRAIN_FLAGS)[];
 
 const FAULT_ACTIONS: readonly FaultAction[] = [...NODE_ACTIONS, ...POD_ACTIONS];
 
@@ -77,7 +82,7 @@ export function parseTimeline(
           src,
           [...p, f],
           "invalid-value",
-          `${f} is an option of drain (kubectl drain --${f === "force" ? "force" : "delete-emptydir-data"})`,
+          `${f} is an option of drain (kubectl drain ${DRAIN_FLAGS[f]})`,
           "key",
         );
       step[f] = bool(src, [...p, f], o[f]);

@@ -202,7 +202,16 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
 
   EvictionBlocked: (e) => ({
     message: `error when evicting pods/"${name(e.object)}" -n "${e.object.split("/")[1]}" (will retry after ${fmt(e.retryAfter)}s): Cannot evict pod as it would violate the pod's disruption budget.`,
-    why: `PodDisruptionBudget ${short(e.pdb)} allows no disruption right now`,
+    why: `${
+      e.syncError !== undefined
+        ? `the disruption controller cannot compute the status of PodDisruptionBudget ${short(e.pdb)} (${e.syncError}), so it allows no disruption`
+        : `the disruption budget ${short(e.pdb)} needs ${e.desiredHealthy} healthy pods and has ${e.currentHealthy} currently (expected pods ${e.expectedPods}, status.disruptionsAllowed ${e.disruptionsAllowed})`
+    }; kubectl drain retries every ${fmt(e.retryAfter)}s until the budget allows it: the retries are not shown, the end of the run says whether it is still blocked`,
+  }),
+
+  EvictionFailed: (e) => ({
+    message: `error when evicting pods/"${name(e.object)}" -n "${e.object.split("/")[1]}": ${e.error}`,
+    why: `PodDisruptionBudgets ${e.pdbs.map(short).join(" and ")} both select the pod; the API server answers ${e.code} and kubectl drain does not retry it: the drain fails`,
   }),
 
   EvictionCancelled: (e) => ({

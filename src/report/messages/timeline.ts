@@ -22,7 +22,6 @@ const NODE_ACTIONS: Partial<Record<FaultAction, (node: string) => string>> = {
   "kubelet-start": (n) => `the kubelet on ${n} starts again`,
   cordon: (n) => `kubectl cordon ${n}`,
   uncordon: (n) => `kubectl uncordon ${n}`,
-  drain: (n) => `kubectl drain ${n} --ignore-daemonsets`,
   "delete-node": (n) => `kubectl delete node ${n}`,
   "taint-out-of-service": (n) =>
     `kubectl taint nodes ${n} node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`,
@@ -92,6 +91,11 @@ const NOTES: Partial<Record<FaultAction, Partial<Record<string, (node: string) =
 
 const podName = (nsName: string) => nsName.slice(nsName.indexOf("/") + 1);
 
+/** `kubectl drain worker-2 --ignore-daemonsets …`: the command a drain step stands for. */
+function drainCommand(step: TimelineStepRef): string {
+  return `kubectl drain ${step.node ?? ""}${step.ignoreDaemonSets === false ? "" : " --ignore-daemonsets"}${step.deleteEmptyDirData ? " --delete-emptydir-data" : ""}${step.force ? " --force" : ""}`;
+}
+
 function faultProse(e: EventOf<"FaultInjected">): Prose {
   const why = timelineWhy(e.step);
   const node = e.step.node ?? "";
@@ -100,6 +104,7 @@ function faultProse(e: EventOf<"FaultInjected">): Prose {
       message: `kubectl delete pod ${e.pod ? podName(e.pod) : (e.step.pod ?? "")} --grace-period=0 --force`,
       why,
     };
+  if (e.do === "drain") return { message: drainCommand(e.step), why };
   const pod = POD_ACTIONS[e.do];
   if (pod) {
     if (e.outcome === "no-pod" || e.pod === undefined)
@@ -120,5 +125,13 @@ function faultProse(e: EventOf<"FaultInjected">): Prose {
 
 export const TIMELINE_PRINTERS: Printers<keyof TimelineEventFields> = {
   FaultInjected: faultProse,
+  DrainFailed: (e) => {
+    const node = e.step.node ?? "";
+    return {
+      message: `kubectl drain ${node} stops: ${e.error}`,
+      why: `${timelineWhy(e.step)}: kubectl drain's filters refuse these pods before it evicts anything (staging/src/k8s.io/kubectl/pkg/drain/filters.go); ${node} stays cordoned and its pods keep running`,
+      see: `$ ${drainCommand(e.step)}\nnode/${node} cordoned\nerror: unable to drain node "${node}", aborting command...\n\nThere are pending nodes to be drained:\n ${node}\nerror: ${e.error}`,
+    };
+  },
   Note: (e) => NOTES[e.do]?.[e.lane]?.(e.node ?? "") ?? { message: `${e.do} (${e.lane})` },
 };
