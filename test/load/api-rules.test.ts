@@ -220,6 +220,12 @@ const cases: ExactCase[] = [
     message:
       'scenario.yaml:4:10: timeline[0].at: "20m" is after the end of the run (duration: 15m): the step would never happen',
   },
+  {
+    name: "a timeline step a millisecond after the end, written second, in seconds",
+    scenario: `duration: 15m\n${NODES}timeline:\n  - {at: 1m, do: power-off, node: worker-1}\n  - {at: 900.001, do: power-on, node: worker-1}\n`,
+    message:
+      "scenario.yaml:5:10: timeline[1].at: 900.001 is after the end of the run (duration: 15m): the step would never happen",
+  },
 ];
 
 describe("Kubernetes' validation rules", () => {
