@@ -6,7 +6,7 @@
 
 import type { Cluster } from "../cluster/context.ts";
 import { evictPod } from "../cluster/eviction.ts";
-import { controllerOf } from "../cluster/store.ts";
+import { controllerOf, keyOf } from "../cluster/store.ts";
 import { DRAIN_EVICTION_RETRY } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import type { TimelineStep } from "../scenario/types.ts";
@@ -81,10 +81,8 @@ export class Drains {
   ): { pods: Pod[]; error?: string } {
     const pods: Pod[] = [];
     const failed = new Map<string, string[]>(Object.values(DRAIN_FATAL).map((m) => [m, []]));
-    const onNode = [...this.cluster.store.podsOnNode(node)].sort((a, b) =>
-      keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0,
-    );
-    for (const pod of onNode) {
+    // podsOnNode is in the API's list order (namespace/name, as etcd's keys).
+    for (const pod of this.cluster.store.podsOnNode(node)) {
       const finished = pod.status.phase === "Succeeded" || pod.status.phase === "Failed";
       const owner = controllerOf(pod);
       let fatal: string | undefined;
@@ -185,8 +183,4 @@ export class Drains {
       };
     });
   }
-}
-
-function keyOf(pod: Pod): string {
-  return `${pod.metadata.namespace}/${pod.metadata.name}`;
 }
