@@ -478,14 +478,6 @@ export function isWorkload(kind: string): kind is WorkloadKind {
   return (WORKLOAD_KINDS as readonly string[]).includes(kind);
 }
 
-/** Cluster-scoped kinds: no namespace. */
-export const CLUSTER_SCOPED_KINDS: readonly string[] = [
-  "Node",
-  "PersistentVolume",
-  "StorageClass",
-  "VolumeAttachment",
-];
-
 /** The pod spec an object runs: a Pod's own, a workload's template's; undefined for other kinds. */
 export function podSpecOf(object: KubeObject): PodSpec | undefined {
   switch (object.kind) {

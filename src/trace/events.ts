@@ -22,16 +22,6 @@ interface Base {
   /** `Node/<name>`, `Pod/<ns>/<name>`, `Lease/kube-node-lease/<node>`, `PersistentVolumeClaim/<ns>/<name>`… */
   object: string;
   node?: string;
-  /**
-   * @deprecated Prose written by a model, still set by the models whose events are not yet data
-   * (the kubelet, the scheduler, the traffic model); report/messages/ prints every other event from
-   * its fields and ignores these.
-   */
-  message?: string;
-  /** @deprecated see `message` */
-  why?: string;
-  /** @deprecated see `message` */
-  see?: string;
 }
 
 /** The extra fields of each event type. */

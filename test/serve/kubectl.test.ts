@@ -154,11 +154,14 @@ describe.skipIf(!HAS_KUBECTL)(
       );
       expect(w.output()).not.toContain("Terminating");
       s.serving.cluster.play(50);
+      // Both evictions come at the same simulated moment, but kubectl may print them in separate
+      // writes: wait for each line rather than expect the second with the first.
       await waitFor(
-        () => /^db-0\s+1\/1\s+Terminating\s/m.test(w.output()),
-        "the eviction to reach kubectl -w",
+        () =>
+          /^db-0\s+1\/1\s+Terminating\s/m.test(w.output()) &&
+          /^web-\S+\s+1\/1\s+Terminating\s/m.test(w.output()),
+        "both evictions to reach kubectl -w",
       );
-      expect(w.output()).toMatch(/^web-\S+\s+1\/1\s+Terminating\s/m);
       w.child.kill("SIGTERM");
     }, 120_000);
   },
