@@ -47,8 +47,8 @@ function faultLabel(x: RunMeasure): string {
 export function auditPage(r: AuditResult): string {
   const sweep = r.runs.filter((x) => !x.id.startsWith("x/"));
   const anchors = new Map<string, string>();
-  r.runs.forEach((x, i) => anchors.set(x.id, `run-${i}`));
-  r.fixes.forEach((x, i) => anchors.set(x.id, `fix-${i}`));
+  for (const [i, x] of r.runs.entries()) anchors.set(x.id, `run-${i}`);
+  for (const [i, x] of r.fixes.entries()) anchors.set(x.id, `fix-${i}`);
   const a = r.audit;
   const title = `faultline audit · ${a.services.length} Services, ${a.workloads.length} workloads`;
   const zones = [...new Set(a.nodes.map((n) => n.zone).filter((z) => z !== null))];
