@@ -7,6 +7,7 @@
 // node-events.ts, control-plane-events.ts, scheduling-events.ts, traffic-events.ts,
 // timeline-events.ts.
 
+import { quantize } from "../engine/time.ts";
 import type { ControlPlaneEventFields } from "./control-plane-events.ts";
 import type { NodeEventFields } from "./node-events.ts";
 import type { SchedulingEventFields } from "./scheduling-events.ts";
@@ -49,8 +50,8 @@ export class Trace {
 
   emit(event: Emitted): void {
     if (this.muted) return;
-    // Times are kept to the microsecond so that float noise never reaches the output.
-    const t = Math.round(this.clock.now * 1e6) / 1e6;
+    // On the engine's microsecond grid, so that float noise never reaches the output.
+    const t = quantize(this.clock.now);
     this.events.push({ t, ...event } as TraceEvent);
   }
 }
