@@ -1,12 +1,17 @@
 // FL004: a PodDisruptionBudget that blocks every drain. The Eviction API refuses an eviction that
 // would leave fewer healthy pods than the budget wants (pkg/registry/core/pod/storage/eviction.go,
 // disruptionsAllowed = currentHealthy − desiredHealthy from pkg/controller/disruption); with
-// minAvailable equal to the replicas, or maxUnavailable 0, that is every eviction, and `kubectl
-// drain` retries every 5s forever: node maintenance stops until someone edits the budget.
+// minAvailable equal to the replicas, maxUnavailable 0, or neither field (0 pods expected), that is
+// every eviction, and `kubectl drain` retries every 5s forever: node maintenance stops until
+// someone edits the budget.
 
 import { brokenWithoutFault, type Draft, faultRuns, fixRun, type Rule, short, when } from "./rule.ts";
 
-/** disruptionsAllowed with every pod healthy: replicas − desiredHealthy (percentages rounded up, as the disruption controller does). */
+/**
+ * disruptionsAllowed with every pod healthy: replicas − desiredHealthy (percentages of the
+ * controllers' replicas, rounded up, as the disruption controller does); a budget with neither
+ * field expects no pods and allows nothing (cluster/eviction.ts pdbStatus).
+ */
 export function blocksEverything(
   min: number | string | undefined,
   max: number | string | undefined,
@@ -16,7 +21,7 @@ export function blocksEverything(
     typeof v === "number" ? v : Math.ceil((Number.parseFloat(v) / 100) * replicas);
   if (min !== undefined) return replicas - resolve(min) <= 0;
   if (max !== undefined) return resolve(max) <= 0;
-  return false;
+  return true;
 }
 
 export const FL004: Rule = {
@@ -38,11 +43,18 @@ export const FL004: Rule = {
       const f = w ? worst.workloads[w.id] : undefined;
       if (!w || !f || brokenWithoutFault(runs, "workload", w.id)) continue;
       const object = `PodDisruptionBudget/${b.id}`;
-      const field = b.minAvailable !== undefined ? "spec.minAvailable" : "spec.maxUnavailable";
+      const field =
+        b.minAvailable !== undefined
+          ? "spec.minAvailable"
+          : b.maxUnavailable !== undefined
+            ? "spec.maxUnavailable"
+            : "spec";
       const setting =
         b.minAvailable !== undefined
           ? `minAvailable ${b.minAvailable}`
-          : `maxUnavailable ${b.maxUnavailable}`;
+          : b.maxUnavailable !== undefined
+            ? `maxUnavailable ${b.maxUnavailable}`
+            : "neither minAvailable nor maxUnavailable";
       out.push({
         object,
         field,
