@@ -13,6 +13,7 @@ import { type Meta, objectMeta } from "./meta.ts";
 import { type NotModelled, noteNotModelled } from "./not-modelled.ts";
 import { pod } from "./pod-spec.ts";
 import { podDisruptionBudget } from "./policy.ts";
+import { objectKey, type Reference, referencesOf } from "./references.ts";
 import { service } from "./service.ts";
 import { persistentVolume, persistentVolumeClaim, storageClass } from "./storage.ts";
 import { daemonSet, deployment, replicaSet, statefulSet } from "./workloads.ts";
@@ -39,10 +40,22 @@ export interface Collected {
   seen: Map<string, { file: string; line: number; col: number }>;
   /** Valid fields no model reads, each where it first appears. */
   notModelled: NotModelled;
+  /** The identity (references.ts objectKey) of every object loaded, modelled or ignored. */
+  present: Set<string>;
+  /** References to other objects (namespace, service account, ConfigMaps, Secrets), in load order. */
+  references: Reference[];
 }
 
 export function emptyCollected(): Collected {
-  return { manifests: [], ignored: [], where: [], seen: new Map(), notModelled: new Map() };
+  return {
+    manifests: [],
+    ignored: [],
+    where: [],
+    seen: new Map(),
+    notModelled: new Map(),
+    present: new Set(),
+    references: [],
+  };
 }
 
 /**
@@ -129,6 +142,9 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
     }
     const meta = isObj(value.metadata) ? value.metadata : {};
     const name = typeof meta.name === "string" ? meta.name : "";
+    const namespace =
+      typeof meta.namespace === "string" && meta.namespace !== "" ? meta.namespace : "default";
+    out.present.add(objectKey(kind, namespace, name));
     out.ignored.push({ apiVersion, kind, name, pos });
     return;
   }
@@ -159,7 +175,11 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
     );
   }
   out.seen.set(id, pos);
+  out.present.add(objectKey(modelled, object.metadata.namespace ?? "", object.metadata.name));
   noteNotModelled(src, path, modelled, value, out.manifests.length, out.notModelled);
+  out.references.push(
+    ...referencesOf(src, path, modelled, value, object.metadata.namespace ?? "", out.manifests.length),
+  );
   out.manifests.push({ object, kind: modelled, pos });
   out.where.push({ src, path });
 }
