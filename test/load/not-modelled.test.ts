@@ -128,4 +128,20 @@ describe("not modelled", () => {
     expect(formatTimeline(plainResult, plain)).not.toContain("not modelled:");
     expect(JSON.parse(formatJson(plainResult, plain))).not.toHaveProperty("notModelled");
   });
+
+  it("objects of kinds no model reads are a key of the JSON too, each with where it is", () => {
+    const s = scenarioWith(
+      `${deployment("")}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-config}\n---\napiVersion: monitoring.coreos.com/v1\nkind: Alertmanager\nmetadata: {name: main}\n`,
+    );
+    const result = simulate(s);
+    expect(formatTimeline(result, s)).toContain(
+      "  ignored (not modelled): ConfigMap web-config, Alertmanager main",
+    );
+    expect(JSON.parse(formatJson(result, s)).ignored).toEqual([
+      { kind: "ConfigMap", apiVersion: "v1", name: "web-config", where: "m.yaml:12" },
+      { kind: "Alertmanager", apiVersion: "monitoring.coreos.com/v1", name: "main", where: "m.yaml:16" },
+    ]);
+    const plain = scenarioWith(deployment(""));
+    expect(JSON.parse(formatJson(simulate(plain), plain))).not.toHaveProperty("ignored");
+  });
 });
