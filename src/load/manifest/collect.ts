@@ -8,7 +8,16 @@ import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
 import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
-import { ALL_KINDS, BUILTIN_KINDS, groupOf, groupsWithKind, isBuiltinGroup, isListKind } from "./kinds.ts";
+import {
+  ALL_KINDS,
+  BUILTIN_KINDS,
+  groupOf,
+  groupsWithKind,
+  isBuiltinGroup,
+  isListKind,
+  REMOVED_KINDS,
+  REMOVED_VERSIONS,
+} from "./kinds.ts";
 import { type Meta, objectMeta } from "./meta.ts";
 import { type NotModelled, noteNotModelled } from "./not-modelled.ts";
 import { pod } from "./pod-spec.ts";
@@ -138,6 +147,16 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
         [...path, "kind"],
         "invalid-object",
         `no matches for kind "${kind}" in version "${apiVersion}"${hint}`,
+      );
+    }
+    const removed = REMOVED_VERSIONS[apiVersion];
+    if (removed && Object.hasOwn(removed, kind)) {
+      const use = removed[kind];
+      fail(
+        src,
+        [...path, "apiVersion"],
+        "invalid-object",
+        `no matches for kind "${kind}" in version "${apiVersion}" (${use ? `use apiVersion: ${use}` : `${kind} was removed in Kubernetes ${REMOVED_KINDS[kind]}`})`,
       );
     }
     const meta = isObj(value.metadata) ? value.metadata : {};
