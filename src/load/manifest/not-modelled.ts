@@ -3,7 +3,8 @@
 // "Never silent again"). Decided field by field from what the models use (grep the field's name in
 // src/kubelet, src/controllers, src/faults, src/network, src/traffic):
 // - not listed: fields with no bearing on failure handling (image, env, command, securityContext,
-//   dnsPolicy, serviceAccountName, revisionHistoryLimit, clusterIP, ports of a Service…) and fields
+//   dnsPolicy, serviceAccountName, revisionHistoryLimit, clusterIP, ports of a Service…; a reference
+//   to an object not among the manifests is listed by references.ts) and fields
 //   the models read (replicas, selectors, probes, tolerations, nodeSelector, affinity: node, pod and
 //   anti-affinity with namespaces and namespaceSelector, topologySpreadConstraints, requests,
 //   terminationGracePeriodSeconds, readinessGates, hostNetwork, podManagementPolicy, serviceName,
