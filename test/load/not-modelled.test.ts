@@ -66,6 +66,18 @@ describe("not modelled", () => {
       "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow}\n",
       "m.yaml:4",
     ],
+    // External provisioners refuse a claim with a selector ("claim Selector is not supported",
+    // kubernetes-csi/external-provisioner controller.go): it waits for a matching volume.
+    [
+      "PersistentVolumeClaimSpec.selector",
+      "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  selector: {matchLabels: {disk: fast}}\n",
+      "m.yaml:7",
+    ],
+    [
+      "PersistentVolumeClaimSpec.selector",
+      "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: postgres}]}\n  volumeClaimTemplates:\n    - metadata: {name: data}\n      spec:\n        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n        selector: {matchLabels: {disk: fast}}\n",
+      "m.yaml:15",
+    ],
     [
       "ObjectMeta.finalizers",
       "apiVersion: v1\nkind: Pod\nmetadata: {name: p, finalizers: [example.com/hold]}\nspec: {containers: [{name: c}]}\n",

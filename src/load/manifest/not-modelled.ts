@@ -71,6 +71,9 @@ const RULES: Record<string, Record<string, When>> = {
     trafficDistribution: present,
   },
   PodDisruptionBudgetSpec: { unhealthyPodEvictionPolicy: not("IfHealthyBudget") },
+  // Dynamic provisioning refuses a claim with a selector ("claim Selector is not supported",
+  // kubernetes-csi/external-provisioner pkg/controller/controller.go); faultline provisions it.
+  PersistentVolumeClaimSpec: { selector: nonEmpty },
 };
 
 /** `field` (e.g. `Container.resources.limits`) → where it first appears: `file:line`, and its order. */
@@ -159,6 +162,15 @@ export function noteNotModelled(
     case "StatefulSet":
     case "DaemonSet":
       visit(`${kind}Spec`, sp, spec);
+      if (isObj(spec))
+        each(
+          "PersistentVolumeClaimTemplate",
+          [...sp, "volumeClaimTemplates"],
+          spec.volumeClaimTemplates,
+          (_, tp, t) => {
+            if (isObj(t)) visit("PersistentVolumeClaimSpec", [...tp, "spec"], t.spec);
+          },
+        );
       if (isObj(spec) && isObj(spec.template)) {
         visit("ObjectMeta", [...sp, "template", "metadata"], spec.template.metadata);
         podSpec([...sp, "template", "spec"], spec.template.spec);
@@ -169,6 +181,9 @@ export function noteNotModelled(
       break;
     case "PodDisruptionBudget":
       visit("PodDisruptionBudgetSpec", sp, spec);
+      break;
+    case "PersistentVolumeClaim":
+      visit("PersistentVolumeClaimSpec", sp, spec);
       break;
     default:
       break;
