@@ -24,6 +24,20 @@ export interface Reference {
   line: number;
 }
 
+/** The fields references are listed as. */
+export const REFERENCE_FIELDS: readonly string[] = [
+  "ObjectMeta.namespace",
+  "PodSpec.serviceAccountName",
+  "Volume.configMap",
+  "Volume.secret",
+  "VolumeProjection.configMap",
+  "VolumeProjection.secret",
+  "EnvVarSource.configMapKeyRef",
+  "EnvVarSource.secretKeyRef",
+  "EnvFromSource.configMapRef",
+  "EnvFromSource.secretRef",
+];
+
 /** Namespaces every cluster has (kube-apiserver creates them; system namespaces controller). */
 const BUILTIN_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
