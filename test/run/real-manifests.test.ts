@@ -18,6 +18,7 @@ import { parseScenario, readManifestEntry } from "../../src/load/index.ts";
 import { formatJson } from "../../src/report/json.ts";
 import { simulate } from "../../src/run/simulate.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
+import type { InitialState } from "../../src/trace/result.ts";
 
 const ROOT = "test/fixtures/real";
 
@@ -35,19 +36,7 @@ function load(dir: string, nodes: string): Scenario {
 interface Json {
   ignored?: { kind: string; apiVersion: string; name: string; where: string }[];
   notModelled?: { field: string; where: string }[];
-  initial: {
-    nodes: unknown[];
-    pods: {
-      pod: string;
-      node: string | null;
-      phase: string;
-      ready: boolean;
-      owner: string;
-      reason?: string;
-      message?: string;
-    }[];
-    endpoints: unknown[];
-  };
+  initial: InitialState;
 }
 
 function runJson(s: Scenario): Json {
