@@ -47,6 +47,8 @@ export const ASSUMED_DEFAULT_CLASS: StorageClass = {
 };
 
 const ANN_DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class";
+/** v1.BetaStorageClassAnnotation: a claim's class, read before spec.storageClassName. */
+const ANN_BETA_CLASS = "volume.beta.kubernetes.io/storage-class";
 /** volume.kubernetes.io/selected-node (component-helpers/storage/volume AnnSelectedNode) */
 export const ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node";
 /** pv.kubernetes.io/bind-completed (AnnBindCompleted): the PV controller finished binding the claim. */
@@ -63,12 +65,15 @@ export interface ClaimClass {
 }
 
 /**
- * The claim's class: storageClassName as written ("" means none), else the default class, as the
- * DefaultStorageClass admission plugin (plugin/pkg/admission/storage/storageclass/setdefault) sets
- * it: the newest of those annotated default, or the assumed cloud default.
+ * The claim's class: the beta annotation volume.beta.kubernetes.io/storage-class, then
+ * storageClassName as written ("" means none) (GetPersistentVolumeClaimClass,
+ * k8s.io/component-helpers/storage/volume/helpers.go: "Use beta annotation first"); else the default
+ * class, as the DefaultStorageClass admission plugin (plugin/pkg/admission/storage/storageclass/
+ * setdefault, which leaves a claim with either alone) sets it: the newest of those annotated
+ * default, or the assumed cloud default. The alpha annotation is read by nothing.
  */
 export function claimClass(ctx: Reads, claim: PersistentVolumeClaim): ClaimClass {
-  const name = claim.spec.storageClassName;
+  const name = claim.metadata.annotations?.[ANN_BETA_CLASS] ?? claim.spec.storageClassName;
   if (name !== undefined)
     return { name, cls: name === "" ? undefined : ctx.store.get("StorageClass", name), assumed: false };
   let chosen: StorageClass | undefined;

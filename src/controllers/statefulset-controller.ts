@@ -74,8 +74,14 @@ export class StatefulSetController {
       if (this.cluster.store.get("PersistentVolumeClaim", `${sts.metadata.namespace}/${name}`)) continue;
       this.cluster.store.create<PersistentVolumeClaim>({
         kind: "PersistentVolumeClaim",
-        metadata: { name, namespace: sts.metadata.namespace, creationTimestamp: this.cluster.engine.now },
-        // getPersistentVolumeClaims (stateful_set_utils.go): the template's spec, class and request included.
+        metadata: {
+          name,
+          namespace: sts.metadata.namespace,
+          creationTimestamp: this.cluster.engine.now,
+          ...(t.metadata.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
+        },
+        // getPersistentVolumeClaims (stateful_set_utils.go): the template's metadata (annotations, such
+        // as the beta storage-class one) and spec, class and request included.
         spec: { ...t.spec, accessModes: t.spec.accessModes ?? ["ReadWriteOnce"] },
       });
     }

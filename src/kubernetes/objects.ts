@@ -287,7 +287,8 @@ export interface DaemonSet {
 }
 
 export interface PersistentVolumeClaimTemplate {
-  metadata: { name: string };
+  /** getPersistentVolumeClaims copies the template's annotations into each claim */
+  metadata: { name: string; annotations?: Record<string, string> };
   /** the claims' spec (getPersistentVolumeClaims copies it): class, request, access modes */
   spec: { accessModes?: string[]; storageClassName?: string; storage?: number };
 }

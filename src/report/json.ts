@@ -12,13 +12,26 @@ export function eventJson(e: TraceEvent): Record<string, unknown> {
   return { ...e, ...proseOf(e) };
 }
 
-/** With the loaded scenario, the JSON adds `notModelled` (valid fields the models do not read), if any. */
-export function formatJson(result: SimulationResult, loaded?: Pick<Scenario, "notModelled">): string {
+/**
+ * With the loaded scenario, the JSON adds `ignored` (objects of kinds no model reads) and
+ * `notModelled` (valid fields the models do not read), each only if there is any.
+ */
+export function formatJson(
+  result: SimulationResult,
+  loaded?: Pick<Scenario, "notModelled" | "ignored">,
+): string {
   const { scenario, kubernetesVersion, seed, initial, events, summary, traffic } = result;
+  const ignored = (loaded?.ignored ?? []).map(({ kind, apiVersion, name, pos }) => ({
+    kind,
+    apiVersion,
+    name,
+    where: `${pos.file}:${pos.line}`,
+  }));
   const json = {
     scenario,
     kubernetesVersion,
     seed,
+    ...(ignored.length ? { ignored } : {}),
     ...(loaded?.notModelled.length ? { notModelled: loaded.notModelled } : {}),
     initial,
     events: events.map(eventJson),

@@ -11,13 +11,14 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 }
 
 describe("faultline simulate", () => {
-  it("--json prints one JSON object with scenario, kubernetesVersion, seed, initial, events, summary", async () => {
+  it("--json prints one JSON object with scenario, kubernetesVersion, seed, ignored, initial, events, summary", async () => {
     const { code, out, err } = await cli(["simulate", "examples/node-power-loss.yaml", "--json"]);
     expect(code).toBe(0);
     expect(err).toBe("");
     const result = JSON.parse(out);
     expect(Object.keys(result).sort()).toEqual([
       "events",
+      "ignored",
       "initial",
       "kubernetesVersion",
       "scenario",

@@ -214,6 +214,41 @@ const cases: ExactCase[] = [
     message:
       'm.yaml:2:7: kind: no matches for kind "CronJb" in version "v1"; did you mean "CronJob" (in batch)?',
   },
+  // Versions Kubernetes stopped serving before 1.28 (the Deprecated API Migration Guide, kubernetes/
+  // website content/en/docs/reference/using-api/deprecation-guide.md): the API server has no such
+  // kind in that version, whether faultline models the kind or not.
+  {
+    name: "a CronJob in batch/v1beta1, removed in 1.25",
+    ...withFile("apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: j}\n"),
+    message:
+      'm.yaml:1:13: apiVersion: no matches for kind "CronJob" in version "batch/v1beta1" (use apiVersion: batch/v1)',
+  },
+  {
+    name: "an Ingress in extensions/v1beta1, removed in 1.22",
+    ...withFile("apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: i}\n"),
+    message:
+      'm.yaml:1:13: apiVersion: no matches for kind "Ingress" in version "extensions/v1beta1" (use apiVersion: networking.k8s.io/v1)',
+  },
+  {
+    name: "a CustomResourceDefinition in apiextensions.k8s.io/v1beta1, removed in 1.22",
+    ...withFile(
+      "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: c}\n",
+    ),
+    message:
+      'm.yaml:1:13: apiVersion: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" (use apiVersion: apiextensions.k8s.io/v1)',
+  },
+  {
+    name: "a HorizontalPodAutoscaler in autoscaling/v2beta2, removed in 1.26",
+    ...withFile("apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n"),
+    message:
+      'm.yaml:1:13: apiVersion: no matches for kind "HorizontalPodAutoscaler" in version "autoscaling/v2beta2" (use apiVersion: autoscaling/v2)',
+  },
+  {
+    name: "a PodSecurityPolicy, removed in 1.25 with no successor",
+    ...withFile("apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata: {name: p}\n"),
+    message:
+      'm.yaml:1:13: apiVersion: no matches for kind "PodSecurityPolicy" in version "policy/v1beta1" (PodSecurityPolicy was removed in Kubernetes 1.25)',
+  },
   {
     name: "a timeline step after the end of the run",
     scenario: `duration: 15m\n${NODES}timeline:\n  - {at: 20m, do: power-off, node: worker-1}\n`,

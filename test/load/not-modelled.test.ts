@@ -61,6 +61,18 @@ describe("not modelled", () => {
       "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, sessionAffinity: ClientIP}\n",
       "m.yaml:4",
     ],
+    // External provisioners refuse a claim with a selector ("claim Selector is not supported",
+    // kubernetes-csi/external-provisioner controller.go): it waits for a matching volume.
+    [
+      "PersistentVolumeClaimSpec.selector",
+      "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  selector: {matchLabels: {disk: fast}}\n",
+      "m.yaml:7",
+    ],
+    [
+      "PersistentVolumeClaimSpec.selector",
+      "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: postgres}]}\n  volumeClaimTemplates:\n    - metadata: {name: data}\n      spec:\n        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n        selector: {matchLabels: {disk: fast}}\n",
+      "m.yaml:15",
+    ],
     [
       "ObjectMeta.finalizers",
       "apiVersion: v1\nkind: Pod\nmetadata: {name: p, finalizers: [example.com/hold]}\nspec: {containers: [{name: c}]}\n",
@@ -122,5 +134,21 @@ describe("not modelled", () => {
     const plainResult = simulate(plain);
     expect(formatTimeline(plainResult, plain)).not.toContain("not modelled:");
     expect(JSON.parse(formatJson(plainResult, plain))).not.toHaveProperty("notModelled");
+  });
+
+  it("objects of kinds no model reads are a key of the JSON too, each with where it is", () => {
+    const s = scenarioWith(
+      `${deployment("")}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-config}\n---\napiVersion: monitoring.coreos.com/v1\nkind: Alertmanager\nmetadata: {name: main}\n`,
+    );
+    const result = simulate(s);
+    expect(formatTimeline(result, s)).toContain(
+      "  ignored (not modelled): ConfigMap web-config, Alertmanager main",
+    );
+    expect(JSON.parse(formatJson(result, s)).ignored).toEqual([
+      { kind: "ConfigMap", apiVersion: "v1", name: "web-config", where: "m.yaml:12" },
+      { kind: "Alertmanager", apiVersion: "monitoring.coreos.com/v1", name: "main", where: "m.yaml:16" },
+    ]);
+    const plain = scenarioWith(deployment(""));
+    expect(JSON.parse(formatJson(simulate(plain), plain))).not.toHaveProperty("ignored");
   });
 });

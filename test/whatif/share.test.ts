@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { loadScenarioSource } from "../../src/load/index.ts";
+import { REFERENCE_FIELDS } from "../../src/load/manifest/references.ts";
 import { LEFT_OUT, redactForReport } from "../../src/report/privacy.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
 import { applyWhatIf } from "../../src/whatif/index.ts";
@@ -45,8 +46,11 @@ const scenario = () =>
   );
 const texts = (s: Scenario["origin"]) =>
   [s!.source.text, ...Object.values(s!.source.manifests).flatMap((f) => f.map((x) => x.text))].join("\n");
-const strip = ({ origin: _o, ignored: _i, timeline, traffic: _t, ...rest }: Scenario) => ({
+// The share drops the objects of ignored kinds and the names a pod gives its Secrets and ConfigMaps
+// (free text), so references to objects not among the manifests are no longer listed once shared.
+const strip = ({ origin: _o, ignored: _i, timeline, traffic: _t, notModelled, ...rest }: Scenario) => ({
   ...rest,
+  notModelled: notModelled.filter((n) => !REFERENCE_FIELDS.includes(n.field)),
   timeline: timeline.map(({ pos: _p, ...step }) => step),
 });
 

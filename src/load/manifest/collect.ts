@@ -8,11 +8,21 @@ import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
 import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
-import { ALL_KINDS, BUILTIN_KINDS, groupOf, groupsWithKind, isBuiltinGroup, isListKind } from "./kinds.ts";
+import {
+  ALL_KINDS,
+  BUILTIN_KINDS,
+  groupOf,
+  groupsWithKind,
+  isBuiltinGroup,
+  isListKind,
+  REMOVED_KINDS,
+  REMOVED_VERSIONS,
+} from "./kinds.ts";
 import { type Meta, objectMeta } from "./meta.ts";
 import { type NotModelled, noteNotModelled } from "./not-modelled.ts";
 import { pod } from "./pod-spec.ts";
 import { podDisruptionBudget } from "./policy.ts";
+import { objectKey, type Reference, referencesOf } from "./references.ts";
 import { service } from "./service.ts";
 import { persistentVolume, persistentVolumeClaim, storageClass } from "./storage.ts";
 import { daemonSet, deployment, replicaSet, statefulSet } from "./workloads.ts";
@@ -39,10 +49,22 @@ export interface Collected {
   seen: Map<string, { file: string; line: number; col: number }>;
   /** Valid fields no model reads, each where it first appears. */
   notModelled: NotModelled;
+  /** The identity (references.ts objectKey) of every object loaded, modelled or ignored. */
+  present: Set<string>;
+  /** References to other objects (namespace, service account, ConfigMaps, Secrets), in load order. */
+  references: Reference[];
 }
 
 export function emptyCollected(): Collected {
-  return { manifests: [], ignored: [], where: [], seen: new Map(), notModelled: new Map() };
+  return {
+    manifests: [],
+    ignored: [],
+    where: [],
+    seen: new Map(),
+    notModelled: new Map(),
+    present: new Set(),
+    references: [],
+  };
 }
 
 /**
@@ -127,8 +149,21 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
         `no matches for kind "${kind}" in version "${apiVersion}"${hint}`,
       );
     }
+    const removed = REMOVED_VERSIONS[apiVersion];
+    if (removed && Object.hasOwn(removed, kind)) {
+      const use = removed[kind];
+      fail(
+        src,
+        [...path, "apiVersion"],
+        "invalid-object",
+        `no matches for kind "${kind}" in version "${apiVersion}" (${use ? `use apiVersion: ${use}` : `${kind} was removed in Kubernetes ${REMOVED_KINDS[kind]}`})`,
+      );
+    }
     const meta = isObj(value.metadata) ? value.metadata : {};
     const name = typeof meta.name === "string" ? meta.name : "";
+    const namespace =
+      typeof meta.namespace === "string" && meta.namespace !== "" ? meta.namespace : "default";
+    out.present.add(objectKey(kind, namespace, name));
     out.ignored.push({ apiVersion, kind, name, pos });
     return;
   }
@@ -159,7 +194,11 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
     );
   }
   out.seen.set(id, pos);
+  out.present.add(objectKey(modelled, object.metadata.namespace ?? "", object.metadata.name));
   noteNotModelled(src, path, modelled, value, out.manifests.length, out.notModelled);
+  out.references.push(
+    ...referencesOf(src, path, modelled, value, object.metadata.namespace ?? "", out.manifests.length),
+  );
   out.manifests.push({ object, kind: modelled, pos });
   out.where.push({ src, path });
 }

@@ -1,8 +1,8 @@
 // The kinds of Kubernetes' built-in API groups (Kubernetes 1.28 to 1.37, served or recently removed),
 // so that a kind misspelled in a built-in group (`apps/v1` `Statefulset`) is an error with a
 // suggestion, as the API server's "no matches for kind" is, while a kind of a group Kubernetes does
-// not have (a CRD's) is only listed as ignored. Versions are not checked for kinds faultline does
-// not model.
+// not have (a CRD's) is only listed as ignored. For kinds faultline does not model, the versions
+// Kubernetes stopped serving before 1.28 are errors (REMOVED_VERSIONS); others are not checked.
 
 /** API group ("" for core) → its kinds. */
 export const BUILTIN_KINDS: Readonly<Record<string, readonly string[]>> = {
@@ -105,3 +105,75 @@ export function isListKind(group: string, kind: string): boolean {
   if (kind === "List") return group === "";
   return kind.endsWith("List") && (BUILTIN_KINDS[group] ?? []).includes(kind.slice(0, -"List".length));
 }
+
+/**
+ * The versions Kubernetes stopped serving before 1.28, the oldest faultline models, so that no
+ * modelled version serves them: apiVersion → kind → the apiVersion to use, or null when the kind
+ * was removed with no successor. From the Deprecated API Migration Guide (kubernetes/website
+ * content/en/docs/reference/using-api/deprecation-guide.md): removed in 1.16, 1.22, 1.25, 1.26, 1.27.
+ * (flowcontrol.apiserver.k8s.io/v1beta2 and v1beta3, removed in 1.29 and 1.32, are not checked.)
+ */
+export const REMOVED_VERSIONS: Readonly<Record<string, Readonly<Record<string, string | null>>>> = {
+  // 1.16
+  "extensions/v1beta1": {
+    DaemonSet: "apps/v1",
+    Deployment: "apps/v1",
+    ReplicaSet: "apps/v1",
+    NetworkPolicy: "networking.k8s.io/v1",
+    PodSecurityPolicy: null,
+    Ingress: "networking.k8s.io/v1", // 1.22
+  },
+  "apps/v1beta1": { Deployment: "apps/v1", StatefulSet: "apps/v1", ReplicaSet: "apps/v1" },
+  "apps/v1beta2": {
+    DaemonSet: "apps/v1",
+    Deployment: "apps/v1",
+    StatefulSet: "apps/v1",
+    ReplicaSet: "apps/v1",
+  },
+  // 1.22
+  "admissionregistration.k8s.io/v1beta1": {
+    MutatingWebhookConfiguration: "admissionregistration.k8s.io/v1",
+    ValidatingWebhookConfiguration: "admissionregistration.k8s.io/v1",
+  },
+  "apiextensions.k8s.io/v1beta1": { CustomResourceDefinition: "apiextensions.k8s.io/v1" },
+  "apiregistration.k8s.io/v1beta1": { APIService: "apiregistration.k8s.io/v1" },
+  "authentication.k8s.io/v1beta1": { TokenReview: "authentication.k8s.io/v1" },
+  "authorization.k8s.io/v1beta1": {
+    LocalSubjectAccessReview: "authorization.k8s.io/v1",
+    SelfSubjectAccessReview: "authorization.k8s.io/v1",
+    SubjectAccessReview: "authorization.k8s.io/v1",
+  },
+  "certificates.k8s.io/v1beta1": { CertificateSigningRequest: "certificates.k8s.io/v1" },
+  "coordination.k8s.io/v1beta1": { Lease: "coordination.k8s.io/v1" },
+  "networking.k8s.io/v1beta1": { Ingress: "networking.k8s.io/v1", IngressClass: "networking.k8s.io/v1" },
+  "rbac.authorization.k8s.io/v1beta1": {
+    ClusterRole: "rbac.authorization.k8s.io/v1",
+    ClusterRoleBinding: "rbac.authorization.k8s.io/v1",
+    Role: "rbac.authorization.k8s.io/v1",
+    RoleBinding: "rbac.authorization.k8s.io/v1",
+  },
+  "scheduling.k8s.io/v1beta1": { PriorityClass: "scheduling.k8s.io/v1" },
+  "storage.k8s.io/v1beta1": {
+    CSIDriver: "storage.k8s.io/v1",
+    CSINode: "storage.k8s.io/v1",
+    StorageClass: "storage.k8s.io/v1",
+    VolumeAttachment: "storage.k8s.io/v1",
+    CSIStorageCapacity: "storage.k8s.io/v1", // 1.27
+  },
+  // 1.25
+  "batch/v1beta1": { CronJob: "batch/v1" },
+  "discovery.k8s.io/v1beta1": { EndpointSlice: "discovery.k8s.io/v1" },
+  "events.k8s.io/v1beta1": { Event: "events.k8s.io/v1" },
+  "autoscaling/v2beta1": { HorizontalPodAutoscaler: "autoscaling/v2" },
+  "policy/v1beta1": { PodDisruptionBudget: "policy/v1", PodSecurityPolicy: null },
+  "node.k8s.io/v1beta1": { RuntimeClass: "node.k8s.io/v1" },
+  // 1.26
+  "autoscaling/v2beta2": { HorizontalPodAutoscaler: "autoscaling/v2" },
+  "flowcontrol.apiserver.k8s.io/v1beta1": {
+    FlowSchema: "flowcontrol.apiserver.k8s.io/v1",
+    PriorityLevelConfiguration: "flowcontrol.apiserver.k8s.io/v1",
+  },
+};
+
+/** When Kubernetes removed a kind with no successor (PodSecurityPolicy: 1.25). */
+export const REMOVED_KINDS: Readonly<Record<string, string>> = { PodSecurityPolicy: "1.25" };

@@ -3,7 +3,8 @@
 // "Never silent again"). Decided field by field from what the models use (grep the field's name in
 // src/kubelet, src/controllers, src/faults, src/network, src/traffic):
 // - not listed: fields with no bearing on failure handling (image, env, command, securityContext,
-//   dnsPolicy, serviceAccountName, revisionHistoryLimit, clusterIP, ports of a Service…) and fields
+//   dnsPolicy, serviceAccountName, revisionHistoryLimit, clusterIP, ports of a Service…; a reference
+//   to an object not among the manifests is listed by references.ts) and fields
 //   the models read (replicas, selectors, probes, tolerations, nodeSelector, affinity: node, pod and
 //   anti-affinity with namespaces and namespaceSelector, topologySpreadConstraints, requests,
 //   terminationGracePeriodSeconds, readinessGates, hostNetwork, podManagementPolicy, serviceName,
@@ -69,6 +70,9 @@ const RULES: Record<string, Record<string, When>> = {
     sessionAffinity: not("None"),
     trafficDistribution: present,
   },
+  // Dynamic provisioning refuses a claim with a selector ("claim Selector is not supported",
+  // kubernetes-csi/external-provisioner pkg/controller/controller.go); faultline provisions it.
+  PersistentVolumeClaimSpec: { selector: nonEmpty },
 };
 
 /** `field` (e.g. `Container.resources.limits`) → where it first appears: `file:line`, and its order. */
@@ -157,6 +161,15 @@ export function noteNotModelled(
     case "StatefulSet":
     case "DaemonSet":
       visit(`${kind}Spec`, sp, spec);
+      if (isObj(spec))
+        each(
+          "PersistentVolumeClaimTemplate",
+          [...sp, "volumeClaimTemplates"],
+          spec.volumeClaimTemplates,
+          (_, tp, t) => {
+            if (isObj(t)) visit("PersistentVolumeClaimSpec", [...tp, "spec"], t.spec);
+          },
+        );
       if (isObj(spec) && isObj(spec.template)) {
         visit("ObjectMeta", [...sp, "template", "metadata"], spec.template.metadata);
         podSpec([...sp, "template", "spec"], spec.template.spec);
@@ -164,6 +177,9 @@ export function noteNotModelled(
       break;
     case "Service":
       visit("ServiceSpec", sp, spec);
+      break;
+    case "PersistentVolumeClaim":
+      visit("PersistentVolumeClaimSpec", sp, spec);
       break;
     default:
       break;

@@ -30,7 +30,7 @@ import {
 import type { Path, SourceDoc } from "../source.ts";
 import { nodeSelector } from "./affinity.ts";
 import * as F from "./fields.ts";
-import { check, dnsLabel, dnsSubdomain, type Meta } from "./meta.ts";
+import { annotationMap, check, dnsLabel, dnsSubdomain, type Meta } from "./meta.ts";
 import { isDNS1123Subdomain, isLabelKey, isLabelValue } from "./names.ts";
 
 export function persistentVolumeClaim(
@@ -102,7 +102,9 @@ export function claimTemplate(src: SourceDoc, path: Path, v: unknown): Persisten
   const name = dnsSubdomain(src, [...mp, "name"], required(src, mp, m, "name", "ObjectMeta"));
   const sp = [...path, "spec"];
   const s = obj(src, sp, required(src, path, o, "spec", "PersistentVolumeClaim"));
-  return { metadata: { name }, spec: claimSpec(src, sp, s) };
+  const metadata: PersistentVolumeClaimTemplate["metadata"] = { name };
+  if (m.annotations != null) metadata.annotations = annotationMap(src, [...mp, "annotations"], m.annotations);
+  return { metadata, spec: claimSpec(src, sp, s) };
 }
 
 const RECLAIM_POLICIES = ["Retain", "Delete", "Recycle"] as const;

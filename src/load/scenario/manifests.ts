@@ -7,6 +7,7 @@ import { fail, isObj, str } from "../check.ts";
 import type { LoadErrorCode } from "../errors.ts";
 import { type Collected, collectObjects, emptyCollected } from "../manifest/collect.ts";
 import { notModelledInOrder } from "../manifest/not-modelled.ts";
+import { withMissingReferences } from "../manifest/references.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { MAX_CONTAINERS, MAX_PODS } from "./limits.ts";
 
@@ -81,8 +82,9 @@ export function parseManifests(
   return { manifests: out.manifests, ignored: out.ignored, notModelled: notModelledList(out) };
 }
 
+/** The not-modelled fields, references to objects not among the manifests included (references.ts). */
 export function notModelledList(c: Collected): NotModelledField[] {
-  return notModelledInOrder(c.notModelled);
+  return notModelledInOrder(withMissingReferences(c.notModelled, c.references, c.present));
 }
 
 /** Pods and containers the manifests ask for, against Kubernetes' documented limits. */
