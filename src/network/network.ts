@@ -1,9 +1,11 @@
 // The data plane of the Services that callers use: one kube-proxy per node, each fed the
-// EndpointSlice changes of those Services, and a load balancer per Service reached from outside.
+// EndpointSlice changes of those Services, a load balancer per Service reached from outside, and
+// CoreDNS for each headless Service its callers resolve themselves.
 
 import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
+import { CoreDns } from "./dns.ts";
 import { type EndpointView, KubeProxy, ServiceRules } from "./kube-proxy.ts";
 import { LoadBalancer } from "./load-balancer.ts";
 
@@ -20,6 +22,7 @@ export class Network {
   readonly nodeIndex = new Map<string, number>();
   readonly proxies: KubeProxy[];
   readonly balancers = new Map<string, LoadBalancer>();
+  readonly dns = new Map<string, CoreDns>();
   /** every endpoint ever seen, by id; ids are stable per pod IP */
   readonly endpoints: EndpointRecord[] = [];
   private readonly idByIp = new Map<string, number>();
@@ -32,9 +35,11 @@ export class Network {
     private readonly ctx: DataPlaneEnv,
     readonly services: readonly string[],
     readonly settings: NetworkSettings,
-    beforeChange: () => void,
+    private readonly beforeChange: () => void,
     /** Services reached through a load balancer */
     lbServices: readonly string[],
+    /** headless Services whose callers resolve them through DNS */
+    dnsServices: readonly string[] = [],
   ) {
     this.nodes = [...ctx.nodes];
     for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
@@ -58,6 +63,8 @@ export class Network {
           beforeChange,
         ),
       );
+    for (const svc of dnsServices)
+      this.dns.set(svc, new CoreDns(svc, settings.dnsTtl, this.fed.get(svc) ?? []));
     ctx.store.watch("EndpointSlice", (_type, slice) => this.sliceChanged(slice));
     // A node back on the network (its kubelet renews the Lease again): its kube-proxy's watch has
     // reconnected too, and relists what it missed.
@@ -98,6 +105,12 @@ export class Network {
     const view = this.feed(slice.service);
     const rules = new ServiceRules(view);
     for (const p of this.proxies) p.observe(slice.service, rules);
+    const dns = this.dns.get(slice.service);
+    if (dns)
+      this.ctx.engine.after(this.settings.endpointPropagationSeconds, () => {
+        this.beforeChange();
+        dns.see(view);
+      });
   }
 
   /**

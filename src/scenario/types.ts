@@ -260,7 +260,7 @@ export interface ScenarioOrigin {
 export const PROFILE_NAMES = ["stock", "doks-measured"] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
-export type TrafficEntry = "load-balancer" | "node-port" | "cluster-ip";
+export type TrafficEntry = "load-balancer" | "node-port" | "cluster-ip" | "dns";
 
 /**
  * Envoy's `config.cluster.v3.OutlierDetection`, consecutive-failure part
@@ -298,6 +298,8 @@ export interface TrafficSpec {
   poolSize: number;
   /** seconds, per attempt */
   timeout: number;
+  /** seconds: a request answered ok but slower than this counts as slow ("lost or slow") */
+  slo?: number;
   /** extra attempts per request after a failure */
   retries: number;
   retryBudget?: RetryBudgetSpec;
@@ -305,6 +307,8 @@ export interface TrafficSpec {
   outlierDetection?: OutlierDetectionSpec;
   /** seconds from t=0 when callers start; default 0 */
   start: number;
+  /** entry: dns: the least seconds between two resolutions (gRPC's min resolution interval) */
+  dnsRefresh?: number;
   pos: SourcePos;
 }
 
@@ -324,6 +328,8 @@ export interface NetworkOverrides {
    * an unplanned loss, 0.5s on a drain). 0 in the stock profile.
    */
   nodeLossEndpointDelay?: number;
+  /** the TTL of the records CoreDNS serves for a headless Service (its kubernetes plugin's `ttl`) */
+  dnsTtl?: number;
 }
 
 export interface NetworkSettings {
@@ -336,4 +342,5 @@ export interface NetworkSettings {
     healthyThreshold: number;
   };
   nodeLossEndpointDelay: number;
+  dnsTtl: number;
 }

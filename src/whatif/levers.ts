@@ -6,7 +6,7 @@
 import { simulate } from "../run/simulate.ts";
 import { LINKERD_RETRY_BUDGET } from "../scenario/profiles.ts";
 import type { Patch, Scenario } from "../scenario/types.ts";
-import type { Lever, TrafficResult } from "../traffic/index.ts";
+import { type Lever, lostOrSlow, type TrafficResult } from "../traffic/index.ts";
 import { resolvedSettings } from "./settings.ts";
 import { policyServices, servicePolicy, variantOf } from "./variant.ts";
 
@@ -86,10 +86,10 @@ export function pullLever(scenario: Scenario, lever: Candidate): Scenario {
 
 /**
  * Every lever that applies, pulled one at a time on the same scenario and seed, sorted by requests
- * saved: the shape `simulate`'s `levers` option takes.
+ * saved (lost, or with an SLO lost or slow): the shape `simulate`'s `levers` option takes.
  */
 export function pullLevers(scenario: Scenario, seed: number, baseline: TrafficResult): Lever[] {
-  const lost = (r: TrafficResult) => r.totals.timeout + r.totals.refused + r.totals.error;
+  const lost = (r: TrafficResult) => lostOrSlow(r.totals);
   const base = lost(baseline);
   if (base === 0) return [];
   const out: Lever[] = [];
@@ -103,6 +103,7 @@ export function pullLevers(scenario: Scenario, seed: number, baseline: TrafficRe
       lossWindow: r.lossWindow,
       shortensBy: Math.round((baseline.lossWindow - r.lossWindow) * 1000) / 1000,
       saves: base - lost(r),
+      p99Ms: r.totals.latencyMs?.p99 ?? null,
     });
   }
   return out.sort((a, b) => b.saves - a.saves || b.shortensBy - a.shortensBy);
