@@ -14,7 +14,7 @@ const NONE = new Int32Array(0);
 
 export class CoreDns {
   /** the endpoint ids of the ready addresses CoreDNS's informer holds */
-  private served: Int32Array = NONE;
+  served: Int32Array = NONE;
   private cached: Int32Array = NONE;
   private expires = Number.NEGATIVE_INFINITY;
 

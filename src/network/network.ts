@@ -64,7 +64,7 @@ export class Network {
         ),
       );
     for (const svc of dnsServices)
-      this.dns.set(svc, new CoreDns(svc, settings.dnsTtl, this.fed.get(svc) ?? []));
+      this.dns.set(svc, new CoreDns(svc, settings.dnsTtl, this.feed(svc)));
     ctx.store.watch("EndpointSlice", (_type, slice) => this.sliceChanged(slice));
     // A node back on the network (its kubelet renews the Lease again): its kube-proxy's watch has
     // reconnected too, and relists what it missed.
@@ -101,16 +101,42 @@ export class Network {
   }
 
   private sliceChanged(slice: EndpointSlice): void {
-    if (!this.services.includes(slice.service)) return;
-    const view = this.feed(slice.service);
-    const rules = new ServiceRules(view);
-    for (const p of this.proxies) p.observe(slice.service, rules);
     const dns = this.dns.get(slice.service);
+    const proxied = this.services.includes(slice.service);
+    if (!dns && !proxied) return;
+    const view = this.feed(slice.service);
+    if (proxied) {
+      const rules = new ServiceRules(view);
+      for (const p of this.proxies) p.observe(slice.service, rules);
+    }
+    // CoreDNS's informer sees the change as kube-proxy's does.
     if (dns)
       this.ctx.engine.after(this.settings.endpointPropagationSeconds, () => {
         this.beforeChange();
+        const before = dns.served;
         dns.see(view);
+        this.dnsChanged(dns, before);
       });
+  }
+
+  /** Tell the story of CoreDNS serving other addresses for a headless Service. */
+  private dnsChanged(dns: CoreDns, before: Int32Array): void {
+    const ip = (id: number) => this.endpoints[id]!.ip;
+    const was = new Set(Array.from(before, ip));
+    const now = new Set(Array.from(dns.served, ip));
+    const removed = [...was].filter((a) => !now.has(a));
+    const added = [...now].filter((a) => !was.has(a));
+    if (removed.length === 0 && added.length === 0) return;
+    this.ctx.trace.emit({
+      type: "DnsRecordsChanged",
+      lane: "network",
+      object: `Service/${dns.service}`,
+      service: dns.service,
+      removed,
+      added,
+      ttlSeconds: dns.ttl,
+      endpointPropagationSeconds: this.settings.endpointPropagationSeconds,
+    });
   }
 
   /**

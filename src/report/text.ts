@@ -112,10 +112,12 @@ export function trafficText(t: NonNullable<SimulationResult["traffic"]>): string
     );
   for (const c of t.causes) lines.push(`  ${String(c.count).padStart(7)}  ${c.cause}`);
   if (t.levers && t.levers.length > 0) {
-    lines.push("  what shortens it (same scenario and seed, one lever pulled):");
+    lines.push(
+      `  what shortens it (same scenario and seed, one lever pulled${lat ? `; p99 now ${lat.p99}ms` : ""}):`,
+    );
     for (const l of t.levers)
       lines.push(
-        `    ${l.lever}: ${l.lost} ${slow === undefined ? "lost" : "lost or slow"} (${l.saves >= 0 ? `saves ${l.saves}` : `${-l.saves} more`}), window ${l.lossWindow.toFixed(1)}s (${l.shortensBy >= 0 ? `${l.shortensBy.toFixed(1)}s shorter` : `${(-l.shortensBy).toFixed(1)}s longer`})${l.p99Ms === null ? "" : `, p99 ${l.p99Ms}ms${lat ? ` (now ${lat.p99}ms)` : ""}`}`,
+        `    ${l.lever}: ${l.lost} ${slow === undefined ? "lost" : "lost or slow"} (${l.saves >= 0 ? `saves ${l.saves}` : `${-l.saves} more`}), window ${l.lossWindow.toFixed(1)}s (${l.shortensBy >= 0 ? `${l.shortensBy.toFixed(1)}s shorter` : `${(-l.shortensBy).toFixed(1)}s longer`})${l.p99Ms === null ? "" : `, p99 ${l.p99Ms}ms`}`,
       );
   }
   return lines.join("\n");

@@ -1,5 +1,5 @@
-// Events of the data plane and of the callers: load balancer backends, kube-proxy syncs, requests
-// failing and recovering. Fields only (the Service, the settings that timed the change, the
+// Events of the data plane and of the callers: load balancer backends, kube-proxy syncs, CoreDNS's
+// records, requests failing and recovering. Fields only (the Service, the settings that timed the change, the
 // addresses and counts); report/messages/traffic.ts writes the prose.
 
 /** What the load balancer checks on a node: the Service's healthCheckNodePort (Local) or kube-proxy's /healthz. */
@@ -34,6 +34,16 @@ export interface TrafficEventFields {
     minSyncPeriod: number;
     /** the calibrated profile's hold on a lost node's endpoints; 0 upstream */
     nodeLossEndpointDelay: number;
+  };
+  /** CoreDNS serves other A records for a headless Service (its informer saw the EndpointSlice change). */
+  DnsRecordsChanged: {
+    service: string;
+    /** pod IPs it stops and starts answering with */
+    removed: string[];
+    added: string[];
+    /** the records' TTL: an answer given before lives this long in caches */
+    ttlSeconds: number;
+    endpointPropagationSeconds: number;
   };
   /** Callers of a Service start failing (traffic model): outcome and cause of the first failures. */
   RequestsFailing: {

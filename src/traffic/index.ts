@@ -29,7 +29,8 @@ export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile
   const specs = scenario.traffic ?? [];
   if (specs.length === 0) return undefined;
   const settings = resolveNetwork(profile, scenario.network);
-  const services = [...new Set(specs.map((s) => s.service))];
+  // kube-proxy programs no rules for a headless Service: its callers resolve it through CoreDNS
+  const services = [...new Set(specs.filter((s) => s.entry !== "dns").map((s) => s.service))];
   const lbServices = [...new Set(specs.filter((s) => s.entry === "load-balancer").map((s) => s.service))];
   const dnsServices = [...new Set(specs.filter((s) => s.entry === "dns").map((s) => s.service))];
   let model: TrafficModel | undefined;

@@ -55,7 +55,7 @@ export const LEVERS: Candidate[] = [
       applies: (s) => {
         const now = new Map(resolvedSettings(s).services.map((x) => [x.service, x.externalTrafficPolicy]));
         return (
-          callers(s).some((t) => t.entry !== "cluster-ip") &&
+          callers(s).some((t) => t.entry === "load-balancer" || t.entry === "node-port") &&
           policyServices(s).some((id) => now.get(id) !== policy)
         );
       },

@@ -1,5 +1,5 @@
 // The prose for the events of trace/traffic-events.ts: the load balancer's rotation, kube-proxy's
-// rule syncs, and what the callers of a Service feel.
+// rule syncs, CoreDNS's records, and what the callers of a Service feel.
 
 import type { TrafficEventFields } from "../../trace/traffic-events.ts";
 import type { Printers } from "./prose.ts";
@@ -36,6 +36,17 @@ export const TRAFFIC_PRINTERS: Printers<keyof TrafficEventFields> = {
           ? `; nodeLossEndpointDelay=${e.nodeLossEndpointDelay}s (calibrated profile) holds endpoints of a lost node`
           : ""
       }`,
+    };
+  },
+
+  DnsRecordsChanged: (e) => {
+    const parts = [
+      ...(e.removed.length > 0 ? [`stops answering with ${e.removed.join(", ")}`] : []),
+      ...(e.added.length > 0 ? [`starts answering with ${e.added.join(", ")}`] : []),
+    ];
+    return {
+      message: `CoreDNS ${parts.join(" and ")} for the headless Service ${e.service}`,
+      why: `its informer saw the EndpointSlice change (endpointPropagationSeconds=${e.endpointPropagationSeconds}); answers already given live ${e.ttlSeconds}s more (the kubernetes plugin's ttl), and a caller only sees the change when it resolves again`,
     };
   },
 
