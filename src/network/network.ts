@@ -63,8 +63,7 @@ export class Network {
           beforeChange,
         ),
       );
-    for (const svc of dnsServices)
-      this.dns.set(svc, new CoreDns(svc, settings.dnsTtl, this.feed(svc)));
+    for (const svc of dnsServices) this.dns.set(svc, new CoreDns(svc, settings.dnsTtl, this.feed(svc)));
     ctx.store.watch("EndpointSlice", (_type, slice) => this.sliceChanged(slice));
     // A node back on the network (its kubelet renews the Lease again): its kube-proxy's watch has
     // reconnected too, and relists what it missed.
