@@ -55,6 +55,28 @@ export interface TrafficEventFields {
     /** the caller's timeout */
     timeoutSeconds: number;
   };
+  /** The p99 latency of a Service's callers rose over its SLO or an order of magnitude over its calm (by send second). */
+  LatencyRose: {
+    service: string;
+    /** the send second whose p99 first crossed the line */
+    sentFrom: number;
+    p99Ms: number;
+    /** the caller's SLO, when it has one (the line), else its calmest second's p99 and the factor */
+    sloMs?: number;
+    calmP99Ms?: number;
+    factor?: number;
+  };
+  /** The p99 latency of a Service's callers is back under the line. */
+  LatencyRecovered: {
+    service: string;
+    sentFrom: number;
+    /** the highest p99 of a second while it was up, and that second */
+    peakP99Ms: number;
+    peakAt: number;
+    /** the first send second of the calm run that ended it, and its p99 */
+    backAt: number;
+    p99Ms: number;
+  };
   /** Callers of a Service succeed again after a run of failures. */
   RequestsRecovered: {
     service: string;

@@ -54,6 +54,13 @@ export class CallerGroup {
   /** a run of failures is going on (for RequestsFailing / RequestsRecovered), and how many it lost */
   failing = false;
   episodeLost = 0;
+  /** the lowest p99 of a second so far, in ms (the calm the latency story compares with) */
+  calmP99 = Number.POSITIVE_INFINITY;
+  /** latency is up since this send second (-1: it is not), its peak p99 and when, seconds back under */
+  slowSince = -1;
+  peakP99 = 0;
+  peakAt = 0;
+  underFor = 0;
 
   constructor(
     /** its place in the scenario's `traffic:` list */

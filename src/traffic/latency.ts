@@ -93,8 +93,11 @@ export class Latency {
     h.recordValue(Math.round(seconds * US));
   }
 
-  /** No request sent before second `upTo` can change any more: their rows and totals are final. */
-  close(upTo: number): void {
+  /**
+   * No request sent before second `upTo` can change any more: their rows and totals are final, and
+   * `closed` hears each group's p99 of each closed second it sent requests in.
+   */
+  close(upTo: number, closed?: (g: number, sec: number, p99Ms: number) => void): void {
     const end = Math.min(upTo, this.seconds + 1);
     for (; this.closed < end; this.closed++) {
       const sec = this.closed;
@@ -102,6 +105,7 @@ export class Latency {
       for (let g = 0; g < this.open.length; g++) {
         const h = this.open[g]![sec];
         if (h === undefined) continue;
+        closed?.(g, sec, ms(h.getValueAtPercentile(99)));
         this.row.add(h);
         this.totals[g]!.add(h);
         h.reset();
@@ -116,8 +120,11 @@ export class Latency {
   }
 
   /** Every second closed: each group's percentiles and all groups' together; the histograms freed. */
-  finish(): { groups: (LatencyMs | null)[]; all: LatencyMs | null } {
-    this.close(Number.POSITIVE_INFINITY);
+  finish(closed?: (g: number, sec: number, p99Ms: number) => void): {
+    groups: (LatencyMs | null)[];
+    all: LatencyMs | null;
+  } {
+    this.close(Number.POSITIVE_INFINITY, closed);
     const groups = this.totals.map(percentiles);
     this.row.reset();
     for (const h of this.totals) this.row.add(h);

@@ -15,6 +15,13 @@ import type { TrafficResult, TrafficRow, TrafficTotals } from "./result.ts";
 /** A caller's run of failures ends after this many seconds without one (for the story events). */
 export const QUIET = 3;
 
+/**
+ * Without an SLO, a second's p99 this many times the caller's calmest second so far says latency
+ * rose (faultline's reading of "an order of magnitude slower", for the story only: no figure
+ * depends on it); with one, the SLO is the line.
+ */
+export const RISE = 10;
+
 /** Columns of a per-second row: sent, then ok, timeout, refused, error (1 + outcome), slow. */
 const COLUMNS = 6;
 const SLOW = 5;
@@ -118,7 +125,9 @@ export class Tally {
       const pending = g.slotPending;
       for (let k = 0; k < pending.length; k++) if (pending[k] && g.slotFree[k]! <= to) this.answered(g, k);
     }
-    this.latency.close(Math.floor(to - this.longest) - 1);
+    this.latency.close(Math.floor(to - this.longest) - 1, (g, sec, p99) =>
+      this.latencyOf(groups[g]!, sec, p99),
+    );
     for (const g of groups) {
       if (!g.failing || elapsed(to, g.lastFailed) <= QUIET) continue;
       g.failing = false;
@@ -135,6 +144,50 @@ export class Tally {
     }
   }
 
+  /**
+   * A closed second's p99 of group `g`: the story of its latency rising (LatencyRose) and coming
+   * back (LatencyRecovered, after QUIET seconds under the line).
+   */
+  private latencyOf(g: CallerGroup, sec: number, p99: number): void {
+    const sloMs = g.spec.slo === undefined ? undefined : g.spec.slo * 1000;
+    const line = sloMs ?? RISE * g.calmP99;
+    if (p99 > line) {
+      g.underFor = 0;
+      if (g.slowSince < 0) {
+        g.slowSince = sec;
+        g.peakP99 = 0;
+        this.trace.emit({
+          type: "LatencyRose",
+          lane: "app",
+          object: `Service/${g.service}`,
+          service: g.service,
+          sentFrom: sec,
+          p99Ms: p99,
+          ...(sloMs === undefined ? { calmP99Ms: g.calmP99, factor: RISE } : { sloMs }),
+        });
+      }
+      if (p99 > g.peakP99) {
+        g.peakP99 = p99;
+        g.peakAt = sec;
+      }
+      return;
+    }
+    if (p99 < g.calmP99) g.calmP99 = p99;
+    if (g.slowSince < 0 || ++g.underFor < QUIET) return;
+    this.trace.emit({
+      type: "LatencyRecovered",
+      lane: "app",
+      object: `Service/${g.service}`,
+      service: g.service,
+      sentFrom: g.slowSince,
+      peakP99Ms: g.peakP99,
+      peakAt: g.peakAt,
+      backAt: sec - QUIET + 1,
+      p99Ms: p99,
+    });
+    g.slowSince = -1;
+  }
+
   /** Every request has ended (the pending answers recorded first): the result. */
   result(
     groups: readonly CallerGroup[],
@@ -143,7 +196,7 @@ export class Tally {
   ): TrafficResult {
     for (const g of groups)
       for (let k = 0; k < g.slotPending.length; k++) if (g.slotPending[k]) this.answered(g, k);
-    const latency = this.latency.finish();
+    const latency = this.latency.finish((g, sec, p99) => this.latencyOf(groups[g]!, sec, p99));
     const withSlo = groups.some((g) => g.totals.slow !== undefined);
     const perSecond: TrafficRow[] = [];
     const totals: TrafficTotals = { sent: 0, ok: 0, timeout: 0, refused: 0, error: 0 };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { lostOrSlow } from "../../src/traffic/index.ts";
 import { compareVariants, LEVERS, pullLevers } from "../../src/whatif/index.ts";
-import { run } from "../helpers/sim.ts";
+import { only, run } from "../helpers/sim.ts";
 import { KILL, runTraffic, trafficScenario } from "./helpers.ts";
 
 // one connection per caller, a new one for every request
@@ -32,6 +32,23 @@ describe("latency", () => {
       expect(r.p99Ms!).toBeLessThan(ms / 10);
     }
     expect(t.totals.latencyMs!.max).toBeGreaterThanOrEqual(ms);
+  });
+
+  it("the app lane says when latency rose, to what, and when it came back", () => {
+    const { r, t } = runTraffic({ profile: "doks-measured", traffic: ONE_CONNECTION });
+    const rose = only(r, "LatencyRose", () => true);
+    // the requests sent just before the kill are the first to wait out their timeout
+    expect(rose.sentFrom).toBeGreaterThanOrEqual(KILL - 1);
+    expect(rose.sentFrom).toBeLessThanOrEqual(KILL);
+    expect(rose.p99Ms).toBeGreaterThan(rose.factor! * rose.calmP99Ms!);
+    const back = only(r, "LatencyRecovered", () => true);
+    expect(back.peakP99Ms).toBeGreaterThanOrEqual(10_000);
+    // back once no request fails any more, and the queue behind the failures has drained
+    expect(back.backAt).toBeGreaterThan(t.lastFailure!);
+    expect(back.t).toBeGreaterThan(rose.t);
+    // with an SLO, the SLO is the line
+    const slo = runTraffic({ profile: "doks-measured", traffic: { ...ONE_CONNECTION, slo: "500ms" } });
+    expect(only(slo.r, "LatencyRose", () => true).sloMs).toBe(500);
   });
 
   it("without an SLO nothing counts as slow; with one, slow answers are counted and explained", () => {
