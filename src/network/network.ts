@@ -121,10 +121,7 @@ export class Network {
   /** Tell the story of CoreDNS serving other addresses for a headless Service. */
   private dnsChanged(dns: CoreDns, before: Int32Array): void {
     const ip = (id: number) => this.endpoints[id]!.ip;
-    const was = new Set(Array.from(before, ip));
-    const now = new Set(Array.from(dns.served, ip));
-    const removed = [...was].filter((a) => !now.has(a));
-    const added = [...now].filter((a) => !was.has(a));
+    const { gone: removed, added } = changed(Array.from(before, ip), Array.from(dns.served, ip));
     if (removed.length === 0 && added.length === 0) return;
     this.ctx.trace.emit({
       type: "DnsRecordsChanged",
@@ -196,10 +193,10 @@ export class Network {
       const a = before.get(svc);
       const b = proxy.rules.get(svc);
       if (!a || !b || a === b) continue;
-      const was = new Set(a.cluster.map((e) => e.ip));
-      const now = new Set(b.cluster.map((e) => e.ip));
-      const gone = [...was].filter((ip) => !now.has(ip));
-      const added = [...now].filter((ip) => !was.has(ip));
+      const { gone, added } = changed(
+        a.cluster.map((e) => e.ip),
+        b.cluster.map((e) => e.ip),
+      );
       if (gone.length === 0 && added.length === 0) continue;
       this.ctx.trace.emit({
         type: "KubeProxySynced",
@@ -215,4 +212,11 @@ export class Network {
       });
     }
   }
+}
+
+/** The addresses in `was` and not in `now`, and the other way round. */
+function changed(was: readonly string[], now: readonly string[]): { gone: string[]; added: string[] } {
+  const w = new Set(was);
+  const n = new Set(now);
+  return { gone: [...w].filter((ip) => !n.has(ip)), added: [...n].filter((ip) => !w.has(ip)) };
 }
