@@ -8,8 +8,10 @@
 // Cost: requests are not engine events. One engine event per tick (TICK seconds) resolves every
 // request that arrived since the previous one, arithmetically, against the state of the data plane
 // at that moment; every change of that state (a kube-proxy sync, a load balancer decision, a
-// timeline step) first resolves the requests sent before it. Request times are continuous (Poisson
-// draws), compared with each other; engine times are compared on the engine's grid.
+// timeline step) first resolves the requests sent before it. A request that waits in its caller's
+// pool past the current tick is dispatched in a later one, so it is routed with the state of the
+// moment it leaves, not of the moment it was created. Request times are continuous (Poisson draws),
+// compared with each other; engine times are compared on the engine's grid.
 //
 // Names in the request loop: `g` is a CallerGroup (one `traffic:` entry), `c` one of its clients,
 // `k` a connection slot of that client, `t` a request's send time, `s` an attempt's start, `ep` an
@@ -137,13 +139,15 @@ export class TrafficModel {
     this.endpoints.refresh(from);
     this.endpoints.drain(from, elapsed(from, this.endpoints.since));
     const end = Math.min(to, this.env.duration);
+    // the last advance: every request still queued in a pool is dispatched now
+    const last = to > this.env.duration;
     for (const g of this.groups) {
       g.targets = this.network.proxies.map((p) => {
         const rules = p.rules.get(g.service);
         const list = g.local && !g.outlierDetection ? rules?.localTargets(p.node) : rules?.cluster;
         return Int32Array.from((list ?? []).map((e) => e.id));
       });
-      this.send(g, end);
+      this.send(g, end, last);
     }
     this.at = to;
     this.tally.settle(this.groups, to);
@@ -189,8 +193,11 @@ export class TrafficModel {
 
   // ---- requests ---------------------------------------------------------------------------------
 
-  /** Every request of the group's clients sent before `end`. */
-  private send(g: CallerGroup, end: number): void {
+  /**
+   * Every request of the group's clients sent before `end` and dispatched on a connection before it
+   * (one still queued then waits for a later tick, unless this is the `last`).
+   */
+  private send(g: CallerGroup, end: number, last: boolean): void {
     const next = g.nextArrival;
     const timeout = g.spec.timeout;
     const pool = g.poolSize;
@@ -211,6 +218,8 @@ export class TrafficModel {
         for (let j = k + 1; j < (c + 1) * pool; j++) if (g.slotFree[j]! < g.slotFree[k]!) k = j;
         const start = Math.max(t, g.slotFree[k]!);
         const queued = start - t;
+        // Still queued when this tick ends: dispatched (and routed) in the tick it leaves in.
+        if (start >= end && queued < timeout && !last) break;
         next[c] = t + g.gap();
         const sec = Math.floor(t);
         this.tally.sent(g, sec);

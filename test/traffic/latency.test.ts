@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { lostOrSlow } from "../../src/traffic/index.ts";
 import { compareVariants, LEVERS, pullLevers } from "../../src/whatif/index.ts";
-import { only, run } from "../helpers/sim.ts";
+import { eventsOf, only, run } from "../helpers/sim.ts";
 import { KILL, runTraffic, trafficScenario } from "./helpers.ts";
 
 // one connection per caller, a new one for every request
@@ -19,7 +19,7 @@ describe("latency", () => {
   ])("a power-off with a %s timeout: p99 in the loss window is at least the timeout", (timeout, ms) => {
     const { t } = runTraffic({ profile: "doks-measured", traffic: { ...ONE_CONNECTION, timeout } });
     const window = t.perSecond.filter((r) => r.t >= t.firstFailure! && r.t + 1 <= t.lastFailure!);
-    expect(window.length).toBeGreaterThan(3);
+    expect(window.length).toBeGreaterThanOrEqual(1);
     for (const r of window) {
       // a third of the requests go to the lost node while the load balancer and kube-proxy send there
       if (r.timeout < r.sent / 50) continue;
@@ -49,6 +49,25 @@ describe("latency", () => {
     // with an SLO, the SLO is the line
     const slo = runTraffic({ profile: "doks-measured", traffic: { ...ONE_CONNECTION, slo: "500ms" } });
     expect(only(slo.r, "LatencyRose", () => true).sloMs).toBe(500);
+  });
+
+  it("a request queued in the caller's pool is routed when it leaves, not when it was created", () => {
+    // one connection per caller and a 30s timeout: each caller waits 30s behind its first request
+    // to the lost pod; the surviving kube-proxies drop the endpoint ~13s after the kill
+    const { r, t } = runTraffic({
+      profile: "doks-measured",
+      traffic: { ...ONE_CONNECTION, entry: "cluster-ip", timeout: "30s" },
+    });
+    const dropped = eventsOf(r, "KubeProxySynced", (e) => e.stopped.length > 0).at(-1)!;
+    const routed = t.causes.find(
+      (c) => c.cause === "routed by a surviving node to an endpoint not yet removed",
+    )!;
+    // every request routed to the lost pod left its pool before the rules changed…
+    expect(routed.last).toBeLessThan(dropped.t);
+    // …and no caller was routed there more than a few times: what queued behind its first one
+    // left after the endpoint was dropped (routed at creation, a third of it would have failed)
+    expect(routed.count).toBeLessThanOrEqual(3 * 20);
+    expect(t.totals.ok).toBeGreaterThan(0.98 * t.totals.sent);
   });
 
   it("without an SLO nothing counts as slow; with one, slow answers are counted and explained", () => {
