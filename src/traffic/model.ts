@@ -82,6 +82,8 @@ export class TrafficModel {
   private readonly router: Router;
   /** the result of the last attempt (reused: a request allocates nothing) */
   private readonly attempt = new Attempt();
+  /** the result, once asked for (its histograms are freed then) */
+  private done: TrafficResult | undefined;
 
   constructor(
     private readonly env: TrafficEnv,
@@ -324,8 +326,6 @@ export class TrafficModel {
     if (od && ep >= 0) od.result(ep, ok, a.end, this.router.hostsOf(g, c));
     if (dns && !ok) dns.failed(c, a.end);
   }
-
-  private done: TrafficResult | undefined;
 
   result(): TrafficResult {
     if (this.done) return this.done;
