@@ -309,6 +309,9 @@ export interface TrafficSpec {
   start: number;
   /** entry: dns: the least seconds between two resolutions (gRPC's min resolution interval) */
   dnsRefresh?: number;
+  /** entry: dns: gRPC keepalive's Time (absent: off, grpc-go's default) and Timeout (20s) */
+  keepaliveTime?: number;
+  keepaliveTimeout?: number;
   pos: SourcePos;
 }
 

@@ -7,6 +7,11 @@
 // (network/dns.ts): ready addresses, as old as the record's TTL. So an address on a lost node keeps
 // getting requests, each waiting out its timeout, until the endpoint has left the EndpointSlice,
 // CoreDNS has seen it, the cached answer has expired and the client has re-resolved.
+//
+// With gRPC keepalive (`keepaliveTime`, off by default: grpc-go's defaultClientKeepaliveTime is
+// infinity; `keepaliveTimeout` 20s, internal/transport/defaults.go), a connection to a lost node
+// is found dead keepaliveTime + keepaliveTimeout after the node went silent: round_robin stops
+// picking it (its reconnects fail while the node is down) and asks for a new resolution.
 
 import type { CoreDns } from "../network/dns.ts";
 
@@ -17,12 +22,18 @@ export class DnsCallers {
   private readonly resolved: Float64Array;
   /** per client: when its next resolution happens (+∞: none asked for) */
   private readonly resolveAt: Float64Array;
+  /** endpoint id → when keepalive finds connections to it dead (its node lost) */
+  private readonly dead = new Map<number, number>();
 
   constructor(
     private readonly dns: CoreDns,
     clients: number,
     /** seconds between two resolutions, at least */
     private readonly refresh: number,
+    /** keepaliveTime + keepaliveTimeout, or +∞ without keepalive */
+    private readonly keepalive: number,
+    /** the endpoint's node is down now */
+    private readonly down: (ep: number) => boolean,
   ) {
     this.addresses = Array.from({ length: clients }, () => new Int32Array(0));
     this.next = new Int32Array(clients);
@@ -31,7 +42,15 @@ export class DnsCallers {
     this.resolveAt = new Float64Array(clients).fill(Number.NEGATIVE_INFINITY);
   }
 
-  /** Client `c`'s next address (an endpoint id) for a request at `s`, or -1 when it resolved none. */
+  /** The node of endpoint `ep` went silent at `at`: keepalive finds its connections dead later. */
+  nodeLost(ep: number, at: number): void {
+    if (this.keepalive !== Number.POSITIVE_INFINITY) this.dead.set(ep, at + this.keepalive);
+  }
+
+  /**
+   * Client `c`'s next address (an endpoint id) for a request at `s`: -1 when it resolved none, -2
+   * when keepalive found the connection to every one dead.
+   */
   pick(c: number, s: number): number {
     if (this.resolveAt[c]! <= s) {
       // the first resolution: with the client's first request
@@ -42,9 +61,15 @@ export class DnsCallers {
     }
     const list = this.addresses[c]!;
     if (list.length === 0) return -1;
-    const i = this.next[c]! % list.length;
-    this.next[c] = i + 1;
-    return list[i]!;
+    for (let tries = 0; tries < list.length; tries++) {
+      const i = this.next[c]! % list.length;
+      this.next[c] = i + 1;
+      const ep = list[i]!;
+      const dead = this.dead.size > 0 ? this.dead.get(ep) : undefined;
+      if (dead === undefined || dead > s || !this.down(ep)) return ep;
+      this.failed(c, dead);
+    }
+    return -2;
   }
 
   /** A request of client `c` failed at `at`: it asks for a new resolution, as soon as one is allowed. */

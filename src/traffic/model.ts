@@ -34,6 +34,7 @@ import {
 } from "./endpoints.ts";
 import {
   C_CALLER_STALE,
+  C_DNS_ALL_DEAD,
   C_DNS_EMPTY,
   C_DNS_STALE,
   C_HUNG,
@@ -102,7 +103,16 @@ export class TrafficModel {
         seconds,
       );
       const dns = network.dns.get(s.service);
-      if (s.entry === "dns" && dns) g.dns = new DnsCallers(dns, s.clients, s.dnsRefresh ?? 0);
+      if (s.entry === "dns" && dns)
+        g.dns = new DnsCallers(
+          dns,
+          s.clients,
+          s.dnsRefresh ?? 0,
+          s.keepaliveTime === undefined
+            ? Number.POSITIVE_INFINITY
+            : s.keepaliveTime + (s.keepaliveTimeout ?? 0),
+          (ep) => this.endpoints.state[ep] === S_NODE_DOWN,
+        );
       return g;
     });
     this.tally = new Tally(seconds, env.trace, this.groups);
@@ -160,6 +170,8 @@ export class TrafficModel {
   private nodeLost(node: number, at: number): void {
     const nodeOf = this.endpoints.node;
     for (const g of this.groups) {
+      if (g.dns)
+        for (let ep = 0; ep < this.endpoints.known; ep++) if (nodeOf[ep] === node) g.dns.nodeLost(ep, at);
       for (let k = 0; k < g.slotEndpoint.length; k++) {
         const ep = g.slotEndpoint[k]!;
         if (ep < 0) continue;
@@ -280,7 +292,7 @@ export class TrafficModel {
     if (dns) {
       ep = dns.pick(c, s);
       if (ep < 0) {
-        a.set(ERROR, C_DNS_EMPTY, s);
+        a.set(ERROR, ep === -1 ? C_DNS_EMPTY : C_DNS_ALL_DEAD, s);
         dns.failed(c, s);
         g.slotEndpoint[k] = -1;
         return;

@@ -14,7 +14,13 @@ const PROPAGATION = 0.5;
 /** one traffic tick: the most a change waits to be seen by callers */
 const TICK = 0.02;
 
-function headless(o: { dnsRefresh?: string; dnsTtl?: string; entry?: string; clusterIP?: string }) {
+function headless(o: {
+  dnsRefresh?: string;
+  dnsTtl?: string;
+  entry?: string;
+  clusterIP?: string;
+  keepalive?: Record<string, string>;
+}) {
   return scenario(
     stringify({
       name: "dns",
@@ -66,6 +72,7 @@ function headless(o: { dnsRefresh?: string; dnsTtl?: string; entry?: string; clu
           timeout: `${TIMEOUT}s`,
           entry: o.entry ?? "dns",
           ...(o.dnsRefresh ? { dnsRefresh: o.dnsRefresh } : {}),
+          ...(o.keepalive ?? {}),
         },
       ],
       timeline: [{ at: `${KILL}s`, do: "power-off", node: "worker-2" }],
@@ -116,7 +123,27 @@ describe("entry: dns on a StatefulSet's headless Service", () => {
     expect(long.totals.timeout).toBeGreaterThan(short.totals.timeout);
   });
 
+  it("with gRPC keepalive the callers stop picking the lost address once its connections are found dead", () => {
+    // keepaliveTime 10s + keepaliveTimeout 1s after the node went silent, long before CoreDNS drops it
+    const r = run(headless({ keepalive: { keepaliveTime: "10s", keepaliveTimeout: "1s" } }));
+    const t = r.traffic!;
+    const dns = only(r, "DnsRecordsChanged", (e) => e.removed.length > 0);
+    expect(dns.t).toBeGreaterThan(KILL + 40);
+    // (by send time: a request waits in its caller's one connection up to its timeout, and picks its
+    // address when it leaves)
+    expect(t.lastFailure!).toBeGreaterThan(KILL + 11 - TIMEOUT - 0.5);
+    expect(t.lastFailure!).toBeLessThanOrEqual(KILL + 11 + TICK);
+    // grpc-go's Timeout defaults to 20s
+    const dflt = run(headless({ keepalive: { keepaliveTime: "10s" } })).traffic!;
+    expect(dflt.lastFailure!).toBeGreaterThan(KILL + 30 - TIMEOUT - 0.5);
+    expect(dflt.lastFailure!).toBeLessThanOrEqual(KILL + 30 + TICK);
+  });
+
   it("entry: dns needs a headless Service", () => {
+    expect(() => headless({ keepalive: { keepaliveTime: "5s" } })).toThrow(
+      /gRPC raises a shorter one to 10s/,
+    );
+    expect(() => headless({ keepalive: { keepaliveTimeout: "5s" } })).toThrow(/needs keepaliveTime/);
     expect(() => headless({ clusterIP: "10.96.0.20" })).toThrow(/needs clusterIP: None/);
     expect(() => headless({ entry: "cluster-ip", dnsRefresh: "1s" })).toThrow(/dnsRefresh is for entry: dns/);
   });

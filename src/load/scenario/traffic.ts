@@ -30,6 +30,8 @@ export const TRAFFIC_FIELDS = [
   "start",
   "slo",
   "dnsRefresh",
+  "keepaliveTime",
+  "keepaliveTimeout",
 ] as const;
 const OUTLIER_FIELDS = [
   "consecutive5xx",
@@ -60,6 +62,18 @@ const ENTRIES: readonly TrafficEntry[] = ["load-balancer", "node-port", "cluster
  * grpc-go internal/resolver/dns/dns_resolver.go): re-resolution on a failed connection waits for it.
  */
 export const GRPC_MIN_RESOLUTION_INTERVAL = 30;
+/**
+ * gRPC keepalive: grpc-go raises a client's keepalive Time under 10s to 10s
+ * (internal.KeepaliveMinPingTime, dialoptions.go WithKeepaliveParams), and its Timeout defaults to
+ * 20s (defaultClientKeepaliveTimeout, internal/transport/defaults.go).
+ */
+const KEEPALIVE_TIME = {
+  min: 10,
+  minText: "10s (gRPC raises a shorter one to 10s)",
+  max: 24 * 3600,
+  maxText: "24h",
+};
+const GRPC_KEEPALIVE_TIMEOUT = 20;
 /** CoreDNS's kubernetes plugin refuses a `ttl` outside 0..3600 (plugin/kubernetes/setup.go). */
 const DNS_TTL = { min: 0, max: 3600, maxText: "1h" };
 
@@ -154,11 +168,26 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
       pos: { file: src.file, line, col },
     };
     if (o.slo != null) spec.slo = duration(src, [...p, "slo"], o.slo, DATA_PLANE_PERIOD);
-    if (entry === "dns")
+    if (entry === "dns") {
       spec.dnsRefresh =
         o.dnsRefresh == null
           ? GRPC_MIN_RESOLUTION_INTERVAL
           : duration(src, [...p, "dnsRefresh"], o.dnsRefresh, DATA_PLANE_DELAY);
+      if (o.keepaliveTime != null) {
+        spec.keepaliveTime = duration(src, [...p, "keepaliveTime"], o.keepaliveTime, KEEPALIVE_TIME);
+        spec.keepaliveTimeout =
+          o.keepaliveTimeout == null
+            ? GRPC_KEEPALIVE_TIMEOUT
+            : duration(src, [...p, "keepaliveTimeout"], o.keepaliveTimeout, DATA_PLANE_PERIOD);
+      } else if (o.keepaliveTimeout != null)
+        fail(
+          src,
+          [...p, "keepaliveTimeout"],
+          "invalid-value",
+          "keepaliveTimeout needs keepaliveTime (gRPC keepalive is off without it)",
+          "key",
+        );
+    }
     if (o.retryBudget != null) spec.retryBudget = parseBudget(src, [...p, "retryBudget"], o.retryBudget);
     if (o.outlierDetection != null) {
       if (entry !== "cluster-ip")
