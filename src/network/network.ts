@@ -1,9 +1,11 @@
 // The data plane of the Services that callers use: one kube-proxy per node, each fed the
-// EndpointSlice changes of those Services, and a load balancer per Service reached from outside.
+// EndpointSlice changes of those Services, a load balancer per Service reached from outside, and
+// CoreDNS for each headless Service its callers resolve themselves.
 
 import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
+import { CoreDns } from "./dns.ts";
 import { type EndpointView, KubeProxy, ServiceRules } from "./kube-proxy.ts";
 import { LoadBalancer } from "./load-balancer.ts";
 
@@ -20,6 +22,7 @@ export class Network {
   readonly nodeIndex = new Map<string, number>();
   readonly proxies: KubeProxy[];
   readonly balancers = new Map<string, LoadBalancer>();
+  readonly dns = new Map<string, CoreDns>();
   /** every endpoint ever seen, by id; ids are stable per pod IP */
   readonly endpoints: EndpointRecord[] = [];
   private readonly idByIp = new Map<string, number>();
@@ -32,9 +35,11 @@ export class Network {
     private readonly ctx: DataPlaneEnv,
     readonly services: readonly string[],
     readonly settings: NetworkSettings,
-    beforeChange: () => void,
+    private readonly beforeChange: () => void,
     /** Services reached through a load balancer */
     lbServices: readonly string[],
+    /** headless Services whose callers resolve them through DNS */
+    dnsServices: readonly string[] = [],
   ) {
     this.nodes = [...ctx.nodes];
     for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
@@ -58,6 +63,7 @@ export class Network {
           beforeChange,
         ),
       );
+    for (const svc of dnsServices) this.dns.set(svc, new CoreDns(svc, settings.dnsTtl, this.feed(svc)));
     ctx.store.watch("EndpointSlice", (_type, slice) => this.sliceChanged(slice));
     // A node back on the network (its kubelet renews the Lease again): its kube-proxy's watch has
     // reconnected too, and relists what it missed.
@@ -94,10 +100,39 @@ export class Network {
   }
 
   private sliceChanged(slice: EndpointSlice): void {
-    if (!this.services.includes(slice.service)) return;
+    const dns = this.dns.get(slice.service);
+    const proxied = this.services.includes(slice.service);
+    if (!dns && !proxied) return;
     const view = this.feed(slice.service);
-    const rules = new ServiceRules(view);
-    for (const p of this.proxies) p.observe(slice.service, rules);
+    if (proxied) {
+      const rules = new ServiceRules(view);
+      for (const p of this.proxies) p.observe(slice.service, rules);
+    }
+    // CoreDNS's informer sees the change as kube-proxy's does.
+    if (dns)
+      this.ctx.engine.after(this.settings.endpointPropagationSeconds, () => {
+        this.beforeChange();
+        const before = dns.served;
+        dns.see(view);
+        this.dnsChanged(dns, before);
+      });
+  }
+
+  /** Tell the story of CoreDNS serving other addresses for a headless Service. */
+  private dnsChanged(dns: CoreDns, before: Int32Array): void {
+    const ip = (id: number) => this.endpoints[id]!.ip;
+    const { gone: removed, added } = changed(Array.from(before, ip), Array.from(dns.served, ip));
+    if (removed.length === 0 && added.length === 0) return;
+    this.ctx.trace.emit({
+      type: "DnsRecordsChanged",
+      lane: "network",
+      object: `Service/${dns.service}`,
+      service: dns.service,
+      removed,
+      added,
+      ttlSeconds: dns.ttl,
+      endpointPropagationSeconds: this.settings.endpointPropagationSeconds,
+    });
   }
 
   /**
@@ -158,10 +193,10 @@ export class Network {
       const a = before.get(svc);
       const b = proxy.rules.get(svc);
       if (!a || !b || a === b) continue;
-      const was = new Set(a.cluster.map((e) => e.ip));
-      const now = new Set(b.cluster.map((e) => e.ip));
-      const gone = [...was].filter((ip) => !now.has(ip));
-      const added = [...now].filter((ip) => !was.has(ip));
+      const { gone, added } = changed(
+        a.cluster.map((e) => e.ip),
+        b.cluster.map((e) => e.ip),
+      );
       if (gone.length === 0 && added.length === 0) continue;
       this.ctx.trace.emit({
         type: "KubeProxySynced",
@@ -177,4 +212,11 @@ export class Network {
       });
     }
   }
+}
+
+/** The addresses in `was` and not in `now`, and the other way round. */
+function changed(was: readonly string[], now: readonly string[]): { gone: string[]; added: string[] } {
+  const w = new Set(was);
+  const n = new Set(now);
+  return { gone: [...w].filter((ip) => !n.has(ip)), added: [...n].filter((ip) => !w.has(ip)) };
 }

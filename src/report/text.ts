@@ -7,6 +7,7 @@ import type { Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
 import { visibleEventIndexes } from "../trace/visible.ts";
+import { lostOrSlow } from "../traffic/result.ts";
 import { proseOf } from "./messages/index.ts";
 
 const LANE_WIDTH = 15;
@@ -88,24 +89,35 @@ function startingPods(initial: InitialState): string[] {
     );
 }
 
-/** What the callers felt: requests lost, first and last failure, the loss window, the levers. */
+/** What the callers felt: requests lost (or slow), how long they waited, the loss window, the levers. */
 export function trafficText(t: NonNullable<SimulationResult["traffic"]>): string {
   const lost = t.totals.timeout + t.totals.refused + t.totals.error;
-  const pct = t.totals.sent > 0 ? ((100 * lost) / t.totals.sent).toFixed(2) : "0";
+  const slow = t.totals.slow;
+  const bad = lostOrSlow(t.totals);
+  const pct = t.totals.sent > 0 ? ((100 * bad) / t.totals.sent).toFixed(2) : "0";
   const lines = [`Traffic (profile ${t.profile})`];
   lines.push(
-    `  requests: ${t.totals.sent} sent, ${lost} lost (${pct}%): ${t.totals.timeout} timeouts, ${t.totals.refused} refused, ${t.totals.error} errors`,
+    slow === undefined
+      ? `  requests: ${t.totals.sent} sent, ${lost} lost (${pct}%): ${t.totals.timeout} timeouts, ${t.totals.refused} refused, ${t.totals.error} errors`
+      : `  requests: ${t.totals.sent} sent, ${bad} lost or slow (${pct}%): ${t.totals.timeout} timeouts, ${t.totals.refused} refused, ${t.totals.error} errors, ${slow} slower than the SLO`,
   );
+  const lat = t.totals.latencyMs;
+  if (lat)
+    lines.push(
+      `  latency (creation to answer or timeout): p50 ${lat.p50}ms, p90 ${lat.p90}ms, p99 ${lat.p99}ms, p99.9 ${lat.p999}ms, max ${lat.max}ms`,
+    );
   if (t.firstFailure !== null && t.lastFailure !== null)
     lines.push(
-      `  first failure t+${clock(t.firstFailure)}, last t+${clock(t.lastFailure)}: a loss window of ${t.lossWindow.toFixed(1)}s (by send time)`,
+      `  first ${slow === undefined ? "failure" : "failure or slow answer"} t+${clock(t.firstFailure)}, last t+${clock(t.lastFailure)}: a loss window of ${t.lossWindow.toFixed(1)}s (by send time)`,
     );
   for (const c of t.causes) lines.push(`  ${String(c.count).padStart(7)}  ${c.cause}`);
   if (t.levers && t.levers.length > 0) {
-    lines.push("  what shortens it (same scenario and seed, one lever pulled):");
+    lines.push(
+      `  what shortens it (same scenario and seed, one lever pulled${lat ? `; p99 now ${lat.p99}ms` : ""}):`,
+    );
     for (const l of t.levers)
       lines.push(
-        `    ${l.lever}: ${l.lost} lost (${l.saves >= 0 ? `saves ${l.saves}` : `${-l.saves} more`}), window ${l.lossWindow.toFixed(1)}s (${l.shortensBy >= 0 ? `${l.shortensBy.toFixed(1)}s shorter` : `${(-l.shortensBy).toFixed(1)}s longer`})`,
+        `    ${l.lever}: ${l.lost} ${slow === undefined ? "lost" : "lost or slow"} (${l.saves >= 0 ? `saves ${l.saves}` : `${-l.saves} more`}), window ${l.lossWindow.toFixed(1)}s (${l.shortensBy >= 0 ? `${l.shortensBy.toFixed(1)}s shorter` : `${(-l.shortensBy).toFixed(1)}s longer`})${l.p99Ms === null ? "" : `, p99 ${l.p99Ms}ms`}`,
       );
   }
   return lines.join("\n");

@@ -28,7 +28,10 @@ export interface Profile {
  * - load balancer: DigitalOcean's documented health-check defaults (check-interval-seconds 3,
  *   response-timeout-seconds 5, unhealthy-threshold 3, healthy-threshold 5;
  *   digitalocean-cloud-controller-manager docs/controllers/services/annotations.md), the one
- *   cloud load balancer whose defaults the reference records.
+ *   cloud load balancer whose defaults the reference records;
+ * - dnsTtl 5s: the TTL of the records CoreDNS's kubernetes plugin serves (`ttl`, defaultTTL = 5 in
+ *   coredns/coredns plugin/kubernetes/kubernetes.go); the stock Corefile's `cache 30` caps a
+ *   record's TTL at 30s, so it does not lengthen it.
  */
 export const STOCK: Profile = {
   name: "stock",
@@ -46,6 +49,7 @@ export const STOCK: Profile = {
       healthyThreshold: 5,
     },
     nodeLossEndpointDelay: 0,
+    dnsTtl: 5,
   },
 };
 
@@ -78,6 +82,7 @@ export function resolveNetwork(profile: Profile, overrides: NetworkOverrides = {
     kubeProxy: { ...p.kubeProxy, ...definedOnly(overrides.kubeProxy ?? {}) },
     loadBalancer: { ...p.loadBalancer, ...definedOnly(overrides.loadBalancer ?? {}) },
     nodeLossEndpointDelay: overrides.nodeLossEndpointDelay ?? p.nodeLossEndpointDelay,
+    dnsTtl: overrides.dnsTtl ?? p.dnsTtl,
   };
 }
 

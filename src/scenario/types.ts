@@ -262,7 +262,7 @@ export interface ScenarioOrigin {
 export const PROFILE_NAMES = ["stock", "doks-measured"] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
-export type TrafficEntry = "load-balancer" | "node-port" | "cluster-ip";
+export type TrafficEntry = "load-balancer" | "node-port" | "cluster-ip" | "dns";
 
 /**
  * Envoy's `config.cluster.v3.OutlierDetection`, consecutive-failure part
@@ -300,6 +300,8 @@ export interface TrafficSpec {
   poolSize: number;
   /** seconds, per attempt */
   timeout: number;
+  /** seconds: a request answered ok but slower than this counts as slow ("lost or slow") */
+  slo?: number;
   /** extra attempts per request after a failure */
   retries: number;
   retryBudget?: RetryBudgetSpec;
@@ -307,6 +309,11 @@ export interface TrafficSpec {
   outlierDetection?: OutlierDetectionSpec;
   /** seconds from t=0 when callers start; default 0 */
   start: number;
+  /** entry: dns: the least seconds between two resolutions (gRPC's min resolution interval) */
+  dnsRefresh?: number;
+  /** entry: dns: gRPC keepalive's Time (absent: off, grpc-go's default) and Timeout (20s) */
+  keepaliveTime?: number;
+  keepaliveTimeout?: number;
   pos: SourcePos;
 }
 
@@ -326,6 +333,8 @@ export interface NetworkOverrides {
    * an unplanned loss, 0.5s on a drain). 0 in the stock profile.
    */
   nodeLossEndpointDelay?: number;
+  /** the TTL of the records CoreDNS serves for a headless Service (its kubernetes plugin's `ttl`) */
+  dnsTtl?: number;
 }
 
 export interface NetworkSettings {
@@ -338,4 +347,5 @@ export interface NetworkSettings {
     healthyThreshold: number;
   };
   nodeLossEndpointDelay: number;
+  dnsTtl: number;
 }

@@ -1,5 +1,5 @@
-// Events of the data plane and of the callers: load balancer backends, kube-proxy syncs, requests
-// failing and recovering. Fields only (the Service, the settings that timed the change, the
+// Events of the data plane and of the callers: load balancer backends, kube-proxy syncs, CoreDNS's
+// records, requests failing and recovering. Fields only (the Service, the settings that timed the change, the
 // addresses and counts); report/messages/traffic.ts writes the prose.
 
 /** What the load balancer checks on a node: the Service's healthCheckNodePort (Local) or kube-proxy's /healthz. */
@@ -35,6 +35,16 @@ export interface TrafficEventFields {
     /** the calibrated profile's hold on a lost node's endpoints; 0 upstream */
     nodeLossEndpointDelay: number;
   };
+  /** CoreDNS serves other A records for a headless Service (its informer saw the EndpointSlice change). */
+  DnsRecordsChanged: {
+    service: string;
+    /** pod IPs it stops and starts answering with */
+    removed: string[];
+    added: string[];
+    /** the records' TTL: an answer given before lives this long in caches */
+    ttlSeconds: number;
+    endpointPropagationSeconds: number;
+  };
   /** Callers of a Service start failing (traffic model): outcome and cause of the first failures. */
   RequestsFailing: {
     service: string;
@@ -44,6 +54,28 @@ export interface TrafficEventFields {
     sentAt: number;
     /** the caller's timeout */
     timeoutSeconds: number;
+  };
+  /** The p99 latency of a Service's callers rose over its SLO or an order of magnitude over its calm (by send second). */
+  LatencyRose: {
+    service: string;
+    /** the send second whose p99 first crossed the line */
+    sentFrom: number;
+    p99Ms: number;
+    /** the caller's SLO, when it has one (the line), else its calmest second's p99 and the factor */
+    sloMs?: number;
+    calmP99Ms?: number;
+    factor?: number;
+  };
+  /** The p99 latency of a Service's callers is back under the line. */
+  LatencyRecovered: {
+    service: string;
+    sentFrom: number;
+    /** the highest p99 of a second while it was up, and that second */
+    peakP99Ms: number;
+    peakAt: number;
+    /** the first send second of the calm run that ended it, and its p99 */
+    backAt: number;
+    p99Ms: number;
   };
   /** Callers of a Service succeed again after a run of failures. */
   RequestsRecovered: {

@@ -5,6 +5,7 @@
 
 import type { Rng } from "../engine/rng.ts";
 import type { TrafficSpec } from "../scenario/types.ts";
+import type { DnsCallers } from "./dns-callers.ts";
 import { OutlierDetection } from "./outlier-detection.ts";
 import type { TrafficTotals } from "./result.ts";
 import { RetryBudget } from "./retry-budget.ts";
@@ -28,6 +29,8 @@ export class CallerGroup {
   readonly slotSent: Float64Array;
   /** per connection slot: that request was counted ok but is still in flight (a lost node may fail it yet) */
   readonly slotPending: Uint8Array;
+  /** per connection slot: that request, answered ok, was slower than the SLO: 1 + its slow cause, or 0 */
+  readonly slotSlow: Uint8Array;
   /** each client's node (an in-cluster caller is lost with its node) */
   readonly clientNode: Int32Array;
   /** an externalTrafficPolicy: Local Service reached through a node */
@@ -35,17 +38,33 @@ export class CallerGroup {
   /** each client's proxy's outlier detection, when the entry asks for it */
   readonly outlierDetection: OutlierDetection[] | undefined;
   readonly retryBudget: RetryBudget | undefined;
+  /** entry: dns: each client's resolved addresses */
+  dns: DnsCallers | undefined;
   /** per node, the endpoint ids a new connection can go to (refreshed every advance: rules only change between) */
   targets: Int32Array[] = [];
   readonly totals: TrafficTotals = { sent: 0, ok: 0, timeout: 0, refused: 0, error: 0 };
-  /** send times of the first and last failed request */
+  /** the SLO in seconds (+∞ without one): an ok request slower than it is slow */
+  readonly slo: number;
+  /** the longest a request can take (its timeout, once per attempt): after that it is final */
+  readonly longest: number;
+  /** send times of the first and last failed (or slow) request, and of the last failed one */
   first = Number.POSITIVE_INFINITY;
   last = Number.NEGATIVE_INFINITY;
+  lastFailed = Number.NEGATIVE_INFINITY;
   /** a run of failures is going on (for RequestsFailing / RequestsRecovered), and how many it lost */
   failing = false;
   episodeLost = 0;
+  /** the lowest p99 of a second so far, in ms (the calm the latency story compares with) */
+  calmP99 = Number.POSITIVE_INFINITY;
+  /** latency is up since this send second (-1: it is not), its peak p99 and when, seconds back under */
+  slowSince = -1;
+  peakP99 = 0;
+  peakAt = 0;
+  underFor = 0;
 
   constructor(
+    /** its place in the scenario's `traffic:` list */
+    readonly index: number,
     readonly spec: TrafficSpec,
     nodes: number,
     readonly rng: Rng,
@@ -57,6 +76,9 @@ export class CallerGroup {
     this.poolSize = spec.poolSize;
     this.ratePerClient = spec.rate / spec.clients;
     this.local = local;
+    this.slo = spec.slo ?? Number.POSITIVE_INFINITY;
+    if (spec.slo !== undefined) this.totals.slow = 0;
+    this.longest = spec.timeout * (1 + spec.retries);
     this.nextArrival = new Float64Array(this.clients);
     for (let c = 0; c < this.clients; c++) this.nextArrival[c] = spec.start + this.gap();
     const slots = this.clients * this.poolSize;
@@ -65,6 +87,7 @@ export class CallerGroup {
     this.slotEntry = new Int32Array(slots).fill(-1);
     this.slotSent = new Float64Array(slots);
     this.slotPending = new Uint8Array(slots);
+    this.slotSlow = new Uint8Array(slots);
     this.clientNode = new Int32Array(this.clients);
     for (let c = 0; c < this.clients; c++) this.clientNode[c] = c % nodes;
     const od = spec.outlierDetection;

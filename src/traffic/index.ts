@@ -10,7 +10,16 @@ import type { Scenario } from "../scenario/types.ts";
 import { TrafficModel } from "./model.ts";
 
 export { TrafficModel } from "./model.ts";
-export type { Lever, ServiceTraffic, TrafficResult, TrafficRow, TrafficTotals } from "./result.ts";
+export type {
+  LatencyMs,
+  Lever,
+  ServiceTraffic,
+  TrafficResult,
+  TrafficRow,
+  TrafficSummary,
+  TrafficTotals,
+} from "./result.ts";
+export { lostOrSlow } from "./result.ts";
 
 /** How far back the trace is searched for a pod's last kill (see killedByProbe). */
 const KILL_LOOKBACK_EVENTS = 500;
@@ -20,8 +29,10 @@ export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile
   const specs = scenario.traffic ?? [];
   if (specs.length === 0) return undefined;
   const settings = resolveNetwork(profile, scenario.network);
-  const services = [...new Set(specs.map((s) => s.service))];
+  // kube-proxy programs no rules for a headless Service: its callers resolve it through CoreDNS
+  const services = [...new Set(specs.filter((s) => s.entry !== "dns").map((s) => s.service))];
   const lbServices = [...new Set(specs.filter((s) => s.entry === "load-balancer").map((s) => s.service))];
+  const dnsServices = [...new Set(specs.filter((s) => s.entry === "dns").map((s) => s.service))];
   let model: TrafficModel | undefined;
   const network = new Network(
     {
@@ -35,6 +46,7 @@ export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile
     settings,
     () => model?.advance(ctx.engine.now),
     lbServices,
+    dnsServices,
   );
   model = new TrafficModel(
     {

@@ -2,13 +2,16 @@
 // keep-alive (callers.ts), per-attempt timeouts, retries within a retry budget (retry-budget.ts),
 // routing and outlier detection (routing.ts, outlier-detection.ts), and what each request meets in
 // the data plane (network/: load balancer → node → kube-proxy rules → endpoint → the process and
-// its queue, endpoints.ts); everything counted by tally.ts.
+// its queue, endpoints.ts), or for a caller that resolves a headless Service itself, its DNS
+// answers (dns-callers.ts); everything counted by tally.ts, every request's latency included.
 //
 // Cost: requests are not engine events. One engine event per tick (TICK seconds) resolves every
 // request that arrived since the previous one, arithmetically, against the state of the data plane
 // at that moment; every change of that state (a kube-proxy sync, a load balancer decision, a
-// timeline step) first resolves the requests sent before it. Request times are continuous (Poisson
-// draws), compared with each other; engine times are compared on the engine's grid.
+// timeline step) first resolves the requests sent before it. A request that waits in its caller's
+// pool past the current tick is dispatched in a later one, so it is routed with the state of the
+// moment it leaves, not of the moment it was created. Request times are continuous (Poisson draws),
+// compared with each other; engine times are compared on the engine's grid.
 //
 // Names in the request loop: `g` is a CallerGroup (one `traffic:` entry), `c` one of its clients,
 // `k` a connection slot of that client, `t` a request's send time, `s` an attempt's start, `ep` an
@@ -20,6 +23,7 @@ import type { Network } from "../network/network.ts";
 import type { TrafficSpec } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
 import { CallerGroup } from "./callers.ts";
+import { DnsCallers } from "./dns-callers.ts";
 import {
   DEFAULT_SERVICE_TIME,
   Endpoints,
@@ -30,6 +34,9 @@ import {
 } from "./endpoints.ts";
 import {
   C_CALLER_STALE,
+  C_DNS_ALL_DEAD,
+  C_DNS_EMPTY,
+  C_DNS_STALE,
   C_HUNG,
   C_INFLIGHT_CONTAINER,
   C_INFLIGHT_NODE,
@@ -39,6 +46,11 @@ import {
   C_POOL,
   C_PROBE_RESTART,
   C_ROUTED_STALE,
+  C_SLOW_POOL,
+  C_SLOW_QUEUE,
+  C_SLOW_RETRY,
+  C_SLOW_SERVICE,
+  ERROR,
   OK,
   REFUSED,
   TIMEOUT,
@@ -71,6 +83,8 @@ export class TrafficModel {
   private readonly router: Router;
   /** the result of the last attempt (reused: a request allocates nothing) */
   private readonly attempt = new Attempt();
+  /** the result, once asked for (its histograms are freed then) */
+  private done: TrafficResult | undefined;
 
   constructor(
     private readonly env: TrafficEnv,
@@ -79,17 +93,29 @@ export class TrafficModel {
     private readonly profile: string,
   ) {
     const seconds = Math.ceil(env.duration);
-    this.tally = new Tally(seconds, env.trace);
-    this.groups = specs.map(
-      (s, i) =>
-        new CallerGroup(
-          s,
-          network.nodes.length,
-          env.engine.rng.fork(`traffic/${i}/${s.service}`),
-          s.entry !== "cluster-ip" && network.policy(s.service) === "Local",
-          seconds,
-        ),
-    );
+    this.groups = specs.map((s, i) => {
+      const g = new CallerGroup(
+        i,
+        s,
+        network.nodes.length,
+        env.engine.rng.fork(`traffic/${i}/${s.service}`),
+        (s.entry === "load-balancer" || s.entry === "node-port") && network.policy(s.service) === "Local",
+        seconds,
+      );
+      const dns = network.dns.get(s.service);
+      if (s.entry === "dns" && dns)
+        g.dns = new DnsCallers(
+          dns,
+          s.clients,
+          s.dnsRefresh ?? 0,
+          s.keepaliveTime === undefined
+            ? Number.POSITIVE_INFINITY
+            : s.keepaliveTime + (s.keepaliveTimeout ?? 0),
+          (ep) => this.endpoints.state[ep] === S_NODE_DOWN,
+        );
+      return g;
+    });
+    this.tally = new Tally(seconds, env.trace, this.groups);
     this.endpoints = new Endpoints(network, env.endpoints, {
       nodeLost: (node, at) => this.nodeLost(node, at),
       endpointStopped: (ep, at, outcome) => this.endpointStopped(ep, at, outcome),
@@ -125,13 +151,15 @@ export class TrafficModel {
     this.endpoints.refresh(from);
     this.endpoints.drain(from, elapsed(from, this.endpoints.since));
     const end = Math.min(to, this.env.duration);
+    // the last advance: every request still queued in a pool is dispatched now
+    const last = to > this.env.duration;
     for (const g of this.groups) {
       g.targets = this.network.proxies.map((p) => {
         const rules = p.rules.get(g.service);
         const list = g.local && !g.outlierDetection ? rules?.localTargets(p.node) : rules?.cluster;
         return Int32Array.from((list ?? []).map((e) => e.id));
       });
-      this.send(g, end);
+      this.send(g, end, last);
     }
     this.at = to;
     this.tally.settle(this.groups, to);
@@ -142,6 +170,8 @@ export class TrafficModel {
   private nodeLost(node: number, at: number): void {
     const nodeOf = this.endpoints.node;
     for (const g of this.groups) {
+      if (g.dns)
+        for (let ep = 0; ep < this.endpoints.known; ep++) if (nodeOf[ep] === node) g.dns.nodeLost(ep, at);
       for (let k = 0; k < g.slotEndpoint.length; k++) {
         const ep = g.slotEndpoint[k]!;
         if (ep < 0) continue;
@@ -168,44 +198,53 @@ export class TrafficModel {
     if (!g.slotPending[k] || g.slotFree[k]! <= at) return false;
     g.slotPending[k] = 0;
     const sent = g.slotSent[k]!;
+    const end = outcome === TIMEOUT ? sent + g.spec.timeout : at;
     this.tally.unOk(g, Math.floor(sent));
-    this.tally.fail(g, sent, outcome, cause);
-    g.slotFree[k] = outcome === TIMEOUT ? sent + g.spec.timeout : at;
+    this.tally.fail(g, sent, outcome, cause, end);
+    g.slotFree[k] = end;
     return true;
   }
 
   // ---- requests ---------------------------------------------------------------------------------
 
-  /** Every request of the group's clients sent before `end`. */
-  private send(g: CallerGroup, end: number): void {
+  /**
+   * Every request of the group's clients sent before `end` and dispatched on a connection before it
+   * (one still queued then waits for a later tick, unless this is the `last`).
+   */
+  private send(g: CallerGroup, end: number, last: boolean): void {
     const next = g.nextArrival;
     const timeout = g.spec.timeout;
     const pool = g.poolSize;
-    const inCluster = g.spec.entry === "cluster-ip";
+    const inCluster = g.spec.entry === "cluster-ip" || g.spec.entry === "dns";
     const nodeDown = this.endpoints.nodeDown;
     const budget = g.retryBudget;
     const a = this.attempt;
     for (let c = 0; c < g.clients; c++) {
       let t = next[c]!;
       while (t < end) {
-        next[c] = t + g.gap();
         // An in-cluster caller on a lost node is lost with it: it sends nothing.
         if (inCluster && nodeDown[g.clientNode[c]!]) {
-          t = next[c]!;
+          t = next[c] = t + g.gap();
           continue;
         }
-        const sec = Math.floor(t);
-        this.tally.sent(g, sec);
-        budget?.request(sec);
         // The connection that frees first (FIFO over the pool).
         let k = c * pool;
         for (let j = k + 1; j < (c + 1) * pool; j++) if (g.slotFree[j]! < g.slotFree[k]!) k = j;
         const start = Math.max(t, g.slotFree[k]!);
-        if (start - t >= timeout) {
-          this.tally.fail(g, t, TIMEOUT, C_POOL);
+        const queued = start - t;
+        // Still queued when this tick ends: dispatched (and routed) in the tick it leaves in.
+        if (start >= end && queued < timeout && !last) break;
+        next[c] = t + g.gap();
+        const sec = Math.floor(t);
+        this.tally.sent(g, sec);
+        budget?.request(sec);
+        if (queued >= timeout) {
+          this.tally.fail(g, t, TIMEOUT, C_POOL, t + timeout);
           t = next[c]!;
           continue;
         }
+        // The connection's last request can no longer fail: it is answered.
+        if (g.slotPending[k]) this.tally.answered(g, k);
         // The caller's timeout runs from the request's creation, time queued in the pool included
         // (as Go's http.Client.Timeout); a retry gets a fresh per-try timeout from its dispatch.
         let deadline = t + timeout;
@@ -222,10 +261,12 @@ export class TrafficModel {
         g.slotSent[k] = t;
         if (a.outcome === OK) {
           g.slotPending[k] = 1;
+          g.slotSlow[k] =
+            a.end - t > g.slo ? 1 + slowCause(queued, a.start - start, a.queue, a.end - a.start) : 0;
           this.tally.ok(g, sec);
         } else {
           g.slotPending[k] = 0;
-          this.tally.fail(g, t, a.outcome, a.cause);
+          this.tally.fail(g, t, a.outcome, a.cause, a.end);
         }
         t = next[c]!;
       }
@@ -238,13 +279,26 @@ export class TrafficModel {
     const a = this.attempt;
     const eps = this.endpoints;
     const od = g.outlierDetection?.[c];
+    const dns = g.dns;
     let ep: number;
     let entry: number;
     let reused = false;
+    a.start = s;
+    a.queue = 0;
     // Through the load balancer every request is balanced anew over the nodes in rotation (an
     // HTTP load balancer); the caller's kept-alive connection ends at the balancer, which is up.
-    // So does a caller's proxy with outlier detection: Envoy picks a host per request.
-    if (spec.keepAlive && spec.entry !== "load-balancer" && !od && g.slotEndpoint[k]! >= 0) {
+    // So does a caller's proxy with outlier detection: Envoy picks a host per request; and a
+    // caller that resolves the Service itself, round-robin over its addresses.
+    if (dns) {
+      ep = dns.pick(c, s);
+      if (ep < 0) {
+        a.set(ERROR, ep === -1 ? C_DNS_EMPTY : C_DNS_ALL_DEAD, s);
+        dns.failed(c, s);
+        g.slotEndpoint[k] = -1;
+        return;
+      }
+      entry = -1;
+    } else if (spec.keepAlive && spec.entry !== "load-balancer" && !od && g.slotEndpoint[k]! >= 0) {
       ep = g.slotEndpoint[k]!;
       entry = g.slotEntry[k]!;
       reused = true;
@@ -258,7 +312,8 @@ export class TrafficModel {
     const st = eps.state[ep]!;
     let ok = false;
     if (st === S_NODE_DOWN || (entry >= 0 && eps.nodeDown[entry])) {
-      a.set(TIMEOUT, reused ? C_KEEPALIVE_LOST : od ? C_CALLER_STALE : C_ROUTED_STALE, deadline);
+      const cause = reused ? C_KEEPALIVE_LOST : od ? C_CALLER_STALE : dns ? C_DNS_STALE : C_ROUTED_STALE;
+      a.set(TIMEOUT, cause, deadline);
     } else if (st === S_HUNG) {
       a.set(TIMEOUT, C_HUNG, deadline);
     } else if (st === S_REFUSING) {
@@ -272,6 +327,7 @@ export class TrafficModel {
       } else {
         eps.admit(ep);
         a.set(OK, 0, done);
+        a.queue = queue;
         ok = true;
       }
     }
@@ -280,10 +336,22 @@ export class TrafficModel {
       g.slotEntry[k] = entry;
     } else g.slotEndpoint[k] = -1;
     if (od && ep >= 0) od.result(ep, ok, a.end, this.router.hostsOf(g, c));
+    if (dns && !ok) dns.failed(c, a.end);
   }
 
   result(): TrafficResult {
+    if (this.done) return this.done;
     this.advance(this.env.duration + TICK);
-    return this.tally.result(this.groups, (svc) => this.network.policy(svc), this.profile);
+    this.done = this.tally.result(this.groups, (svc) => this.network.policy(svc), this.profile);
+    return this.done;
   }
+}
+
+/** What made a slow answer slow: the largest part of its wait (pool, failed tries, the pod's queue, its service). */
+function slowCause(pool: number, retries: number, podQueue: number, attempt: number): number {
+  const service = attempt - podQueue;
+  const most = Math.max(pool, retries, podQueue, service);
+  if (most === pool) return C_SLOW_POOL;
+  if (most === retries) return C_SLOW_RETRY;
+  return most === podQueue ? C_SLOW_QUEUE : C_SLOW_SERVICE;
 }

@@ -25,6 +25,13 @@ export const CAUSES = [
   "load balancer has no node in rotation",
   "no healthy upstream: every endpoint ejected",
   "caller on a lost node",
+  "resolved address on the lost node: the caller has not re-resolved it away",
+  "DNS answered no address",
+  "keepalive found every resolved address's connection dead",
+  "slow: queued in the caller's pool",
+  "slow: answered on a retry after a failed attempt",
+  "slow: queued in the pod",
+  "slow: the pod's service time",
 ] as const;
 export type Cause = (typeof CAUSES)[number];
 export const C_KEEPALIVE_LOST = 0;
@@ -42,6 +49,14 @@ export const C_LOCAL_NONE = 11;
 export const C_NO_ENDPOINT = 12;
 export const C_LB_EMPTY = 13;
 export const C_ALL_EJECTED = 14;
+export const C_DNS_STALE = 16;
+export const C_DNS_EMPTY = 17;
+export const C_DNS_ALL_DEAD = 18;
+/** A request answered ok but slower than its caller's SLO, by what took most of its time. */
+export const C_SLOW_POOL = 19;
+export const C_SLOW_RETRY = 20;
+export const C_SLOW_QUEUE = 21;
+export const C_SLOW_SERVICE = 22;
 
 /** The causes of requests that were sent to the lost node (the report's "traffic stopped" moment). */
 export const LOST_NODE_CAUSES: ReadonlySet<string> = new Set([
@@ -50,4 +65,5 @@ export const LOST_NODE_CAUSES: ReadonlySet<string> = new Set([
   CAUSES[C_ROUTED_STALE],
   CAUSES[C_CALLER_STALE],
   CAUSES[C_INFLIGHT_NODE],
+  CAUSES[C_DNS_STALE],
 ]);

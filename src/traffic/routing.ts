@@ -23,6 +23,9 @@ export class Attempt {
   outcome = 0;
   cause = 0;
   end = 0;
+  /** when the attempt started, and (answered ok) how long it queued in the pod */
+  start = 0;
+  queue = 0;
   /** the endpoint id a new connection goes to */
   endpoint = -1;
   /** the node index it enters by */

@@ -6,7 +6,7 @@
 import { simulate } from "../run/simulate.ts";
 import { LINKERD_RETRY_BUDGET } from "../scenario/profiles.ts";
 import type { Patch, Scenario } from "../scenario/types.ts";
-import type { Lever, TrafficResult } from "../traffic/index.ts";
+import { type Lever, lostOrSlow, type TrafficResult } from "../traffic/index.ts";
 import { resolvedSettings } from "./settings.ts";
 import { policyServices, servicePolicy, variantOf } from "./variant.ts";
 
@@ -55,7 +55,7 @@ export const LEVERS: Candidate[] = [
       applies: (s) => {
         const now = new Map(resolvedSettings(s).services.map((x) => [x.service, x.externalTrafficPolicy]));
         return (
-          callers(s).some((t) => t.entry !== "cluster-ip") &&
+          callers(s).some((t) => t.entry === "load-balancer" || t.entry === "node-port") &&
           policyServices(s).some((id) => now.get(id) !== policy)
         );
       },
@@ -86,7 +86,8 @@ export function pullLever(scenario: Scenario, lever: Candidate): Scenario {
 
 /**
  * Every lever that applies, pulled one at a time on the same scenario and seed, sorted by requests
- * saved: the shape `simulate`'s `levers` option takes. Each lever's run has the same engine budget as
+ * saved (lost, or with an SLO lost or slow): the shape `simulate`'s `levers` option takes. Each
+ * lever's run has the same engine budget as
  * the run it varies (a lever past it stops with EventBudgetExceeded, as the run would).
  */
 export function pullLevers(
@@ -95,7 +96,7 @@ export function pullLevers(
   baseline: TrafficResult,
   maxEvents?: number,
 ): Lever[] {
-  const lost = (r: TrafficResult) => r.totals.timeout + r.totals.refused + r.totals.error;
+  const lost = (r: TrafficResult) => lostOrSlow(r.totals);
   const base = lost(baseline);
   if (base === 0) return [];
   const out: Lever[] = [];
@@ -112,6 +113,7 @@ export function pullLevers(
       lossWindow: r.lossWindow,
       shortensBy: Math.round((baseline.lossWindow - r.lossWindow) * 1000) / 1000,
       saves: base - lost(r),
+      p99Ms: r.totals.latencyMs?.p99 ?? null,
     });
   }
   return out.sort((a, b) => b.saves - a.saves || b.shortensBy - a.shortensBy);

@@ -2,7 +2,7 @@
 
 import { type SimulateOptions, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
-import type { TrafficResult } from "../traffic/result.ts";
+import { lostOrSlow, type TrafficResult } from "../traffic/result.ts";
 import { formatMilestones, milestonesOf } from "./milestones.ts";
 import { applyVariation, parseVary } from "./vary.ts";
 
@@ -72,46 +72,54 @@ export function formatVariants(name: string, runs: VariantRun[], json: boolean):
 }
 
 export function formatComparison(name: string, results: VariantResult[]): string {
+  // With an SLO anywhere, every variant is compared on requests lost or slow.
+  const slo = results.some(({ traffic: t }) => t?.totals.slow !== undefined);
   const head = [
     "variant",
     "sent",
-    "lost",
+    slo ? "lost or slow" : "lost",
     "timeout",
     "refused",
     "error",
+    ...(slo ? ["slow"] : []),
+    "p99",
     "first",
     "last",
     "window",
     "causes",
   ];
+  const last = head.length - 1;
   const rows = results.map(({ variant, traffic: t }) => {
-    if (!t) return [variant, "-", "-", "-", "-", "-", "-", "-", "-", "no traffic section"];
-    const lost = t.totals.timeout + t.totals.refused + t.totals.error;
+    if (!t) return [variant, ...head.slice(1, last).map(() => "-"), "no traffic section"];
+    const p99 = t.totals.latencyMs?.p99;
     return [
       variant,
       String(t.totals.sent),
-      String(lost),
+      String(lostOrSlow(t.totals)),
       String(t.totals.timeout),
       String(t.totals.refused),
       String(t.totals.error),
+      ...(slo ? [String(t.totals.slow ?? 0)] : []),
+      p99 === undefined ? "-" : `${p99}ms`,
       t.firstFailure === null ? "-" : `${t.firstFailure.toFixed(1)}s`,
       t.lastFailure === null ? "-" : `${t.lastFailure.toFixed(1)}s`,
       `${t.lossWindow.toFixed(1)}s`,
       t.causes.map((c) => `${c.count} ${c.cause}`).join("; "),
     ];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === 9 ? 0 : r[i]!.length))));
-  const line = (r: string[]) => r.map((c, i) => (i === 9 ? c : c.padEnd(widths[i]!))).join("  ");
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === last ? 0 : r[i]!.length))));
+  const line = (r: string[]) => r.map((c, i) => (i === last ? c : c.padEnd(widths[i]!))).join("  ");
+  const loses = slo ? "loses or answers too slowly" : "loses";
   const when = results.flatMap(({ variant, traffic: t }) =>
     t && t.causes.length > 0
       ? [
-          `  ${variant} loses:`,
+          `  ${variant} ${loses}:`,
           ...t.causes.map(
             (c) =>
               `    ${String(c.count).padStart(6)} from t+${c.first.toFixed(1)}s to t+${c.last.toFixed(1)}s: ${c.cause}`,
           ),
         ]
-      : [`  ${variant} loses nothing`],
+      : [`  ${variant} ${loses} nothing`],
   );
-  return `faultline simulate · ${name} · comparison\n\n${[line(head), ...rows.map(line)].join("\n")}\n\nWhen each variant loses what (by send time)\n${when.join("\n")}\n`;
+  return `faultline simulate · ${name} · comparison\n\n${[line(head), ...rows.map(line)].join("\n")}\n\nWhen each variant ${loses} what (by send time)\n${when.join("\n")}\n`;
 }

@@ -72,6 +72,9 @@ function cascade(aggressive: boolean): SimulationResult {
             service: "default/web",
             rate: 440,
             clients: 40,
+            // the seed's load does not back off: a caller opens another connection when its
+            // others are busy (Go's http.Transport: MaxConnsPerHost 0, no limit)
+            poolSize: 100,
             keepAlive: false,
             timeout: "2s",
             entry: "cluster-ip",

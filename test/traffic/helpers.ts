@@ -75,7 +75,9 @@ export function trafficScenario(o: Setup = {}) {
         rate: 175,
         clients: 20,
         keepAlive: true,
-        poolSize: 1,
+        // seed 001's clients kept sending through the loss window: none waits behind a hung
+        // connection (Go's http.Transport opens another: MaxConnsPerHost 0, no limit)
+        poolSize: 100,
         timeout: "10s",
         entry: "load-balancer",
         ...(o.traffic ?? {}),

@@ -28,6 +28,10 @@ export const TRAFFIC_FIELDS = [
   "entry",
   "outlierDetection",
   "start",
+  "slo",
+  "dnsRefresh",
+  "keepaliveTime",
+  "keepaliveTimeout",
 ] as const;
 const OUTLIER_FIELDS = [
   "consecutive5xx",
@@ -42,6 +46,7 @@ const NETWORK_FIELDS = [
   "kubeProxy",
   "loadBalancer",
   "nodeLossEndpointDelay",
+  "dnsTtl",
 ] as const;
 const KUBE_PROXY_FIELDS = ["minSyncPeriod", "syncPeriod"] as const;
 const LB_FIELDS = [
@@ -50,7 +55,27 @@ const LB_FIELDS = [
   "unhealthyThreshold",
   "healthyThreshold",
 ] as const;
-const ENTRIES: readonly TrafficEntry[] = ["load-balancer", "node-port", "cluster-ip"];
+const ENTRIES: readonly TrafficEntry[] = ["load-balancer", "node-port", "cluster-ip", "dns"];
+
+/**
+ * gRPC's least time between two DNS resolutions of a target (MinResolutionInterval, 30s, in
+ * grpc-go internal/resolver/dns/dns_resolver.go): re-resolution on a failed connection waits for it.
+ */
+export const GRPC_MIN_RESOLUTION_INTERVAL = 30;
+/**
+ * gRPC keepalive: grpc-go raises a client's keepalive Time under 10s to 10s
+ * (internal.KeepaliveMinPingTime, dialoptions.go WithKeepaliveParams), and its Timeout defaults to
+ * 20s (defaultClientKeepaliveTimeout, internal/transport/defaults.go).
+ */
+const KEEPALIVE_TIME = {
+  min: 10,
+  minText: "10s (gRPC raises a shorter one to 10s)",
+  max: 24 * 3600,
+  maxText: "24h",
+};
+const GRPC_KEEPALIVE_TIMEOUT = 20;
+/** CoreDNS's kubernetes plugin refuses a `ttl` outside 0..3600 (plugin/kubernetes/setup.go). */
+const DNS_TTL = { min: 0, max: 3600, maxText: "1h" };
 
 /** More callers or requests than this is a mistake, not a scenario (a day at 10k/s is 864M requests). */
 export const MAX_RATE = 100_000;
@@ -67,9 +92,10 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
   if (v == null) return [];
   const path = ["traffic"];
   const items = list(src, path, v, "a list of callers such as {service: default/web, rate: 175}");
-  const services = c.manifests
-    .filter((m) => m.kind === "Service")
-    .map((m) => `${m.object.metadata.namespace ?? "default"}/${m.object.metadata.name}`);
+  const serviceObjects = c.manifests.filter((m) => m.kind === "Service");
+  const services = serviceObjects.map(
+    (m) => `${m.object.metadata.namespace ?? "default"}/${m.object.metadata.name}`,
+  );
   return items.map((item, i) => {
     const p = [...path, i];
     const o = obj(src, p, item, "a traffic entry (a mapping such as {service: default/web, rate: 175})");
@@ -111,6 +137,23 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
       o.retries == null ? 0 : int(src, [...p, "retries"], o.retries, { min: 0, max: MAX_RETRIES });
     const entry = o.entry == null ? "load-balancer" : oneOf(src, [...p, "entry"], o.entry, ENTRIES);
     const start = o.start == null ? 0 : duration(src, [...p, "start"], o.start, { min: 0, max: duration_ });
+    if (entry === "dns") {
+      const svc = serviceObjects[services.indexOf(service)]!.object as { spec?: { clusterIP?: string } };
+      if (svc.spec?.clusterIP !== "None")
+        fail(
+          src,
+          [...p, "entry"],
+          "invalid-value",
+          `entry: dns resolves a headless Service's pod addresses itself: "${service}" needs clusterIP: None (a Service with a cluster IP resolves to that one address)`,
+        );
+    } else if (o.dnsRefresh != null)
+      fail(
+        src,
+        [...p, "dnsRefresh"],
+        "invalid-value",
+        "dnsRefresh is for entry: dns (a caller that resolves the Service itself)",
+        "key",
+      );
     const { line, col } = src.locate(p);
     const spec: TrafficSpec = {
       service,
@@ -124,6 +167,27 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
       start,
       pos: { file: src.file, line, col },
     };
+    if (o.slo != null) spec.slo = duration(src, [...p, "slo"], o.slo, DATA_PLANE_PERIOD);
+    if (entry === "dns") {
+      spec.dnsRefresh =
+        o.dnsRefresh == null
+          ? GRPC_MIN_RESOLUTION_INTERVAL
+          : duration(src, [...p, "dnsRefresh"], o.dnsRefresh, DATA_PLANE_DELAY);
+      if (o.keepaliveTime != null) {
+        spec.keepaliveTime = duration(src, [...p, "keepaliveTime"], o.keepaliveTime, KEEPALIVE_TIME);
+        spec.keepaliveTimeout =
+          o.keepaliveTimeout == null
+            ? GRPC_KEEPALIVE_TIMEOUT
+            : duration(src, [...p, "keepaliveTimeout"], o.keepaliveTimeout, DATA_PLANE_PERIOD);
+      } else if (o.keepaliveTimeout != null)
+        fail(
+          src,
+          [...p, "keepaliveTimeout"],
+          "invalid-value",
+          "keepaliveTimeout needs keepaliveTime (gRPC keepalive is off without it)",
+          "key",
+        );
+    }
     if (o.retryBudget != null) spec.retryBudget = parseBudget(src, [...p, "retryBudget"], o.retryBudget);
     if (o.outlierDetection != null) {
       if (entry !== "cluster-ip")
@@ -215,6 +279,7 @@ export function parseNetwork(
       o.nodeLossEndpointDelay,
       DATA_PLANE_DELAY,
     );
+  if (o.dnsTtl != null) out.dnsTtl = duration(src, [...path, "dnsTtl"], o.dnsTtl, DNS_TTL);
   if (o.kubeProxy != null) {
     const p = [...path, "kubeProxy"];
     const k = obj(src, p, o.kubeProxy);

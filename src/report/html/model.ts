@@ -30,6 +30,10 @@ export interface TrafficSecond {
   timeout: number;
   refused: number;
   error: number;
+  /** the second's latency percentiles in ms (null: no request; absent: a result from before latency) */
+  p50Ms?: number | null;
+  p99Ms?: number | null;
+  maxMs?: number | null;
 }
 export interface TrafficPart {
   totals: Partial<Record<"sent" | "ok" | "timeout" | "refused" | "error", number>>;

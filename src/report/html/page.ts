@@ -44,6 +44,7 @@ export const LANE_COLOURS: Record<Lane, string> = {
   operator: "#be123c",
 };
 const OUTCOME_COLOURS = { ok: "#16a34a", timeout: "#d97706", refused: "#7c3aed", error: "#dc2626" };
+const LATENCY_COLOURS = { p50Ms: "#0ea5e9", p99Ms: "#d97706", maxMs: "#dc2626" };
 const PHASE_COLOURS = ["#cbd5e1", "#fbbf24", "#4ade80", "#f87171"];
 
 // ---- tiny DOM helpers ----------------------------------------------------------------------------------
@@ -1041,6 +1042,20 @@ class SimulateReport {
       })),
     );
     this.timeChart(box, series, data, "requests/s");
+    if (ps.some((p) => p.p99Ms != null)) {
+      const latency = chartFrame(
+        "latency-chart",
+        "Latency per second of send time, from a request's creation to its answer or its caller's timeout: p50, p99, max (ms)",
+      );
+      section.append(latency);
+      const keys = ["p50Ms", "p99Ms", "maxMs"] as const;
+      this.timeChart(
+        latency,
+        [{}, ...keys.map((k) => ({ label: k.replace("Ms", ""), stroke: LATENCY_COLOURS[k], width: 2 }))],
+        [x, ...keys.map((k) => ps.map((p) => p[k] ?? null))] as uPlot.AlignedData,
+        "ms",
+      );
+    }
     return section;
   }
 
