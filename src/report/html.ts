@@ -11,9 +11,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model.ts";
+import type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
 
-export type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model.ts";
+export type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
 
 export interface PageAssets {
   js: string;

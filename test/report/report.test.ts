@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
-import { headline, type ReportResult } from "../../src/report/html/model.ts";
+import { headline, type ReportResult } from "../../src/report/html/model/index.ts";
 import { launch, open } from "./browser.ts";
 
 const OUT = resolve("out/report");
@@ -67,15 +67,86 @@ async function figures(page: Page): Promise<Record<string, number | null>> {
   });
 }
 
+/** The run's figures, from the command line's --json: those the page must show, and their values. */
 function cliFigures(result: ReportResult, file: string): Record<string, number | null> {
   const hl = headline(result, loadScenarioFile(file));
-  return {
-    failed: hl.failure?.t ?? null,
+  const out: Record<string, number | null> = {
+    failed: hl.failed,
     noticed: hl.noticed,
     trafficStopped: hl.trafficStopped,
     replaced: hl.replaced,
     requestsLost: hl.requestsLost,
   };
+  return out;
+}
+
+/** Every figure the headline may show, computed in Node from the --json output. */
+function allFigures(result: ReportResult, file: string): Record<string, number | null> {
+  const hl = headline(result, loadScenarioFile(file));
+  const out: Record<string, number | null> = {
+    ...cliFigures(result, file),
+    podsReady: hl.podsReady,
+    podsLost: hl.podsLost,
+    nodesLost: hl.nodesLost,
+    endpointsLost: hl.endpointsLost,
+  };
+  hl.faults.forEach((f, i) => {
+    Object.assign(out, {
+      [`fault-${i}-t`]: f.t,
+      [`fault-${i}-noticed`]: f.noticed,
+      [`fault-${i}-trafficStopped`]: f.trafficStopped,
+      [`fault-${i}-replaced`]: f.replaced,
+      [`fault-${i}-podsLost`]: f.lostPods.length,
+      [`fault-${i}-endpointsLost`]: f.endpointsLost,
+    });
+  });
+  return out;
+}
+
+/**
+ * The headline against the --json output: every FaultInjected step is named (its node, or its pod), in
+ * order; each figure equals the one computed from the JSON, and those the JSON holds directly (the
+ * steps' times, pods Ready at the end, requests lost) equal it too.
+ */
+async function checkHeadline(page: Page, json: ReportResult, file: string): Promise<void> {
+  const shown = await figures(page);
+  const expected = allFigures(json, file);
+  for (const [k, v] of Object.entries(shown)) expect(v, `figure ${k}`).toEqual(expected[k]);
+  const steps = json.events.filter((e) => e.type === "FaultInjected");
+  const text = (await page.locator("#headline").textContent()) ?? "";
+  const listed = steps.length > 0 ? ((await page.locator("#headline ol.faults").textContent()) ?? "") : "";
+  let from = 0;
+  for (const s of steps) {
+    const name = s.pod !== undefined ? s.pod.split("/")[1]! : s.node!;
+    const at = listed.indexOf(name, from);
+    expect(
+      at,
+      `the headline names ${name} (${s.do} at ${s.t}s) after position ${from}`,
+    ).toBeGreaterThanOrEqual(0);
+    from = at;
+  }
+  const times = [...new Set(steps.map((s) => s.t))];
+  const faultTimes = Object.entries(shown)
+    .filter(([k]) => /^fault-\d+-t$/.test(k))
+    .map(([, v]) => v);
+  expect([...new Set(faultTimes)]).toEqual(times);
+  expect(shown.podsReady).toBe(json.summary.pods.filter((p) => p.ready).length);
+  const totals = json.traffic?.totals;
+  expect(shown.requestsLost).toEqual(
+    totals ? (totals.timeout ?? 0) + (totals.refused ?? 0) + (totals.error ?? 0) : null,
+  );
+  if (steps.length === 0) expect(text).toContain("Nothing fails in this run");
+  // Pod faults speak of pods: no node is said to have failed (the seed's other levers, folded under
+  // "What else you actually control", are general).
+  const own = await page.locator("#headline").evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    for (const d of copy.querySelectorAll("details")) d.remove();
+    return copy.textContent ?? "";
+  });
+  if (steps.length > 0 && steps.every((s) => s.pod !== undefined)) {
+    expect(own).not.toMatch(/node that disappeared|nodes? lost|What failed: worker/);
+    expect(own).toMatch(/pod/);
+  }
 }
 
 let browser: Browser;
@@ -113,8 +184,37 @@ describe("the HTML report of each example", () => {
       if (hasTraffic) expect(await page.locator("#traffic-chart .uplot").count()).toBe(1);
       else expect(await page.locator("[data-absent='traffic']").textContent()).toMatch(/Not in this run/);
       expect(await page.locator("[data-probe-row]").count()).toBeGreaterThan(0);
-      expect(await page.locator("[data-figure]").count()).toBe(5);
+      const json = await cli(["simulate", `examples/${f}`, "--json"]);
+      expect(json.code, json.err).toBe(0);
+      await checkHeadline(page, JSON.parse(json.out), `examples/${f}`);
       await page.screenshot({ path: join(OUT, f.replace(/\.yaml$/, ".png")), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("a two-fault scenario", () => {
+  it("the headline names both faults in order, each with its figures equal to --json's", async () => {
+    const src = "test/report/fixtures/two-faults.yaml";
+    const file = join(OUT, "two-faults.html");
+    const r = await cli(["simulate", src, "--report", file]);
+    expect(r.code, r.err).toBe(0);
+    const json = await cli(["simulate", src, "--json"]);
+    const { page, errors } = await open(browser, file);
+    try {
+      expect(errors).toEqual([]);
+      await checkHeadline(page, JSON.parse(json.out), src);
+      const shown = await figures(page);
+      expect(shown["fault-0-t"]).toBe(30);
+      expect(shown["fault-1-t"]).toBe(180);
+      expect(shown.nodesLost).toBe(2);
+      // Both faults lost a ready web endpoint.
+      expect(shown["fault-0-endpointsLost"]).toBe(1);
+      expect(shown["fault-1-endpointsLost"]).toBe(1);
+      const items = await page.locator("#headline [data-fault]").allTextContents();
+      expect(items[0]).toContain("worker-2 loses power");
+      expect(items[1]).toContain("worker-3");
     } finally {
       await page.close();
     }
@@ -274,7 +374,7 @@ describe("what-if in the page", () => {
       await page.fill("#wi-grace", "20");
       await page.locator("#wi-grace").press("Enter");
     }, file);
-    expect(after).toEqual(cli);
+    for (const [k, v] of Object.entries(cli)) expect(after[k], k).toEqual(v);
     expect(after.noticed).not.toBe(before.noticed);
     expect(after.noticed! - after.failed!).toBeLessThan(30);
   });
