@@ -5,6 +5,7 @@
 import { mkdirSync, statSync } from "node:fs";
 import { parseScenario } from "../src/load/index.ts";
 import { simulatePayload, writeHtmlReport } from "../src/report/html.ts";
+import { DEFAULT_BUDGET } from "../src/run/budget.ts";
 import { simulate } from "../src/run/simulate.ts";
 import { launch, open } from "../test/report/browser.ts";
 import { zoneLossAtScaleText } from "./zone-loss-at-scale.ts";
@@ -17,7 +18,7 @@ export default async function (): Promise<void> {
   mkdirSync("out", { recursive: true });
   const file = `${process.cwd()}/out/report-at-scale.html`;
   t = performance.now();
-  await writeHtmlReport(file, simulatePayload(scenario, result));
+  await writeHtmlReport(file, simulatePayload(scenario, result, DEFAULT_BUDGET));
   const writeMs = performance.now() - t;
   const browser = await launch();
   try {

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import type { Budget } from "../run/budget.ts";
 import type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
 
 export type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
@@ -120,12 +121,22 @@ export async function writeHtmlReport(path: string, payload: ReportPayload): Pro
   return Buffer.byteLength(html);
 }
 
+/** A simulate report's payload; with variants, the first variant's run is `result` and is embedded once. */
 export function simulatePayload(
   scenario: SimulatePayload["scenario"],
   result: SimulatePayload["result"],
+  budget: Budget,
   variants?: SimulatePayload["variants"],
 ): SimulatePayload {
-  return { kind: "simulate", scenario, result, ...(variants && variants.length > 0 ? { variants } : {}) };
+  return {
+    kind: "simulate",
+    scenario,
+    result,
+    budget,
+    ...(variants && variants.length > 0
+      ? { variants: variants.map((v, i) => (i === 0 ? { label: v.label, key: v.key, value: v.value } : v)) }
+      : {}),
+  };
 }
 
 export function detectorPayload(p: Omit<DetectorPayload, "kind">): DetectorPayload {

@@ -222,7 +222,7 @@ describe("a two-fault scenario", () => {
 });
 
 describe("--vary with --report", () => {
-  it("shows the variants side by side, each with the figures the command line computed for it", async () => {
+  it("labels the variant on show, and the what-if starts from that variant's settings", async () => {
     const file = join(OUT, "vary-policy.html");
     const r = await cli([
       "simulate",
@@ -233,6 +233,8 @@ describe("--vary with --report", () => {
       file,
     ]);
     expect(r.code, r.err).toBe(0);
+    // The main run is embedded once: the first variant's result is the payload's.
+    expect(readFileSync(file, "utf8").split('"engineEvents"').length - 1).toBe(2);
     // The table the command printed: each variant's loss.
     const lost = (label: string) => {
       const line = r.out.split("\n").find((l) => l.trim().startsWith(label));
@@ -244,7 +246,7 @@ describe("--vary with --report", () => {
       expect(errors).toEqual([]);
       expect(requests).toEqual([]);
       const heads = await page.locator("#variants thead th").allTextContents();
-      expect(heads.filter((t) => t !== "")).toEqual([
+      expect(heads.map((t) => t.replace(" (on show)", ""))).toEqual([
         "externalTrafficPolicy=Local",
         "externalTrafficPolicy=Cluster",
       ]);
@@ -256,7 +258,74 @@ describe("--vary with --report", () => {
         lost("externalTrafficPolicy=Local"),
         lost("externalTrafficPolicy=Cluster"),
       ]);
+      for (const [i, policy] of [
+        [0, "Local"],
+        [1, "Cluster"],
+      ] as const) {
+        if (i > 0) {
+          await page.selectOption("#variant", String(i));
+          await page.waitForFunction(
+            (p) => document.getElementById("variant-on-show")?.textContent?.includes(p),
+            `externalTrafficPolicy=${policy}`,
+          );
+        }
+        // Labelled on screen, the same as the what-if's field, the figures of that variant.
+        expect(await page.locator("#variant-on-show").textContent()).toContain(
+          `externalTrafficPolicy=${policy}`,
+        );
+        expect(await page.locator("#wi-etp").inputValue()).toBe(policy);
+        expect((await figures(page)).requestsLost).toBe(lost(`externalTrafficPolicy=${policy}`));
+      }
+      // A what-if on the variant on show keeps its policy: Cluster, with the callers' timeout at 2s.
+      await page.fill("#wi-timeout", "2");
+      await page.locator("#wi-timeout").press("Enter");
+      await page.waitForSelector("body[data-runs='1']", { timeout: 60_000 });
+      expect(await page.locator("#wi-etp").inputValue()).toBe("Cluster");
+      const cluster = await cli([
+        "simulate",
+        "examples/traffic-doks-power-off.yaml",
+        "--vary",
+        "traffic.timeout=2",
+      ]);
+      const row = cluster.out.split("\n").find((l) => l.trim().startsWith("traffic.timeout=2"))!;
+      expect((await figures(page)).requestsLost).toBe(Number(row.trim().split(/\s+/)[2]));
+      expect(errors).toEqual([]);
       await page.screenshot({ path: join(OUT, "vary-policy.png"), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("what-if on a doks-measured scenario", () => {
+  it("starts from the profile's 2.5s grace period and reproduces the command line's figures for 20s", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "faultline-doks-"));
+    cpSync("examples/manifests-traffic", join(dir, "manifests-traffic"), { recursive: true });
+    const file = join(dir, "doks-20.yaml");
+    writeFileSync(
+      file,
+      `${readFileSync("examples/traffic-doks-power-off.yaml", "utf8")}controlPlane: {nodeMonitorGracePeriod: 20s}\n`,
+    );
+    const { page, errors } = await open(browser, reports.get("traffic-doks-power-off.yaml")!);
+    try {
+      expect(await page.locator("#wi-grace").inputValue()).toBe("2.5");
+      const before = await figures(page);
+      await page.fill("#wi-grace", "20");
+      await page.locator("#wi-grace").press("Enter");
+      await page.waitForSelector("body[data-runs='1']", { timeout: 60_000 });
+      const after = await figures(page);
+      const json = await cli(["simulate", file, "--json"]);
+      expect(json.code, json.err).toBe(0);
+      const expected = allFigures(JSON.parse(json.out), file);
+      for (const [k, v] of Object.entries(after)) expect(v, k).toEqual(expected[k]);
+      expect(after.noticed).not.toBe(before.noticed);
+      expect(await page.locator("#wi-grace").inputValue()).toBe("20");
+      // Back to 2.5: the figures the page opened with.
+      await page.fill("#wi-grace", "2.5");
+      await page.locator("#wi-grace").press("Enter");
+      await page.waitForSelector("body[data-runs='2']", { timeout: 60_000 });
+      expect(await figures(page)).toEqual(before);
+      expect(errors).toEqual([]);
     } finally {
       await page.close();
     }

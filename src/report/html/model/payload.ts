@@ -1,6 +1,7 @@
 // What a report page embeds (the payloads) and the lanes every view shares.
 
 import type { DetectorAnalysis } from "../../../detectors/analysis.ts";
+import type { Budget } from "../../../run/budget.ts";
 import type { SimulationResult } from "../../../run/simulate.ts";
 import type { Scenario } from "../../../scenario/types.ts";
 import type { Lane } from "../../../trace/events.ts";
@@ -32,18 +33,26 @@ export interface TrafficPart {
 }
 export type ReportResult = SimulationResult & { traffic?: TrafficPart };
 
+/** One `--vary` value: the page loads its scenario again from the payload's with `key` set to `value`. */
 export interface Variant {
+  /** `key=value`, as the command line prints it */
   label: string;
-  result: ReportResult;
+  key: string;
+  value: string;
+  /** the variant's run; absent for the first, which is the payload's `result` (embedded once) */
+  result?: ReportResult;
 }
 
 /** Everything a simulate report embeds: the loaded scenario (for the what-if panel) and its run. */
 export interface SimulatePayload {
   kind: "simulate";
   scenario: Scenario;
+  /** the run on show first: the scenario's, or with `--vary` the first variant's */
   result: ReportResult;
-  /** `--vary` runs, shown side by side. */
+  /** `--vary` runs, each selectable; the what-if starts from the one on show. */
   variants?: Variant[];
+  /** the run's budget (src/run/budget.ts): a what-if in the page is held to it too */
+  budget: Budget;
 }
 
 /** `faultline detector compare --report`. */

@@ -2,9 +2,11 @@
 // player's position; each section draws itself from it (page/*.ts).
 
 import type uPlot from "uplot";
+import { estimateWork, overBudget } from "../../../run/budget.ts";
 import { simulate } from "../../../run/simulate.ts";
 import type { Scenario } from "../../../scenario/types.ts";
 import { applyWhatIf, type WhatIf } from "../../../whatif/panel.ts";
+import { applyVariation } from "../../../whatif/vary.ts";
 import { clock } from "../../text.ts";
 import type { LaneGrouping, LaneRow, ReportResult, SimulatePayload } from "../model/index.ts";
 import { TimeAxis } from "./axis.ts";
@@ -25,6 +27,7 @@ export class SimulateReport implements ReportView {
   current = 0;
   playing: number | undefined;
   whatIf: WhatIf = {};
+  variant = 0;
   lanesBy: LaneGrouping = "component";
   showAllRows = false;
   lanesChart: uPlot | undefined;
@@ -34,12 +37,29 @@ export class SimulateReport implements ReportView {
     readonly root: HTMLElement,
     readonly payload: SimulatePayload,
   ) {
-    this.original = makeRun(payload.scenario, payload.result);
+    this.original = makeRun(this.variantScenario(0), payload.result);
     this.run = this.original;
+  }
+
+  /** The scenario a variant ran: the payload's, loaded again with the variant's setting (whatif/vary.ts). */
+  private variantScenario(i: number): Scenario {
+    const v = this.payload.variants?.[i];
+    return v ? applyVariation(this.payload.scenario, v.key, v.value) : this.payload.scenario;
+  }
+
+  showVariant(i: number): void {
+    const v = this.payload.variants?.[i];
+    if (!v) return;
+    this.variant = i;
+    this.original = makeRun(this.variantScenario(i), v.result ?? this.payload.result);
+    this.run = this.original;
+    this.whatIf = {};
+    this.render();
   }
 
   render(): void {
     const { scenario, result } = this.run;
+    const variant = this.payload.variants?.[this.variant];
     this.root.replaceChildren();
     this.axis?.charts.slice().forEach((c) => {
       c.destroy();
@@ -57,14 +77,23 @@ export class SimulateReport implements ReportView {
           `Kubernetes ${result.kubernetesVersion} · seed ${result.seed} · ${clock(result.summary.duration)} simulated · ${scenario.nodes.length} nodes · ${result.events.length.toLocaleString("en")} events`,
           this.isWhatIf() ? h("strong", { class: "whatif-flag" }, " · what-if run") : null,
         ),
+        variant
+          ? h(
+              "p",
+              { id: "variant-on-show", class: "variant-flag" },
+              "Variant on show: ",
+              h("strong", {}, variant.label),
+              this.isWhatIf() ? " (changed by the what-if below)" : "",
+            )
+          : null,
       ),
+      variantsSection(this) ?? "",
       headlineSection(this),
       whatIfSection(this),
       timelineSection(this),
       trafficSection(this),
       clusterSection(this),
       probesSection(this),
-      variantsSection(this) ?? "",
       h(
         "footer",
         {},
@@ -84,8 +113,14 @@ export class SimulateReport implements ReportView {
     let result: ReportResult;
     try {
       // A value the scenario file could not hold is refused with load/'s message.
-      scenario = applyWhatIf(this.payload.scenario, w);
-      result = simulate(scenario);
+      scenario = applyWhatIf(this.original.scenario, w);
+      // Held to the run's budget, as the command line holds each run (src/run/budget.ts).
+      const over = overBudget(estimateWork(scenario), this.payload.budget);
+      if (over) throw new Error(`not run: ${over}`);
+      result = simulate(scenario, {
+        seed: this.original.result.seed,
+        engine: { maxEvents: this.payload.budget.maxEvents },
+      });
     } catch (e) {
       const s = document.getElementById("whatif-status");
       if (s) s.textContent = `That run failed: ${e instanceof Error ? e.message : String(e)}`;

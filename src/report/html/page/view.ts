@@ -37,6 +37,8 @@ export interface ReportView {
   /** the player's step */
   current: number;
   whatIf: WhatIf;
+  /** with `--vary`, the variant on show (an index into payload.variants) */
+  variant: number;
   lanesBy: LaneGrouping;
   showAllRows: boolean;
   lanesChart: uPlot | undefined;
@@ -46,4 +48,5 @@ export interface ReportView {
   select(i: number, follow: boolean): void;
   togglePlay(): void;
   render(): void;
+  showVariant(i: number): void;
 }

@@ -8,7 +8,7 @@ import type { ReportView } from "./view.ts";
 
 // what-if
 export function whatIfSection(r: ReportView): HTMLElement {
-  const base = currentSettings(r.payload.scenario);
+  const base = currentSettings(r.original.scenario);
   const cur = currentSettings(r.run.scenario);
   const status = h("p", { id: "whatif-status", role: "status", "aria-live": "polite" }, "");
   const field = (id: string, label: string, input: HTMLElement, hint?: string) =>
@@ -19,7 +19,7 @@ export function whatIfSection(r: ReportView): HTMLElement {
       input,
       hint ? h("span", { class: "hint", id: `${id}-hint` }, hint) : null,
     );
-  const num = (id: string, value: number | undefined, min: number, step: number, disabled = false) =>
+  const num = (id: string, value: number | undefined, min: number, step: number | "any", disabled = false) =>
     h("input", {
       id,
       type: "number",
@@ -34,7 +34,8 @@ export function whatIfSection(r: ReportView): HTMLElement {
     { id: "wi-version" },
     ...SUPPORTED_VERSIONS.map((v) => h("option", { value: v, selected: v === cur.kubernetesVersion }, v)),
   );
-  const grace = num("wi-grace", cur.nodeMonitorGracePeriod, 1, 1);
+  // Seconds, fractions allowed: a profile may set 2.5s (doks-measured).
+  const grace = num("wi-grace", cur.nodeMonitorGracePeriod, 0, "any");
   const toleration = num("wi-toleration", cur.defaultUnreachableTolerationSeconds, 0, 1);
   const etp = h(
     "select",
@@ -43,7 +44,7 @@ export function whatIfSection(r: ReportView): HTMLElement {
       h("option", { value: v, selected: v === cur.externalTrafficPolicy }, v),
     ),
   );
-  const timeout = num("wi-timeout", cur.callerTimeout, 0.1, 0.1, !cur.hasTraffic);
+  const timeout = num("wi-timeout", cur.callerTimeout, 0, "any", !cur.hasTraffic);
   const form = h(
     "form",
     { id: "whatif-form", "aria-describedby": "whatif-intro" },
