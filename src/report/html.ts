@@ -12,6 +12,7 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import type { Budget } from "../run/budget.ts";
+import { escapeHtml } from "./escape.ts";
 import type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
 
 export type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
@@ -108,10 +109,6 @@ ${data}
 </body>
 </html>
 `;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }
 
 /** Writes the report; returns its size in bytes. */
