@@ -39,6 +39,9 @@ export interface FaultEntry {
   notReplaced: string[];
   /** pod faults: containers restarted in place after the step */
   restarts: number;
+  /** the lengths of lostPods and notReplaced where the lists are cut (the page's first view) */
+  lostPodCount?: number;
+  notReplacedCount?: number;
 }
 
 export interface Headline {
@@ -53,6 +56,8 @@ export interface Headline {
   /** the last replacement (or restart) Ready */
   replaced: number | null;
   notReplaced: string[];
+  /** the length of notReplaced where the list is cut (the page's first view) */
+  notReplacedCount?: number;
   /** distinct nodes the faults acted on */
   nodesLost: number;
   /** distinct pods lost over the run */

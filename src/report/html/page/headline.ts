@@ -4,13 +4,13 @@
 
 import { type FaultEntry, type Headline, LEVERS, POD_FAULTS } from "../model/index.ts";
 import { type Child, h, headedSection, secs, tt } from "./dom.ts";
-import type { ReportView } from "./view.ts";
 
 const n = (v: number) => v.toLocaleString("en");
 const plural = (v: number, one: string, many = `${one}s`) => `${n(v)} ${v === 1 ? one : many}`;
 const short = (pod: string) => pod.split("/").slice(-1)[0]!;
-const list = (xs: string[], max = 6) =>
-  `${xs.slice(0, max).join(", ")}${xs.length > max ? `, … (${n(xs.length - max)} more)` : ""}`;
+/** Up to `max` names, and how many more of `total` (a cut list knows its length). */
+const list = (xs: string[], max = 6, total = xs.length) =>
+  `${xs.slice(0, max).join(", ")}${total > max ? `, … (${n(total - max)} more)` : ""}`;
 
 /** A figure inline in a sentence: its value for the tests, its text for people. */
 function fig(key: string, value: number | null, text: string): HTMLElement {
@@ -21,8 +21,15 @@ function fig(key: string, value: number | null, text: string): HTMLElement {
   );
 }
 
-export function headlineSection(r: ReportView): HTMLElement {
-  const hl = r.run.headline;
+/** A run's headline and the requests its callers sent (undefined: no traffic in the run). */
+export interface Shown {
+  headline: Headline;
+  sent: number | undefined;
+}
+
+/** The headline of `now`, with what its figures were in `was` (the run before a what-if). */
+export function headlineSection(now: Shown, was?: Shown): HTMLElement {
+  const hl = now.headline;
   const real = hl.faults.filter((f) => !f.recovery && !f.noEffect);
   return headedSection(
     "headline",
@@ -35,7 +42,7 @@ export function headlineSection(r: ReportView): HTMLElement {
           ...hl.faults.map((f, i) => faultItem(f, i)),
         )
       : null,
-    figures(r, hl),
+    figures(now, was),
     h(
       "div",
       { class: "next" },
@@ -75,8 +82,11 @@ function summary(hl: Headline, faults: number): Child[] {
     fig("podsReady", hl.podsReady, n(hl.podsReady)),
     ` of ${plural(hl.podsAtEnd, "pod")} ${hl.podsReady === 1 ? "is" : "are"} Running and Ready`,
   );
-  if (hl.notReplaced.length > 0)
-    out.push(`, and ${plural(hl.notReplaced.length, "lost pod")} not replaced: ${list(hl.notReplaced)}`);
+  const notReplaced = hl.notReplacedCount ?? hl.notReplaced.length;
+  if (notReplaced > 0)
+    out.push(
+      `, and ${plural(notReplaced, "lost pod")} not replaced: ${list(hl.notReplaced, 6, notReplaced)}`,
+    );
   out.push(".");
   for (const z of hl.zones) out.push(` ${tt(z.t)}: zone ${z.zone} is ${z.state}.`);
   return out;
@@ -98,6 +108,8 @@ function faultItem(f: FaultEntry, i: number): HTMLElement {
   const at = (key: string, t: number | null, none: string) =>
     fig(`fault-${i}-${key}`, t, t === null ? none : `${tt(t)}${rel(t)}`);
   const pods = f.lostPods.map(short);
+  const podCount = f.lostPodCount ?? pods.length;
+  const notReplaced = f.notReplacedCount ?? f.notReplaced.length;
   const inPlace = POD_FAULTS.has(f.do);
   const parts: Child[] = [
     h(
@@ -109,8 +121,8 @@ function faultItem(f: FaultEntry, i: number): HTMLElement {
     h(
       "li",
       {},
-      fig(`fault-${i}-podsLost`, pods.length, plural(pods.length, inPlace ? "pod" : "pod lost")),
-      pods.length > 0 ? `: ${list(pods)}` : "",
+      fig(`fault-${i}-podsLost`, podCount, plural(podCount, inPlace ? "pod" : "pod lost")),
+      podCount > 0 ? `: ${list(pods, 6, podCount)}` : "",
     ),
     h(
       "li",
@@ -123,21 +135,18 @@ function faultItem(f: FaultEntry, i: number): HTMLElement {
       "li",
       {},
       inPlace ? "Ready again: " : "Replaced: ",
-      at(
-        "replaced",
-        f.replaced,
-        inPlace ? "not by the end" : pods.length > 0 ? "not by the end" : "nothing to replace",
-      ),
+      at("replaced", f.replaced, inPlace || podCount > 0 ? "not by the end" : "nothing to replace"),
       f.restarts > 0 ? ` (${plural(f.restarts, "restart")} in place)` : "",
-      f.notReplaced.length > 0 ? `; not replaced by the end: ${list(f.notReplaced)}` : "",
+      notReplaced > 0 ? `; not replaced by the end: ${list(f.notReplaced, 6, notReplaced)}` : "",
     ),
   ];
   return h("li", { "data-fault": i }, ...what, h("ul", { class: "caused" }, ...parts));
 }
 
 /** The run's figures, with what they were before a what-if. */
-function figures(r: ReportView, hl: Headline): HTMLElement {
-  const was = r.isWhatIf() ? r.original.headline : undefined;
+function figures(now: Shown, before: Shown | undefined): HTMLElement {
+  const hl = now.headline;
+  const was = before?.headline;
   const first = hl.faults.find((f) => !f.recovery && !f.noEffect);
   const rel = (t: number | null) =>
     t === null || hl.failed === null ? "" : ` (${secs(t - hl.failed)} after the first fault)`;
@@ -157,7 +166,7 @@ function figures(r: ReportView, hl: Headline): HTMLElement {
   const lost = (x: Headline) =>
     x.requestsLost === null
       ? "not in this run"
-      : `${n(x.requestsLost)} of ${n((x === hl ? r.run : r.original).result.traffic?.totals.sent ?? 0)}`;
+      : `${n(x.requestsLost)} of ${n((x === hl ? now : before)?.sent ?? 0)}`;
   const whatFailed = (f: FaultEntry | undefined) =>
     f ? `${f.kind === "node" ? list(f.targets, 3) : list(f.targets.map(short), 3)} at ${tt(f.t)}` : "nothing";
   const pods = POD_FAULTS.has(first?.do ?? "power-off");

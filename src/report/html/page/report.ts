@@ -8,17 +8,44 @@ import type { Scenario } from "../../../scenario/types.ts";
 import { applyWhatIf, type WhatIf } from "../../../whatif/panel.ts";
 import { applyVariation } from "../../../whatif/vary.ts";
 import { clock } from "../../text.ts";
+import { type FirstView, metaLine, pageTitle } from "../model/first.ts";
 import type { LaneGrouping, LaneRow, ReportResult, SimulatePayload } from "../model/index.ts";
 import { TimeAxis } from "./axis.ts";
 import { clusterSection, trafficSection } from "./charts.ts";
 import { h, tt } from "./dom.ts";
-import { headlineSection } from "./headline.ts";
+import { headlineSection, type Shown } from "./headline.ts";
 import { timelineSection } from "./lanes.ts";
 import { eventCard } from "./player.ts";
 import { probesSection } from "./probes.ts";
 import { variantsSection } from "./variants.ts";
 import { makeRun, type ReportView, type Run } from "./view.ts";
 import { whatIfSection } from "./whatif.ts";
+
+const shown = (run: Run): Shown => ({ headline: run.headline, sent: run.result.traffic?.totals.sent });
+
+/** The page's title, the run's line and, with `--vary`, the variant on show. */
+export function header(v: Omit<FirstView, "headline" | "sent">, whatIf: boolean): HTMLElement {
+  return h(
+    "header",
+    { class: "top" },
+    h("h1", {}, v.title),
+    h(
+      "p",
+      { class: "meta" },
+      v.meta,
+      whatIf ? h("strong", { class: "whatif-flag" }, " · what-if run") : null,
+    ),
+    v.variant
+      ? h(
+          "p",
+          { id: "variant-on-show", class: "variant-flag" },
+          "Variant on show: ",
+          h("strong", {}, v.variant),
+          whatIf ? " (changed by the what-if below)" : "",
+        )
+      : null,
+  );
+}
 
 export class SimulateReport implements ReportView {
   original: Run;
@@ -67,28 +94,16 @@ export class SimulateReport implements ReportView {
     this.lanesChart = undefined;
     this.axis = new TimeAxis(0, Math.max(1, result.summary.duration));
     this.root.append(
-      h(
-        "header",
-        { class: "top" },
-        h("h1", {}, `What happens if… ${result.scenario}`),
-        h(
-          "p",
-          { class: "meta" },
-          `Kubernetes ${result.kubernetesVersion} · seed ${result.seed} · ${clock(result.summary.duration)} simulated · ${scenario.nodes.length} nodes · ${result.events.length.toLocaleString("en")} events`,
-          this.isWhatIf() ? h("strong", { class: "whatif-flag" }, " · what-if run") : null,
-        ),
-        variant
-          ? h(
-              "p",
-              { id: "variant-on-show", class: "variant-flag" },
-              "Variant on show: ",
-              h("strong", {}, variant.label),
-              this.isWhatIf() ? " (changed by the what-if below)" : "",
-            )
-          : null,
+      header(
+        {
+          title: pageTitle(result),
+          meta: metaLine(result, scenario.nodes.length),
+          ...(variant ? { variant: variant.label } : {}),
+        },
+        this.isWhatIf(),
       ),
       variantsSection(this) ?? "",
-      headlineSection(this),
+      headlineSection(shown(this.run), this.isWhatIf() ? shown(this.original) : undefined),
       whatIfSection(this),
       timelineSection(this),
       trafficSection(this),
