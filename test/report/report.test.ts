@@ -502,3 +502,38 @@ describe("accessibility (axe-core)", () => {
     }
   });
 });
+
+describe("accessibility of every example, on a desktop and on a phone (axe-core)", () => {
+  const viewports = [
+    { name: "desktop", width: 1440, height: 900 },
+    { name: "phone", width: 390, height: 844 },
+  ] as const;
+  const cases = EXAMPLES.flatMap((f) => viewports.map((v) => [f, v] as const));
+
+  it.each(cases)("%s, %o: zero violations as opened, expanded and after a what-if", async (f, v) => {
+    const { page, errors } = await open(browser, reports.get(f)!, { width: v.width, height: v.height });
+    try {
+      expect(await axe(page), "as opened").toEqual([]);
+      // No page wider than the screen: tables and code scroll inside their own box.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(v.width);
+      if (f === "traffic-doks-power-off.yaml")
+        await page.screenshot({ path: join("docs", v.name === "phone" ? "report-phone.png" : "report.png") });
+      // Expanded: every folded part open, the swimlanes by node.
+      await page.evaluate(() => {
+        for (const d of document.querySelectorAll("details")) d.open = true;
+      });
+      await page.selectOption("#lanes-by", "node");
+      expect(await axe(page), "expanded").toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(v.width);
+      // After a what-if: the grace period halved.
+      const grace = Number(await page.locator("#wi-grace").inputValue());
+      await page.fill("#wi-grace", String(grace / 2));
+      await page.locator("#wi-grace").press("Enter");
+      await page.waitForSelector("body[data-runs='1']", { timeout: 60_000 });
+      expect(await axe(page), "after a what-if").toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -67,3 +67,8 @@ export const tt = (t: number) => `t+${clock(t)}`;
 export const secs = (d: number) =>
   d < 60 ? `${round1(d)} s` : `${Math.floor(d / 60)} min ${Math.round(d % 60)} s`;
 export const round1 = (v: number) => String(Math.round(v * 10) / 10);
+
+/** A box that scrolls sideways on a narrow screen, reachable and scrollable with the keyboard. */
+export function scrollBox(label: string, child: HTMLElement): HTMLElement {
+  return h("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": label }, child);
+}

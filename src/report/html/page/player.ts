@@ -74,7 +74,12 @@ export function eventCard(e: TraceEvent): HTMLElement {
     ),
     prose.why ? h("p", { class: "why" }, h("strong", {}, "Why now: "), prose.why) : null,
     prose.see
-      ? h("div", { class: "see" }, h("strong", {}, "What you would see:"), h("pre", {}, prose.see))
+      ? h(
+          "div",
+          { class: "see" },
+          h("strong", {}, "What you would see:"),
+          h("pre", { tabindex: 0, "aria-label": "kubectl output" }, prose.see),
+        )
       : null,
   );
 }

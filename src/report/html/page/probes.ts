@@ -1,7 +1,7 @@
 // Per pod, the startup, readiness and liveness checks, restarts and back-off, grouped by workload or node.
 
 import { type PodProbes, PROBES, probeRows, probeSettings } from "../model/index.ts";
-import { h, headedSection, headRow, tt } from "./dom.ts";
+import { h, headedSection, headRow, scrollBox, tt } from "./dom.ts";
 import type { ReportView } from "./view.ts";
 
 // probes
@@ -78,17 +78,17 @@ export function fillProbes(r: ReportView, section: HTMLElement): void {
         ),
       );
       let shown = 0;
-      const { table, body } = podTable(r);
+      const { table, body } = podTable();
       const more = h("button", { type: "button", class: "more" }, "Show more pods");
       const fill = () => {
         const next = list.slice(shown, shown + 50);
-        for (const p of next) body.append(podRow(r, p));
+        for (const p of next) body.append(podRow(p));
         shown += next.length;
         if (shown >= list.length) more.remove();
         else more.textContent = `Show more pods (${list.length - shown} left)`;
       };
       more.addEventListener("click", fill);
-      det.append(table, more);
+      det.append(scrollBox(`Probe rows of ${k}`, table), more);
       const open = () => {
         if (shown === 0) fill();
       };
@@ -105,7 +105,7 @@ export function fillProbes(r: ReportView, section: HTMLElement): void {
   );
 }
 
-export function podTable(r: ReportView): { table: HTMLTableElement; body: HTMLTableSectionElement } {
+export function podTable(): { table: HTMLTableElement; body: HTMLTableSectionElement } {
   const body = h("tbody", {});
   const table = h(
     "table",
@@ -116,7 +116,7 @@ export function podTable(r: ReportView): { table: HTMLTableElement; body: HTMLTa
   return { table, body };
 }
 
-export function podRow(r: ReportView, p: PodProbes): HTMLElement {
+export function podRow(p: PodProbes): HTMLElement {
   const name = p.pod.split("/").slice(2).join("/");
   const cells = PROBES.map((k) => {
     const checks = p.checks[k];

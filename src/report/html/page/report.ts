@@ -7,7 +7,6 @@ import { simulate } from "../../../run/simulate.ts";
 import type { Scenario } from "../../../scenario/types.ts";
 import { applyWhatIf, type WhatIf } from "../../../whatif/panel.ts";
 import { applyVariation } from "../../../whatif/vary.ts";
-import { clock } from "../../text.ts";
 import { type FirstView, metaLine, pageTitle } from "../model/first.ts";
 import type { LaneGrouping, LaneRow, ReportResult, SimulatePayload } from "../model/index.ts";
 import { TimeAxis } from "./axis.ts";

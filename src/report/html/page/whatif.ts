@@ -3,7 +3,7 @@
 import { SUPPORTED_VERSIONS } from "../../../scenario/types.ts";
 import { currentSettings, type WhatIf } from "../../../whatif/panel.ts";
 import { type PROBES, probeSettings } from "../model/index.ts";
-import { h, headedSection, headRow } from "./dom.ts";
+import { h, headedSection, headRow, scrollBox } from "./dom.ts";
 import type { ReportView } from "./view.ts";
 
 // what-if
@@ -104,7 +104,7 @@ export function whatIfSection(r: ReportView): HTMLElement {
         }),
       ),
     );
-    form.append(table);
+    form.append(scrollBox("Probe settings", table));
   }
   const reset = h("button", { type: "button", id: "wi-reset" }, "Back to the scenario as written");
   form.append(h("div", { class: "actions" }, reset));
