@@ -137,7 +137,9 @@ function faultItem(f: FaultEntry, i: number): HTMLElement {
       inPlace ? "Ready again: " : "Replaced: ",
       at("replaced", f.replaced, inPlace || podCount > 0 ? "not by the end" : "nothing to replace"),
       f.restarts > 0 ? ` (${plural(f.restarts, "restart")} in place)` : "",
-      notReplaced > 0 ? `; not replaced by the end: ${list(f.notReplaced, 6, notReplaced)}` : "",
+      notReplaced > 0
+        ? `${f.replaced === null ? ":" : "; not replaced by the end:"} ${list(f.notReplaced, 6, notReplaced)}`
+        : "",
     ),
   ];
   return h("li", { "data-fault": i }, ...what, h("ul", { class: "caused" }, ...parts));
