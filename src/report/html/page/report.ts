@@ -20,6 +20,16 @@ import { variantsSection } from "./variants.ts";
 import { makeRun, type ReportView, type Run } from "./view.ts";
 import { whatIfSection } from "./whatif.ts";
 
+/** The player opens on the run's first fault (or its first step when nothing fails). */
+function firstFaultStep(run: Run): number {
+  const t = run.headline.failed;
+  if (t === null) return 0;
+  return Math.max(
+    0,
+    run.steps.findIndex((s) => s.t >= t),
+  );
+}
+
 const shown = (run: Run): Shown => ({ headline: run.headline, sent: run.result.traffic?.totals.sent });
 
 /** The page's title, the run's line and, with `--vary`, the variant on show. */
@@ -65,6 +75,7 @@ export class SimulateReport implements ReportView {
   ) {
     this.original = makeRun(this.variantScenario(0), payload.result);
     this.run = this.original;
+    this.current = firstFaultStep(this.original);
   }
 
   /** The scenario a variant ran: the payload's, loaded again with the variant's setting (whatif/vary.ts). */
@@ -80,6 +91,7 @@ export class SimulateReport implements ReportView {
     this.original = makeRun(this.variantScenario(i), v.result ?? this.payload.result);
     this.run = this.original;
     this.whatIf = {};
+    this.current = firstFaultStep(this.original);
     this.render();
   }
 
