@@ -3,7 +3,8 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { packEvents, unpackEvents } from "../../src/report/html/model/pack.ts";
+import { packEvents, packPayload, unpackEvents, unpackPayload } from "../../src/report/html/model/pack.ts";
+import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
 import { simulate } from "../../src/run/simulate.ts";
 import type { TraceEvent } from "../../src/trace/events.ts";
 import { example } from "../helpers/sim.ts";
@@ -22,7 +23,7 @@ describe("packEvents / unpackEvents", () => {
     },
   );
 
-  it("round-trips arbitrary events: strings, numbers, nulls, nested values, absent fields", () => {
+  it("round-trips arbitrary events: times on the grid or off, strings, numbers, nulls, nested values, absent fields", () => {
     const value = fc.oneof(
       fc.string(),
       fc.integer(),
@@ -34,7 +35,12 @@ describe("packEvents / unpackEvents", () => {
     );
     const event = fc.record(
       {
-        t: fc.nat(),
+        // On the microsecond grid (delta-packed) or off it (kept as written).
+        t: fc.oneof(
+          fc.nat(),
+          fc.integer({ min: 0, max: 10 ** 12 }).map((us) => us / 1e6),
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+        ),
         type: fc.constantFrom("A", "B", "C"),
         x: value,
         y: value,
@@ -48,5 +54,21 @@ describe("packEvents / unpackEvents", () => {
         expect(unpackEvents(viaJson(packEvents(json)))).toEqual(json);
       }),
     );
+  });
+
+  it("a payload round-trips: every run's events and its pods at the start and at the end", () => {
+    const scenario = example("zone-outage.yaml");
+    const result = simulate(scenario);
+    const payload = viaJson({
+      kind: "simulate" as const,
+      scenario,
+      result,
+      budget: DEFAULT_BUDGET,
+      variants: [
+        { label: "seed=1", key: "seed", value: "1" },
+        { label: "seed=2", key: "seed", value: "2", result },
+      ],
+    });
+    expect(unpackPayload(viaJson(packPayload(payload)))).toEqual(payload);
   });
 });

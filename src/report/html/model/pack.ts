@@ -11,7 +11,8 @@ interface PackedType {
   keys: string[];
   /**
    * per key: "s" indexes into `strings` (-1: absent); "n" numbers and "j" other JSON values (null:
-   * absent); "w" values some of which are null, each wrapped as [value] (0: absent)
+   * absent); "w" values some of which are null, each wrapped as [value] (0: absent); "d" times on the
+   * trace's microsecond grid, as whole microseconds each the difference from the one before
    */
   kinds: Kind[];
   cols: unknown[][];
@@ -24,10 +25,18 @@ export interface PackedEvents {
   order: number[];
 }
 
-type Kind = "s" | "n" | "j" | "w";
+type Kind = "s" | "n" | "j" | "w" | "d";
+const MICROS = 1e6;
+/**
+ * A time the delta column carries exactly: on the microsecond grid the engine quantizes to, and small
+ * enough that its microseconds, and the differences, are exact integers.
+ */
+const onGrid = (v: unknown) =>
+  typeof v === "number" && Math.abs(v) < 2 ** 52 / MICROS && Math.round(v * MICROS) / MICROS === v;
 const ABSENT_STRING = -1;
 
-export function packEvents(events: readonly TraceEvent[]): PackedEvents {
+/** Rows of objects (events, or pods: one "type" for all) packed by their `type` field. */
+export function packEvents(events: readonly object[]): PackedEvents {
   const strings: string[] = [];
   const stringIndex = new Map<string, number>();
   const intern = (s: string) => {
@@ -42,12 +51,13 @@ export function packEvents(events: readonly TraceEvent[]): PackedEvents {
   const byType = new Map<string, { index: number; rows: Record<string, unknown>[]; keys: string[] }>();
   const order: number[] = [];
   for (const e of events) {
-    let g = byType.get(e.type);
+    const row = e as Record<string, unknown>;
+    const type = String(row.type);
+    let g = byType.get(type);
     if (!g) {
       g = { index: byType.size, rows: [], keys: [] };
-      byType.set(e.type, g);
+      byType.set(type, g);
     }
-    const row = e as unknown as Record<string, unknown>;
     for (const k of Object.keys(row)) if (row[k] !== undefined && !g.keys.includes(k)) g.keys.push(k);
     g.rows.push(row);
     order.push(g.index);
@@ -63,24 +73,37 @@ export function packEvents(events: readonly TraceEvent[]): PackedEvents {
         const here = typeof v === "string" ? "s" : typeof v === "number" && Number.isFinite(v) ? "n" : "j";
         kind = kind === undefined || kind === here ? here : "j";
       }
+      // Event times grow in small steps: as differences they are short, and gzip finds them again.
+      if (kind === "n" && k === "t" && g.rows.every((r) => onGrid(r[k]))) return "d";
       return kind ?? "j";
     });
-    const cols = g.keys.map((k, i) =>
-      g.rows.map((r) => {
+    const cols = g.keys.map((k, i) => {
+      if (kinds[i] === "d") {
+        let last = 0;
+        return g.rows.map((r) => {
+          const us = Math.round((r[k] as number) * MICROS);
+          const d = us - last;
+          last = us;
+          return d;
+        });
+      }
+      return g.rows.map((r) => {
         const v = r[k];
         if (kinds[i] === "s") return v === undefined ? ABSENT_STRING : intern(v as string);
         if (kinds[i] === "w") return v === undefined ? 0 : [v];
         return v === undefined ? null : v;
-      }),
-    );
+      });
+    });
     types.push({ keys: g.keys, kinds, cols });
   }
   return { strings, types, order };
 }
 
-export function unpackEvents(p: PackedEvents): TraceEvent[] {
+export function unpackEvents<T = TraceEvent>(p: PackedEvents): T[] {
   const next = p.types.map(() => 0);
-  const out: TraceEvent[] = new Array(p.order.length);
+  // Running sums of the delta columns, per type and key.
+  const sums = p.types.map((ty) => ty.kinds.map(() => 0));
+  const out: T[] = new Array(p.order.length);
   for (let i = 0; i < p.order.length; i++) {
     const ti = p.order[i]!;
     const ty = p.types[ti]!;
@@ -89,27 +112,45 @@ export function unpackEvents(p: PackedEvents): TraceEvent[] {
     for (let k = 0; k < ty.keys.length; k++) {
       const v = ty.cols[k]![row];
       const kind = ty.kinds[k];
-      if (kind === "s") {
+      if (kind === "d") {
+        const us = sums[ti]![k]! + (v as number);
+        sums[ti]![k] = us;
+        e[ty.keys[k]!] = us / MICROS;
+      } else if (kind === "s") {
         if (v !== ABSENT_STRING) e[ty.keys[k]!] = p.strings[v as number];
       } else if (kind === "w") {
         if (v !== 0) e[ty.keys[k]!] = (v as unknown[])[0];
       } else if (v !== null) e[ty.keys[k]!] = v;
     }
-    out[i] = e as unknown as TraceEvent;
+    out[i] = e as T;
   }
   return out;
 }
 
-/** A result as the page embeds it: its events packed. */
-type WireResult = Omit<ReportResult, "events"> & { packedEvents: PackedEvents };
+/** A result as the page embeds it: its events packed, and the pods at the start and at the end. */
+type WireResult = Omit<ReportResult, "events" | "initial" | "summary"> & {
+  packedEvents: PackedEvents;
+  initial: Omit<ReportResult["initial"], "pods"> & { pods: PackedEvents };
+  summary: Omit<ReportResult["summary"], "pods"> & { pods: PackedEvents };
+};
 
 const packResult = (r: ReportResult): WireResult => {
   const { events, ...rest } = r;
-  return { ...rest, packedEvents: packEvents(events) };
+  return {
+    ...rest,
+    initial: { ...r.initial, pods: packEvents(r.initial.pods) },
+    summary: { ...r.summary, pods: packEvents(r.summary.pods) },
+    packedEvents: packEvents(events),
+  };
 };
 const unpackResult = (r: WireResult): ReportResult => {
   const { packedEvents, ...rest } = r;
-  return { ...rest, events: unpackEvents(packedEvents) } as ReportResult;
+  return {
+    ...rest,
+    initial: { ...r.initial, pods: unpackEvents(r.initial.pods) },
+    summary: { ...r.summary, pods: unpackEvents(r.summary.pods) },
+    events: unpackEvents(packedEvents),
+  } as ReportResult;
 };
 
 /** The payload as the page embeds it: every run's events packed (the detector payload as it is). */
