@@ -90,7 +90,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           }));
           print(io, file, () => formatVariants(scenario.name, runs, opts.json ?? false), opts.json);
           if (opts.report !== undefined && runs[0])
-            await writeReport(io, opts.report, scenario, runs, include);
+            await writeReport(io, opts.report, scenario, runs, include, budget, { key, values });
           return;
         }
         runner.check(scenario);
@@ -105,7 +105,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           opts.json,
         );
         if (opts.report !== undefined)
-          await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, false);
+          await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
       } catch (error) {
         if (error instanceof LoadError) {
           io.err(`${formatLoadError(error)}\n`);
@@ -178,7 +178,8 @@ async function writeReport(
   scenario: Scenario,
   runs: VariantRun[],
   include: ReadonlySet<ReportInclude>,
-  variants = true,
+  budget: Budget,
+  vary?: { key: string; values: string[] },
 ): Promise<void> {
   const safe = redactForReport(
     scenario,
@@ -188,7 +189,13 @@ async function writeReport(
   const payload = simulatePayload(
     safe.scenario,
     safe.results[0]!,
-    variants ? runs.map((r, i) => ({ label: r.variant, result: safe.results[i]! })) : undefined,
+    budget,
+    vary?.values.map((value, i) => ({
+      label: runs[i]!.variant,
+      key: vary.key,
+      value,
+      result: safe.results[i]!,
+    })),
   );
   const bytes = await writeReportFile(path, () => writeHtmlReport(path, payload));
   io.err(`faultline: report written to ${path} (${Math.ceil(bytes / 1024)} KiB)\n`);

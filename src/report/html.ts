@@ -11,10 +11,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import type { Budget } from "../run/budget.ts";
 import { escapeHtml } from "./escape.ts";
-import type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model.ts";
+import { firstView } from "./html/model/first.ts";
+import type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
+import { packPayload } from "./html/model/pack.ts";
 
-export type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model.ts";
+export type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model/index.ts";
 
 export interface PageAssets {
   js: string;
@@ -77,18 +80,18 @@ export function renderReportHtml(payload: ReportPayload, assets: PageAssets): st
       ? `faultline · ${payload.result.scenario} · Kubernetes ${payload.result.kubernetesVersion}`
       : "faultline · failure detectors compared";
   // Only file names travel in the page, never the absolute paths of the machine that wrote it.
-  const json = JSON.stringify(payload, (key, value) =>
-    key === "file" && typeof value === "string" ? basename(value) : value,
-  )
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  const json = scriptJson(packPayload(payload));
   // Large runs (a 1,000-node cluster's trace is tens of MB of JSON) travel gzipped: the browser reads and
   // parses a tenth of the bytes and inflates them with its own DecompressionStream.
   const data =
     json.length > LARGE_PAYLOAD
       ? `<script type="application/octet-stream" id="faultline-data" data-encoding="gzip-base64">${gzipSync(json).toString("base64")}</script>`
       : `<script type="application/json" id="faultline-data">${json}</script>`;
+  // The headline, computed here with the page's own model: painted before the trace is read.
+  const first =
+    payload.kind === "simulate"
+      ? `<script type="application/json" id="faultline-first">${scriptJson(firstView(payload))}</script>\n`
+      : "";
   const js = assets.js.replace(/<\/script/gi, "<\\/script").replace(/<!--/g, "<\\!--");
   const css = assets.css.replace(/<\/style/gi, "<\\/style");
   return `<!doctype html>
@@ -103,7 +106,7 @@ export function renderReportHtml(payload: ReportPayload, assets: PageAssets): st
 </head>
 <body>
 <main id="app"><noscript>This report draws itself with JavaScript; please allow scripts for this file.</noscript></main>
-${data}
+${first}${data}
 <script>${js}</script>
 </body>
 </html>
@@ -117,14 +120,32 @@ export async function writeHtmlReport(path: string, payload: ReportPayload): Pro
   return Buffer.byteLength(html);
 }
 
+/** A simulate report's payload; with variants, the first variant's run is `result` and is embedded once. */
 export function simulatePayload(
   scenario: SimulatePayload["scenario"],
   result: SimulatePayload["result"],
+  budget: Budget,
   variants?: SimulatePayload["variants"],
 ): SimulatePayload {
-  return { kind: "simulate", scenario, result, ...(variants && variants.length > 0 ? { variants } : {}) };
+  return {
+    kind: "simulate",
+    scenario,
+    result,
+    budget,
+    ...(variants && variants.length > 0
+      ? { variants: variants.map((v, i) => (i === 0 ? { label: v.label, key: v.key, value: v.value } : v)) }
+      : {}),
+  };
 }
 
 export function detectorPayload(p: Omit<DetectorPayload, "kind">): DetectorPayload {
   return { kind: "detector", ...p };
+}
+
+/** JSON safe inside a <script> element; only file names travel, never the writer's absolute paths. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value, (key, v) => (key === "file" && typeof v === "string" ? basename(v) : v))
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }

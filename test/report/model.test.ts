@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
-import { clusterSeries, headline, LEVERS, podOwners, steps } from "../../src/report/html/model.ts";
+import { clusterSeries, headline, LEVERS, podOwners, steps } from "../../src/report/html/model/index.ts";
 import { simulate } from "../../src/run/simulate.ts";
 import { applyWhatIf, currentSettings } from "../../src/whatif/index.ts";
 
@@ -16,7 +16,9 @@ describe("the headline of node-power-loss (1.32)", () => {
   const hl = headline(result, scenario);
 
   it("names the failure, when the cluster noticed and when traffic stopped going to the lost pods", () => {
-    expect(hl.failure).toMatchObject({ t: 10, do: "power-off", node: "worker-2" });
+    expect(hl.faults).toHaveLength(1);
+    expect(hl.faults[0]).toMatchObject({ t: 10, do: "power-off", kind: "node", targets: ["worker-2"] });
+    expect(hl.failed).toBe(10);
     expect(hl.noticed).toBe(at("NodeNotReady", "worker-2"));
     expect(hl.noticed! - 10).toBeGreaterThan(40);
     // The web replica on worker-2 leaves the Service's ready endpoints when the node controller marks it.
@@ -24,9 +26,9 @@ describe("the headline of node-power-loss (1.32)", () => {
       (e) => e.type === "EndpointNotReady" && e.node === "worker-2" && e.object.includes("web-"),
     )!;
     expect(hl.trafficStopped).toBeGreaterThanOrEqual(webOut.t);
-    expect(hl.lostPods.map((p) => p.split("/")[2]!.replace(/-[a-z0-9]+(-[a-z0-9]{5})?$/, ""))).toEqual(
-      expect.arrayContaining(["db", "web"]),
-    );
+    expect(
+      hl.faults[0]!.lostPods.map((p) => p.split("/")[2]!.replace(/-[a-z0-9]+(-[a-z0-9]{5})?$/, "")),
+    ).toEqual(expect.arrayContaining(["db", "web"]));
   });
 
   it("the Deployment's replacement is Ready after the 300s toleration; the StatefulSet member waits", () => {
@@ -34,6 +36,58 @@ describe("the headline of node-power-loss (1.32)", () => {
     expect(hl.notReplaced).toEqual(["db-0"]);
     expect(hl.requestsLost).toBeNull();
     expect(Object.values(LEVERS).map((l) => l.title)).toContain(hl.next.title);
+  });
+});
+
+describe("a headline names every fault of the run", () => {
+  it("zone-outage: two nodes at 10s, a third at 2m, each with its pods; zone a PartialDisruption", () => {
+    const s = loadScenarioFile("examples/zone-outage.yaml");
+    const r = simulate(s);
+    const hl = headline(r, s);
+    expect(hl.faults.map((f) => [f.t, f.targets])).toEqual([
+      [10, ["a-1", "a-2"]],
+      [120, ["a-3"]],
+    ]);
+    expect(hl.nodesLost).toBe(3);
+    // Every pod on a lost node is lost by one fault: the per-fault lists add up to the run's.
+    const onLost = new Set(
+      r.events
+        .filter((e) => e.type === "PodNotReady" && ["a-1", "a-2", "a-3"].includes(e.node ?? ""))
+        .map((e) => e.object),
+    );
+    expect(hl.podsLost).toBe(onLost.size);
+    expect(hl.faults.reduce((a, f) => a + f.lostPods.length, 0)).toBe(onLost.size);
+    // The web replica on a-2 leaves the endpoints and is replaced once evicted (a-3 ran no pod).
+    expect(hl.faults[0]!.endpointsLost).toBe(1);
+    const evicted = r.events.find((e) => e.type === "PodEvicted")!;
+    const replacement = r.events.find((e) => e.type === "PodReady" && e.t >= evicted.t)!;
+    expect(hl.faults[0]!.replaced).toBe(replacement.t);
+    expect(hl.faults[1]!.lostPods).toEqual([]);
+    expect(hl.zones).toEqual([expect.objectContaining({ zone: "a", state: "PartialDisruption" })]);
+    expect(hl.podsReady).toBe(r.summary.pods.filter((p) => p.ready).length);
+  });
+
+  it("probes: pod faults speak of pods, not nodes; the dependency's return is a recovery", () => {
+    const s = loadScenarioFile("examples/probes.yaml");
+    const r = simulate(s);
+    const hl = headline(r, s);
+    expect(hl.nodesLost).toBe(0);
+    expect(hl.faults.map((f) => f.do)).toEqual([
+      "dependency-down",
+      "dependency-up",
+      "deadlock",
+      "crash",
+      "crash",
+      "crash",
+      "crash",
+    ]);
+    expect(hl.faults.every((f) => f.kind === "pod")).toBe(true);
+    expect(hl.faults[1]!.recovery).toBe(true);
+    // The crash at 401s finds the container not running (restarting): no effect.
+    expect(hl.faults[4]!.noEffect).toBe(true);
+    // The deadlock: liveness kills the container and the kubelet restarts it in place.
+    expect(hl.faults[2]!.restarts).toBeGreaterThan(0);
+    expect(hl.faults[2]!.noticed).toBeGreaterThan(200);
   });
 });
 

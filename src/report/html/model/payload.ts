@@ -1,0 +1,68 @@
+// What a report page embeds (the payloads) and the lanes every view shares.
+
+import type { DetectorAnalysis } from "../../../detectors/analysis.ts";
+import type { Budget } from "../../../run/budget.ts";
+import type { SimulationResult } from "../../../run/simulate.ts";
+import type { Scenario } from "../../../scenario/types.ts";
+import type { Lane } from "../../../trace/events.ts";
+
+export const LANES: readonly Lane[] = ["kubelet", "app", "network", "control-plane", "operator"];
+export const LANE_LABELS: Record<Lane, string> = {
+  kubelet: "kubelet",
+  app: "your app",
+  network: "network",
+  "control-plane": "control plane",
+  operator: "operator",
+};
+
+/** The traffic part of a result, once the traffic model fills it (`result.traffic`). */
+export interface TrafficSecond {
+  t: number;
+  sent: number;
+  ok: number;
+  timeout: number;
+  refused: number;
+  error: number;
+}
+export interface TrafficPart {
+  totals: Partial<Record<"sent" | "ok" | "timeout" | "refused" | "error", number>>;
+  perSecond: TrafficSecond[];
+  causes: { cause: string; count: number; first?: number; last?: number }[];
+  /** what each lever saves, when the run measured it */
+  levers?: { lever: string; saves: number }[];
+}
+export type ReportResult = SimulationResult & { traffic?: TrafficPart };
+
+/** One `--vary` value: the page loads its scenario again from the payload's with `key` set to `value`. */
+export interface Variant {
+  /** `key=value`, as the command line prints it */
+  label: string;
+  key: string;
+  value: string;
+  /** the variant's run; absent for the first, which is the payload's `result` (embedded once) */
+  result?: ReportResult;
+}
+
+/** Everything a simulate report embeds: the loaded scenario (for the what-if panel) and its run. */
+export interface SimulatePayload {
+  kind: "simulate";
+  scenario: Scenario;
+  /** the run on show first: the scenario's, or with `--vary` the first variant's */
+  result: ReportResult;
+  /** `--vary` runs, each selectable; the what-if starts from the one on show. */
+  variants?: Variant[];
+  /** the run's budget (src/run/budget.ts): a what-if in the page is held to it too */
+  budget: Budget;
+}
+
+/** `faultline detector compare --report`. */
+export interface DetectorPayload {
+  kind: "detector";
+  distribution: string;
+  meanGapMs: number;
+  nodes: number;
+  watchersPerNode: number;
+  detectors: DetectorAnalysis[];
+}
+
+export type ReportPayload = SimulatePayload | DetectorPayload;

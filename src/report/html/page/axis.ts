@@ -1,0 +1,107 @@
+// The time axis every chart shares (zoom, pan, the player's marker), and stacked series for uPlot.
+
+import uPlot from "uplot";
+import { clock } from "../../text.ts";
+import { verticalLine } from "./dom.ts";
+
+export class TimeAxis {
+  charts: uPlot[] = [];
+  private syncing = false;
+  marker: number | null = null;
+  constructor(
+    public min: number,
+    public max: number,
+  ) {}
+
+  /** uPlot options every time chart shares: the x scale, synced cursor, the current-step marker. */
+  opts(): Partial<uPlot.Options> {
+    return {
+      scales: { x: { time: false, min: this.min, max: this.max } },
+      cursor: { sync: { key: "faultline-t" }, drag: { x: true, y: false } },
+      hooks: {
+        setScale: [
+          (u: uPlot, key: string) => {
+            if (key !== "x" || this.syncing) return;
+            const { min, max } = u.scales.x!;
+            if (min == null || max == null) return;
+            this.syncing = true;
+            for (const c of this.charts) if (c !== u) c.setScale("x", { min, max });
+            this.syncing = false;
+          },
+        ],
+        draw: [
+          (u: uPlot) => {
+            if (this.marker === null) return;
+            const x = u.valToPos(this.marker, "x", true);
+            const { left, width } = u.bbox;
+            if (x < left || x > left + width) return;
+            verticalLine(u, x, "#111827", [4, 3]);
+          },
+        ],
+        destroy: [(u: uPlot) => this.remove(u)],
+      },
+      axes: [{ label: "seconds since the start", values: (_u, splits) => splits.map((v) => clock(v)) }],
+    };
+  }
+
+  add(u: uPlot): uPlot {
+    this.charts.push(u);
+    return u;
+  }
+  remove(u: uPlot): void {
+    this.charts = this.charts.filter((c) => c !== u);
+  }
+  range(): [number, number] {
+    const u = this.charts[0];
+    const min = u?.scales.x?.min ?? this.min;
+    const max = u?.scales.x?.max ?? this.max;
+    return [min, max];
+  }
+  set(min: number, max: number): void {
+    const span = Math.max(1, max - min);
+    let a = Math.max(this.min, min);
+    let b = a + span;
+    if (b > this.max) {
+      b = this.max;
+      a = Math.max(this.min, b - span);
+    }
+    for (const c of this.charts) c.setScale("x", { min: a, max: b });
+  }
+  setMarker(t: number | null): void {
+    this.marker = t;
+    for (const c of this.charts) c.redraw(false, false);
+  }
+}
+
+export function chartWidth(container: HTMLElement): number {
+  return Math.max(320, Math.min(1200, (container.clientWidth || document.body.clientWidth || 900) - 8));
+}
+
+/** Stacked areas: uPlot draws each series to zero, so plot cumulative sums, biggest first. */
+export function stacked(
+  x: number[],
+  layers: { label: string; values: number[]; colour: string }[],
+): { data: uPlot.AlignedData; series: uPlot.Series[] } {
+  const cumulative: number[][] = [];
+  let acc = new Array<number>(x.length).fill(0);
+  for (const l of layers) {
+    acc = acc.map((v, i) => v + (l.values[i] ?? 0));
+    cumulative.push(acc);
+  }
+  const order = layers.map((_, i) => i).reverse();
+  const series: uPlot.Series[] = [{}];
+  const data: (number | null)[][] = [x];
+  for (const i of order) {
+    const l = layers[i]!;
+    series.push({
+      label: l.label,
+      stroke: l.colour,
+      fill: l.colour,
+      width: 1,
+      paths: uPlot.paths.stepped!({ align: 1 }),
+      value: (_u, _v, _s, idx) => (idx == null ? "–" : String(l.values[idx] ?? 0)),
+    });
+    data.push(cumulative[i]!);
+  }
+  return { data: data as uPlot.AlignedData, series };
+}

@@ -1,0 +1,110 @@
+// Requests per second by outcome, and ready endpoints with pods by phase, on the shared time axis.
+
+import uPlot from "uplot";
+import { clusterSeries, PHASES } from "../model/index.ts";
+import { chartWidth, stacked } from "./axis.ts";
+import { chartFrame, h, headedSection, headRow, OUTCOME_COLOURS, PHASE_COLOURS } from "./dom.ts";
+import type { ReportView } from "./view.ts";
+
+// charts
+export function trafficSection(r: ReportView): HTMLElement {
+  const traffic = r.run.result.traffic;
+  const section = headedSection("traffic", "Requests per second by outcome");
+  if (!traffic || traffic.perSecond.length === 0) {
+    section.append(
+      h(
+        "p",
+        { class: "absent", "data-absent": "traffic" },
+        "Not in this run: the run carries no traffic (no `traffic` section in the scenario, or a faultline without the traffic model). Ready endpoints below show where Services would send new requests.",
+      ),
+    );
+    return section;
+  }
+  const box = chartFrame(
+    "traffic-chart",
+    "Requests per second, stacked by outcome: ok, timeout, refused, error",
+  );
+  section.append(box);
+  if (traffic.causes.length > 0)
+    section.append(
+      h(
+        "table",
+        { class: "causes" },
+        h("caption", {}, "Why requests failed"),
+        headRow(["cause", "requests"]),
+        h(
+          "tbody",
+          {},
+          ...traffic.causes.map((c) =>
+            h("tr", {}, h("td", {}, c.cause), h("td", { class: "num" }, c.count.toLocaleString("en"))),
+          ),
+        ),
+      ),
+    );
+  const ps = traffic.perSecond;
+  const x = ps.map((p) => p.t);
+  const { data, series } = stacked(
+    x,
+    (["ok", "timeout", "refused", "error"] as const).map((k) => ({
+      label: k,
+      values: ps.map((p) => p[k]),
+      colour: OUTCOME_COLOURS[k],
+    })),
+  );
+  timeChart(r, box, series, data, "requests/s");
+  return section;
+}
+
+export function clusterSection(r: ReportView): HTMLElement {
+  const box = chartFrame("cluster-chart", "Ready endpoints and pods by phase, per second");
+  const s = clusterSeries(r.run.result, r.run.scenario);
+  const { data, series } = stacked(
+    s.t,
+    PHASES.map((p, i) => ({ label: `pods ${p}`, values: s.phases[i]!, colour: PHASE_COLOURS[i]! })),
+  );
+  (data as unknown as number[][]).push(s.readyEndpoints);
+  series.push({
+    label: "ready endpoints",
+    stroke: "#0f172a",
+    width: 2,
+    paths: uPlot.paths.stepped!({ align: 1 }),
+  });
+  timeChart(r, box, series, data, "count");
+  return headedSection(
+    "cluster",
+    "Ready endpoints and pods by phase",
+    h(
+      "p",
+      { class: "hint" },
+      r.run.result.traffic
+        ? "Derived from the trace."
+        : "Derived from the trace (EndpointSlice and pod events): where Services send new requests.",
+    ),
+    box,
+  );
+}
+
+/** A 220 px chart on the shared time axis, drawn once the box is in the page. */
+export function timeChart(
+  r: ReportView,
+  box: HTMLElement,
+  series: uPlot.Series[],
+  data: uPlot.AlignedData,
+  yLabel: string,
+): void {
+  queueMicrotask(() => {
+    r.axis.add(
+      new uPlot(
+        {
+          ...r.axis.opts(),
+          width: chartWidth(box),
+          height: 220,
+          series,
+          axes: [r.axis.opts().axes![0]!, { label: yLabel }],
+        },
+        data,
+        box,
+      ),
+    );
+  });
+}
