@@ -49,6 +49,14 @@ export function readCluster(
   const nodeAt = new Map<string, { src: SourceDoc; path: Path }>();
   const pods: { index: number; src: SourceDoc; path: Path }[] = [];
   const visit = (doc: SourceDoc, p: Path, value: unknown): void => {
+    if (p.length === 0 && isObj(value) && Array.isArray(value.items) && value.kind == null)
+      // kubectl writes a List's keys sorted: apiVersion, items, kind, metadata. A file cut short loses the last.
+      fail(
+        doc,
+        value.items.length > 0 ? ["items", value.items.length - 1] : [],
+        "invalid-object",
+        'the List ends here without "kind: List": the file looks cut short; dump the cluster again',
+      );
     if (isObj(value) && Array.isArray(value.items) && isList(value)) {
       value.items.forEach((item, i) => {
         visit(doc, [...p, "items", i], item);
