@@ -74,10 +74,18 @@ export class SourceDoc {
   }
 
   /** The position of the value at `path` (or of its key, for an unknown or misplaced field). */
-  locate(path: Path, target: "key" | "value" = "value"): Position {
+  locate(path: Path, target: "key" | "value" = "value", exact = false): Position {
     if (target === "value") {
       const known = this.known.get(formatPath(path));
       if (known) return known;
+    }
+    // Before the YAML document is parsed, a note's position is its object's (parsing a 100 MB dump
+    // for a "not modelled" line would cost more than the whole load); errors parse it (`exact`).
+    if (!exact && typeof this.parsed === "function") {
+      for (let n = path.length - 1; n > 0; n--) {
+        const known = this.known.get(formatPath(path.slice(0, n)));
+        if (known) return known;
+      }
     }
     let node: unknown = this.doc.contents;
     let best: Node | undefined = node as Node | undefined;
@@ -149,7 +157,7 @@ export class SourceDoc {
   }
 
   error(code: LoadErrorCode, path: Path, message: string, target: "key" | "value" = "value"): LoadError {
-    const { line, col } = this.locate(path, target);
+    const { line, col } = this.locate(path, target, true);
     return new LoadError(code, this.file, line, col, formatPath(path), message);
   }
 
