@@ -211,4 +211,18 @@ describe("bad dumps", () => {
     const missing = await cli(["simulate", "--cluster", join(dir, "none.yaml")]);
     expect(missing.code).toBe(2);
   });
+
+  it("--dump-at prints a List in kubectl's form that --cluster reads back; a time after the end is a usage error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "faultline-dump-at-"));
+    const out = await cli(["simulate", "examples/node-power-loss.yaml", "--dump-at", "6m"]);
+    expect(out.code).toBe(0);
+    expect(out.out.startsWith("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n")).toBe(true);
+    expect(out.out.endsWith('kind: List\nmetadata:\n  resourceVersion: ""\n')).toBe(true);
+    writeFileSync(join(dir, "at-6m.yaml"), out.out);
+    const again = await cli(["simulate", "--cluster", join(dir, "at-6m.yaml"), "--json"]);
+    expect(again.code).toBe(0);
+    const late = await cli(["simulate", "examples/node-power-loss.yaml", "--dump-at", "1h"]);
+    expect(late.code).toBe(2);
+    expect(late.err).toContain("--dump-at 1h: after the end of the scenario");
+  });
 });
