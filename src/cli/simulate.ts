@@ -1,10 +1,18 @@
 // `faultline simulate FILE [--seed N] [--json] [--report FILE] [--vary KEY=V1,V2] [--max-events N]`:
 // load, check the work against the budget (src/run/budget.ts), run, print, write the report.
 
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { UnsupportedFault } from "../faults/faults.ts";
-import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
+import {
+  formatDuration,
+  formatLoadError,
+  LoadError,
+  loadScenarioFile,
+  parseDuration,
+  UnitError,
+} from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { formatJson } from "../report/json.ts";
@@ -13,6 +21,7 @@ import { formatTimeline } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
 import { type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { dumpAt, formatDump } from "../serve/dump.ts";
 import {
   applyVariation,
   formatVariants,
@@ -34,13 +43,23 @@ interface Options {
   vary?: string;
   maxEvents?: string;
   maxRequests?: string;
+  cluster?: string;
+  dumpAt?: string;
 }
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   program
     .command("simulate")
     .description("simulate a scenario file and print what the cluster does, second by second")
-    .argument("<file>", "scenario file (YAML)")
+    .argument("[file]", "scenario file (YAML); optional with --cluster")
+    .option(
+      "--cluster <dump>",
+      "start from a dump of a live cluster (kubectl get nodes,pods,… -A -o yaml or json; a file or a folder) instead of the scenario's nodes and manifests",
+    )
+    .option(
+      "--dump-at <time>",
+      "print the cluster at this time of the run as kubectl get -o yaml prints a List (with --json: -o json)",
+    )
     .option("--seed <n>", "run with this random seed instead of the scenario's `seed`")
     .option("--json", "print the machine-readable result")
     .option("--all-leases", "show every Lease renewal in the timeline")
@@ -58,7 +77,15 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       "--max-requests <n>",
       `simulated requests one run may send, retries included (default ${count(DEFAULT_BUDGET.maxRequests)})`,
     )
-    .action(async (file: string, opts: Options) => {
+    .action(async (file: string | undefined, opts: Options) => {
+      if (file === undefined && opts.cluster === undefined)
+        throw new UsageError("simulate needs a scenario file, or --cluster DUMP");
+      if (opts.cluster !== undefined && !existsSync(opts.cluster))
+        throw new UsageError(`--cluster: ${opts.cluster}: no such file or folder`);
+      const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
+      if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
+        throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
+      const shown = file ?? opts.cluster!;
       const seed = parseSeed(opts.seed);
       const budget: Budget = {
         maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
@@ -73,10 +100,23 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       if (opts.reportInclude !== undefined && opts.report === undefined)
         throw new UsageError("--report-include goes with --report");
       try {
-        const scenario = loadScenarioFile(file);
+        const scenario = loadScenarioFile(file, opts.cluster === undefined ? {} : { cluster: opts.cluster });
         if (opts.report !== undefined)
-          checkReportPath(opts.report, [file, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
-        const runner = new Runner(io, file, budget, seed);
+          checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
+        const runner = new Runner(io, shown, budget, seed);
+        if (dumpTime !== undefined) {
+          if (dumpTime > scenario.duration)
+            throw new UsageError(
+              `--dump-at ${opts.dumpAt}: after the end of the scenario (${formatDuration(scenario.duration)})`,
+            );
+          runner.check(scenario);
+          const items = dumpAt(scenario, dumpTime, {
+            ...(seed === undefined ? {} : { seed }),
+            maxEvents: budget.maxEvents,
+          });
+          print(io, shown, () => formatDump(items, opts.json ? "json" : "yaml"), opts.json);
+          return;
+        }
         if (opts.vary !== undefined) {
           const { key, values } = parseVary(opts.vary);
           const variants = values.map((v) => ({
@@ -88,7 +128,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
             variant: v.label,
             result: runner.run(v.scenario, `${v.label} (${i + 1} of ${variants.length})`, false),
           }));
-          print(io, file, () => formatVariants(scenario.name, runs, opts.json ?? false), opts.json);
+          print(io, shown, () => formatVariants(scenario.name, runs, opts.json ?? false), opts.json);
           if (opts.report !== undefined && runs[0])
             await writeReport(io, opts.report, scenario, runs, include, budget, { key, values });
           return;
@@ -97,7 +137,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         const result = runner.run(scenario, scenario.name, true);
         print(
           io,
-          file,
+          shown,
           () =>
             opts.json
               ? formatJson(result, scenario)
@@ -112,7 +152,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           setExit(EXIT_BAD_INPUT);
           return;
         }
-        if (error instanceof UnsupportedFault) throw new UsageError(`${file}: ${error.message}`);
+        if (error instanceof UnsupportedFault) throw new UsageError(`${shown}: ${error.message}`);
         if (error instanceof VaryError) throw new UsageError(error.message);
         throw error;
       }
@@ -199,6 +239,17 @@ async function writeReport(
   );
   const bytes = await writeReportFile(path, () => writeHtmlReport(path, payload));
   io.err(`faultline: report written to ${path} (${Math.ceil(bytes / 1024)} KiB)\n`);
+}
+
+function parseDumpAt(value: string): number {
+  try {
+    const t = parseDuration(value);
+    if (t < 0) throw new UnitError(`"${value}" is before the start of the run`);
+    return t;
+  } catch (e) {
+    if (e instanceof UnitError) throw new UsageError(`--dump-at: ${e.message}`);
+    throw e;
+  }
 }
 
 export function parseSeed(value: string | undefined): number | undefined {

@@ -7,7 +7,7 @@ import { createPod, deletePodGracefully } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
 import { podTemplateHash } from "../kubernetes/names.ts";
-import type { Deployment, Pod, ReplicaSet } from "../kubernetes/objects.ts";
+import type { Deployment, Pod, PodTemplateSpec, ReplicaSet } from "../kubernetes/objects.ts";
 import { generatePodName, isActive, podFromTemplate } from "./pod-template.ts";
 import { WorkQueue } from "./work-queue.ts";
 
@@ -36,11 +36,17 @@ export class ReplicaSetController {
     });
   }
 
-  /** The Deployment controller's part: make sure the ReplicaSet for the current template exists. */
+  /**
+   * The Deployment controller's part: make sure the ReplicaSet for the current template exists. An
+   * existing one the Deployment owns with the same template is its new ReplicaSet whatever its name
+   * (FindNewReplicaSet, pkg/controller/deployment/util/deployment_util.go: the oldest whose template
+   * is EqualIgnoreHash): a cluster dump's, named with the cluster's own pod-template-hash.
+   */
   syncDeployment(d: Deployment): ReplicaSet {
     const hash = podTemplateHash(d.spec.template);
     const name = `${d.metadata.name}-${hash}`;
-    const existing = this.cluster.store.get("ReplicaSet", `${d.metadata.namespace}/${name}`);
+    const existing =
+      this.cluster.store.get("ReplicaSet", `${d.metadata.namespace}/${name}`) ?? this.ownedWithTemplate(d);
     if (existing) return existing;
     const labels = { ...(d.spec.template.metadata?.labels ?? {}), "pod-template-hash": hash };
     return this.cluster.store.create<ReplicaSet>({
@@ -61,6 +67,21 @@ export class ReplicaSetController {
         template: { metadata: { ...d.spec.template.metadata, labels }, spec: d.spec.template.spec },
       },
     });
+  }
+
+  private ownedWithTemplate(d: Deployment): ReplicaSet | undefined {
+    const template = templateIgnoringHash(d.spec.template);
+    return this.cluster.store
+      .list("ReplicaSet")
+      .filter(
+        (rs) =>
+          rs.metadata.namespace === d.metadata.namespace &&
+          rs.metadata.ownerReferences?.some(
+            (o) => o.kind === "Deployment" && o.name === d.metadata.name && o.controller !== false,
+          ) &&
+          templateIgnoringHash(rs.spec.template) === template,
+      )
+      .sort((a, b) => (a.metadata.creationTimestamp ?? 0) - (b.metadata.creationTimestamp ?? 0))[0];
   }
 
   private sync(key: string): void {
@@ -118,4 +139,22 @@ function rank(pod: Pod): number {
   if (!pod.spec.nodeName) return 0;
   if (pod.status.phase !== "Running") return 1;
   return pod.status.conditions.some((c) => c.type === "Ready" && c.status === "True") ? 3 : 2;
+}
+
+/** A pod template without its pod-template-hash label, as canonical JSON (EqualIgnoreHash). */
+function templateIgnoringHash(t: PodTemplateSpec): string {
+  const { "pod-template-hash": _, ...labels } = t.metadata?.labels ?? {};
+  return canonical({ ...t.metadata, labels, spec: t.spec });
+}
+
+/** JSON with every mapping's keys sorted: equal values give equal text. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v !== null && typeof v === "object")
+    return `{${Object.keys(v)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(v);
 }

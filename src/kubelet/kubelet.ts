@@ -125,7 +125,13 @@ export class Kubelet {
         this.proberRng ??= ctx.engine.rng.fork(`prober/${spec.name}`);
         return this.proberRng;
       },
-      nextIp: () => `10.244.${this.index}.${this.ipCounter++}`,
+      nextIp: () => {
+        // Skip the addresses pods of a cluster dump brought with them (they keep theirs).
+        let ip: string;
+        do ip = `10.244.${this.index}.${this.ipCounter++}`;
+        while (this.ipsInUse().has(ip));
+        return ip;
+      },
     };
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
@@ -138,6 +144,13 @@ export class Kubelet {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  /** The IPs of the pods bound here. */
+  private ipsInUse(): Set<string> {
+    const ips = new Set<string>();
+    for (const p of this.ctx.store.podSetOnNode(this.name)) if (p.status.podIP) ips.add(p.status.podIP);
+    return ips;
   }
 
   /** The kubelet can reach the API server: the machine is on, the kubelet runs, no partition. */
@@ -278,7 +291,9 @@ export class Kubelet {
     this.volumesChanged();
     // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
     worker.added();
-    const restart = pod.status.containerStatuses.length > 0;
+    // Its containers ran before (the machine came back): restartCount climbs. A cluster dump's pod
+    // brings only its counts (no start time): it starts from them.
+    const restart = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
     worker.addTimer(
       this.ctx.engine.after(POD_STARTUP_SECONDS, () => {
         if (!this.powered) return;

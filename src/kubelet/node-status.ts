@@ -48,6 +48,8 @@ export interface NodeStatusHost {
  * getNodeModifiersFromCloudProvider).
  */
 export function nodeLabels(spec: NodeSpec): Record<string, string> {
+  // A Node of a cluster dump already has every label its kubelet and cloud provider set.
+  if (spec.labelsAsRegistered) return { ...spec.labels };
   return {
     "kubernetes.io/hostname": spec.name,
     "kubernetes.io/os": "linux",
@@ -103,10 +105,13 @@ export class NodeStatus {
     return {
       kind: "Node",
       metadata: { name: spec.name, labels: nodeLabels(spec), creationTimestamp: createdAt },
-      spec: { taints: spec.taints.map((t) => ({ ...t })) },
+      spec: {
+        ...(spec.unschedulable ? { unschedulable: true } : {}),
+        taints: spec.taints.map((t) => ({ ...t })),
+      },
       status: {
         capacity: { ...spec.capacity },
-        allocatable: { ...spec.capacity },
+        allocatable: { ...(spec.allocatable ?? spec.capacity) },
         conditions: healthyConditions(this.host.engine.now),
         nodeInfo: { kubeletVersion: this.host.versionString },
         volumesInUse: [...this.volumesInUse],

@@ -52,6 +52,26 @@ export function admitPod(pod: Pod, cp: AdmissionSettings): void {
 }
 
 /**
+ * A pod read from a cluster dump carries the tolerations the plugin gave it, indistinguishable from
+ * hand-written ones: those exactly as the plugin writes them with these settings are taken as its.
+ */
+export function recognizeAdmissionTolerations(pod: Pod, cp: AdmissionSettings): void {
+  const seconds: Record<string, number> = {
+    [TAINT_NOT_READY]: cp.defaultNotReadyTolerationSeconds,
+    [TAINT_UNREACHABLE]: cp.defaultUnreachableTolerationSeconds,
+  };
+  for (const t of pod.spec.tolerations ?? [])
+    if (
+      t.key !== undefined &&
+      t.operator === "Exists" &&
+      t.effect === "NoExecute" &&
+      t.tolerationSeconds !== undefined &&
+      seconds[t.key] === t.tolerationSeconds
+    )
+      ADDED_BY_ADMISSION.add(t);
+}
+
+/**
  * AddOrUpdateDaemonPodTolerations (pkg/controller/daemon/util/daemonset_util.go): DaemonSet pods
  * tolerate not-ready and unreachable NoExecute with no limit ("DaemonSet pods shouldn't be deleted
  * by NodeController in case of node problems"), and the pressure and unschedulable NoSchedule taints.

@@ -3,18 +3,58 @@
 // scenario file's folder, so they read relative to the current directory.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, extname, isAbsolute, join } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Scenario } from "../scenario/types.ts";
 import { LoadError } from "./errors.ts";
+import { loadScenarioSource } from "./patch.ts";
 import { type ManifestFile, ManifestReadError, parseManifests } from "./scenario/manifests.ts";
 import { parseScenario } from "./scenario/parse.ts";
 import { MAX_FILE_BYTES } from "./source.ts";
 import { invalidUtf8Offset, positionOfByte } from "./utf8.ts";
 
 const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
-const MIB = MAX_FILE_BYTES / 1024 / 1024;
 
-export function loadScenarioFile(path: string): Scenario {
+/**
+ * The scenario at `path`; with `cluster`, a dump's nodes and objects instead of its own `nodes` and
+ * `manifests` (`simulate --cluster`), applied as patches so that variants of it load the same way.
+ * Without `path`, a scenario of 15 minutes with nothing on its timeline (`simulate --cluster DUMP`).
+ */
+export function loadScenarioFile(path: string | undefined, options: { cluster?: string } = {}): Scenario {
+  if (path === undefined) {
+    const cluster = options.cluster ?? "";
+    const name = basename(cluster).replace(/\.(ya?ml|json)$/i, "") || "cluster";
+    const text = `name: ${JSON.stringify(name)}\nduration: 15m\ncluster: ${JSON.stringify(cluster)}\n`;
+    return loadScenarioSource({ file: "--cluster", text, manifests: {} }, [], (entry, maxBytes) =>
+      readManifestEntry(".", entry, maxBytes),
+    );
+  }
+  if (options.cluster !== undefined) {
+    const text = readScenarioText(path);
+    const dir = dirname(path);
+    const entry = isAbsolute(options.cluster)
+      ? options.cluster
+      : relative(dir, resolve(options.cluster)) || ".";
+    const label = `--cluster ${options.cluster}`;
+    return loadScenarioSource(
+      { file: path, text, manifests: {} },
+      [
+        { path: "cluster", value: entry, label },
+        { path: "nodes", value: undefined, label },
+        { path: "manifests", value: undefined, label },
+      ],
+      (e, maxBytes) => readManifestEntry(dir, e, maxBytes),
+    );
+  }
+  return loadScenarioText(path);
+}
+
+function loadScenarioText(path: string): Scenario {
+  const text = readScenarioText(path);
+  const dir = dirname(path);
+  return parseScenario(text, path, (entry, maxBytes) => readManifestEntry(dir, entry, maxBytes));
+}
+
+function readScenarioText(path: string): string {
   let text: string;
   try {
     text = readSmallFile(path);
@@ -24,8 +64,7 @@ export function loadScenarioFile(path: string): Scenario {
     if (isNotFound(e)) throw new LoadError("file-not-found", path, 0, 0, "", "no such file");
     throw new LoadError("unreadable-file", path, 0, 0, "", `cannot read: ${errorMessage(e)}`);
   }
-  const dir = dirname(path);
-  return parseScenario(text, path, (entry) => readManifestEntry(dir, entry));
+  return text;
 }
 
 /** Manifest files or folders named on the command line (`faultline probes`), without a scenario. */
@@ -48,7 +87,11 @@ export function loadManifestFiles(paths: readonly string[]): Pick<Scenario, "man
 }
 
 /** A `manifests:` entry: one file, or the .yaml/.yml/.json files of a folder sorted by name. */
-export function readManifestEntry(dir: string, entry: string): ManifestFile[] | undefined {
+export function readManifestEntry(
+  dir: string,
+  entry: string,
+  maxBytes = MAX_FILE_BYTES,
+): ManifestFile[] | undefined {
   const full = isAbsolute(entry) ? entry : join(dir, entry);
   let stat: ReturnType<typeof statSync>;
   try {
@@ -66,25 +109,25 @@ export function readManifestEntry(dir: string, entry: string): ManifestFile[] | 
       for (const name of names) {
         const file = join(full, name);
         if (!statSync(file).isFile()) continue;
-        out.push({ text: readSmallFile(file), file });
+        out.push({ text: readSmallFile(file, maxBytes), file });
       }
       return out;
     }
-    return [{ text: readSmallFile(full), file: full }];
+    return [{ text: readSmallFile(full, maxBytes), file: full }];
   } catch (e) {
     if (e instanceof ManifestReadError || e instanceof LoadError) throw e;
     throw new ManifestReadError("unreadable-file", `cannot read ${full}: ${errorMessage(e)}`);
   }
 }
 
-/** Refuses anything but a regular file of at most MAX_FILE_BYTES, before reading it (no hang on a FIFO or /dev/zero). */
-function readSmallFile(file: string): string {
+/** Refuses anything but a regular file of at most `maxBytes`, before reading it (no hang on a FIFO or /dev/zero). */
+function readSmallFile(file: string, maxBytes = MAX_FILE_BYTES): string {
   const stat = statSync(file);
   if (!stat.isFile()) throw new ManifestReadError("unreadable-file", `${file} is not a regular file`);
-  if (stat.size > MAX_FILE_BYTES) {
+  if (stat.size > maxBytes) {
     throw new ManifestReadError(
       "file-too-large",
-      `${file} is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; files larger than ${MIB} MiB are refused`,
+      `${file} is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; files larger than ${maxBytes / 1024 / 1024} MiB are refused`,
     );
   }
   const bytes = readFileSync(file);

@@ -11,10 +11,23 @@ import type { ReadManifest } from "./scenario/manifests.ts";
 import { parseScenarioWith } from "./scenario/parse.ts";
 import { type DocEdit, formatPath, type Path, PathError, type SourceDoc } from "./source.ts";
 
-/** A scenario loaded from its source with `patches` applied in order (a later one wins on the same field). */
-export function loadScenarioSource(source: ScenarioSource, patches: readonly Patch[] = []): Scenario {
-  const read: ReadManifest = (entry) =>
-    Object.hasOwn(source.manifests, entry) ? source.manifests[entry] : undefined;
+/**
+ * A scenario loaded from its source with `patches` applied in order (a later one wins on the same
+ * field). The files it names come from `source.manifests`, or from `readManifest` when given (they
+ * are then recorded in `source.manifests`).
+ */
+export function loadScenarioSource(
+  source: ScenarioSource,
+  patches: readonly Patch[] = [],
+  readManifest?: ReadManifest,
+): Scenario {
+  const read: ReadManifest = readManifest
+    ? (entry, maxBytes) => {
+        const files = readManifest(entry, maxBytes);
+        if (files !== undefined) source.manifests[entry] = files;
+        return files;
+      }
+    : (entry) => (Object.hasOwn(source.manifests, entry) ? source.manifests[entry] : undefined);
   const patcher = new Patcher(patches);
   let scenario: Scenario;
   try {

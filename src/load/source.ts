@@ -44,18 +44,49 @@ export interface Position {
 export class SourceDoc {
   readonly file: string;
   readonly value: unknown;
-  private readonly doc: Document;
   private readonly lineCounter: LineCounter;
+  private parsed: Document | (() => Document);
+  /** Positions known without the YAML document (a large JSON file's items), by formatted path. */
+  private readonly known: ReadonlyMap<string, Position>;
 
-  constructor(file: string, doc: Document, lineCounter: LineCounter, value: unknown) {
+  /**
+   * `doc` may be a function that parses the document (with `lineCounter`) on first use: a value read
+   * by a faster reader (JSON.parse) only pays for the YAML document when a message needs a position
+   * that `known` does not hold.
+   */
+  constructor(
+    file: string,
+    doc: Document | (() => Document),
+    lineCounter: LineCounter,
+    value: unknown,
+    known: ReadonlyMap<string, Position> = new Map(),
+  ) {
     this.file = file;
-    this.doc = doc;
+    this.parsed = doc;
     this.lineCounter = lineCounter;
     this.value = value;
+    this.known = known;
+  }
+
+  private get doc(): Document {
+    if (typeof this.parsed === "function") this.parsed = this.parsed();
+    return this.parsed;
   }
 
   /** The position of the value at `path` (or of its key, for an unknown or misplaced field). */
-  locate(path: Path, target: "key" | "value" = "value"): Position {
+  locate(path: Path, target: "key" | "value" = "value", exact = false): Position {
+    if (target === "value") {
+      const known = this.known.get(formatPath(path));
+      if (known) return known;
+    }
+    // Before the YAML document is parsed, a note's position is its object's (parsing a 100 MB dump
+    // for a "not modelled" line would cost more than the whole load); errors parse it (`exact`).
+    if (!exact && typeof this.parsed === "function") {
+      for (let n = path.length - 1; n > 0; n--) {
+        const known = this.known.get(formatPath(path.slice(0, n)));
+        if (known) return known;
+      }
+    }
     let node: unknown = this.doc.contents;
     let best: Node | undefined = node as Node | undefined;
     for (let i = 0; i < path.length; i++) {
@@ -126,7 +157,7 @@ export class SourceDoc {
   }
 
   error(code: LoadErrorCode, path: Path, message: string, target: "key" | "value" = "value"): LoadError {
-    const { line, col } = this.locate(path, target);
+    const { line, col } = this.locate(path, target, true);
     return new LoadError(code, this.file, line, col, formatPath(path), message);
   }
 
@@ -170,15 +201,15 @@ function hasRange(node: unknown): node is Node {
  * Parse every document of a YAML (or JSON) file. Empty documents are skipped. The first syntax error
  * becomes a LoadError at its position; so does alias expansion beyond yaml's resource-exhaustion guard.
  */
-export function parseYamlFile(text: string, file: string): SourceDoc[] {
-  if (text.length > MAX_FILE_BYTES) {
+export function parseYamlFile(text: string, file: string, maxBytes = MAX_FILE_BYTES): SourceDoc[] {
+  if (text.length > maxBytes) {
     throw new LoadError(
       "file-too-large",
       file,
       0,
       0,
       "",
-      `file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; faultline refuses it`,
+      `file is larger than ${maxBytes / 1024 / 1024} MiB; faultline refuses it`,
     );
   }
   const lineCounter = new LineCounter();

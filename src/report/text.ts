@@ -3,7 +3,7 @@
 // trace, the summary) and the scenario's names.
 
 import { isWorkload } from "../kubernetes/objects.ts";
-import type { Scenario } from "../scenario/types.ts";
+import type { ClusterDumpInfo, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
 import { visibleEventIndexes } from "../trace/visible.ts";
@@ -30,12 +30,24 @@ export function formatTimeline(
   out.push("");
   out.push("Starting state");
   out.push(...startingNodes(result.initial, scenario));
-  const workloads = scenario.manifests.filter((m) => isWorkload(m.kind));
+  if (scenario.cluster) out.push(...clusterLines(scenario.cluster, scenario));
+  // A workload another one controls (a dump's ReplicaSets and pods) is told through its owner.
+  const present = new Set(
+    scenario.manifests.map((m) => `${m.kind}/${m.object.metadata.namespace}/${m.object.metadata.name}`),
+  );
+  const workloads = scenario.manifests.filter((m) => {
+    if (!isWorkload(m.kind)) return false;
+    const owner = m.object.metadata.ownerReferences?.find((o) => o.controller !== false);
+    return !owner || !present.has(`${owner.kind}/${m.object.metadata.namespace}/${owner.name}`);
+  });
   if (workloads.length > 0)
     out.push(`  workloads: ${workloads.map((m) => `${m.kind} ${m.object.metadata.name}`).join(", ")}`);
   out.push(...startingPods(result.initial));
-  if (scenario.ignored.length > 0)
-    out.push(`  ignored (not modelled): ${scenario.ignored.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
+  const notModelledKinds = scenario.ignored.filter((i) => i.reason === undefined);
+  if (notModelledKinds.length > 0)
+    out.push(`  ignored (not modelled): ${notModelledKinds.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
+  for (const i of scenario.ignored)
+    if (i.reason !== undefined) out.push(`  ignored: ${i.kind} ${i.name} (${i.reason})`);
   if (scenario.notModelled.length > 0)
     out.push(`  not modelled: ${scenario.notModelled.map((n) => `${n.field} (${n.where})`).join(", ")}`);
   out.push(
@@ -77,6 +89,20 @@ function startingNodes(initial: InitialState, scenario: Scenario): string[] {
     `${head}, ${initial.nodes.length - notReady.length} Ready: ${names}`,
     ...notReady.map((n) => `  not Ready at t=0: ${n.name} ${n.status}`),
   ];
+}
+
+/** Where a `cluster:` dump's state came from, and what of it the models rebuild rather than read. */
+function clusterLines(cluster: ClusterDumpInfo, scenario: Scenario): string[] {
+  const pods = scenario.manifests.filter((m) => m.kind === "Pod").length;
+  const rebuilt = Object.entries(cluster.rebuilt).map(([kind, n]) => `${n} ${kind}${n === 1 ? "" : "s"}`);
+  const lines = [
+    `  from the cluster dump ${cluster.files.join(", ")}: ${pods} pods on their nodes${cluster.kubeletVersion ? `, kubelets ${cluster.kubeletVersion}` : ""}`,
+  ];
+  if (rebuilt.length > 0)
+    lines.push(`  made again by the controllers, not read from the dump: ${rebuilt.join(", ")}`);
+  if (cluster.notReady.length > 0)
+    lines.push(`  not Ready in the dump, Ready here (not modelled yet): ${cluster.notReady.join(", ")}`);
+  return lines;
 }
 
 /** Every pod that is not Running and Ready at t=0, with why (trace/result.ts InitialPod). */

@@ -18,7 +18,7 @@ import { Engine } from "../engine/engine.ts";
 import { quantize } from "../engine/time.ts";
 import { Faults } from "../faults/faults.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
-import { admitPod } from "../kubernetes/admission.ts";
+import { admitPod, recognizeAdmissionTolerations } from "../kubernetes/admission.ts";
 import { kubeletVersionString } from "../kubernetes/defaults.ts";
 import type { KubeObject } from "../kubernetes/objects.ts";
 import { resolveSettings } from "../scenario/settings.ts";
@@ -149,9 +149,11 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       const obj = structuredClone(m.object) as KubeObject;
       obj.metadata.creationTimestamp = engine.now;
       // A bare Pod passes the API server's admission like every pod a controller creates.
+      if (obj.kind === "Pod" && scenario.cluster) recognizeAdmissionTolerations(obj, ctx.admission);
       if (obj.kind === "Pod") admitPod(obj, ctx.admission);
       store.create(obj);
-      if (obj.kind === "Deployment") replicaSets.syncDeployment(obj);
+      // A dump's Deployments find their ReplicaSets through the Deployment watch, once every object exists.
+      if (obj.kind === "Deployment" && !scenario.cluster) replicaSets.syncDeployment(obj);
     }
   };
   if (scenario.start === "running") createManifests();

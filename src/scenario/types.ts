@@ -32,6 +32,12 @@ export interface NodeSpec {
   labels: Record<string, string>;
   taints: Taint[];
   capacity: ResourceList;
+  /** status.allocatable when it differs from capacity (a Node of a cluster dump); absent: the capacity */
+  allocatable?: ResourceList;
+  /** spec.unschedulable: the node is cordoned from the start (a Node of a cluster dump) */
+  unschedulable?: boolean;
+  /** `labels` are the Node's labels as they were (a cluster dump): the kubelet adds none of its own */
+  labelsAsRegistered?: boolean;
 }
 
 /**
@@ -182,6 +188,20 @@ export interface IgnoredObject {
   kind: string;
   name: string;
   pos: SourcePos;
+  /** Why, when it is not that faultline does not model the kind (a pod on a node not in the dump) */
+  reason?: string;
+}
+
+/** What a scenario's `cluster:` dump held besides the nodes and objects it became. */
+export interface ClusterDumpInfo {
+  /** the dump's files, as messages name them */
+  files: string[];
+  /** objects the models make again from the others, by kind: EndpointSlice, ControllerRevision… */
+  rebuilt: Record<string, number>;
+  /** the newest status.nodeInfo.kubeletVersion of the dump's nodes, e.g. `v1.31.4` */
+  kubeletVersion?: string;
+  /** nodes whose Ready condition was not True when the dump was taken (they start Ready here) */
+  notReady: string[];
 }
 
 export interface Scenario {
@@ -194,6 +214,8 @@ export interface Scenario {
   nodes: NodeSpec[];
   manifests: ManifestObject[];
   ignored: IgnoredObject[];
+  /** The `cluster:` dump the nodes and objects came from (issue 12), if any. */
+  cluster?: ClusterDumpInfo;
   /** Valid fields of the manifests that no model reads (they may change the answer): said, never dropped. */
   notModelled: NotModelledField[];
   controlPlane: ControlPlaneOverrides;

@@ -20,6 +20,7 @@ import { toleratesAll } from "../kubernetes/taints.ts";
 import type { ApiObject, Json } from "./api-types.ts";
 import { type ConvertContext, counts, metaJ } from "./convert-meta.ts";
 import { podSpecJ } from "./convert-pod.ts";
+import { byteQuantity } from "./quantity.ts";
 
 function templateJ(t: PodTemplateSpec): Json {
   return {
@@ -120,7 +121,14 @@ export function statefulSetJ(cc: ConvertContext, s: StatefulSet): ApiObject {
               apiVersion: "v1",
               kind: "PersistentVolumeClaim",
               metadata: { name: t.metadata.name },
-              spec: t.spec as unknown as Json,
+              spec: {
+                ...(t.spec.accessModes ? { accessModes: t.spec.accessModes } : {}),
+                ...(t.spec.storageClassName !== undefined
+                  ? { storageClassName: t.spec.storageClassName }
+                  : {}),
+                volumeMode: "Filesystem",
+                resources: t.spec.storage ? { requests: { storage: byteQuantity(t.spec.storage) } } : {},
+              },
             })),
           }
         : {}),

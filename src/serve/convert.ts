@@ -191,6 +191,14 @@ function volumeJ(cc: ConvertContext, pv: PersistentVolume): ApiObject {
             },
           }
         : {}),
+      // The model keeps no volume source: a CSI volume of the class's provisioner stands for it.
+      csi: {
+        driver:
+          (pv.spec.storageClassName &&
+            cc.ctx.store.get("StorageClass", pv.spec.storageClassName)?.provisioner) ||
+          "unknown",
+        volumeHandle: pv.metadata.name,
+      },
       ...(pv.spec.nodeAffinity ? { nodeAffinity: pv.spec.nodeAffinity } : {}),
       persistentVolumeReclaimPolicy: pv.spec.persistentVolumeReclaimPolicy,
       ...(pv.spec.storageClassName !== undefined ? { storageClassName: pv.spec.storageClassName } : {}),

@@ -43,8 +43,9 @@ const RULES: Record<string, Record<string, When>> = {
     activeDeadlineSeconds: present,
     initContainers: nonEmpty,
     overhead: nonEmpty,
-    preemptionPolicy: present,
-    priority: present,
+    // The API server writes both on every pod (Priority admission): only a priority of its own counts.
+    preemptionPolicy: not("PreemptLowerPriority"),
+    priority: notZero,
     priorityClassName: present,
     resourceClaims: nonEmpty,
     resources: nonEmpty,

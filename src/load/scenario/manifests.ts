@@ -18,7 +18,7 @@ export type { ManifestFile };
  * .yaml/.yml/.json file of a folder sorted by name. `undefined` when nothing exists there; throws
  * ManifestReadError when it exists but cannot be used (too large, not a file).
  */
-export type ReadManifest = (path: string) => ManifestFile[] | undefined;
+export type ReadManifest = (path: string, maxBytes?: number) => ManifestFile[] | undefined;
 
 export class ManifestReadError extends Error {
   readonly code: LoadErrorCode;
@@ -40,11 +40,27 @@ export function readEntry(
     collectObjects(src, path, entry, out);
     return;
   }
+  for (const f of readFiles(src, path, entry, readManifest)) {
+    for (const parsed of parseYamlFile(f.text, f.file)) {
+      const doc = transform ? transform(parsed, "manifest") : parsed;
+      collectObjects(doc, [], doc.value, out);
+    }
+  }
+}
+
+/** The files a path entry names (a file, or a folder's .yaml/.yml/.json files): never none. */
+export function readFiles(
+  src: SourceDoc,
+  path: Path,
+  entry: unknown,
+  readManifest: ReadManifest,
+  maxBytes?: number,
+): ManifestFile[] {
   const p = str(src, path, entry);
   if (p.trim() === "") fail(src, path, "invalid-value", "an empty manifest path");
   let files: ManifestFile[] | undefined;
   try {
-    files = readManifest(p);
+    files = readManifest(p, maxBytes);
   } catch (e) {
     if (e instanceof ManifestReadError) fail(src, path, e.code, e.message);
     throw e;
@@ -60,12 +76,7 @@ export function readEntry(
   if (files.length === 0) {
     fail(src, path, "file-not-found", `${JSON.stringify(p)}: the folder holds no .yaml, .yml or .json files`);
   }
-  for (const f of files) {
-    for (const parsed of parseYamlFile(f.text, f.file)) {
-      const doc = transform ? transform(parsed, "manifest") : parsed;
-      collectObjects(doc, [], doc.value, out);
-    }
-  }
+  return files;
 }
 
 /**

@@ -4,13 +4,34 @@
 import { LABEL_HOSTNAME, LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { Taint } from "../../kubernetes/objects.ts";
 import type { NodeSpec } from "../../scenario/types.ts";
-import { fail, int, isObj, knownFields, list, obj, oneOf, optStr, quantity, show, str } from "../check.ts";
+import {
+  bool,
+  fail,
+  int,
+  isObj,
+  knownFields,
+  list,
+  obj,
+  oneOf,
+  optStr,
+  quantity,
+  show,
+  str,
+} from "../check.ts";
 import { check, dnsSubdomain, labelMap } from "../manifest/meta.ts";
 import { isLabelKey, isLabelValue } from "../manifest/names.ts";
 import { formatPath, type Path, type SourceDoc } from "../source.ts";
 import { MAX_NODES } from "./limits.ts";
 
-export const NODE_FIELDS = ["name", "zone", "region", "labels", "capacity", "taints"] as const;
+export const NODE_FIELDS = [
+  "name",
+  "zone",
+  "region",
+  "labels",
+  "capacity",
+  "taints",
+  "unschedulable",
+] as const;
 export const NODE_GROUP_FIELDS = ["count", "zones", "region", "labels", "capacity", "taints"] as const;
 const CAPACITY_FIELDS = ["cpu", "memory", "pods"] as const;
 const TAINT_FIELDS = ["key", "value", "effect"] as const;
@@ -89,7 +110,11 @@ export function parseNodes(src: SourceDoc, v: unknown): NodeSpec[] {
     const capacity =
       o.capacity == null ? { ...DEFAULT_CAPACITY } : parseCapacity(src, [...p, "capacity"], o.capacity);
     const taints = o.taints == null ? [] : parseTaints(src, [...p, "taints"], o.taints);
-    return makeNode(name, zone, region, labels, capacity, taints);
+    const node = makeNode(name, zone, region, labels, capacity, taints);
+    // spec.unschedulable, as `kubectl cordon` sets it, from the start.
+    if (o.unschedulable != null && bool(src, [...p, "unschedulable"], o.unschedulable))
+      node.unschedulable = true;
+    return node;
   });
 }
 
@@ -119,7 +144,7 @@ function makeNode(
   return node;
 }
 
-function nodeName(src: SourceDoc, path: Path, v: unknown): string {
+export function nodeName(src: SourceDoc, path: Path, v: unknown): string {
   return dnsSubdomain(src, path, v, "node name");
 }
 
@@ -160,12 +185,18 @@ function parseCapacity(src: SourceDoc, path: Path, v: unknown): NodeSpec["capaci
   return { cpu, memory, pods };
 }
 
-function parseTaints(src: SourceDoc, path: Path, v: unknown): Taint[] {
+/** Node taints; `fields`: a Node object's taints also carry timeAdded (set by the API server). */
+export function parseTaints(
+  src: SourceDoc,
+  path: Path,
+  v: unknown,
+  fields: readonly string[] = TAINT_FIELDS,
+): Taint[] {
   const seen = new Map<string, number>();
   return list(src, path, v).map((t, i) => {
     const p = [...path, i];
     const o = obj(src, p, t);
-    knownFields(src, p, o, TAINT_FIELDS, "Taint");
+    knownFields(src, p, o, fields, "Taint");
     if (o.key == null) fail(src, [...p, "key"], "missing-field", 'missing required field "key" in Taint');
     if (o.effect == null)
       fail(src, [...p, "effect"], "missing-field", 'missing required field "effect" in Taint');

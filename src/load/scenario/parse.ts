@@ -12,6 +12,7 @@ import {
   SUPPORTED_VERSIONS,
 } from "../../scenario/types.ts";
 import { duration, fail, int, knownFields, list, obj, oneOf, optStr, show } from "../check.ts";
+import { type ClusterRead, readCluster } from "../cluster/dump.ts";
 import { LoadError } from "../errors.ts";
 import { emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
@@ -30,6 +31,7 @@ export const SCENARIO_FIELDS = [
   "duration",
   "start",
   "nodes",
+  "cluster",
   "manifests",
   "controlPlane",
   "kubelet",
@@ -49,8 +51,8 @@ const EXTRA_FIELDS = [] as const;
  */
 export function parseScenario(text: string, file: string, readManifest: ReadManifest): Scenario {
   const manifests: Record<string, ManifestFile[]> = {};
-  const recording: ReadManifest = (entry) => {
-    const files = readManifest(entry);
+  const recording: ReadManifest = (entry, maxBytes) => {
+    const files = readManifest(entry, maxBytes);
     if (files !== undefined) manifests[entry] = files;
     return files;
   };
@@ -95,7 +97,7 @@ export function parseScenarioWith(
   knownFields(src, [], root, SCENARIO_FIELDS);
 
   const name = optStr(src, ["name"], root.name) ?? baseName(file);
-  const kubernetesVersion = version(src, root.kubernetesVersion);
+
   // The same range as `simulate --seed` (a 32-bit PRNG seed).
   const seed = root.seed == null ? 1 : int(src, ["seed"], root.seed, { min: 0, max: 0xffffffff });
   if (root.duration == null)
@@ -104,17 +106,40 @@ export function parseScenarioWith(
   const start =
     root.start == null ? "running" : oneOf(src, ["start"], root.start, ["running", "created"] as const);
 
-  if (root.nodes == null) {
+  const collected = emptyCollected();
+  let cluster: ClusterRead | undefined;
+  if (root.cluster != null) {
+    if (root.nodes != null)
+      fail(src, ["nodes"], "invalid-value", "the nodes come from the cluster dump: remove `nodes`", "key");
+    if (start !== "running")
+      fail(
+        src,
+        ["start"],
+        "invalid-value",
+        "a cluster dump is a running cluster: `start: created` does not apply",
+      );
+    cluster = readCluster(src, ["cluster"], root.cluster, readManifest, collected, transform);
+    if (cluster.nodes.length === 0)
+      fail(
+        src,
+        ["cluster"],
+        "invalid-value",
+        "the dump holds no Node: dump them with the rest (kubectl get nodes,pods,… -A -o yaml)",
+      );
+  } else if (root.nodes == null) {
     fail(
       src,
       ["nodes"],
       "missing-field",
-      'missing required field "nodes" (a list, or {count: 3, zones: [a, b, c]})',
+      'missing required field "nodes" (a list, or {count: 3, zones: [a, b, c]}), or "cluster" (a dump of a cluster)',
     );
   }
-  const nodes = parseNodes(src, root.nodes);
+  const nodes = cluster?.nodes ?? parseNodes(src, root.nodes);
+  const kubernetesVersion =
+    root.kubernetesVersion == null && cluster?.newest
+      ? dumpVersion(cluster.newest)
+      : version(src, root.kubernetesVersion);
 
-  const collected = emptyCollected();
   if (typeof root.manifests === "string") {
     // A single path, as a shorthand for a list of one.
     readEntry(src, ["manifests"], root.manifests, readManifest, collected, transform);
@@ -159,6 +184,7 @@ export function parseScenarioWith(
     timeline,
     extra,
   };
+  if (cluster) scenario.cluster = cluster.info;
   if (traffic.length > 0) scenario.traffic = traffic;
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
@@ -169,6 +195,18 @@ function baseName(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
   const dot = base.lastIndexOf(".");
   return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** The dump's version: its newest kubelet's minor (the control plane is at least as new). */
+function dumpVersion(at: NonNullable<ClusterRead["newest"]>): KubernetesVersion {
+  const minor = /^v?(\d+\.\d+)/.exec(at.version)?.[1];
+  if (minor && (SUPPORTED_VERSIONS as readonly string[]).includes(minor)) return minor as KubernetesVersion;
+  fail(
+    at.src,
+    at.path,
+    "unsupported-version",
+    `Kubernetes ${show(at.version)} is not supported (supported: ${SUPPORTED_VERSIONS[0]} to ${NEWEST_VERSION}); set the scenario's kubernetesVersion to the nearest`,
+  );
 }
 
 function version(src: SourceDoc, v: unknown): KubernetesVersion {

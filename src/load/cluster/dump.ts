@@ -1,0 +1,207 @@
+// A scenario's `cluster:`: the output of `kubectl get nodes,pods,deployments,… -A -o yaml|json` (a
+// List, in one file or a folder of them) as the cluster's starting state. Nodes become the scenario's
+// nodes; the workloads, pods, Services, claims, volumes, classes and budgets become its objects,
+// validated as manifests are (status, managedFields, resourceVersion and the rest the API server adds
+// are accepted); a pod keeps its node, name, IP and restart counts. What the controllers make again
+// from the rest (EndpointSlices, ControllerRevisions, Leases, Events) is counted, not read; Secrets
+// and ConfigMaps are read no further than their kind and name.
+
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from "../../kubernetes/objects.ts";
+import type { ClusterDumpInfo, NodeSpec } from "../../scenario/types.ts";
+import { fail, isObj, type Obj } from "../check.ts";
+import { type Collected, collectObjects } from "../manifest/collect.ts";
+import { isListKind } from "../manifest/kinds.ts";
+import { type ReadManifest, readFiles } from "../scenario/manifests.ts";
+import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
+import { parseJsonDump } from "./json.ts";
+import { type DumpNode, dumpNode } from "./node.ts";
+
+/**
+ * A dump file may be far larger than a manifest: 30,000 pods with their managedFields are about
+ * 150 MB of YAML. V8's longest string is 512 MiB; 256 MiB stays clear of it.
+ */
+export const MAX_DUMP_BYTES = 256 * 1024 * 1024;
+
+/** Kinds the models make again from the other objects: their copies in the dump are not read. */
+const REBUILT_KINDS = new Set(["EndpointSlice", "Endpoints", "ControllerRevision", "Lease", "Event"]);
+
+export interface ClusterRead {
+  nodes: NodeSpec[];
+  info: ClusterDumpInfo;
+  /** The node whose kubelet reports the newest version, to point at when that version is not supported. */
+  newest?: { src: SourceDoc; path: Path; version: string };
+}
+
+/** Read the dump named at `path` of the scenario into `out` (objects) and the returned nodes. */
+export function readCluster(
+  src: SourceDoc,
+  path: Path,
+  entry: unknown,
+  readManifest: ReadManifest,
+  out: Collected,
+  transform?: DocTransform,
+): ClusterRead {
+  const files = readFiles(src, path, entry, readManifest, MAX_DUMP_BYTES);
+  const read: ClusterRead = {
+    nodes: [],
+    info: { files: files.map((f) => f.file), rebuilt: {}, notReady: [] },
+  };
+  const nodeAt = new Map<string, { src: SourceDoc; path: Path }>();
+  const pods: { index: number; src: SourceDoc; path: Path }[] = [];
+  const visit = (doc: SourceDoc, p: Path, value: unknown): void => {
+    if (p.length === 0 && isObj(value) && Array.isArray(value.items) && value.kind == null)
+      // kubectl writes a List's keys sorted: apiVersion, items, kind, metadata. A file cut short loses the last.
+      fail(
+        doc,
+        value.items.length > 0 ? ["items", value.items.length - 1] : [],
+        "invalid-object",
+        'the List ends here without "kind: List": the file looks cut short; dump the cluster again',
+      );
+    if (isObj(value) && Array.isArray(value.items) && isList(value)) {
+      value.items.forEach((item, i) => {
+        visit(doc, [...p, "items", i], item);
+      });
+      return;
+    }
+    const kind = isObj(value) ? value.kind : undefined;
+    if (kind === "Node" && isObj(value) && value.apiVersion === "v1") {
+      const node = dumpNode(doc, p, value);
+      const first = nodeAt.get(node.spec.name);
+      if (first) {
+        const { line, col } = first.src.locate(first.path);
+        fail(
+          doc,
+          [...p, "metadata", "name"],
+          "duplicate-node",
+          `duplicate node: Node "${node.spec.name}" is already in the dump at ${first.src.file}:${line}:${col}`,
+        );
+      }
+      nodeAt.set(node.spec.name, { src: doc, path: p });
+      read.nodes.push(node.spec);
+      noteNode(read, node, doc, p);
+      return;
+    }
+    if (typeof kind === "string" && REBUILT_KINDS.has(kind)) {
+      read.info.rebuilt[kind] = (read.info.rebuilt[kind] ?? 0) + 1;
+      return;
+    }
+    const before = out.manifests.length;
+    collectObjects(doc, p, value, out);
+    const added = out.manifests[before];
+    if (added?.kind === "Pod" && isObj(value)) {
+      observedStatus(added.object as Pod, value);
+      pods.push({ index: before, src: doc, path: p });
+    }
+    if ((added?.kind === "PersistentVolumeClaim" || added?.kind === "PersistentVolume") && isObj(value))
+      observedPhase(added.object as PersistentVolumeClaim | PersistentVolume, value);
+  };
+  for (const f of files) {
+    const docs = [parseJsonDump(f.text, f.file) ?? parseYamlFile(f.text, f.file, MAX_DUMP_BYTES)].flat();
+    for (const parsed of docs) {
+      const doc = transform ? transform(parsed, "manifest") : parsed;
+      visit(doc, [], doc.value);
+    }
+  }
+  dropPodsOnMissingNodes(out, pods, nodeAt);
+  return read;
+}
+
+function isList(o: Obj): boolean {
+  const kind = typeof o.kind === "string" ? o.kind : "";
+  return kind === "List" || isListKind("", kind) || kind.endsWith("List");
+}
+
+function noteNode(read: ClusterRead, node: DumpNode, src: SourceDoc, path: Path): void {
+  if (node.notReady) read.info.notReady.push(node.spec.name);
+  const v = node.kubeletVersion;
+  if (v === undefined) return;
+  const newest = read.newest;
+  if (!newest || compareVersions(v, newest.version) > 0) {
+    read.newest = { src, path: [...path, "status", "nodeInfo", "kubeletVersion"], version: v };
+    read.info.kubeletVersion = v;
+  }
+}
+
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => (/(\d+)\.(\d+)(?:\.(\d+))?/.exec(v) ?? []).slice(1).map((x) => Number(x ?? 0));
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/**
+ * What the dump says of a pod that the run starts from: its IP (the kubelet keeps it), each
+ * container's restartCount (it climbs from there), and the scheduler's PodScheduled condition (for
+ * a pod not yet bound, with its reason and message).
+ */
+function observedStatus(pod: Pod, o: Obj): void {
+  const status = isObj(o.status) ? o.status : {};
+  if (typeof status.podIP === "string" && status.podIP !== "") pod.status.podIP = status.podIP;
+  const containers = Array.isArray(status.containerStatuses) ? status.containerStatuses : [];
+  for (const c of containers) {
+    if (!isObj(c) || typeof c.name !== "string") continue;
+    const restartCount = typeof c.restartCount === "number" ? c.restartCount : 0;
+    pod.status.containerStatuses.push({
+      name: c.name,
+      ready: false,
+      started: false,
+      restartCount,
+      state: "waiting",
+    });
+  }
+  const conditions = Array.isArray(status.conditions) ? status.conditions : [];
+  const scheduled = conditions.find((c): c is Obj => isObj(c) && c.type === "PodScheduled");
+  if (scheduled && (scheduled.status === "True" || scheduled.status === "False")) {
+    pod.status.conditions.push({
+      type: "PodScheduled",
+      status: scheduled.status,
+      ...(typeof scheduled.reason === "string" ? { reason: scheduled.reason } : {}),
+      ...(typeof scheduled.message === "string" ? { message: scheduled.message } : {}),
+    });
+  }
+}
+
+/** A claim's or volume's phase as the PersistentVolume controller left it (Bound, Available…). */
+function observedPhase(o: PersistentVolumeClaim | PersistentVolume, value: Obj): void {
+  const phase = isObj(value.status) ? value.status.phase : undefined;
+  if (o.kind === "PersistentVolumeClaim" && (phase === "Pending" || phase === "Bound" || phase === "Lost"))
+    o.status = { phase };
+  if (
+    o.kind === "PersistentVolume" &&
+    (phase === "Pending" ||
+      phase === "Available" ||
+      phase === "Bound" ||
+      phase === "Released" ||
+      phase === "Failed")
+  )
+    o.status = { phase };
+}
+
+/**
+ * A pod bound to a node the dump does not hold: PodGC would delete it (gcOrphaned, after its
+ * quarantine), so it is left out and listed as ignored with the reason, rather than run nowhere.
+ */
+function dropPodsOnMissingNodes(
+  out: Collected,
+  pods: { index: number; src: SourceDoc; path: Path }[],
+  nodes: ReadonlyMap<string, unknown>,
+): void {
+  const drop = new Set<number>();
+  for (const { index } of pods) {
+    const m = out.manifests[index]!;
+    const node = (m.object as Pod).spec.nodeName;
+    if (node === undefined || nodes.has(node)) continue;
+    drop.add(index);
+    out.ignored.push({
+      apiVersion: "v1",
+      kind: "Pod",
+      name: `${m.object.metadata.namespace}/${m.object.metadata.name}`,
+      pos: m.pos,
+      reason: `on node ${node}, which is not in the dump`,
+    });
+    out.seen.delete(`Pod/${m.object.metadata.namespace}/${m.object.metadata.name}`);
+  }
+  if (drop.size === 0) return;
+  out.manifests = out.manifests.filter((_, i) => !drop.has(i));
+  out.where = out.where.filter((_, i) => !drop.has(i));
+}

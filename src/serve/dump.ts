@@ -1,0 +1,83 @@
+// `simulate --dump-at T`: the model's cluster at virtual time T as `kubectl get nodes,pods,… -A -o
+// yaml` prints it: a `kind: List` of the served objects (the same conversion as `faultline serve`),
+// grouped by resource in the order of the command, each group by namespace and name, keys sorted
+// as kubectl's YAML printer sorts them. Such a dump is a valid `--cluster` input.
+
+import { stringify } from "yaml";
+import { keyOf } from "../cluster/store.ts";
+import type { StorageClass } from "../kubernetes/objects.ts";
+import type { Scenario } from "../scenario/types.ts";
+import type { ApiObject } from "./api-types.ts";
+import { metaJ } from "./convert-meta.ts";
+import { ContainerHistory } from "./convert-pod.ts";
+import { ClusterMirror, type RunOptions } from "./mirror.ts";
+
+/** The kinds of `kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses`, in that order. */
+export const DUMP_KINDS = [
+  "Node",
+  "Pod",
+  "Deployment",
+  "ReplicaSet",
+  "StatefulSet",
+  "DaemonSet",
+  "Service",
+  "EndpointSlice",
+  "PodDisruptionBudget",
+  "PersistentVolumeClaim",
+  "PersistentVolume",
+  "StorageClass",
+] as const;
+
+/** The command whose output a dump stands for (the README's, for `--cluster`). */
+export const DUMP_COMMAND =
+  "kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses -A -o yaml";
+
+/** The cluster of `scenario` at virtual time `at` (0 to its duration), as API objects in kubectl's order. */
+export function dumpAt(scenario: Scenario, at: number, run: RunOptions = {}): ApiObject[] {
+  const mirror = new ClusterMirror(scenario, run);
+  while (mirror.step(at) !== null);
+  const items = [...mirror.objects.values()]
+    .map((s) => s.object)
+    .filter((o) => (DUMP_KINDS as readonly string[]).includes(o.kind));
+  // StorageClasses are not served (no storage.k8s.io resource in discovery): converted here.
+  const cc = { ctx: mirror.sim.ctx, history: new ContainerHistory() };
+  for (const sc of mirror.sim.store.list("StorageClass")) items.push(storageClassJ(cc, sc));
+  return inKubectlOrder(items);
+}
+
+/** Sorted as kubectl prints a List: by resource in DUMP_KINDS' order, then namespace and name. */
+export function inKubectlOrder(items: ApiObject[]): ApiObject[] {
+  const order = (o: ApiObject) => (DUMP_KINDS as readonly string[]).indexOf(o.kind);
+  const key = (o: ApiObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+  return items.sort((a, b) => order(a) - order(b) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+function storageClassJ(cc: Parameters<typeof metaJ>[0], sc: StorageClass): ApiObject {
+  return {
+    apiVersion: "storage.k8s.io/v1",
+    kind: "StorageClass",
+    metadata: metaJ(cc, sc.metadata, `StorageClass/${keyOf(sc)}`),
+    provisioner: sc.provisioner,
+    ...(sc.parameters ? { parameters: sc.parameters } : {}),
+    reclaimPolicy: sc.reclaimPolicy,
+    volumeBindingMode: sc.volumeBindingMode,
+    ...(sc.allowedTopologies ? { allowedTopologies: sc.allowedTopologies } : {}),
+    ...(sc.allowVolumeExpansion !== undefined ? { allowVolumeExpansion: sc.allowVolumeExpansion } : {}),
+  };
+}
+
+/** The List as `kubectl get -o yaml` (`json`: `-o json`) prints it. */
+export function formatDump(items: readonly ApiObject[], format: "yaml" | "json" = "yaml"): string {
+  const list = { apiVersion: "v1", items, kind: "List", metadata: { resourceVersion: "" } };
+  if (format === "json") return `${JSON.stringify(list, null, 4)}\n`;
+  // kubectl's printer goes through JSON to YAML (sigs.k8s.io/yaml, go-yaml): keys sorted, lists not
+  // indented under their key, no folding, no anchors, and YAML 1.1 quoting (timestamps, "yes"/"no"
+  // quoted), except that go-yaml writes managedFields' "." key plain.
+  return stringify(list, {
+    sortMapEntries: true,
+    indentSeq: false,
+    lineWidth: 0,
+    version: "1.1",
+    aliasDuplicateObjects: false,
+  }).replace(/^(\s*)"\.": /gm, "$1.: ");
+}
