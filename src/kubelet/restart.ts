@@ -61,8 +61,8 @@ export class Restarts {
 
   /**
    * The container stopped: restart it, or not, or wait out the back-off. `eventTime` is the
-   * FinishedAt doBackOff reads (for a probe kill, the exit before this one: the SyncPod that kills
-   * reads the pod status from before the kill).
+   * FinishedAt doBackOff reads (for a probe kill, the exit before this one, undefined for the first:
+   * the SyncPod that kills reads the pod status from before the kill).
    */
   decide(c: ContainerRun, eventTime: number | undefined, exit: ExitCause): void {
     const host = this.host;
@@ -76,15 +76,21 @@ export class Restarts {
       host.start(c, { start: "restart", exit, restartPolicy: policy, backOff: "disabled" });
       return;
     }
+    if (eventTime === undefined) {
+      // doBackOff finds no exited instance of the container in the pod status it was given (the
+      // first probe kill: that status predates the kill) and returns without touching the back-off.
+      host.start(c, { start: "restart", exit, restartPolicy: policy, backOff: "no-exit" });
+      return;
+    }
     const now = host.engine.now;
     const key = c.name;
-    if (eventTime !== undefined && this.backoff.isInBackOffSince(key, eventTime, now)) {
+    if (this.backoff.isInBackOffSince(key, eventTime, now)) {
       this.wait(c, exit);
       return;
     }
-    const reset = eventTime !== undefined && this.backoff.expired(key, eventTime);
+    const reset = this.backoff.expired(key, eventTime);
     const first = this.backoff.get(key) === 0;
-    this.backoff.next(key, eventTime ?? now, now);
+    this.backoff.next(key, eventTime, now);
     host.start(c, {
       start: "restart",
       exit,

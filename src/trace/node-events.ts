@@ -40,8 +40,11 @@ export type StartCause =
       start: "restart";
       exit: ExitCause;
       restartPolicy: string;
-      /** doBackOff: no entry yet (first), an entry older than 10 minutes (reset), its delay passed, or CrashLoopBackOff off */
-      backOff: "first" | "reset" | "passed" | "disabled";
+      /**
+       * doBackOff: no exited instance in the pod status it reads (no-exit: nothing recorded), no entry
+       * yet (first), an entry older than 10 minutes (reset), its delay passed, or CrashLoopBackOff off
+       */
+      backOff: "no-exit" | "first" | "reset" | "passed" | "disabled";
     }
   /** the pod worker's retry after ErrCrashLoopBackOff finds the back-off over */
   | { start: "back-off-expired"; exit: ExitCause; delaySeconds: number };

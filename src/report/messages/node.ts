@@ -74,11 +74,13 @@ function startWhy(e: EventOf<"ContainerStarted">): string {
       if (e.backOff === "disabled")
         return `${exitText(e.exit)}; restartPolicy ${e.restartPolicy}, and this kubelet restarts without back-off (crashLoopBackOff: false)`;
       return `${exitText(e.exit)}; restartPolicy ${e.restartPolicy}: ${
-        e.backOff === "first"
-          ? "the first restart is immediate (CrashLoopBackOff starts with the next exit)"
-          : e.backOff === "reset"
-            ? "it ran more than 10 minutes since its last restart, so the back-off was reset and the restart is immediate"
-            : "the back-off since its last exit has passed"
+        e.backOff === "no-exit"
+          ? "the sync that kills it also starts it again, with the pod status read before the kill, where no instance has exited yet: the restart is immediate and the back-off records nothing (doBackOff)"
+          : e.backOff === "first"
+            ? "the first restart is immediate (CrashLoopBackOff starts with the next exit)"
+            : e.backOff === "reset"
+              ? "it ran more than 10 minutes since its last restart, so the back-off was reset and the restart is immediate"
+              : "the back-off since its last exit has passed"
       }`;
     case "back-off-expired":
       return `${exitText(e.exit)}; the CrashLoopBackOff delay of ${e.delaySeconds}s since it exited has passed`;
