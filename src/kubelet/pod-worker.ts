@@ -12,7 +12,7 @@ import { podRow } from "../kubernetes/kubectl.ts";
 import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
-import type { ExitCause, KubeletReadyCause, ProbeType, StartCause } from "../trace/node-events.ts";
+import type { ExitCause, KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
 import { App, type HealthCheckQueue } from "./app.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
@@ -57,6 +57,8 @@ export class PodWorker {
   readonly containers: ContainerRun[];
   /** the pod's deletionTimestamp was seen: SIGTERM sent, no more restarts */
   terminating = false;
+  /** the kubelet process runs: its PLEG sees exits and its pod worker restarts them */
+  private kubeletRunning = true;
   /** the behaviour of the pod's workload (shutdownSeconds for its deletion) */
   readonly behaviour: Behaviour;
   private timers: Timer[] = [];
@@ -167,6 +169,9 @@ export class PodWorker {
     pod.status.phase = "Running";
     this.writeStatus(c, { state: "running", startedAt: now });
     for (const w of c.workers.values()) w.newContainer();
+    const exitAfter = c.behaviour.exitAfterSeconds;
+    if (exitAfter !== undefined)
+      c.exitTimer = engine.after(exitAfter, () => this.exitsByItself(c, exitAfter));
     if (this.host.connected()) this.host.api.update(pod);
     this.host.trace.emit({
       type: "ContainerStarted",
@@ -260,23 +265,38 @@ export class PodWorker {
   crash(step: TimelineStepRef): void {
     for (const c of this.containers) {
       if (!c.running || c.killing) continue;
-      const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
-      this.exited(c, code, { cause: "crash", step });
-      // The generic PLEG (relist every 1s) sees the exit and syncs the pod.
-      this.restarts.decide(c, c.finishedAt, { kind: "exit", exitCode: code });
+      this.exitedByItself(c, { cause: "crash", step });
     }
+  }
+
+  /** behaviour.exitAfterSeconds: the process exits by itself that long after its start. */
+  private exitsByItself(c: ContainerRun, exitAfterSeconds: number): void {
+    c.exitTimer = undefined;
+    // A process already being killed exits through its kill.
+    if (!c.running || c.killing) return;
+    this.exitedByItself(c, { cause: "exit-after", exitAfterSeconds });
+  }
+
+  private exitedByItself(c: ContainerRun, cause: OwnExit): void {
+    const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
+    this.exited(c, code, cause);
+    // The generic PLEG (relist every 1s) sees the exit and syncs the pod; a stopped kubelet sees it
+    // when it starts again (kubeletStarted).
+    if (this.kubeletRunning) this.restarts.decide(c, c.finishedAt, { kind: "exit", exitCode: code });
   }
 
   private exited(
     c: ContainerRun,
     exitCode: number,
-    cause: { cause: "crash"; step: TimelineStepRef } | { cause: "probe-kill"; probe: ProbeType },
+    cause: OwnExit | { cause: "probe-kill"; probe: ProbeType },
   ): void {
     const pod = this.pod;
     const now = this.host.engine.now;
     c.running = false;
     c.killing = false;
     c.hung = false;
+    this.host.engine.cancel(c.exitTimer);
+    c.exitTimer = undefined;
     c.finishedAt = now;
     c.exitCode = exitCode;
     for (const w of c.workers.values()) w.containerStopped();
@@ -344,6 +364,7 @@ export class PodWorker {
   /** The kubelet process stopped: no probing, no restarts (the containers keep running). */
   kubeletStopped(): void {
     const engine = this.host.engine;
+    this.kubeletRunning = false;
     for (const c of this.containers) {
       for (const w of c.workers.values()) w.stop();
       engine.cancel(c.waitingTimer);
@@ -356,6 +377,7 @@ export class PodWorker {
   kubeletStarted(): void {
     // The back-off lives in the kubelet process's memory: a new kubelet starts with none, so a
     // crashed container restarts at once.
+    this.kubeletRunning = true;
     this.restarts.forget();
     this.prober.addPod(this.containers);
     for (const c of this.containers) {
@@ -387,7 +409,9 @@ export class PodWorker {
     for (const c of this.containers) {
       for (const w of c.workers.values()) w.stop();
       engine.cancel(c.waitingTimer);
+      engine.cancel(c.exitTimer);
       c.waitingTimer = undefined;
+      c.exitTimer = undefined;
       c.running = false;
       c.ready = false;
     }

@@ -41,6 +41,8 @@ export class ContainerRun implements ContainerView, AppProcess {
   exitCode: number | undefined;
   /** the pod worker's retry while the container waits out its CrashLoopBackOff */
   waitingTimer: Timer | undefined;
+  /** behaviour.exitAfterSeconds: the process's own exit, counted from its start */
+  exitTimer: Timer | undefined;
   /** the pod has been given up: restartPolicy says no restart */
   done = false;
   workers = new Map<ProbeType, ProbeWorker>();

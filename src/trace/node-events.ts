@@ -29,6 +29,14 @@ export type ExitCause =
   | { kind: "exit"; exitCode: number }
   | { kind: "kubelet-restart" };
 
+/**
+ * Why a process exits by itself: the timeline's `crash` step, or its behaviour.exitAfterSeconds
+ * counted from each start.
+ */
+export type OwnExit =
+  | { cause: "crash"; step: TimelineStepRef }
+  | { cause: "exit-after"; exitAfterSeconds: number };
+
 /** How a container comes to start (or start again, in place). */
 export type StartCause =
   /** the pod was bound to this node; sandbox and containers start */
@@ -153,7 +161,7 @@ export interface NodeEventFields {
   };
   ContainerStarted: PodEvent & { container: string; restartCount: number; podRow: PodRow } & StartCause;
   ContainerExited: PodEvent & { container: string; exitCode: number; podRow: PodRow } & (
-      | { cause: "crash"; step: TimelineStepRef }
+      | OwnExit
       | { cause: "probe-kill"; probe: ProbeType }
     );
   ContainerKilled: PodEvent & { container: string } & KillCause;

@@ -19,9 +19,6 @@ const BEHAVIOUR_FIELDS: Record<keyof Behaviour, FieldKind> = {
   healthSharesRequestQueue: "boolean",
 };
 
-/** Behaviour fields loaded but not yet read by a model: listed as not modelled (delete when one is). */
-const NOT_MODELLED_YET: Partial<Record<keyof Behaviour, true>> = { exitAfterSeconds: true };
-
 export function parseBehaviour(src: SourceDoc, v: unknown, c: Collected): Record<string, Behaviour> {
   if (v == null) return {};
   const path = ["behaviour"];
@@ -45,14 +42,6 @@ export function parseBehaviour(src: SourceDoc, v: unknown, c: Collected): Record
           maxText: "7 days (168h)",
         });
       else parsed[field] = typedField(src, fp, raw, kind);
-      if (field in NOT_MODELLED_YET && !c.notModelled.has(`behaviour.${field}`)) {
-        const { line } = src.locate(fp, "key");
-        c.notModelled.set(`behaviour.${field}`, {
-          where: `${src.file}:${line}`,
-          object: c.manifests.length,
-          line,
-        });
-      }
     }
     out[key] = parsed as Behaviour;
   }

@@ -151,7 +151,9 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     why:
       e.cause === "crash"
         ? `${timelineWhy(e.step)}: the process exits`
-        : `killed after its ${e.probe} probe failed`,
+        : e.cause === "exit-after"
+          ? `the process exits by itself ${fmt(e.exitAfterSeconds)}s after each start (behaviour exitAfterSeconds)`
+          : `killed after its ${e.probe} probe failed`,
     see: printPodRow(e.podRow),
   }),
 
