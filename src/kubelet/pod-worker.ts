@@ -7,7 +7,7 @@
 import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import type { KubeletSettings } from "../kubernetes/defaults.ts";
-import { KUBELET_BACKOFF_PERIOD } from "../kubernetes/defaults.ts";
+import { KUBELET_BACKOFF_PERIOD, MINIMUM_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
@@ -15,6 +15,7 @@ import type { Trace } from "../trace/events.ts";
 import type { ExitCause, KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
 import { App, type HealthCheckQueue } from "./app.ts";
+import { deletionGracePeriod, type KillPlan, killPlan, preStopHook, probeKillGracePeriod } from "./kill.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
 import { ProbeManager } from "./prober-manager.ts";
 import { Restarts } from "./restart.ts";
@@ -23,8 +24,6 @@ import {
   DEFAULT_CRASH_EXIT_CODE,
   EXIT_SIGKILL,
   EXIT_SIGTERM,
-  exitAfterSigterm,
-  probeKillGracePeriod,
   writeContainerStatus,
 } from "./runtime.ts";
 import { type PodStatusApi, PodStatusManager } from "./status-manager.ts";
@@ -59,9 +58,9 @@ export class PodWorker {
   terminating = false;
   /** the kubelet process runs: its PLEG sees exits and its pod worker restarts them */
   private kubeletRunning = true;
-  /** the behaviour of the pod's workload (shutdownSeconds for its deletion) */
-  readonly behaviour: Behaviour;
   private timers: Timer[] = [];
+  /** while the pod terminates: checks whether its last container has exited */
+  private terminated: (() => void) | undefined;
   private readonly status: PodStatusManager;
   private readonly app: App;
   private readonly prober: ProbeManager;
@@ -76,7 +75,6 @@ export class PodWorker {
     behaviourOf: (container?: string) => Behaviour,
   ) {
     this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
-    this.behaviour = behaviourOf();
     const s = host.settings;
     this.app = new App(host.engine, host.healthChecks, () => pod.status.podIP);
     this.prober = new ProbeManager(
@@ -230,10 +228,17 @@ export class PodWorker {
   private killForProbe(c: ContainerRun, w: ProbeWorker): void {
     if (!c.running || c.killing) return;
     const p = w.spec;
-    const engine = this.host.engine;
     const { grace, from } = probeKillGracePeriod(this.pod, p);
-    const shutdown = exitAfterSigterm(c.hung, c.behaviour.shutdownSeconds, grace);
-    c.killing = true;
+    const previousExit = c.finishedAt;
+    const plan = this.kill(c, grace, "probe", (plan) => {
+      this.exited(c, plan.signal === "SIGKILL" ? EXIT_SIGKILL : EXIT_SIGTERM, {
+        cause: "probe-kill",
+        probe: p.type,
+      });
+      // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
+      // exited before this one (the pod status of this SyncPod predates the kill).
+      this.restarts.decide(c, previousExit, { kind: "probe", probe: p.type });
+    });
     this.host.trace.emit({
       type: "ContainerKilled",
       lane: "kubelet",
@@ -244,21 +249,79 @@ export class PodWorker {
       periodSeconds: p.periodSeconds,
       failureThreshold: p.failureThreshold,
       initialDelaySeconds: p.initialDelaySeconds,
-      terminationGracePeriodSeconds: grace,
+      terminationGracePeriodSeconds: Math.max(MINIMUM_GRACE_PERIOD, grace),
       gracePeriodFrom: from,
       hung: c.hung,
+      ...(plan.preStop ? { preStop: plan.preStop } : {}),
     });
-    const previousExit = c.finishedAt;
-    const exit = () => {
-      if (!c.running) return;
-      const code = c.hung || (c.behaviour.shutdownSeconds ?? 0) >= grace ? EXIT_SIGKILL : EXIT_SIGTERM;
-      this.exited(c, code, { cause: "probe-kill", probe: p.type });
-      // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
-      // exited before this one (the pod status of this SyncPod predates the kill).
-      this.restarts.decide(c, previousExit, { kind: "probe", probe: p.type });
+  }
+
+  /**
+   * The pod is being deleted (pod_workers.go SyncTerminatingPod → killPod): every running container
+   * is killed at once, with the deletion's grace period as gracePeriodOverride, each after its
+   * preStop hook; `done` once none runs, with the grace period and the kill that ended last.
+   */
+  terminate(done: (grace: number, last: KillPlan | undefined) => void): void {
+    if (this.terminating) return;
+    this.beginTermination();
+    const grace = deletionGracePeriod(this.pod);
+    let last: KillPlan | undefined;
+    this.terminated = () => {
+      if (this.running) return;
+      this.terminated = undefined;
+      done(grace, last);
     };
-    if (shutdown <= 0) exit();
-    else this.timers.push(engine.at(engine.now + shutdown, exit));
+    for (const c of this.containers) {
+      if (!c.running) continue;
+      this.kill(c, grace, "deletion", (plan) => {
+        last = plan;
+        this.stopContainer(c);
+        this.terminated?.();
+      });
+    }
+    this.terminated?.();
+  }
+
+  /**
+   * killContainer (kill.ts): the preStop hook, then SIGTERM and the process's exit or SIGKILL; the
+   * container runs and serves until `exit`. Returns the plan, whose exit comes at once or later.
+   */
+  private kill(
+    c: ContainerRun,
+    grace: number,
+    kind: "deletion" | "probe",
+    exit: (plan: KillPlan) => void,
+  ): KillPlan {
+    const engine = this.host.engine;
+    const plan = killPlan(
+      c.name,
+      grace,
+      preStopHook(c.spec, c.behaviour, c.hung),
+      c.hung,
+      c.behaviour.shutdownSeconds,
+    );
+    c.killing = true;
+    const preStop = plan.preStop;
+    if (preStop)
+      this.timers.push(
+        engine.after(plan.sigtermAfter, () =>
+          this.host.trace.emit({
+            type: "PreStopHookDone",
+            lane: "kubelet",
+            ...this.eventBase(),
+            preStop,
+            kill: kind,
+            terminationGracePeriodSeconds: grace,
+          }),
+        ),
+      );
+    const end = () => {
+      if (c.running) exit(plan);
+    };
+    // A probe kill's instant exit belongs to its SyncPod; a deletion's to the pod worker's own turn.
+    if (plan.exitAfter <= 0 && kind === "probe") end();
+    else this.timers.push(engine.after(plan.exitAfter, end));
+    return plan;
   }
 
   /** The process exits on its own (the timeline's `crash` step). */
@@ -312,6 +375,7 @@ export class PodWorker {
       ...cause,
     });
     this.sync({ cause: "container-exited", container: c.name, exitCode });
+    this.terminated?.();
   }
 
   /** ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff. */
@@ -406,18 +470,24 @@ export class PodWorker {
   /** Everything stops (power off, the pod's containers exit for its deletion). */
   stop(): void {
     const engine = this.host.engine;
-    for (const c of this.containers) {
-      for (const w of c.workers.values()) w.stop();
-      engine.cancel(c.waitingTimer);
-      engine.cancel(c.exitTimer);
-      c.waitingTimer = undefined;
-      c.exitTimer = undefined;
-      c.running = false;
-      c.ready = false;
-    }
+    for (const c of this.containers) this.stopContainer(c);
+    this.terminated = undefined;
     for (const t of this.timers) engine.cancel(t);
     this.timers = [];
     this.status.cancelResync();
+  }
+
+  /** The container's process is gone, with nothing more to come of it. */
+  private stopContainer(c: ContainerRun): void {
+    const engine = this.host.engine;
+    for (const w of c.workers.values()) w.stop();
+    engine.cancel(c.waitingTimer);
+    engine.cancel(c.exitTimer);
+    c.waitingTimer = undefined;
+    c.exitTimer = undefined;
+    c.running = false;
+    c.killing = false;
+    c.ready = false;
   }
 
   addTimer(t: Timer): void {

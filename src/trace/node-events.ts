@@ -57,6 +57,25 @@ export type StartCause =
   /** the pod worker's retry after ErrCrashLoopBackOff finds the back-off over */
   | { start: "back-off-expired"; exit: ExitCause; delaySeconds: number };
 
+/**
+ * A container's preStop hook as a kill ran it (kuberuntime_container.go killContainer,
+ * executePreStopHook): how long it takes left alone and where faultline took that from (the sleep
+ * action's seconds; an exec hook's `sleep N`; behaviour preStopSeconds; at once: an exec without a
+ * sleep, an httpGet answered at once; a hung process never answering an httpGet; tcpSocket, which
+ * the kubelet does not run), how long it ran (at most the grace period) and the grace period left
+ * for SIGTERM after it (at least minimumGracePeriodInSeconds).
+ */
+export interface PreStopRun {
+  container: string;
+  handler: "sleep" | "exec" | "httpGet" | "tcpSocket";
+  /** the handler as written: `sleep 5s`, `exec sh -c sleep 10`, `httpGet :8080/drain` */
+  describe: string;
+  from: "sleep-action" | "exec-sleep" | "behaviour" | "instant" | "hung" | "unsupported";
+  seconds: number;
+  ranSeconds: number;
+  graceLeftSeconds: number;
+}
+
 /** Why the kubelet kills a running container. */
 export type KillCause =
   /** the pod object is gone (HandlePodCleanups) */
@@ -73,6 +92,8 @@ export type KillCause =
       gracePeriodFrom: "probe" | "pod";
       /** the process hangs: no answer (a timeout), and it never finishes its shutdown */
       hung: boolean;
+      /** the preStop hook runs first, inside the grace period */
+      preStop?: PreStopRun;
     };
 
 /** What a failed check found. */
@@ -146,8 +167,17 @@ export interface NodeEventFields {
   /** The pod's containers exited after SIGTERM, or were killed when the grace period ran out. */
   PodTerminated: PodEvent & {
     signal: "SIGTERM" | "SIGKILL";
-    /** seconds from SIGTERM to the exit */
+    /** seconds from the kill's start (SIGTERM, or the preStop hook before it) to the exit */
     exitAfterSeconds: number;
+    terminationGracePeriodSeconds: number;
+    /** the preStop hook of the container that exited last, run before its SIGTERM */
+    preStop?: PreStopRun;
+  };
+  /** A container's preStop hook ended (or ran out of grace period): SIGTERM follows. */
+  PreStopHookDone: PodEvent & {
+    preStop: PreStopRun;
+    /** the kill it is part of: the pod's deletion, or a failed probe */
+    kill: "deletion" | "probe";
     terminationGracePeriodSeconds: number;
   };
   /** A replacement runs while the old copy still runs on a node nobody can reach. */

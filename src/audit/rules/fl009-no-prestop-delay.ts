@@ -6,7 +6,7 @@
 // KEP-3960, beta and on by default in 1.30). Measured on the sweep's drains, which need callers:
 // --traffic rate=100, or a scenario with a traffic section.
 
-import { minor } from "../../kubernetes/defaults.ts";
+import { minor, POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR } from "../../kubernetes/defaults.ts";
 import {
   brokenWithoutFault,
   consequenceOf,
@@ -28,7 +28,7 @@ export const FL009: Rule = {
     const out: Draft[] = [];
     if (!input.traffic) return out;
     const drains = faultRuns(runs).filter((r) => r.fault.class === "drain");
-    const sleepAction = minor(input.scenario.kubernetesVersion) >= 30;
+    const sleepAction = minor(input.scenario.kubernetesVersion) >= POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR;
     for (const w of input.objects.workloads) {
       if (w.kind === "DaemonSet" || w.kind === "Pod" || w.replicas < 2) continue;
       if (w.spec.containers.every((c) => c.lifecycle?.preStop)) continue;

@@ -13,6 +13,7 @@ const BEHAVIOUR_FIELDS: Record<keyof Behaviour, FieldKind> = {
   readyAfterSeconds: "duration",
   exitCode: "int",
   shutdownSeconds: "duration",
+  preStopSeconds: "duration",
   exitAfterSeconds: "duration",
   capacityRps: "number",
   serviceTimeMs: "number",
@@ -43,9 +44,32 @@ export function parseBehaviour(src: SourceDoc, v: unknown, c: Collected): Record
         });
       else parsed[field] = typedField(src, fp, raw, kind);
     }
+    if (parsed.preStopSeconds !== undefined) checkPreStopSeconds(src, [...p, "preStopSeconds"], key, c);
     out[key] = parsed as Behaviour;
   }
   return out;
+}
+
+/** preStopSeconds times an exec or httpGet preStop hook: one of the key's containers must have one. */
+function checkPreStopSeconds(src: SourceDoc, path: Path, key: string, c: Collected): void {
+  const [workload = "", containerName] = key.split("/");
+  const timed = c.manifests.some(
+    (m) =>
+      isWorkload(m.kind) &&
+      m.object.metadata.name === workload &&
+      (podSpecOf(m.object)?.containers ?? []).some((ctr) => {
+        const h = ctr.lifecycle?.preStop;
+        return (containerName === undefined || ctr.name === containerName) && (h?.exec || h?.httpGet);
+      }),
+  );
+  if (!timed)
+    fail(
+      src,
+      path,
+      "invalid-value",
+      `"${key}" has no container with an exec or httpGet preStop hook for preStopSeconds to time (a sleep action takes its own seconds)`,
+      "key",
+    );
 }
 
 function checkBehaviourKey(src: SourceDoc, path: Path, key: string, c: Collected): void {

@@ -17,7 +17,13 @@ import { emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseBehaviour } from "./behaviour.ts";
 import { PERIOD } from "./limits.ts";
-import { checkTotals, notModelledList, type ReadManifest, readEntry } from "./manifests.ts";
+import {
+  checkSleepActions,
+  checkTotals,
+  notModelledList,
+  type ReadManifest,
+  readEntry,
+} from "./manifests.ts";
 import { parseNodes } from "./nodes.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
@@ -125,6 +131,7 @@ export function parseScenarioWith(
     });
   }
   checkTotals(collected, nodes.length);
+  checkSleepActions(collected, kubernetesVersion);
 
   const controlPlane = overrides(
     src,

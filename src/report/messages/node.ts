@@ -16,6 +16,7 @@ import type {
   KubeletPodReadyFields,
   KubeletStart,
   NodeEventFields,
+  PreStopRun,
   ProbeType,
 } from "../../trace/node-events.ts";
 import type { Printers, Prose } from "./prose.ts";
@@ -87,6 +88,26 @@ function startWhy(e: EventOf<"ContainerStarted">): string {
   }
 }
 
+/** Where the hook's duration comes from. */
+function preStopTime(h: PreStopRun): string {
+  switch (h.from) {
+    case "sleep-action":
+      return `the sleep action sleeps ${h.seconds}s`;
+    case "exec-sleep":
+      return `its command sleeps ${fmt(h.seconds)}s`;
+    case "behaviour":
+      return `it takes ${fmt(h.seconds)}s (behaviour preStopSeconds)`;
+    case "instant":
+      return h.handler === "exec"
+        ? "its command has no sleep, so it is taken to end at once (set behaviour preStopSeconds if it takes longer)"
+        : "the app answers at once (set behaviour preStopSeconds if it takes longer)";
+    case "hung":
+      return "the process hangs and never answers it";
+    case "unsupported":
+      return "tcpSocket is no handler the kubelet runs: the hook fails at once (FailedPreStopHook)";
+  }
+}
+
 function probeFinding(e: EventOf<"ProbeFailed">): string {
   switch (e.finding) {
     case "timeout":
@@ -122,13 +143,33 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     see: printNodeRow(e.nodeRow),
   }),
 
-  PodTerminated: (e) => ({
-    message: `${nameOf(e.object)}'s containers exit after SIGTERM`,
-    why:
-      e.signal === "SIGTERM"
-        ? `the process exits ${fmt(e.exitAfterSeconds)}s after SIGTERM (behaviour shutdownSeconds), within terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
-        : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds} ran out: SIGKILL`,
-  }),
+  PodTerminated: (e) => {
+    const hook = e.preStop;
+    const sigterm = hook ? hook.ranSeconds : 0;
+    const grace = hook
+      ? `the ${hook.graceLeftSeconds}s its preStop hook (${hook.describe}, ${fmt(hook.ranSeconds)}s) left of terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
+      : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`;
+    return {
+      message: `${nameOf(e.object)}'s containers exit after ${hook ? "their preStop hook and " : ""}SIGTERM`,
+      why:
+        e.signal === "SIGTERM"
+          ? `the process exits ${fmt(e.exitAfterSeconds - sigterm)}s after SIGTERM (behaviour shutdownSeconds), within ${grace}`
+          : `${grace} ran out: SIGKILL`,
+    };
+  },
+
+  PreStopHookDone: (e) => {
+    const h = e.preStop;
+    const cut = h.ranSeconds < h.seconds || h.from === "hung";
+    return {
+      message: `${nameOf(e.object)}: ${h.container}'s preStop hook (${h.describe}) ${cut ? "is cut short" : "ends"} after ${fmt(h.ranSeconds)}s; SIGTERM follows, ${h.graceLeftSeconds}s before SIGKILL`,
+      why: `${
+        e.kill === "deletion" ? "the pod is being deleted" : "its probe failed"
+      }: the kubelet runs the preStop hook before SIGTERM, inside terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}, and the process serves meanwhile; ${preStopTime(h)}${
+        cut ? "; the kubelet waits for a hook at most the grace period" : ""
+      }; what is left, in whole seconds, and at least 2s, is SIGTERM's grace (killContainer)`,
+    };
+  },
 
   PodRunsTwice: (e) => ({
     message: e.sameIdentity
@@ -175,7 +216,7 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     const ns = namespaceOf(e.object);
     return {
       message: `kubelet on ${e.node} kills container ${e.container} of ${pod}: Container ${e.container} failed ${e.probe} probe, will be restarted`,
-      why: `${failed}; SIGTERM, then SIGKILL after ${grace}${e.hung ? " (a hung process never finishes its shutdown)" : ""}`,
+      why: `${failed}; ${e.preStop ? `its preStop hook (${e.preStop.describe}) first, ` : ""}SIGTERM, then SIGKILL after ${e.preStop ? `what the hook leaves of ${grace}` : grace}${e.hung ? " (a hung process never finishes its shutdown)" : ""}`,
       see: `$ kubectl describe pod ${pod}${ns === "default" ? "" : ` -n ${ns}`}\n  Warning  Unhealthy  kubelet  ${cap(e.probe)} probe failed: ${
         e.hung
           ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
