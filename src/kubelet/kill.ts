@@ -13,11 +13,14 @@
 // answers, so the hook runs out the grace period; `tcpSocket` is no lifecycle handler the kubelet
 // runs (pkg/kubelet/lifecycle/handlers.go Run: "invalid handler"), so it fails at once.
 
+import type { Engine, Timer } from "../engine/engine.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD, MINIMUM_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import type { Container, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
+import type { Trace } from "../trace/events.ts";
 import type { PreStopRun } from "../trace/node-events.ts";
 import type { ResolvedProbe } from "./prober.ts";
+import type { ContainerRun } from "./runtime.ts";
 
 /**
  * The grace period of a kill for a failed probe: the probe's terminationGracePeriodSeconds, else the
@@ -132,4 +135,54 @@ export function killPlan(
     exitAfter: sigtermAfter + (killed ? stopGrace : shutdown),
     signal: killed ? "SIGKILL" : "SIGTERM",
   };
+}
+
+/** What a kill needs from its pod worker: the clock, the trace, the pod's event fields, its timers. */
+export interface KillEnv {
+  readonly engine: Engine;
+  readonly trace: Trace;
+  readonly event: { object: string; node: string; owner?: string };
+  readonly timers: Timer[];
+}
+
+/**
+ * Start killContainer on a running container: the preStop hook (PreStopHookDone when it ends), then
+ * SIGTERM and the process's exit or SIGKILL; the container runs and serves until `exit`. A probe
+ * kill's instant exit happens at once, in its SyncPod; a deletion's in the pod worker's own turn.
+ */
+export function startKill(
+  env: KillEnv,
+  c: ContainerRun,
+  grace: number,
+  kind: "deletion" | "probe",
+  exit: (plan: KillPlan) => void,
+): KillPlan {
+  const plan = killPlan(
+    c.name,
+    grace,
+    preStopHook(c.spec, c.behaviour, c.hung),
+    c.hung,
+    c.behaviour.shutdownSeconds,
+  );
+  c.killing = true;
+  const preStop = plan.preStop;
+  if (preStop)
+    env.timers.push(
+      env.engine.after(plan.sigtermAfter, () =>
+        env.trace.emit({
+          type: "PreStopHookDone",
+          lane: "kubelet",
+          ...env.event,
+          preStop,
+          kill: kind,
+          terminationGracePeriodSeconds: grace,
+        }),
+      ),
+    );
+  const end = () => {
+    if (c.running) exit(plan);
+  };
+  if (plan.exitAfter <= 0 && kind === "probe") end();
+  else env.timers.push(env.engine.after(plan.exitAfter, end));
+  return plan;
 }

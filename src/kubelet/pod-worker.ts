@@ -15,7 +15,7 @@ import type { Trace } from "../trace/events.ts";
 import type { ExitCause, KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
 import { App, type HealthCheckQueue } from "./app.ts";
-import { deletionGracePeriod, type KillPlan, killPlan, preStopHook, probeKillGracePeriod } from "./kill.ts";
+import { deletionGracePeriod, type KillPlan, probeKillGracePeriod, startKill } from "./kill.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
 import { ProbeManager } from "./prober-manager.ts";
 import { Restarts } from "./restart.ts";
@@ -282,46 +282,15 @@ export class PodWorker {
     this.terminated?.();
   }
 
-  /**
-   * killContainer (kill.ts): the preStop hook, then SIGTERM and the process's exit or SIGKILL; the
-   * container runs and serves until `exit`. Returns the plan, whose exit comes at once or later.
-   */
-  private kill(
-    c: ContainerRun,
-    grace: number,
-    kind: "deletion" | "probe",
-    exit: (plan: KillPlan) => void,
-  ): KillPlan {
-    const engine = this.host.engine;
-    const plan = killPlan(
-      c.name,
-      grace,
-      preStopHook(c.spec, c.behaviour, c.hung),
-      c.hung,
-      c.behaviour.shutdownSeconds,
-    );
-    c.killing = true;
-    const preStop = plan.preStop;
-    if (preStop)
-      this.timers.push(
-        engine.after(plan.sigtermAfter, () =>
-          this.host.trace.emit({
-            type: "PreStopHookDone",
-            lane: "kubelet",
-            ...this.eventBase(),
-            preStop,
-            kill: kind,
-            terminationGracePeriodSeconds: grace,
-          }),
-        ),
-      );
-    const end = () => {
-      if (c.running) exit(plan);
+  /** killContainer (kill.ts startKill), its timers the pod worker's. */
+  private kill(c: ContainerRun, grace: number, kind: "deletion" | "probe", exit: (plan: KillPlan) => void) {
+    const env = {
+      engine: this.host.engine,
+      trace: this.host.trace,
+      event: this.eventBase(),
+      timers: this.timers,
     };
-    // A probe kill's instant exit belongs to its SyncPod; a deletion's to the pod worker's own turn.
-    if (plan.exitAfter <= 0 && kind === "probe") end();
-    else this.timers.push(engine.after(plan.exitAfter, end));
-    return plan;
+    return startKill(env, c, grace, kind, exit);
   }
 
   /** The process exits on its own (the timeline's `crash` step). */
@@ -455,7 +424,7 @@ export class PodWorker {
   }
 
   /** The pod is being deleted: liveness and startup stop (worker.go), nothing restarts. */
-  beginTermination(): void {
+  private beginTermination(): void {
     const engine = this.host.engine;
     this.terminating = true;
     for (const c of this.containers) {

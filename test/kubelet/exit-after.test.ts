@@ -4,6 +4,7 @@
 // at once, then 10s doubling to the 300s cap, each counted from the exit.
 
 import { describe, expect, it } from "vitest";
+import { DEFAULT_BUDGET, estimateWork, overBudget } from "../../src/run/budget.ts";
 import { eventsOf, run, US } from "../helpers/sim.ts";
 import { app } from "../probes/helpers.ts";
 
@@ -98,5 +99,20 @@ describe("behaviour.exitAfterSeconds", () => {
         .map((e) => e.t)
         .slice(0, 2),
     ).toEqual([2, 60]);
+  });
+
+  it("is in the run's estimate: an exit at every start without back-off is refused before it runs", () => {
+    const looping = app({
+      probes: {},
+      behaviour: { exitAfterSeconds: 0 },
+      kubelet: { crashLoopBackOff: false },
+    });
+    expect(overBudget(estimateWork(looping), DEFAULT_BUDGET)).toMatch(
+      /restarts of processes that exit by themselves/,
+    );
+    // With the back-off a container restarts about ten times in its first 15 minutes, whatever its exitAfterSeconds.
+    const backingOff = estimateWork(app({ probes: {}, behaviour: { exitAfterSeconds: 0 } }));
+    const term = backingOff.eventTerms.find((t) => t.what.startsWith("restarts of processes"))!;
+    expect(term.count).toBeLessThan(20 * 6);
   });
 });
