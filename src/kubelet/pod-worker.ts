@@ -54,13 +54,13 @@ export interface PodWorkerHost {
 
 export class PodWorker {
   readonly containers: ContainerRun[];
-  /** the pod's deletionTimestamp was seen: SIGTERM sent, no more restarts */
+  /** the pod's deletionTimestamp was seen: its containers are being killed (preStop, SIGTERM), no more restarts */
   terminating = false;
   /** the kubelet process runs: its PLEG sees exits and its pod worker restarts them */
   private kubeletRunning = true;
   private timers: Timer[] = [];
-  /** while the pod terminates: checks whether its last container has exited */
-  private terminated: (() => void) | undefined;
+  /** while the pod terminates: a container exited by itself during its kill */
+  private terminated: ((c: ContainerRun) => void) | undefined;
   private readonly status: PodStatusManager;
   private readonly app: App;
   private readonly prober: ProbeManager;
@@ -264,22 +264,36 @@ export class PodWorker {
   terminate(done: (grace: number, last: KillPlan | undefined) => void): void {
     if (this.terminating) return;
     this.beginTermination();
+    const engine = this.host.engine;
     const grace = deletionGracePeriod(this.pod);
+    const start = engine.now;
+    const pending = new Map<ContainerRun, KillPlan>();
     let last: KillPlan | undefined;
-    this.terminated = () => {
-      if (this.running) return;
+    const settle = (c: ContainerRun) => {
+      if (!pending.delete(c) || pending.size > 0) return;
       this.terminated = undefined;
       done(grace, last);
     };
+    // A process that exits by itself during its kill ends the kill then, except while a sleep
+    // action runs: runSleepHandler waits on its own timer, not on the container, and
+    // killContainer waits for the hook (an exec or httpGet hook fails with its container).
+    this.terminated = (c) => {
+      const plan = pending.get(c);
+      if (!plan) return;
+      last = plan;
+      const sleeping = plan.preStop?.handler === "sleep" ? start + plan.sigtermAfter - engine.now : 0;
+      if (sleeping > 0) this.timers.push(engine.after(sleeping, () => settle(c)));
+      else settle(c);
+    };
     for (const c of this.containers) {
       if (!c.running) continue;
-      this.kill(c, grace, "deletion", (plan) => {
-        last = plan;
+      const plan = this.kill(c, grace, "deletion", (p) => {
+        last = p;
         this.stopContainer(c);
-        this.terminated?.();
+        settle(c);
       });
+      pending.set(c, plan);
     }
-    this.terminated?.();
   }
 
   /** killContainer (kill.ts startKill), its timers the pod worker's. */
@@ -304,8 +318,7 @@ export class PodWorker {
   /** behaviour.exitAfterSeconds: the process exits by itself that long after its start. */
   private exitsByItself(c: ContainerRun, exitAfterSeconds: number): void {
     c.exitTimer = undefined;
-    // A process already being killed exits through its kill.
-    if (!c.running || c.killing) return;
+    // Also while it is being killed: during its preStop hook or after SIGTERM (terminate).
     this.exitedByItself(c, { cause: "exit-after", exitAfterSeconds });
   }
 
@@ -344,7 +357,7 @@ export class PodWorker {
       ...cause,
     });
     this.sync({ cause: "container-exited", container: c.name, exitCode });
-    this.terminated?.();
+    this.terminated?.(c);
   }
 
   /** ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff. */

@@ -80,11 +80,12 @@ describe("killContainer's arithmetic", () => {
 /** One node, one replica behind a Service, the container's preStop given; drained at 30s. */
 function drained(
   preStop: unknown,
-  o: { version?: string; grace?: number; behaviour?: object; traffic?: boolean } = {},
+  o: { version?: string; grace?: number; behaviour?: object; traffic?: boolean; created?: boolean } = {},
 ) {
   const doc = {
     kubernetesVersion: o.version ?? "1.37",
     duration: "120s",
+    ...(o.created ? { start: "created" } : {}),
     nodes: { count: 2, zones: ["a"] },
     manifests: [
       {
@@ -188,6 +189,28 @@ describe("a drained pod runs its preStop hook before SIGTERM", () => {
     const hooked = total(run(drained({ sleep: { seconds: 5 } }, { traffic: true })));
     expect(bare.refused + bare.error + bare.timeout).toBeGreaterThan(0);
     expect(hooked.refused + hooked.error + hooked.timeout).toBe(0);
+  });
+});
+
+describe("a process that exits by itself during its kill", () => {
+  // Created at t=0, the containers start at 2s and exit by themselves at 42s; the drain is at 30s.
+  it.each([
+    // the sleep action sleeps on (runSleepHandler waits on its timer) and killContainer waits for it
+    { preStop: { sleep: { seconds: 20 } }, ends: 50 },
+    // an exec hook dies with its container
+    { preStop: { exec: { command: ["sh", "-c", "sleep 20"] } }, ends: 42 },
+    // after SIGTERM the exit ends the kill
+    { preStop: { sleep: { seconds: 5 } }, shutdown: 20, ends: 42 },
+  ])("$preStop, shutdownSeconds $shutdown: the pod ends at $ends s", ({ preStop, shutdown, ends }) => {
+    const r = run(
+      drained(preStop, {
+        created: true,
+        behaviour: { exitAfterSeconds: 40, ...(shutdown ? { shutdownSeconds: shutdown } : {}) },
+      }),
+    );
+    const evicted = first(r, "PodEvicted");
+    expect(evicted.t).toBe(30);
+    expect(only(r, "PodTerminated", (e) => e.object === evicted.object).t).toBeCloseTo(ends, 6);
   });
 });
 
