@@ -146,9 +146,10 @@ export interface KillEnv {
 }
 
 /**
- * Start killContainer on a running container: the preStop hook (PreStopHookDone when it ends), then
- * SIGTERM and the process's exit or SIGKILL; the container runs and serves until `exit`. A probe
- * kill's instant exit happens at once, in its SyncPod; a deletion's in the pod worker's own turn.
+ * Start killContainer on a running container: `started` (the Killing event), the preStop hook
+ * (PreStopHookDone when it ends), then SIGTERM and the process's exit or SIGKILL; the container runs
+ * and serves until `exit`. A probe kill's instant exit happens at once, in its SyncPod; a
+ * deletion's in the pod worker's own turn.
  */
 export function startKill(
   env: KillEnv,
@@ -156,6 +157,7 @@ export function startKill(
   grace: number,
   kind: "deletion" | "probe",
   exit: (plan: KillPlan) => void,
+  started?: (plan: KillPlan) => void,
 ): KillPlan {
   const plan = killPlan(
     c.name,
@@ -165,6 +167,7 @@ export function startKill(
     c.behaviour.shutdownSeconds,
   );
   c.killing = true;
+  started?.(plan);
   const preStop = plan.preStop;
   if (preStop)
     env.timers.push(
@@ -185,4 +188,44 @@ export function startKill(
   if (plan.exitAfter <= 0 && kind === "probe") end();
   else env.timers.push(env.engine.after(plan.exitAfter, end));
   return plan;
+}
+
+/**
+ * A pod's deletion (pod_workers.go SyncTerminatingPod → killPod): every running container is
+ * killed at once, with the deletion's grace period as gracePeriodOverride; `done` once every kill
+ * has ended, with the one that ended last. Returns what the pod worker calls when a container
+ * exits by itself meanwhile: its kill ends then, except while a sleep action runs
+ * (runSleepHandler waits on its own timer, and killContainer waits for the hook); an exec or
+ * httpGet hook ends with its container.
+ */
+export function terminatePod(
+  env: KillEnv,
+  containers: readonly ContainerRun[],
+  grace: number,
+  stopped: (c: ContainerRun) => void,
+  done: (last: KillPlan | undefined) => void,
+): (c: ContainerRun) => void {
+  const start = env.engine.now;
+  const pending = new Map<ContainerRun, KillPlan>();
+  let last: KillPlan | undefined;
+  const settle = (c: ContainerRun) => {
+    if (pending.delete(c) && pending.size === 0) done(last);
+  };
+  for (const c of containers) {
+    if (!c.running) continue;
+    const plan = startKill(env, c, grace, "deletion", (p) => {
+      last = p;
+      stopped(c);
+      settle(c);
+    });
+    pending.set(c, plan);
+  }
+  return (c) => {
+    const plan = pending.get(c);
+    if (!plan) return;
+    last = plan;
+    const sleeping = plan.preStop?.handler === "sleep" ? start + plan.sigtermAfter - env.engine.now : 0;
+    if (sleeping > 0) env.timers.push(env.engine.after(sleeping, () => settle(c)));
+    else settle(c);
+  };
 }

@@ -15,7 +15,14 @@ import type { Trace } from "../trace/events.ts";
 import type { ExitCause, KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
 import { App, type HealthCheckQueue } from "./app.ts";
-import { deletionGracePeriod, type KillPlan, probeKillGracePeriod, startKill } from "./kill.ts";
+import {
+  deletionGracePeriod,
+  type KillEnv,
+  type KillPlan,
+  probeKillGracePeriod,
+  startKill,
+  terminatePod,
+} from "./kill.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
 import { ProbeManager } from "./prober-manager.ts";
 import { Restarts } from "./restart.ts";
@@ -230,30 +237,30 @@ export class PodWorker {
     const p = w.spec;
     const { grace, from } = probeKillGracePeriod(this.pod, p);
     const previousExit = c.finishedAt;
-    const plan = this.kill(c, grace, "probe", (plan) => {
-      this.exited(c, plan.signal === "SIGKILL" ? EXIT_SIGKILL : EXIT_SIGTERM, {
-        cause: "probe-kill",
-        probe: p.type,
-      });
+    const exit = (plan: KillPlan) => {
+      const code = plan.signal === "SIGKILL" ? EXIT_SIGKILL : EXIT_SIGTERM;
+      this.exited(c, code, { cause: "probe-kill", probe: p.type });
       // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
       // exited before this one (the pod status of this SyncPod predates the kill).
       this.restarts.decide(c, previousExit, { kind: "probe", probe: p.type });
-    });
-    this.host.trace.emit({
-      type: "ContainerKilled",
-      lane: "kubelet",
-      ...this.eventBase(),
-      container: c.name,
-      cause: "probe",
-      probe: p.type,
-      periodSeconds: p.periodSeconds,
-      failureThreshold: p.failureThreshold,
-      initialDelaySeconds: p.initialDelaySeconds,
-      terminationGracePeriodSeconds: Math.max(MINIMUM_GRACE_PERIOD, grace),
-      gracePeriodFrom: from,
-      hung: c.hung,
-      ...(plan.preStop ? { preStop: plan.preStop } : {}),
-    });
+    };
+    startKill(this.killEnv(), c, grace, "probe", exit, (plan) =>
+      this.host.trace.emit({
+        type: "ContainerKilled",
+        lane: "kubelet",
+        ...this.eventBase(),
+        container: c.name,
+        cause: "probe",
+        probe: p.type,
+        periodSeconds: p.periodSeconds,
+        failureThreshold: p.failureThreshold,
+        initialDelaySeconds: p.initialDelaySeconds,
+        terminationGracePeriodSeconds: Math.max(MINIMUM_GRACE_PERIOD, grace),
+        gracePeriodFrom: from,
+        hung: c.hung,
+        ...(plan.preStop ? { preStop: plan.preStop } : {}),
+      }),
+    );
   }
 
   /**
@@ -264,47 +271,22 @@ export class PodWorker {
   terminate(done: (grace: number, last: KillPlan | undefined) => void): void {
     if (this.terminating) return;
     this.beginTermination();
-    const engine = this.host.engine;
     const grace = deletionGracePeriod(this.pod);
-    const start = engine.now;
-    const pending = new Map<ContainerRun, KillPlan>();
-    let last: KillPlan | undefined;
-    const settle = (c: ContainerRun) => {
-      if (!pending.delete(c) || pending.size > 0) return;
-      this.terminated = undefined;
-      done(grace, last);
-    };
-    // A process that exits by itself during its kill ends the kill then, except while a sleep
-    // action runs: runSleepHandler waits on its own timer, not on the container, and
-    // killContainer waits for the hook (an exec or httpGet hook fails with its container).
-    this.terminated = (c) => {
-      const plan = pending.get(c);
-      if (!plan) return;
-      last = plan;
-      const sleeping = plan.preStop?.handler === "sleep" ? start + plan.sigtermAfter - engine.now : 0;
-      if (sleeping > 0) this.timers.push(engine.after(sleeping, () => settle(c)));
-      else settle(c);
-    };
-    for (const c of this.containers) {
-      if (!c.running) continue;
-      const plan = this.kill(c, grace, "deletion", (p) => {
-        last = p;
-        this.stopContainer(c);
-        settle(c);
-      });
-      pending.set(c, plan);
-    }
+    this.terminated = terminatePod(
+      this.killEnv(),
+      this.containers,
+      grace,
+      (c) => this.stopContainer(c),
+      (last) => {
+        this.terminated = undefined;
+        done(grace, last);
+      },
+    );
   }
 
-  /** killContainer (kill.ts startKill), its timers the pod worker's. */
-  private kill(c: ContainerRun, grace: number, kind: "deletion" | "probe", exit: (plan: KillPlan) => void) {
-    const env = {
-      engine: this.host.engine,
-      trace: this.host.trace,
-      event: this.eventBase(),
-      timers: this.timers,
-    };
-    return startKill(env, c, grace, kind, exit);
+  /** What a kill (kill.ts) needs: the clock, the trace, the pod's event fields, the timers. */
+  private killEnv(): KillEnv {
+    return { engine: this.host.engine, trace: this.host.trace, event: this.eventBase(), timers: this.timers };
   }
 
   /** The process exits on its own (the timeline's `crash` step). */

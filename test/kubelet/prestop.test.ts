@@ -295,3 +295,41 @@ describe("loading", () => {
     expect(() => drained(undefined, { behaviour: { preStopSeconds: 3 } })).toThrow(LoadError);
   });
 });
+
+it("a probe kill is announced before the exit it causes, even an instant one", () => {
+  const r = run(
+    scenario(
+      stringify({
+        duration: "60s",
+        start: "created",
+        nodes: [{ name: "worker-1" }],
+        manifests: [
+          {
+            apiVersion: "v1",
+            kind: "Pod",
+            metadata: { name: "app" },
+            spec: {
+              containers: [
+                {
+                  name: "app",
+                  image: "example/app:1",
+                  livenessProbe: { tcpSocket: { port: 8000 }, periodSeconds: 5, failureThreshold: 1 },
+                },
+              ],
+            },
+          },
+        ],
+        behaviour: { app: { bootSeconds: 1000 } },
+      }),
+    ),
+  );
+  const order = r.events
+    .filter((e) => e.type === "ContainerKilled" || e.type === "ContainerExited")
+    .map((e) => e.type);
+  expect(order.slice(0, 4)).toEqual([
+    "ContainerKilled",
+    "ContainerExited",
+    "ContainerKilled",
+    "ContainerExited",
+  ]);
+});
