@@ -182,6 +182,9 @@ export const MINIMUM_GRACE_PERIOD = 2;
  */
 export const POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR = 30;
 
+/** PodLifecycleSleepActionAllowZero: a sleep action of 0 seconds, alpha in 1.32, on by default from 1.33. */
+export const SLEEP_ACTION_ALLOW_ZERO_SINCE_MINOR = 33;
+
 /** Pod spec.terminationGracePeriodSeconds default, 30: pkg/apis/core/v1/defaults.go. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD = 30;
 

@@ -178,7 +178,9 @@ describe("a drained pod runs its preStop hook before SIGTERM", () => {
     expect(
       terminationSeconds(run(drained({ sleep: { seconds: 5 } }, { behaviour: { shutdownSeconds: 3 } }))),
     ).toBeCloseTo(8, 6);
-    const r = run(drained({ sleep: { seconds: 60 } }, { grace: 20, behaviour: { shutdownSeconds: 5 } }));
+    const r = run(
+      drained({ exec: { command: ["sleep", "60"] } }, { grace: 20, behaviour: { shutdownSeconds: 5 } }),
+    );
     expect(terminationSeconds(r)).toBeCloseTo(22, 6);
     expect(first(r, "PodTerminated")).toMatchObject({ signal: "SIGKILL", terminationGracePeriodSeconds: 20 });
   });
@@ -281,6 +283,44 @@ describe("loading", () => {
           /spec\.template\.spec\.containers\[0\]\.lifecycle\.preStop\.sleep: the sleep action needs Kubernetes 1\.30/,
         );
       }
+    },
+  );
+
+  // validateSleepAction: at most terminationGracePeriodSeconds (defaulted to 30), and above 0 before
+  // PodLifecycleSleepActionAllowZero (on from 1.33).
+  it.each([
+    {
+      version: "1.37",
+      seconds: 31,
+      grace: undefined,
+      error: "must be non-negative and less than terminationGracePeriodSeconds (30)",
+    },
+    {
+      version: "1.32",
+      seconds: 15,
+      grace: 10,
+      error: "must be greater than 0 and less than terminationGracePeriodSeconds (10)",
+    },
+    {
+      version: "1.32",
+      seconds: 0,
+      grace: undefined,
+      error: "must be greater than 0 and less than terminationGracePeriodSeconds (30)",
+    },
+    { version: "1.33", seconds: 0, grace: undefined, error: undefined },
+    { version: "1.30", seconds: 30, grace: undefined, error: undefined },
+  ])(
+    "a sleep of $seconds s with terminationGracePeriodSeconds $grace on $version: $error",
+    ({ version, seconds, grace, error }) => {
+      const load = () =>
+        drained({ sleep: { seconds } }, { version, ...(grace === undefined ? {} : { grace }) });
+      if (error === undefined) expect(load).not.toThrow();
+      else
+        expect(load).toThrow(
+          new RegExp(
+            `lifecycle\\.preStop\\.sleep\\.seconds: Invalid value: ${seconds}: ${error.replace(/[()]/g, "\\$&")}`,
+          ),
+        );
     },
   );
 
