@@ -7,12 +7,12 @@
 import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import type { KubeletSettings } from "../kubernetes/defaults.ts";
-import { KUBELET_BACKOFF_PERIOD, MINIMUM_GRACE_PERIOD } from "../kubernetes/defaults.ts";
+import { MINIMUM_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
-import type { ExitCause, KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
+import type { KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
 import { App, type HealthCheckQueue } from "./app.ts";
 import {
@@ -106,7 +106,14 @@ export class PodWorker {
           c.done = true;
           this.finishPodIfDone();
         },
-        backingOff: (c, exit, delay) => this.backingOff(c, exit, delay),
+        trace: host.trace,
+        event: () => this.eventBase(),
+        waiting: (c) => {
+          // ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff.
+          this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
+          if (host.connected()) host.api.update(pod);
+          return podRow(pod, host.engine.now);
+        },
       },
       {
         enabled: s.crashLoopBackOff,
@@ -340,27 +347,6 @@ export class PodWorker {
     });
     this.sync({ cause: "container-exited", container: c.name, exitCode });
     this.terminated?.(c);
-  }
-
-  /** ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff. */
-  private backingOff(c: ContainerRun, exit: ExitCause, delaySeconds: number): void {
-    const pod = this.pod;
-    this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
-    if (this.host.connected()) this.host.api.update(pod);
-    const s = this.host.settings;
-    this.host.trace.emit({
-      type: "BackOff",
-      lane: "kubelet",
-      ...this.eventBase(),
-      container: c.name,
-      delaySeconds,
-      exit,
-      initialSeconds: s.crashLoopBackOffInitial,
-      maxSeconds: s.crashLoopBackOffMax,
-      requeue: this.host.exactCrashLoopRequeue ? "exact" : "period",
-      backOffPeriod: KUBELET_BACKOFF_PERIOD,
-      podRow: podRow(pod, this.host.engine.now),
-    });
   }
 
   /** No container will run again: the pod is Succeeded (all exited 0) or Failed. */
