@@ -168,22 +168,27 @@ export function startKill(
   );
   c.killing = true;
   started?.(plan);
+  // The instance this kill is for: one that exits by itself meanwhile may be restarted, and the
+  // kill does not touch its successor.
+  const id = c.id;
+  const alive = () => c.running && c.id === id;
   const preStop = plan.preStop;
   if (preStop)
     env.timers.push(
-      env.engine.after(plan.sigtermAfter, () =>
-        env.trace.emit({
-          type: "PreStopHookDone",
-          lane: "kubelet",
-          ...env.event,
-          preStop,
-          kill: kind,
-          terminationGracePeriodSeconds: grace,
-        }),
-      ),
+      env.engine.after(plan.sigtermAfter, () => {
+        if (alive())
+          env.trace.emit({
+            type: "PreStopHookDone",
+            lane: "kubelet",
+            ...env.event,
+            preStop,
+            kill: kind,
+            terminationGracePeriodSeconds: grace,
+          });
+      }),
     );
   const end = () => {
-    if (c.running) exit(plan);
+    if (alive()) exit(plan);
   };
   if (plan.exitAfter <= 0 && kind === "probe") end();
   else env.timers.push(env.engine.after(plan.exitAfter, end));

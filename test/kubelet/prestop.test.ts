@@ -373,3 +373,47 @@ it("a probe kill is announced before the exit it causes, even an instant one", (
     "ContainerExited",
   ]);
 });
+
+it("a process that exits by itself during a probe kill's hook restarts, and the kill leaves its successor alone", () => {
+  // Liveness kills the hung process at about 35s; its 20s preStop sleep runs; the process exits by
+  // itself 40s after its start (42s), during the hook; the restart at once is not killed at 55s.
+  const r = run(
+    scenario(
+      stringify({
+        duration: "120s",
+        start: "created",
+        nodes: [{ name: "worker-1" }],
+        manifests: [
+          {
+            apiVersion: "v1",
+            kind: "Pod",
+            metadata: { name: "app" },
+            spec: {
+              containers: [
+                {
+                  name: "app",
+                  image: "example/app:1",
+                  livenessProbe: {
+                    httpGet: { path: "/", port: 8000 },
+                    periodSeconds: 5,
+                    failureThreshold: 1,
+                  },
+                  lifecycle: { preStop: { sleep: { seconds: 20 } } },
+                },
+              ],
+            },
+          },
+        ],
+        behaviour: { app: { exitAfterSeconds: 40 } },
+        timeline: [{ at: "30s", do: "deadlock", pod: "default/app" }],
+      }),
+    ),
+  );
+  const killed = first(r, "ContainerKilled");
+  expect(killed.t).toBeLessThan(42);
+  const exits = eventsOf(r, "ContainerExited");
+  expect(exits[0]).toMatchObject({ t: 42, cause: "exit-after" });
+  expect(eventsOf(r, "PreStopHookDone")).toEqual([]);
+  // The next exit is the new instance's own, 40s after its start at 42s.
+  expect(exits[1]).toMatchObject({ t: 82, cause: "exit-after" });
+});
