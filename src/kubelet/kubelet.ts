@@ -22,7 +22,6 @@ import { NodeLease } from "./node-lease.ts";
 import { NodeStatus } from "./node-status.ts";
 import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 import { checkRunsTwice } from "./runs-twice.ts";
-import { deletionGracePeriod, exitAfterSigterm } from "./runtime.ts";
 
 /**
  * From the kubelet seeing a pod bound to its node to its containers running: sandbox, network and
@@ -314,8 +313,9 @@ export class Kubelet {
   }
 
   /**
-   * The pod has a deletionTimestamp: SIGTERM, wait for the process to exit (at most the grace
-   * period), then the kubelet's final delete removes the object (pod_workers.go, status_manager.go).
+   * The pod has a deletionTimestamp: each container's preStop hook, SIGTERM, its exit (or SIGKILL
+   * when the grace period runs out: pod-worker.ts terminate, kill.ts), then the kubelet's final
+   * delete removes the object (pod_workers.go, status_manager.go).
    */
   private terminate(pod: Pod, worker: PodWorker | undefined): void {
     if (!worker?.running) {
@@ -328,37 +328,32 @@ export class Kubelet {
       });
       return;
     }
-    if (worker.terminating) return;
-    worker.beginTermination();
-    const grace = deletionGracePeriod(pod);
-    const hung = worker.containers.some((c) => c.running && c.hung);
-    const exitIn = exitAfterSigterm(hung, worker.behaviour.shutdownSeconds, grace);
-    worker.addTimer(
-      this.ctx.engine.after(exitIn, () => {
-        this.removeWorker(worker);
-        if (!this.connected()) return;
-        for (const c of pod.status.containerStatuses) {
-          c.state = "terminated";
-          c.ready = false;
-        }
-        this.ctx.trace.emit({
-          type: "PodTerminated",
-          lane: "kubelet",
-          object: ref(pod),
-          node: this.name,
-          ...(worker.owner === undefined ? {} : { owner: worker.owner }),
-          signal: exitIn < grace ? "SIGTERM" : "SIGKILL",
-          exitAfterSeconds: exitIn,
-          terminationGracePeriodSeconds: grace,
-        });
-        removePod(this.ctx, pod, {
-          force: false,
-          lane: "kubelet",
-          by: "kubelet",
-          cause: "containers-exited",
-        });
-      }),
-    );
+    const start = this.ctx.engine.now;
+    worker.terminate((grace, last) => {
+      this.removeWorker(worker);
+      if (!this.connected()) return;
+      for (const c of pod.status.containerStatuses) {
+        c.state = "terminated";
+        c.ready = false;
+      }
+      this.ctx.trace.emit({
+        type: "PodTerminated",
+        lane: "kubelet",
+        object: ref(pod),
+        node: this.name,
+        ...(worker.owner === undefined ? {} : { owner: worker.owner }),
+        signal: last?.signal ?? "SIGTERM",
+        exitAfterSeconds: this.ctx.engine.since(start),
+        terminationGracePeriodSeconds: grace,
+        ...(last?.preStop ? { preStop: last.preStop } : {}),
+      });
+      removePod(this.ctx, pod, {
+        force: false,
+        lane: "kubelet",
+        by: "kubelet",
+        cause: "containers-exited",
+      });
+    });
   }
 
   /** A process whose pod object is gone (force-deleted or garbage-collected while we were cut off). */

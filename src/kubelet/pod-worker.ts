@@ -7,14 +7,22 @@
 import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import type { KubeletSettings } from "../kubernetes/defaults.ts";
-import { KUBELET_BACKOFF_PERIOD } from "../kubernetes/defaults.ts";
+import { MINIMUM_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
-import type { ExitCause, KubeletReadyCause, ProbeType, StartCause } from "../trace/node-events.ts";
+import type { KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
 import { App, type HealthCheckQueue } from "./app.ts";
+import {
+  deletionGracePeriod,
+  type KillEnv,
+  type KillPlan,
+  probeKillGracePeriod,
+  startKill,
+  terminatePod,
+} from "./kill.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
 import { ProbeManager } from "./prober-manager.ts";
 import { Restarts } from "./restart.ts";
@@ -23,8 +31,6 @@ import {
   DEFAULT_CRASH_EXIT_CODE,
   EXIT_SIGKILL,
   EXIT_SIGTERM,
-  exitAfterSigterm,
-  probeKillGracePeriod,
   writeContainerStatus,
 } from "./runtime.ts";
 import { type PodStatusApi, PodStatusManager } from "./status-manager.ts";
@@ -55,11 +61,13 @@ export interface PodWorkerHost {
 
 export class PodWorker {
   readonly containers: ContainerRun[];
-  /** the pod's deletionTimestamp was seen: SIGTERM sent, no more restarts */
+  /** the pod's deletionTimestamp was seen: its containers are being killed (preStop, SIGTERM), no more restarts */
   terminating = false;
-  /** the behaviour of the pod's workload (shutdownSeconds for its deletion) */
-  readonly behaviour: Behaviour;
+  /** the kubelet process runs: its PLEG sees exits and its pod worker restarts them */
+  private kubeletRunning = true;
   private timers: Timer[] = [];
+  /** while the pod terminates: a container exited by itself during its kill */
+  private terminated: ((c: ContainerRun) => void) | undefined;
   private readonly status: PodStatusManager;
   private readonly app: App;
   private readonly prober: ProbeManager;
@@ -74,7 +82,6 @@ export class PodWorker {
     behaviourOf: (container?: string) => Behaviour,
   ) {
     this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
-    this.behaviour = behaviourOf();
     const s = host.settings;
     this.app = new App(host.engine, host.healthChecks, () => pod.status.podIP);
     this.prober = new ProbeManager(
@@ -99,7 +106,14 @@ export class PodWorker {
           c.done = true;
           this.finishPodIfDone();
         },
-        backingOff: (c, exit, delay) => this.backingOff(c, exit, delay),
+        trace: host.trace,
+        event: () => this.eventBase(),
+        waiting: (c) => {
+          // ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff.
+          this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
+          if (host.connected()) host.api.update(pod);
+          return podRow(pod, host.engine.now);
+        },
       },
       {
         enabled: s.crashLoopBackOff,
@@ -167,6 +181,9 @@ export class PodWorker {
     pod.status.phase = "Running";
     this.writeStatus(c, { state: "running", startedAt: now });
     for (const w of c.workers.values()) w.newContainer();
+    const exitAfter = c.behaviour.exitAfterSeconds;
+    if (exitAfter !== undefined)
+      c.exitTimer = engine.after(exitAfter, () => this.exitsByItself(c, exitAfter));
     if (this.host.connected()) this.host.api.update(pod);
     this.host.trace.emit({
       type: "ContainerStarted",
@@ -225,58 +242,95 @@ export class PodWorker {
   private killForProbe(c: ContainerRun, w: ProbeWorker): void {
     if (!c.running || c.killing) return;
     const p = w.spec;
-    const engine = this.host.engine;
     const { grace, from } = probeKillGracePeriod(this.pod, p);
-    const shutdown = exitAfterSigterm(c.hung, c.behaviour.shutdownSeconds, grace);
-    c.killing = true;
-    this.host.trace.emit({
-      type: "ContainerKilled",
-      lane: "kubelet",
-      ...this.eventBase(),
-      container: c.name,
-      cause: "probe",
-      probe: p.type,
-      periodSeconds: p.periodSeconds,
-      failureThreshold: p.failureThreshold,
-      initialDelaySeconds: p.initialDelaySeconds,
-      terminationGracePeriodSeconds: grace,
-      gracePeriodFrom: from,
-      hung: c.hung,
-    });
     const previousExit = c.finishedAt;
-    const exit = () => {
-      if (!c.running) return;
-      const code = c.hung || (c.behaviour.shutdownSeconds ?? 0) >= grace ? EXIT_SIGKILL : EXIT_SIGTERM;
+    const exit = (plan: KillPlan) => {
+      const code = plan.signal === "SIGKILL" ? EXIT_SIGKILL : EXIT_SIGTERM;
       this.exited(c, code, { cause: "probe-kill", probe: p.type });
       // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
       // exited before this one (the pod status of this SyncPod predates the kill).
       this.restarts.decide(c, previousExit, { kind: "probe", probe: p.type });
     };
-    if (shutdown <= 0) exit();
-    else this.timers.push(engine.at(engine.now + shutdown, exit));
+    startKill(this.killEnv(), c, grace, "probe", exit, (plan) =>
+      this.host.trace.emit({
+        type: "ContainerKilled",
+        lane: "kubelet",
+        ...this.eventBase(),
+        container: c.name,
+        cause: "probe",
+        probe: p.type,
+        periodSeconds: p.periodSeconds,
+        failureThreshold: p.failureThreshold,
+        initialDelaySeconds: p.initialDelaySeconds,
+        terminationGracePeriodSeconds: Math.max(MINIMUM_GRACE_PERIOD, grace),
+        gracePeriodFrom: from,
+        hung: c.hung,
+        ...(plan.preStop ? { preStop: plan.preStop } : {}),
+      }),
+    );
+  }
+
+  /**
+   * The pod is being deleted (pod_workers.go SyncTerminatingPod → killPod): every running container
+   * is killed at once, with the deletion's grace period as gracePeriodOverride, each after its
+   * preStop hook; `done` once none runs, with the grace period and the kill that ended last.
+   */
+  terminate(done: (grace: number, last: KillPlan | undefined) => void): void {
+    if (this.terminating) return;
+    this.beginTermination();
+    const grace = deletionGracePeriod(this.pod);
+    this.terminated = terminatePod(
+      this.killEnv(),
+      this.containers,
+      grace,
+      (c) => this.stopContainer(c),
+      (last) => {
+        this.terminated = undefined;
+        done(grace, last);
+      },
+    );
+  }
+
+  /** What a kill (kill.ts) needs: the clock, the trace, the pod's event fields, the timers. */
+  private killEnv(): KillEnv {
+    return { engine: this.host.engine, trace: this.host.trace, event: this.eventBase(), timers: this.timers };
   }
 
   /** The process exits on its own (the timeline's `crash` step). */
   crash(step: TimelineStepRef): void {
     for (const c of this.containers) {
       if (!c.running || c.killing) continue;
-      const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
-      this.exited(c, code, { cause: "crash", step });
-      // The generic PLEG (relist every 1s) sees the exit and syncs the pod.
-      this.restarts.decide(c, c.finishedAt, { kind: "exit", exitCode: code });
+      this.exitedByItself(c, { cause: "crash", step });
     }
+  }
+
+  /** behaviour.exitAfterSeconds: the process exits by itself that long after its start. */
+  private exitsByItself(c: ContainerRun, exitAfterSeconds: number): void {
+    c.exitTimer = undefined;
+    // Also while it is being killed: during its preStop hook or after SIGTERM (terminate).
+    this.exitedByItself(c, { cause: "exit-after", exitAfterSeconds });
+  }
+
+  private exitedByItself(c: ContainerRun, cause: OwnExit): void {
+    const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
+    this.exited(c, code, cause);
+    // The generic PLEG (relist every 1s) sees the exit and syncs the pod; a stopped kubelet sees it
+    // when it starts again (kubeletStarted).
+    if (this.kubeletRunning) this.restarts.decide(c, c.finishedAt, { kind: "exit", exitCode: code });
   }
 
   private exited(
     c: ContainerRun,
     exitCode: number,
-    cause: { cause: "crash"; step: TimelineStepRef } | { cause: "probe-kill"; probe: ProbeType },
+    cause: OwnExit | { cause: "probe-kill"; probe: ProbeType },
   ): void {
     const pod = this.pod;
     const now = this.host.engine.now;
     c.running = false;
     c.killing = false;
     c.hung = false;
+    this.host.engine.cancel(c.exitTimer);
+    c.exitTimer = undefined;
     c.finishedAt = now;
     c.exitCode = exitCode;
     for (const w of c.workers.values()) w.containerStopped();
@@ -292,27 +346,7 @@ export class PodWorker {
       ...cause,
     });
     this.sync({ cause: "container-exited", container: c.name, exitCode });
-  }
-
-  /** ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff. */
-  private backingOff(c: ContainerRun, exit: ExitCause, delaySeconds: number): void {
-    const pod = this.pod;
-    this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
-    if (this.host.connected()) this.host.api.update(pod);
-    const s = this.host.settings;
-    this.host.trace.emit({
-      type: "BackOff",
-      lane: "kubelet",
-      ...this.eventBase(),
-      container: c.name,
-      delaySeconds,
-      exit,
-      initialSeconds: s.crashLoopBackOffInitial,
-      maxSeconds: s.crashLoopBackOffMax,
-      requeue: this.host.exactCrashLoopRequeue ? "exact" : "period",
-      backOffPeriod: KUBELET_BACKOFF_PERIOD,
-      podRow: podRow(pod, this.host.engine.now),
-    });
+    this.terminated?.(c);
   }
 
   /** No container will run again: the pod is Succeeded (all exited 0) or Failed. */
@@ -344,6 +378,7 @@ export class PodWorker {
   /** The kubelet process stopped: no probing, no restarts (the containers keep running). */
   kubeletStopped(): void {
     const engine = this.host.engine;
+    this.kubeletRunning = false;
     for (const c of this.containers) {
       for (const w of c.workers.values()) w.stop();
       engine.cancel(c.waitingTimer);
@@ -356,6 +391,7 @@ export class PodWorker {
   kubeletStarted(): void {
     // The back-off lives in the kubelet process's memory: a new kubelet starts with none, so a
     // crashed container restarts at once.
+    this.kubeletRunning = true;
     this.restarts.forget();
     this.prober.addPod(this.containers);
     for (const c of this.containers) {
@@ -369,7 +405,7 @@ export class PodWorker {
   }
 
   /** The pod is being deleted: liveness and startup stop (worker.go), nothing restarts. */
-  beginTermination(): void {
+  private beginTermination(): void {
     const engine = this.host.engine;
     this.terminating = true;
     for (const c of this.containers) {
@@ -384,16 +420,24 @@ export class PodWorker {
   /** Everything stops (power off, the pod's containers exit for its deletion). */
   stop(): void {
     const engine = this.host.engine;
-    for (const c of this.containers) {
-      for (const w of c.workers.values()) w.stop();
-      engine.cancel(c.waitingTimer);
-      c.waitingTimer = undefined;
-      c.running = false;
-      c.ready = false;
-    }
+    for (const c of this.containers) this.stopContainer(c);
+    this.terminated = undefined;
     for (const t of this.timers) engine.cancel(t);
     this.timers = [];
     this.status.cancelResync();
+  }
+
+  /** The container's process is gone, with nothing more to come of it. */
+  private stopContainer(c: ContainerRun): void {
+    const engine = this.host.engine;
+    for (const w of c.workers.values()) w.stop();
+    engine.cancel(c.waitingTimer);
+    engine.cancel(c.exitTimer);
+    c.waitingTimer = undefined;
+    c.exitTimer = undefined;
+    c.running = false;
+    c.killing = false;
+    c.ready = false;
   }
 
   addTimer(t: Timer): void {

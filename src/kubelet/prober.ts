@@ -231,6 +231,16 @@ export class ProbeWorker {
     const c = this.host.container();
     if (this.stopped || !c.running || c.id !== this.containerId || this.onHold) return;
     if (this.type === "startup" ? c.started : !c.started) return;
+    if (
+      this.host.schedule === "kubernetes" &&
+      this.host.engine.since(c.startedAt) < this.spec.initialDelaySeconds
+    ) {
+      // doProbe: "Probe disabled for InitialDelaySeconds" (int32 of the seconds since the container's
+      // StartedAt < initialDelaySeconds), whatever woke the worker: its ticker, or a pod sync's manual
+      // run for readiness. The result keeps its initial value (readiness Failure).
+      this.arm();
+      return;
+    }
     const now = this.host.engine.now;
     this.lastRunAt = now;
     ProbeWorker.checks++;

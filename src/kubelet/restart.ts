@@ -1,7 +1,8 @@
 // Restarting a container that stopped, as pkg/kubelet/kuberuntime/kuberuntime_manager.go decides
 // it: computePodActions (restartPolicy: Always; OnFailure when the exit code is not 0; Never) and
 // doBackOff (CrashLoopBackOff over client-go's flowcontrol.Backoff, backoff.ts: the first restart
-// immediate, then the back-off doubling to its cap, forgotten after 10 minutes of running); and
+// immediate, then the back-off doubling to its cap, forgotten after 10 minutes of running; a
+// container held by it gets the BackOff event and kubectl's CrashLoopBackOff); and
 // how the pod worker retries a sync the back-off held (pkg/kubelet/pod_workers.go: at the
 // back-off's expiry from ≈1.35, PR #133066; before, every backOffPeriod (10s) + up to 50% jitter).
 //
@@ -10,6 +11,8 @@
 import type { Engine } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import { KUBELET_BACKOFF_PERIOD, POD_WORKER_BACKOFF_JITTER } from "../kubernetes/defaults.ts";
+import type { PodRow } from "../kubernetes/kubectl.ts";
+import type { Trace } from "../trace/events.ts";
 import type { ExitCause, StartCause } from "../trace/node-events.ts";
 import { Backoff } from "./backoff.ts";
 import type { ContainerRun } from "./runtime.ts";
@@ -36,8 +39,11 @@ export interface RestartHost {
   start(c: ContainerRun, cause: StartCause): void;
   /** restartPolicy says no: the container is done */
   done(c: ContainerRun): void;
-  /** ErrCrashLoopBackOff: the container waits `delaySeconds`; the pod reports CrashLoopBackOff */
-  backingOff(c: ContainerRun, exit: ExitCause, delaySeconds: number): void;
+  readonly trace: Trace;
+  /** the fields every event of the pod starts with */
+  event(): { object: string; node: string; owner?: string };
+  /** ErrCrashLoopBackOff: the container's status says CrashLoopBackOff; the pod's row as kubectl shows it */
+  waiting(c: ContainerRun): PodRow;
 }
 
 /** Does restartPolicy restart a container that exited with this code (ShouldContainerBeRestarted)? */
@@ -61,8 +67,8 @@ export class Restarts {
 
   /**
    * The container stopped: restart it, or not, or wait out the back-off. `eventTime` is the
-   * FinishedAt doBackOff reads (for a probe kill, the exit before this one: the SyncPod that kills
-   * reads the pod status from before the kill).
+   * FinishedAt doBackOff reads (for a probe kill, the exit before this one, undefined for the first:
+   * the SyncPod that kills reads the pod status from before the kill).
    */
   decide(c: ContainerRun, eventTime: number | undefined, exit: ExitCause): void {
     const host = this.host;
@@ -76,15 +82,21 @@ export class Restarts {
       host.start(c, { start: "restart", exit, restartPolicy: policy, backOff: "disabled" });
       return;
     }
+    if (eventTime === undefined) {
+      // doBackOff finds no exited instance of the container in the pod status it was given (the
+      // first probe kill: that status predates the kill) and returns without touching the back-off.
+      host.start(c, { start: "restart", exit, restartPolicy: policy, backOff: "no-exit" });
+      return;
+    }
     const now = host.engine.now;
     const key = c.name;
-    if (eventTime !== undefined && this.backoff.isInBackOffSince(key, eventTime, now)) {
+    if (this.backoff.isInBackOffSince(key, eventTime, now)) {
       this.wait(c, exit);
       return;
     }
-    const reset = eventTime !== undefined && this.backoff.expired(key, eventTime);
+    const reset = this.backoff.expired(key, eventTime);
     const first = this.backoff.get(key) === 0;
-    this.backoff.next(key, eventTime ?? now, now);
+    this.backoff.next(key, eventTime, now);
     host.start(c, {
       start: "restart",
       exit,
@@ -101,7 +113,20 @@ export class Restarts {
     const exitAt = c.finishedAt ?? engine.now;
     const delay = this.backoff.get(key);
     const until = this.backoff.backOffUntil(key, exitAt) ?? engine.now;
-    host.backingOff(c, exit, delay);
+    const s = this.settings;
+    host.trace.emit({
+      type: "BackOff",
+      lane: "kubelet",
+      ...host.event(),
+      container: c.name,
+      delaySeconds: delay,
+      exit,
+      initialSeconds: s.initialSeconds,
+      maxSeconds: s.maxSeconds,
+      requeue: s.exactRequeue ? "exact" : "period",
+      backOffPeriod: KUBELET_BACKOFF_PERIOD,
+      podRow: host.waiting(c),
+    });
     const nextRetry = (t: number) =>
       this.settings.exactRequeue
         ? Math.max(until, t)

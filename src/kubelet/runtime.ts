@@ -1,10 +1,8 @@
 // The container runtime's side of one pod: each container and its current instance (ID, running,
-// started, exit), the containerStatuses the kubelet reports from them, and how a kill or a
-// deletion ends: SIGTERM, then SIGKILL when the grace period runs out
-// (pkg/kubelet/kuberuntime/kuberuntime_container.go killContainer, setTerminationGracePeriod).
+// started, exit) and the containerStatuses the kubelet reports from them. How a kill ends is
+// kill.ts.
 
 import type { Timer } from "../engine/engine.ts";
-import { DEFAULT_TERMINATION_GRACE_PERIOD, MINIMUM_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import type { Container, ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { AppProcess } from "./app.ts";
@@ -41,6 +39,8 @@ export class ContainerRun implements ContainerView, AppProcess {
   exitCode: number | undefined;
   /** the pod worker's retry while the container waits out its CrashLoopBackOff */
   waitingTimer: Timer | undefined;
+  /** behaviour.exitAfterSeconds: the process's own exit, counted from its start */
+  exitTimer: Timer | undefined;
   /** the pod has been given up: restartPolicy says no restart */
   done = false;
   workers = new Map<ProbeType, ProbeWorker>();
@@ -84,37 +84,4 @@ export function writeContainerStatus(
   delete s.reason;
   delete s.exitCode;
   Object.assign(s, patch);
-}
-
-/**
- * The grace period of a kill for a failed probe: the probe's terminationGracePeriodSeconds, else
- * the pod's (setTerminationGracePeriod, GA 1.28), never below minimumGracePeriodInSeconds (2s).
- */
-export function probeKillGracePeriod(
-  pod: Pod,
-  probe: ResolvedProbe,
-): { grace: number; from: "probe" | "pod" } {
-  const grace = Math.max(
-    MINIMUM_GRACE_PERIOD,
-    probe.terminationGracePeriodSeconds ??
-      pod.spec.terminationGracePeriodSeconds ??
-      DEFAULT_TERMINATION_GRACE_PERIOD,
-  );
-  return { grace, from: probe.terminationGracePeriodSeconds !== undefined ? "probe" : "pod" };
-}
-
-/** The grace period of a deletion: the pod's deletionGracePeriodSeconds, never below 2s. */
-export function deletionGracePeriod(pod: Pod): number {
-  return Math.max(
-    MINIMUM_GRACE_PERIOD,
-    pod.metadata.deletionGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD,
-  );
-}
-
-/**
- * Seconds from SIGTERM to the process's exit: its shutdownSeconds within the grace period; a hung
- * process never completes its shutdown, so SIGKILL ends it when the grace period runs out.
- */
-export function exitAfterSigterm(hung: boolean, shutdownSeconds: number | undefined, grace: number): number {
-  return hung ? grace : Math.min(shutdownSeconds ?? 0, grace);
 }

@@ -171,9 +171,19 @@ export const NODE_STATUS_REPORT_JITTER_SINCE_MINOR = 33;
 
 /**
  * minimumGracePeriodInSeconds, 2: killContainer (pkg/kubelet/kuberuntime/kuberuntime_container.go)
- * raises a shorter grace period to it, unless the grace period was overridden (a force delete).
+ * raises a shorter grace period to it after the preStop hook, an override's included (the override
+ * replaces the grace period before the hook runs).
  */
 export const MINIMUM_GRACE_PERIOD = 2;
+
+/**
+ * PodLifecycleSleepAction (pkg/features/kube_features.go): the preStop/postStart `sleep` action,
+ * alpha (off) in 1.29, beta and on by default from 1.30, GA in 1.34.
+ */
+export const POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR = 30;
+
+/** PodLifecycleSleepActionAllowZero: a sleep action of 0 seconds, alpha in 1.32, on by default from 1.33. */
+export const SLEEP_ACTION_ALLOW_ZERO_SINCE_MINOR = 33;
 
 /** Pod spec.terminationGracePeriodSeconds default, 30: pkg/apis/core/v1/defaults.go. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD = 30;

@@ -99,6 +99,14 @@ export interface HTTPGetAction {
   scheme?: string;
 }
 
+/** A lifecycle hook: exactly one handler (validated on load). */
+export interface LifecycleHandler {
+  sleep?: { seconds: number };
+  exec?: { command: string[] };
+  httpGet?: HTTPGetAction;
+  tcpSocket?: { port: number | string };
+}
+
 export interface Probe {
   httpGet?: HTTPGetAction;
   tcpSocket?: { port: number | string };
@@ -120,7 +128,7 @@ export interface Container {
   startupProbe?: Probe;
   livenessProbe?: Probe;
   readinessProbe?: Probe;
-  lifecycle?: { preStop?: { sleep?: { seconds: number }; exec?: unknown; httpGet?: unknown } };
+  lifecycle?: { preStop?: LifecycleHandler };
 }
 
 export interface WeightedPodAffinityTerm {

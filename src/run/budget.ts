@@ -61,6 +61,9 @@ const PODGC_PERIOD = 20;
 /** The scheduler's podMaxBackoffSeconds: a pod that fits nowhere is tried at most this often. */
 const SCHEDULER_MAX_BACKOFF = 10;
 
+/** The engine's grid, 1µs: an exitAfterSeconds of 0 still exits once per instant at most. */
+const MIN_EXIT_INTERVAL = 1e-6;
+
 const NODE_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop", "drain", "delete-node"]);
 
 export function estimateWork(scenario: Scenario): WorkEstimate {
@@ -106,6 +109,36 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     `${count(pods)} pods (replicas, DaemonSets × nodes)`,
     `about ${EVENTS_PER_POD_START} events each`,
   ]);
+
+  // behaviour.exitAfterSeconds: a restart per exit, at most one per back-off step and then one per
+  // cap; without back-off (the toy kubelet) one every exitAfterSeconds.
+  const exiting = workloads.flatMap((w) =>
+    w.spec.containers.flatMap((c) => {
+      const e = { ...scenario.behaviour[w.name], ...scenario.behaviour[`${w.name}/${c.name}`] }
+        .exitAfterSeconds;
+      return e === undefined ? [] : [{ pods: w.pods, every: Math.max(e, MIN_EXIT_INTERVAL) }];
+    }),
+  );
+  const restartsPerPod = (every: number) =>
+    kubelet.crashLoopBackOff
+      ? Math.min(
+          T / every,
+          Math.log2(kubelet.crashLoopBackOffMax / kubelet.crashLoopBackOffInitial) +
+            2 +
+            T / kubelet.crashLoopBackOffMax,
+        )
+      : T / every;
+  add(
+    "restarts of processes that exit by themselves",
+    exiting.reduce((n, x) => n + x.pods * restartsPerPod(x.every), 0) * EVENTS_PER_POD_START,
+    [
+      `${count(exiting.reduce((n, x) => n + x.pods, 0))} containers with behaviour.exitAfterSeconds`,
+      kubelet.crashLoopBackOff
+        ? `restarted after the back-off, ${num(kubelet.crashLoopBackOffInitial)}s doubling to ${num(kubelet.crashLoopBackOffMax)}s`
+        : "restarted at once (crashLoopBackOff: false)",
+      whole,
+    ],
+  );
 
   const nodeFaults = scenario.timeline.filter((s) => NODE_FAULTS.has(s.do)).length;
   const replaced = N > 0 ? (nodeFaults * pods) / N : 0;

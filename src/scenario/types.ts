@@ -159,9 +159,11 @@ export interface Behaviour {
   exitCode?: number;
   /** seconds the process takes to exit after SIGTERM; default 0 (exits at once). */
   shutdownSeconds?: number;
+  /** seconds an exec or httpGet preStop hook takes (default: an exec's `sleep N`, else at once) */
+  preStopSeconds?: number;
   /**
-   * The process exits by itself (with exitCode) this long after every start: a bad configuration's
-   * CrashLoopBackOff (issue 9 point 13). Loaded; listed as not modelled until the kubelet reads it.
+   * The process exits by itself (with exitCode, default 1) this long after every start: a bad
+   * configuration's CrashLoopBackOff.
    */
   exitAfterSeconds?: number;
   capacityRps?: number;

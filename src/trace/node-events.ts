@@ -29,6 +29,14 @@ export type ExitCause =
   | { kind: "exit"; exitCode: number }
   | { kind: "kubelet-restart" };
 
+/**
+ * Why a process exits by itself: the timeline's `crash` step, or its behaviour.exitAfterSeconds
+ * counted from each start.
+ */
+export type OwnExit =
+  | { cause: "crash"; step: TimelineStepRef }
+  | { cause: "exit-after"; exitAfterSeconds: number };
+
 /** How a container comes to start (or start again, in place). */
 export type StartCause =
   /** the pod was bound to this node; sandbox and containers start */
@@ -40,11 +48,33 @@ export type StartCause =
       start: "restart";
       exit: ExitCause;
       restartPolicy: string;
-      /** doBackOff: no entry yet (first), an entry older than 10 minutes (reset), its delay passed, or CrashLoopBackOff off */
-      backOff: "first" | "reset" | "passed" | "disabled";
+      /**
+       * doBackOff: no exited instance in the pod status it reads (no-exit: nothing recorded), no entry
+       * yet (first), an entry older than 10 minutes (reset), its delay passed, or CrashLoopBackOff off
+       */
+      backOff: "no-exit" | "first" | "reset" | "passed" | "disabled";
     }
   /** the pod worker's retry after ErrCrashLoopBackOff finds the back-off over */
   | { start: "back-off-expired"; exit: ExitCause; delaySeconds: number };
+
+/**
+ * A container's preStop hook as a kill ran it (kuberuntime_container.go killContainer,
+ * executePreStopHook): how long it takes left alone and where faultline took that from (the sleep
+ * action's seconds; an exec hook's `sleep N`; behaviour preStopSeconds; at once: an exec without a
+ * sleep, an httpGet answered at once; a hung process never answering an httpGet; tcpSocket, which
+ * the kubelet does not run), how long it ran (at most the grace period) and the grace period left
+ * for SIGTERM after it (at least minimumGracePeriodInSeconds).
+ */
+export interface PreStopRun {
+  container: string;
+  handler: "sleep" | "exec" | "httpGet" | "tcpSocket";
+  /** the handler as written: `sleep 5s`, `exec sh -c sleep 10`, `httpGet :8080/drain` */
+  describe: string;
+  from: "sleep-action" | "exec-sleep" | "behaviour" | "instant" | "hung" | "unsupported";
+  seconds: number;
+  ranSeconds: number;
+  graceLeftSeconds: number;
+}
 
 /** Why the kubelet kills a running container. */
 export type KillCause =
@@ -62,6 +92,8 @@ export type KillCause =
       gracePeriodFrom: "probe" | "pod";
       /** the process hangs: no answer (a timeout), and it never finishes its shutdown */
       hung: boolean;
+      /** the preStop hook runs first, inside the grace period */
+      preStop?: PreStopRun;
     };
 
 /** What a failed check found. */
@@ -135,8 +167,17 @@ export interface NodeEventFields {
   /** The pod's containers exited after SIGTERM, or were killed when the grace period ran out. */
   PodTerminated: PodEvent & {
     signal: "SIGTERM" | "SIGKILL";
-    /** seconds from SIGTERM to the exit */
+    /** seconds from the kill's start (SIGTERM, or the preStop hook before it) to the exit */
     exitAfterSeconds: number;
+    terminationGracePeriodSeconds: number;
+    /** the preStop hook of the container that exited last, run before its SIGTERM */
+    preStop?: PreStopRun;
+  };
+  /** A container's preStop hook ended (or ran out of grace period): SIGTERM follows. */
+  PreStopHookDone: PodEvent & {
+    preStop: PreStopRun;
+    /** the kill it is part of: the pod's deletion, or a failed probe */
+    kill: "deletion" | "probe";
     terminationGracePeriodSeconds: number;
   };
   /** A replacement runs while the old copy still runs on a node nobody can reach. */
@@ -150,7 +191,7 @@ export interface NodeEventFields {
   };
   ContainerStarted: PodEvent & { container: string; restartCount: number; podRow: PodRow } & StartCause;
   ContainerExited: PodEvent & { container: string; exitCode: number; podRow: PodRow } & (
-      | { cause: "crash"; step: TimelineStepRef }
+      | OwnExit
       | { cause: "probe-kill"; probe: ProbeType }
     );
   ContainerKilled: PodEvent & { container: string } & KillCause;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Backoff } from "../../src/kubelet/backoff.ts";
 import { resolveKubelet } from "../../src/kubernetes/defaults.ts";
 import type { KubeletOverrides, KubernetesVersion } from "../../src/scenario/types.ts";
-import { eventsOf, run } from "../helpers/sim.ts";
+import { eventsOf, first, run, US } from "../helpers/sim.ts";
 import { app } from "../probes/helpers.ts";
 
 describe("flowcontrol.Backoff as the kubelet configures it", () => {
@@ -49,16 +49,18 @@ describe("a container killed by liveness over and over", () => {
       }),
     );
 
-  it("backs off 10, 20, 40, 80, 160, 300 after the first, immediate, restart (1.37: restart at expiry)", () => {
+  it("restarts twice at once, then backs off 10, 20, 40, 80, 160, 300 (1.37: restart at expiry)", () => {
     const r = looping("1.37");
     const exits = eventsOf(r, "ContainerExited").map((e) => e.t);
     const starts = eventsOf(r, "ContainerStarted").map((e) => e.t);
     // starts[i+1] follows exits[i].
-    const waits = exits.slice(0, 9).map((t, i) => Math.round((starts[i + 1]! - t) * 1e6) / 1e6);
-    // At the cap a liveness kill comes 301s after the previous exit, which is what doBackOff reads
-    // (the SyncPod that kills also restarts, with the pod status from before the kill): the restart
+    const waits = exits.slice(0, 10).map((t, i) => Math.round((starts[i + 1]! - t) * 1e6) / 1e6);
+    // doBackOff reads the pod status from before the kill (the SyncPod that kills also starts):
+    // the first kill finds no exited instance and records nothing; the second finds the first's
+    // exit, with no entry yet, so it records 10s and restarts at once; the third is 1s after the
+    // second's exit, inside 10s. At the cap a kill comes 301s after the previous exit: the restart
     // is immediate, and the next kill waits 300s again.
-    expect(waits).toEqual([0, 10, 20, 40, 80, 160, 300, 0, 300]);
+    expect(waits).toEqual([0, 0, 10, 20, 40, 80, 160, 300, 0, 300]);
     expect(
       eventsOf(r, "BackOff")
         .map((e) => e.delaySeconds)
@@ -72,7 +74,8 @@ describe("a container killed by liveness over and over", () => {
         .slice(0, 5),
     ).toEqual([0, 1, 2, 3, 4]);
     const backOff = eventsOf(r, "BackOff")[2]!;
-    expect(backOff.podRow).toMatchObject({ status: "CrashLoopBackOff", restarts: 3 });
+    // Two immediate restarts, then each BackOff follows one more: the third waits after the fourth.
+    expect(backOff.podRow).toMatchObject({ status: "CrashLoopBackOff", restarts: 4 });
   });
 
   it("a process that crashes a second after every start waits 10, 20, 40, 80, 160, 300, 300", () => {
@@ -92,13 +95,55 @@ describe("a container killed by liveness over and over", () => {
     const r = looping("1.34");
     const exits = eventsOf(r, "ContainerExited").map((e) => e.t);
     const starts = eventsOf(r, "ContainerStarted").map((e) => e.t);
-    const backoffs = [0, 10, 20, 40, 80, 160, 300];
+    const backoffs = [0, 0, 10, 20, 40, 80, 160, 300];
     backoffs.forEach((b, i) => {
       const wait = starts[i + 1]! - exits[i]!;
       expect(wait).toBeGreaterThanOrEqual(b - 1e-6);
       expect(wait).toBeLessThan(b === 0 ? 1e-6 : b + 15);
     });
   });
+});
+
+describe("doBackOff after a probe kill reads the pod status from before the kill", () => {
+  // kuberuntime_manager.go doBackOff: with no exited instance of the container in the status it is
+  // given, it returns before IsInBackOffSince and Next. The first liveness kill is such a case, so
+  // it leaves no back-off behind: a crash 5s after that restart is the container's first recorded
+  // exit and restarts at once.
+  it.each(["1.32", "1.37"])(
+    "%s: a liveness kill, then a crash 5s after the restart: both restart at once",
+    (version) => {
+      const r = run(
+        app({
+          version,
+          probes: {
+            livenessProbe: { httpGet: { path: "/", port: 8000 }, periodSeconds: 5, failureThreshold: 1 },
+          },
+          timeline: [{ at: 60, do: "deadlock", pod: "Deployment/app" }],
+          duration: "200s",
+        }),
+      );
+      const killed = first(r, "ContainerKilled");
+      const restarted = first(r, "ContainerStarted", (e) => e.t > killed.t - US && e.restartCount === 1);
+      expect(restarted).toMatchObject({ start: "restart", backOff: "no-exit" });
+      const r2 = run(
+        app({
+          version,
+          probes: {
+            livenessProbe: { httpGet: { path: "/", port: 8000 }, periodSeconds: 5, failureThreshold: 1 },
+          },
+          timeline: [
+            { at: 60, do: "deadlock", pod: "Deployment/app" },
+            { at: restarted.t + 5, do: "crash", pod: "Deployment/app" },
+          ],
+          duration: "200s",
+        }),
+      );
+      const crash = first(r2, "ContainerExited", (e) => e.cause === "crash");
+      const after = first(r2, "ContainerStarted", (e) => e.t >= crash.t);
+      expect(after.t).toBe(crash.t);
+      expect(eventsOf(r2, "BackOff")).toEqual([]);
+    },
+  );
 });
 
 describe("crashes and the 10-minute reset", () => {

@@ -1,7 +1,7 @@
 // Seed 004's sequence on the default kubelet, step by step, and the prober's finer rules.
 
 import { describe, expect, it } from "vitest";
-import { eventsOf, example, first, only, run } from "../helpers/sim.ts";
+import { eventsOf, example, first, only, run, US } from "../helpers/sim.ts";
 import { app, cli } from "../probes/helpers.ts";
 
 describe("seed 004: startup, liveness and readiness on the default kubelet (examples/probes.yaml)", () => {
@@ -148,6 +148,37 @@ describe("prober rules", () => {
     expect(first(run(app({ probes })), "PodReady").t).toBe(2);
     expect(first(run(app({ probes, kubelet: { probeSchedule: "period-end" } })), "PodReady").t).toBe(12);
   });
+
+  // worker.go doProbe: "Probe disabled for InitialDelaySeconds" comes before any check, whatever
+  // woke the worker (its ticker, or a pod sync's manual readiness run): until then the result keeps
+  // its initial value, Failure for readiness, so the pod is not Ready.
+  it.each([
+    { version: "1.28", delay: 30, period: 10, boot: 0 },
+    { version: "1.37", delay: 30, period: 10, boot: 0 },
+    { version: "1.37", delay: 15, period: 4, boot: 5 },
+    { version: "1.32", delay: 45, period: 20, boot: 0 },
+  ])(
+    "readiness initialDelaySeconds $delay (periodSeconds $period, $version): no check and not Ready before the delay",
+    ({ version, delay, period, boot }) => {
+      const probes = {
+        readinessProbe: {
+          httpGet: { path: "/", port: 8000 },
+          initialDelaySeconds: delay,
+          periodSeconds: period,
+        },
+      };
+      const r = run(app({ version, probes, behaviour: { bootSeconds: boot } }));
+      const start = first(r, "ContainerStarted").t;
+      const checks = [...eventsOf(r, "ProbeFailed"), ...eventsOf(r, "ProbeSucceeded")];
+      expect(checks.length).toBeGreaterThan(0);
+      for (const e of checks) expect(e.t - start).toBeGreaterThanOrEqual(delay - US);
+      const ready = first(r, "PodReady").t - start;
+      expect(ready).toBeGreaterThanOrEqual(delay - US);
+      // The first tick of the worker's ticker at or after the delay.
+      expect(ready).toBeLessThanOrEqual(delay + period + US);
+      expect(first(r, "EndpointReady").t).toBe(first(r, "PodReady").t);
+    },
+  );
 
   it("successThreshold counts consecutive readiness successes", () => {
     const probes = {

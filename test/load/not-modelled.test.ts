@@ -38,8 +38,8 @@ describe("not modelled", () => {
       "m.yaml:11",
     ],
     [
-      "Container.lifecycle.preStop",
-      deployment("", "", "          lifecycle: {preStop: {sleep: {seconds: 5}}}\n"),
+      "Container.lifecycle.postStart",
+      deployment("", "", "          lifecycle: {postStart: {exec: {command: [touch, /tmp/up]}}}\n"),
       "m.yaml:11",
     ],
     [
@@ -102,6 +102,11 @@ describe("not modelled", () => {
       nodeAffinityPolicy: "Ignore",
       nodeTaintsPolicy: "Honor",
     });
+  });
+
+  it("a preStop hook, which the kubelet runs before SIGTERM, is not reported", () => {
+    const s = scenarioWith(deployment("", "", "          lifecycle: {preStop: {sleep: {seconds: 5}}}\n"));
+    expect(s.notModelled).toEqual([]);
   });
 
   it("the values the models assume are not reported (default-scheduler, sessionAffinity None, IfHealthyBudget)", () => {

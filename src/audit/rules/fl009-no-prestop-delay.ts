@@ -6,7 +6,11 @@
 // KEP-3960, beta and on by default in 1.30). Measured on the sweep's drains, which need callers:
 // --traffic rate=100, or a scenario with a traffic section.
 
-import { minor } from "../../kubernetes/defaults.ts";
+import {
+  DEFAULT_TERMINATION_GRACE_PERIOD,
+  minor,
+  POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR,
+} from "../../kubernetes/defaults.ts";
 import {
   brokenWithoutFault,
   consequenceOf,
@@ -28,7 +32,7 @@ export const FL009: Rule = {
     const out: Draft[] = [];
     if (!input.traffic) return out;
     const drains = faultRuns(runs).filter((r) => r.fault.class === "drain");
-    const sleepAction = minor(input.scenario.kubernetesVersion) >= 30;
+    const sleepAction = minor(input.scenario.kubernetesVersion) >= POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR;
     for (const w of input.objects.workloads) {
       if (w.kind === "DaemonSet" || w.kind === "Pod" || w.replicas < 2) continue;
       if (w.spec.containers.every((c) => c.lifecycle?.preStop)) continue;
@@ -39,9 +43,12 @@ export const FL009: Rule = {
           .sort((a, b) => (b.services[svc.id]!.lost ?? 0) - (a.services[svc.id]!.lost ?? 0))[0];
         if (!worst) continue;
         const _f = worst.services[svc.id]!;
+        // A sleep action may not be longer than the grace period (validateSleepAction).
+        const grace = w.spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;
+        const pause = Math.min(PRESTOP_SECONDS, grace);
         const hook = sleepAction
-          ? { sleep: { seconds: PRESTOP_SECONDS } }
-          : { exec: { command: ["sleep", String(PRESTOP_SECONDS)] } };
+          ? { sleep: { seconds: pause } }
+          : { exec: { command: ["sleep", String(pause)] } };
         const patches = w.spec.containers
           .filter((c) => !c.lifecycle?.preStop)
           .map((c) => ({
@@ -61,7 +68,7 @@ export const FL009: Rule = {
             w.id,
             worst,
             input.faultAt,
-            `lifecycle.preStop ${sleepAction ? `sleep: {seconds: ${PRESTOP_SECONDS}}` : `exec: sleep ${PRESTOP_SECONDS}`} on each container (inside the ${w.spec.terminationGracePeriodSeconds ?? 30}s grace period)`,
+            `lifecycle.preStop ${sleepAction ? `sleep: {seconds: ${pause}}` : `exec: sleep ${pause}`} on each container (inside the ${grace}s grace period)`,
             patches,
             { kind: "service", id: svc.id },
           ),

@@ -1,7 +1,13 @@
 // Container (core/v1): ports, resources, probes and lifecycle hooks, with the API server's
 // validation of each (pkg/apis/core/validation) and its defaulting of requests from limits.
 
-import type { Container, HTTPGetAction, Probe, ResourceList } from "../../kubernetes/objects.ts";
+import type {
+  Container,
+  HTTPGetAction,
+  LifecycleHandler,
+  Probe,
+  ResourceList,
+} from "../../kubernetes/objects.ts";
 import {
   fail,
   int,
@@ -75,11 +81,7 @@ export function container(src: SourceDoc, path: Path, v: unknown): Container {
   return c;
 }
 
-function lifecycleHandler(
-  src: SourceDoc,
-  path: Path,
-  v: unknown,
-): { sleep?: { seconds: number }; exec?: unknown; httpGet?: unknown } {
+function lifecycleHandler(src: SourceDoc, path: Path, v: unknown): LifecycleHandler {
   const o = obj(src, path, v);
   knownFields(src, path, o, F.LIFECYCLE_HANDLERS, "LifecycleHandler");
   const handlers = F.LIFECYCLE_HANDLERS.filter((h) => o[h] != null);
@@ -100,7 +102,7 @@ function lifecycleHandler(
       "key",
     );
   }
-  const out: { sleep?: { seconds: number }; exec?: unknown; httpGet?: unknown } = {};
+  const out: LifecycleHandler = {};
   if (o.sleep != null) {
     const sp = [...path, "sleep"];
     const so = obj(src, sp, o.sleep);
@@ -111,7 +113,7 @@ function lifecycleHandler(
   }
   if (o.exec != null) out.exec = execAction(src, [...path, "exec"], o.exec);
   if (o.httpGet != null) out.httpGet = httpGetAction(src, [...path, "httpGet"], o.httpGet);
-  if (o.tcpSocket != null) tcpSocketAction(src, [...path, "tcpSocket"], o.tcpSocket);
+  if (o.tcpSocket != null) out.tcpSocket = tcpSocketAction(src, [...path, "tcpSocket"], o.tcpSocket);
   return out;
 }
 

@@ -60,7 +60,6 @@ const RULES: Record<string, Record<string, When>> = {
   },
   Container: {
     "lifecycle.postStart": present,
-    "lifecycle.preStop": present,
     "lifecycle.stopSignal": present,
     "resources.claims": nonEmpty,
     "resources.limits": nonEmpty,

@@ -13,14 +13,12 @@ const BEHAVIOUR_FIELDS: Record<keyof Behaviour, FieldKind> = {
   readyAfterSeconds: "duration",
   exitCode: "int",
   shutdownSeconds: "duration",
+  preStopSeconds: "duration",
   exitAfterSeconds: "duration",
   capacityRps: "number",
   serviceTimeMs: "number",
   healthSharesRequestQueue: "boolean",
 };
-
-/** Behaviour fields loaded but not yet read by a model: listed as not modelled (delete when one is). */
-const NOT_MODELLED_YET: Partial<Record<keyof Behaviour, true>> = { exitAfterSeconds: true };
 
 export function parseBehaviour(src: SourceDoc, v: unknown, c: Collected): Record<string, Behaviour> {
   if (v == null) return {};
@@ -45,18 +43,33 @@ export function parseBehaviour(src: SourceDoc, v: unknown, c: Collected): Record
           maxText: "7 days (168h)",
         });
       else parsed[field] = typedField(src, fp, raw, kind);
-      if (field in NOT_MODELLED_YET && !c.notModelled.has(`behaviour.${field}`)) {
-        const { line } = src.locate(fp, "key");
-        c.notModelled.set(`behaviour.${field}`, {
-          where: `${src.file}:${line}`,
-          object: c.manifests.length,
-          line,
-        });
-      }
     }
+    if (parsed.preStopSeconds !== undefined) checkPreStopSeconds(src, [...p, "preStopSeconds"], key, c);
     out[key] = parsed as Behaviour;
   }
   return out;
+}
+
+/** preStopSeconds times an exec or httpGet preStop hook: one of the key's containers must have one. */
+function checkPreStopSeconds(src: SourceDoc, path: Path, key: string, c: Collected): void {
+  const [workload = "", containerName] = key.split("/");
+  const timed = c.manifests.some(
+    (m) =>
+      isWorkload(m.kind) &&
+      m.object.metadata.name === workload &&
+      (podSpecOf(m.object)?.containers ?? []).some((ctr) => {
+        const h = ctr.lifecycle?.preStop;
+        return (containerName === undefined || ctr.name === containerName) && (h?.exec || h?.httpGet);
+      }),
+  );
+  if (!timed)
+    fail(
+      src,
+      path,
+      "invalid-value",
+      `"${key}" has no container with an exec or httpGet preStop hook for preStopSeconds to time (a sleep action takes its own seconds)`,
+      "key",
+    );
 }
 
 function checkBehaviourKey(src: SourceDoc, path: Path, key: string, c: Collected): void {

@@ -1,8 +1,14 @@
 // The scenario's `manifests`: paths (read through the caller's ReadManifest, so that this stays pure)
 // or inline objects, collected into typed objects; and the totals Kubernetes' limits allow.
 
+import {
+  DEFAULT_TERMINATION_GRACE_PERIOD,
+  minor,
+  POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR,
+  SLEEP_ACTION_ALLOW_ZERO_SINCE_MINOR,
+} from "../../kubernetes/defaults.ts";
 import { type KubeObject, podSpecOf } from "../../kubernetes/objects.ts";
-import type { ManifestFile, NotModelledField, Scenario } from "../../scenario/types.ts";
+import type { KubernetesVersion, ManifestFile, NotModelledField, Scenario } from "../../scenario/types.ts";
 import { fail, isObj, str } from "../check.ts";
 import type { LoadErrorCode } from "../errors.ts";
 import { type Collected, collectObjects, emptyCollected } from "../manifest/collect.ts";
@@ -128,6 +134,48 @@ export function checkTotals(c: Collected, nodeCount: number): void {
         "too-large",
         `the manifests ask for ${containers.toLocaleString("en-US")} containers by here, more than Kubernetes' documented limit of ${MAX_CONTAINERS.toLocaleString("en-US")} containers per cluster`,
       );
+    }
+  });
+}
+
+/**
+ * A preStop `sleep` action as the API server takes it. It needs PodLifecycleSleepAction
+ * (pkg/features/kube_features.go): 1.28 has no such field and refuses it as unknown; 1.29 has it
+ * alpha, off, and drops it, which leaves the hook without a handler; on by default from 1.30. Then
+ * validateSleepAction (pkg/apis/core/validation/validation.go): its seconds at most the pod's
+ * terminationGracePeriodSeconds (defaulted to 30 first), and above 0 unless
+ * PodLifecycleSleepActionAllowZero (alpha 1.32, on by default from 1.33).
+ */
+export function checkSleepActions(c: Collected, version: KubernetesVersion): void {
+  const m = minor(version);
+  c.manifests.forEach(({ object }, i) => {
+    const spec = podSpecOf(object);
+    if (!spec) return;
+    const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
+    const grace = spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;
+    for (const field of ["initContainers", "containers"] as const) {
+      (spec[field] ?? []).forEach((ctr, j) => {
+        const sleep = ctr.lifecycle?.preStop?.sleep;
+        if (!sleep) return;
+        const { src, path } = c.where[i]!;
+        const at = [...path, ...specPath, field, j, "lifecycle", "preStop", "sleep"];
+        if (m < POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR)
+          fail(
+            src,
+            at,
+            "invalid-value",
+            `the sleep action needs Kubernetes 1.${POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR} (PodLifecycleSleepAction: no such field in 1.28, alpha and off in 1.29); on Kubernetes ${version} use exec: {command: [sleep, "N"]}`,
+            "key",
+          );
+        const zero = m >= SLEEP_ACTION_ALLOW_ZERO_SINCE_MINOR;
+        if (sleep.seconds > grace || (!zero && sleep.seconds <= 0))
+          fail(
+            src,
+            [...at, "seconds"],
+            "invalid-value",
+            `Invalid value: ${sleep.seconds}: must be ${zero ? "non-negative" : "greater than 0"} and less than terminationGracePeriodSeconds (${grace})`,
+          );
+      });
     }
   });
 }

@@ -18,7 +18,13 @@ import { emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseBehaviour } from "./behaviour.ts";
 import { PERIOD } from "./limits.ts";
-import { checkTotals, notModelledList, type ReadManifest, readEntry } from "./manifests.ts";
+import {
+  checkSleepActions,
+  checkTotals,
+  notModelledList,
+  type ReadManifest,
+  readEntry,
+} from "./manifests.ts";
 import { parseNodes } from "./nodes.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
@@ -150,6 +156,7 @@ export function parseScenarioWith(
     });
   }
   checkTotals(collected, nodes.length);
+  checkSleepActions(collected, kubernetesVersion);
 
   const controlPlane = overrides(
     src,

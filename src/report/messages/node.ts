@@ -16,6 +16,7 @@ import type {
   KubeletPodReadyFields,
   KubeletStart,
   NodeEventFields,
+  PreStopRun,
   ProbeType,
 } from "../../trace/node-events.ts";
 import type { Printers, Prose } from "./prose.ts";
@@ -74,14 +75,36 @@ function startWhy(e: EventOf<"ContainerStarted">): string {
       if (e.backOff === "disabled")
         return `${exitText(e.exit)}; restartPolicy ${e.restartPolicy}, and this kubelet restarts without back-off (crashLoopBackOff: false)`;
       return `${exitText(e.exit)}; restartPolicy ${e.restartPolicy}: ${
-        e.backOff === "first"
-          ? "the first restart is immediate (CrashLoopBackOff starts with the next exit)"
-          : e.backOff === "reset"
-            ? "it ran more than 10 minutes since its last restart, so the back-off was reset and the restart is immediate"
-            : "the back-off since its last exit has passed"
+        e.backOff === "no-exit"
+          ? "the sync that kills it also starts it again, with the pod status read before the kill, where no instance has exited yet: the restart is immediate and the back-off records nothing (doBackOff)"
+          : e.backOff === "first"
+            ? "the first restart is immediate (CrashLoopBackOff starts with the next exit)"
+            : e.backOff === "reset"
+              ? "it ran more than 10 minutes since its last restart, so the back-off was reset and the restart is immediate"
+              : "the back-off since its last exit has passed"
       }`;
     case "back-off-expired":
       return `${exitText(e.exit)}; the CrashLoopBackOff delay of ${e.delaySeconds}s since it exited has passed`;
+  }
+}
+
+/** Where the hook's duration comes from. */
+function preStopTime(h: PreStopRun): string {
+  switch (h.from) {
+    case "sleep-action":
+      return `the sleep action sleeps ${h.seconds}s`;
+    case "exec-sleep":
+      return `its command sleeps ${fmt(h.seconds)}s`;
+    case "behaviour":
+      return `it takes ${fmt(h.seconds)}s (behaviour preStopSeconds)`;
+    case "instant":
+      return h.handler === "exec"
+        ? "its command has no sleep, so it is taken to end at once (set behaviour preStopSeconds if it takes longer)"
+        : "the app answers at once (set behaviour preStopSeconds if it takes longer)";
+    case "hung":
+      return "the process hangs and never answers it";
+    case "unsupported":
+      return "tcpSocket is no handler the kubelet runs: the hook fails at once (FailedPreStopHook)";
   }
 }
 
@@ -120,13 +143,33 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     see: printNodeRow(e.nodeRow),
   }),
 
-  PodTerminated: (e) => ({
-    message: `${nameOf(e.object)}'s containers exit after SIGTERM`,
-    why:
-      e.signal === "SIGTERM"
-        ? `the process exits ${fmt(e.exitAfterSeconds)}s after SIGTERM (behaviour shutdownSeconds), within terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
-        : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds} ran out: SIGKILL`,
-  }),
+  PodTerminated: (e) => {
+    const hook = e.preStop;
+    const sigterm = hook ? hook.ranSeconds : 0;
+    const grace = hook
+      ? `the ${hook.graceLeftSeconds}s its preStop hook (${hook.describe}, ${fmt(hook.ranSeconds)}s) left of terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
+      : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`;
+    return {
+      message: `${nameOf(e.object)}'s containers exit after ${hook ? "their preStop hook and " : ""}SIGTERM`,
+      why:
+        e.signal === "SIGTERM"
+          ? `the process exits ${fmt(e.exitAfterSeconds - sigterm)}s after SIGTERM (behaviour shutdownSeconds), within ${grace}`
+          : `${grace} ran out: SIGKILL`,
+    };
+  },
+
+  PreStopHookDone: (e) => {
+    const h = e.preStop;
+    const cut = h.ranSeconds < h.seconds || h.from === "hung";
+    return {
+      message: `${nameOf(e.object)}: ${h.container}'s preStop hook (${h.describe}) ${cut ? "is cut short" : "ends"} after ${fmt(h.ranSeconds)}s; SIGTERM follows, ${h.graceLeftSeconds}s before SIGKILL`,
+      why: `${
+        e.kill === "deletion" ? "the pod is being deleted" : "its probe failed"
+      }: the kubelet runs the preStop hook before SIGTERM, inside terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}, and the process serves meanwhile; ${preStopTime(h)}${
+        cut ? "; the kubelet waits for a hook at most the grace period" : ""
+      }; what is left, in whole seconds, and at least 2s, is SIGTERM's grace (killContainer)`,
+    };
+  },
 
   PodRunsTwice: (e) => ({
     message: e.sameIdentity
@@ -149,7 +192,9 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     why:
       e.cause === "crash"
         ? `${timelineWhy(e.step)}: the process exits`
-        : `killed after its ${e.probe} probe failed`,
+        : e.cause === "exit-after"
+          ? `the process exits by itself ${fmt(e.exitAfterSeconds)}s after each start (behaviour exitAfterSeconds)`
+          : `killed after its ${e.probe} probe failed`,
     see: printPodRow(e.podRow),
   }),
 
@@ -171,7 +216,7 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     const ns = namespaceOf(e.object);
     return {
       message: `kubelet on ${e.node} kills container ${e.container} of ${pod}: Container ${e.container} failed ${e.probe} probe, will be restarted`,
-      why: `${failed}; SIGTERM, then SIGKILL after ${grace}${e.hung ? " (a hung process never finishes its shutdown)" : ""}`,
+      why: `${failed}; ${e.preStop ? `its preStop hook (${e.preStop.describe}) first, ` : ""}SIGTERM, then SIGKILL after ${e.preStop ? `what the hook leaves of ${grace}` : grace}${e.hung ? " (a hung process never finishes its shutdown)" : ""}`,
       see: `$ kubectl describe pod ${pod}${ns === "default" ? "" : ` -n ${ns}`}\n  Warning  Unhealthy  kubelet  ${cap(e.probe)} probe failed: ${
         e.hung
           ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"

@@ -172,6 +172,10 @@ const CASES: [string, TraceEvent, Prose][] = [
   ],
   ...(
     [
+      [
+        "no-exit",
+        "the sync that kills it also starts it again, with the pod status read before the kill, where no instance has exited yet: the restart is immediate and the back-off records nothing (doBackOff)",
+      ],
       ["first", "the first restart is immediate (CrashLoopBackOff starts with the next exit)"],
       [
         "reset",
@@ -246,6 +250,23 @@ const CASES: [string, TraceEvent, Prose][] = [
     {
       message: "container app of app-7d4b9-x2x exits with code 1",
       why: "the scenario's timeline: {at: 6.004s, do: crash, pod: Deployment/app}: the process exits",
+      see: GET_POD,
+    },
+  ],
+  [
+    "an exit by itself, exitAfterSeconds after the start",
+    ev({
+      type: "ContainerExited",
+      lane: "app",
+      container: "app",
+      exitCode: 3,
+      cause: "exit-after",
+      exitAfterSeconds: 5,
+      podRow: row,
+    }),
+    {
+      message: "container app of app-7d4b9-x2x exits with code 3",
+      why: "the process exits by itself 5s after each start (behaviour exitAfterSeconds)",
       see: GET_POD,
     },
   ],
