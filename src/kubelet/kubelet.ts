@@ -1,18 +1,23 @@
-// The kubelet of one node, and the machine it runs on: power, network, the kubelet process, and
-// the containers actually running there (which can differ from what the API says). It keeps the
-// node's Lease (node-lease.ts) and Node status (node-status.ts), and a pod worker per pod bound
-// here (pod-worker.ts; pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when
-// they are deleted, and cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups).
+// The kubelet of one node, and the machine it runs on: power, network, the kubelet process, the
+// container runtime, and the containers actually running there (which can differ from what the API
+// says). It keeps the node's Lease (node-lease.ts) and Node status (node-status.ts), watches its
+// runtime (runtime-state.ts), and a pod worker per pod bound here (pod-worker.ts;
+// pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when they are deleted,
+// cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups), and its status
+// manager writes its pods' readiness back when someone else changed it.
 
 import { removePod, setPodCondition, setPodReady, workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
 import { ref, type WatchEventType } from "../cluster/store.ts";
+import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import {
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
   minor,
   NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
+  STATUS_MANAGER_SYNC_PERIOD,
+  SYNC_LOOP_BACKOFF_MAX,
 } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
@@ -23,6 +28,7 @@ import { NodeStatus } from "./node-status.ts";
 import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 import { checkRunsTwice } from "./runs-twice.ts";
 import { deletionGracePeriod, exitAfterSigterm } from "./runtime.ts";
+import { RuntimeState } from "./runtime-state.ts";
 
 /**
  * From the kubelet seeing a pod bound to its node to its containers running: sandbox, network and
@@ -56,11 +62,23 @@ export class Kubelet {
   kubeletStartedAt = Number.NEGATIVE_INFINITY;
   private proberRng: Rng | undefined;
   private readonly podHost: PodWorkerHost;
+  private readonly rng: Rng;
   private readonly lease: NodeLease;
   private readonly status: NodeStatus;
+  private readonly runtime: RuntimeState;
   private ipCounter = 1;
   /** Pods waiting for their volumes to be attached here. */
   private waitingForVolumes = new Set<Pod>();
+  /** Pod syncs the container runtime could not carry out, by pod UID, replayed when it is back. */
+  private waitingForRuntime = new Map<string, Pod>();
+  /** syncLoop skips pod synchronization (runtimeErrors), until this timer ends its back-off sleep */
+  private syncLoopResume: Timer | undefined;
+  private syncLoopSkipping = false;
+  /** Pods whose Ready condition the status manager writes back at its next tick. */
+  private toReconcile = new Set<PodWorker>();
+  private reconcileTimer: Timer | undefined;
+  /** a time on the status manager's 10s ticker (drawn when first needed) */
+  private statusTickerPhase: number | undefined;
 
   /** `ctx`: what the kubelet reads (the run's Context has it all); it hands each part only what it uses. */
   constructor(
@@ -70,6 +88,8 @@ export class Kubelet {
   ) {
     const settings = ctx.kubelet;
     const rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
+    this.rng = rng;
+    this.runtime = new RuntimeState({ engine: ctx.engine, rng, changed: () => this.runtimeChanged() });
     const m = minor(ctx.version);
     this.lease = new NodeLease({
       engine: ctx.engine,
@@ -94,6 +114,7 @@ export class Kubelet {
         reportJitterAfterChange: m >= NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
       },
       connected: () => this.connected(),
+      runtimeErrors: () => this.runtime.errors(),
     });
     const self = this;
     this.podHost = {
@@ -148,7 +169,39 @@ export class Kubelet {
   /** A pod bound here changed (routed by the simulation's one Pod watch, not a watch per kubelet). */
   podEvent(type: WatchEventType, pod: Pod): void {
     if (pod.spec.nodeName !== this.name && !this.podWorkers.has(pod.metadata.uid!)) return;
-    if (this.connected()) this.syncPod(pod, type === "DELETED");
+    if (!this.connected()) return;
+    this.syncPod(pod, type === "DELETED");
+    const worker = this.podWorkers.get(pod.metadata.uid!);
+    if (type === "MODIFIED" && worker?.needsReconcile()) this.reconcileAtNextTick(worker);
+  }
+
+  /** This node's Node changed (routed by the simulation's one Node watch): the status loop compares. */
+  nodeEvent(type: WatchEventType): void {
+    if (type === "MODIFIED") this.status.apiChanged();
+  }
+
+  /**
+   * The status manager's ticker (syncPeriod 10s, time.NewTicker from its Start): at its next tick,
+   * syncBatch(true) finds the API's status differs from its own (needsReconcile) and writes its own.
+   */
+  private reconcileAtNextTick(worker: PodWorker): void {
+    this.toReconcile.add(worker);
+    if (this.reconcileTimer) return;
+    const now = this.ctx.engine.now;
+    // The ticker's phase: drawn once per kubelet process, when first needed.
+    this.statusTickerPhase ??= this.kubeletStartedAt + this.rng.uniform(0, STATUS_MANAGER_SYNC_PERIOD);
+    const phase = this.statusTickerPhase;
+    const next =
+      phase + (Math.floor((now - phase) / STATUS_MANAGER_SYNC_PERIOD) + 1) * STATUS_MANAGER_SYNC_PERIOD;
+    this.reconcileTimer = this.ctx.engine.at(next, () => {
+      this.reconcileTimer = undefined;
+      const workers = [...this.toReconcile];
+      this.toReconcile.clear();
+      if (!this.connected()) return;
+      for (const w of workers)
+        if (this.podWorkers.get(w.pod.metadata.uid!) === w && w.needsReconcile())
+          w.reconcile(STATUS_MANAGER_SYNC_PERIOD);
+    });
   }
 
   /** The pods' volumes changed: status.volumesInUse follows (when the kubelet can post it). */
@@ -173,6 +226,8 @@ export class Kubelet {
   powerOff(): void {
     this.powered = false;
     this.kubeletRunning = false;
+    // The machine's next boot starts the runtime daemon again.
+    this.runtime.reset();
     this.stopLoops();
     for (const w of this.podWorkers.values()) w.stop();
     this.podWorkers.clear();
@@ -188,6 +243,7 @@ export class Kubelet {
 
   kubeletStop(): void {
     this.kubeletRunning = false;
+    this.runtime.kubeletStopped();
     this.stopLoops();
     for (const w of this.podWorkers.values()) w.kubeletStopped();
   }
@@ -196,6 +252,52 @@ export class Kubelet {
     if (!this.powered || this.kubeletRunning) return;
     this.kubeletRunning = true;
     this.kubeletStarted("kubelet-restart");
+  }
+
+  /**
+   * The container runtime daemon stops (containerd or CRI-O; `systemctl stop containerd`, a crash):
+   * the containers keep running, the kubelet can start, stop or kill none of them, and its runtime
+   * errors follow (runtime-state.ts).
+   */
+  runtimeDown(): void {
+    if (!this.powered) return;
+    this.runtime.stop();
+  }
+
+  /** The container runtime daemon answers again. */
+  runtimeUp(): void {
+    if (!this.powered) return;
+    this.runtime.start();
+    this.runtimeChanged();
+  }
+
+  /**
+   * The runtime's errors began, grew or cleared: the status loop posts the change; pod syncs resume
+   * once the runtime answers and its errors are gone. While there were errors, syncLoop was skipping
+   * pod synchronization, sleeping 100ms doubling to 5s between checks: it resumes within that sleep.
+   */
+  private runtimeChanged(): void {
+    if (!this.kubeletRunning) return;
+    this.status.runtimeChanged();
+    if (!this.runtime.up) return;
+    if (this.runtime.errors()) {
+      this.syncLoopSkipping = true;
+      return;
+    }
+    if (this.syncLoopResume) return;
+    const sleep = this.syncLoopSkipping ? this.rng.uniform(0, SYNC_LOOP_BACKOFF_MAX) : 0;
+    this.syncLoopSkipping = false;
+    this.syncLoopResume = this.ctx.engine.after(sleep, () => {
+      this.syncLoopResume = undefined;
+      const pods = [...this.waitingForRuntime.values()];
+      this.waitingForRuntime.clear();
+      if (this.connected()) for (const pod of pods) this.syncPod(pod, false);
+    });
+  }
+
+  /** The pod syncs cannot run: the runtime is down, its errors stop syncLoop, or syncLoop still sleeps. */
+  private podSyncBlocked(): boolean {
+    return !this.runtime.up || this.runtime.errors() !== undefined || this.syncLoopResume !== undefined;
   }
 
   partition(): void {
@@ -214,6 +316,8 @@ export class Kubelet {
 
   private kubeletStarted(after: KubeletStart): void {
     this.kubeletStartedAt = this.ctx.engine.now;
+    this.statusTickerPhase = undefined;
+    this.runtime.kubeletStarted();
     for (const w of this.podWorkers.values()) if (!w.terminating) w.kubeletStarted();
     this.volumesChanged();
     this.status.kubeletStarted(after);
@@ -224,6 +328,12 @@ export class Kubelet {
   private stopLoops(): void {
     this.lease.stop();
     this.status.stop();
+    this.ctx.engine.cancel(this.reconcileTimer);
+    this.reconcileTimer = undefined;
+    this.toReconcile.clear();
+    this.ctx.engine.cancel(this.syncLoopResume);
+    this.syncLoopResume = undefined;
+    this.syncLoopSkipping = false;
   }
 
   // ---- pods -----------------------------------------------------------------------------------
@@ -239,6 +349,11 @@ export class Kubelet {
 
   private syncPod(pod: Pod, deleted: boolean): void {
     const uid = pod.metadata.uid!;
+    if (this.podSyncBlocked()) {
+      // Creating a sandbox or stopping a container goes through the runtime (CRI): it waits.
+      this.waitingForRuntime.set(uid, pod);
+      return;
+    }
     const worker = this.podWorkers.get(uid);
     if (deleted || !this.ctx.store.exists(pod)) {
       if (worker) this.killOrphan(worker);

@@ -192,6 +192,16 @@ export class PodWorker {
     this.status.report();
   }
 
+  /** The API's Ready condition is not the kubelet's (status-manager.ts needsReconcile). */
+  needsReconcile(): boolean {
+    return this.status.needsReconcile();
+  }
+
+  /** The status manager's syncBatch writes the kubelet's Ready condition back over someone else's. */
+  reconcile(syncPeriod: number): void {
+    this.status.report({ cause: "status-reconcile", syncPeriod });
+  }
+
   // ---- probe results (the syncLoop's handleProbeSync) -------------------------------------------
 
   private startupPassed(c: ContainerRun): void {

@@ -61,7 +61,14 @@ const PODGC_PERIOD = 20;
 /** The scheduler's podMaxBackoffSeconds: a pod that fits nowhere is tried at most this often. */
 const SCHEDULER_MAX_BACKOFF = 10;
 
-const NODE_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop", "drain", "delete-node"]);
+const NODE_FAULTS = new Set([
+  "power-off",
+  "network-partition",
+  "kubelet-stop",
+  "runtime-down",
+  "drain",
+  "delete-node",
+]);
 
 export function estimateWork(scenario: Scenario): WorkEstimate {
   const profile = PROFILES[scenario.profile ?? "stock"];

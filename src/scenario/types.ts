@@ -83,6 +83,8 @@ export type FaultAction =
   | "network-heal"
   | "kubelet-stop"
   | "kubelet-start"
+  | "runtime-down"
+  | "runtime-up"
   | "cordon"
   | "uncordon"
   | "drain"
@@ -102,6 +104,8 @@ export const NODE_ACTIONS: readonly FaultAction[] = [
   "network-heal",
   "kubelet-stop",
   "kubelet-start",
+  "runtime-down",
+  "runtime-up",
   "cordon",
   "uncordon",
   "drain",

@@ -22,6 +22,7 @@ function setup(reportJitterAfterChange = false) {
     versionString: "v1.32.0",
     settings: { nodeStatusUpdateFrequency: 10, nodeStatusReportFrequency: 300, reportJitterAfterChange },
     connected: () => connected,
+    runtimeErrors: () => undefined,
   });
   store.create(status.initialNode(0));
   const node = () => store.get("Node", "worker-1")!;
