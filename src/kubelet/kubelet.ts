@@ -71,6 +71,8 @@ export class Kubelet {
   private waitingForVolumes = new Set<Pod>();
   /** Pod syncs the container runtime could not carry out, by pod UID, replayed when it is back. */
   private waitingForRuntime = new Map<string, Pod>();
+  /** The pod workers' restarts and probe kills that wait for the runtime, in order. */
+  private runtimeActions: (() => void)[] = [];
   /** syncLoop skips pod synchronization (runtimeErrors), until this timer ends its back-off sleep */
   private syncLoopResume: Timer | undefined;
   private syncLoopSkipping = false;
@@ -147,6 +149,10 @@ export class Kubelet {
         return this.proberRng;
       },
       nextIp: () => `10.244.${this.index}.${this.ipCounter++}`,
+      whenRuntime: (action) => {
+        if (this.podSyncBlocked()) this.runtimeActions.push(action);
+        else action();
+      },
     };
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
@@ -290,8 +296,11 @@ export class Kubelet {
     this.syncLoopResume = this.ctx.engine.after(sleep, () => {
       this.syncLoopResume = undefined;
       const pods = [...this.waitingForRuntime.values()];
+      const actions = this.runtimeActions;
       this.waitingForRuntime.clear();
+      this.runtimeActions = [];
       if (this.connected()) for (const pod of pods) this.syncPod(pod, false);
+      for (const action of actions) action();
     });
   }
 
@@ -334,6 +343,9 @@ export class Kubelet {
     this.ctx.engine.cancel(this.syncLoopResume);
     this.syncLoopResume = undefined;
     this.syncLoopSkipping = false;
+    // What waited for the runtime lived in the kubelet process: a new one resyncs from the API.
+    this.waitingForRuntime.clear();
+    this.runtimeActions = [];
   }
 
   // ---- pods -----------------------------------------------------------------------------------

@@ -113,6 +113,11 @@ export function nodeConditions(
   ];
 }
 
+/** A Ready message without the PLEG's elapsed time ("pleg was last seen active 3m2.5s ago"). */
+function wording(message: string | undefined): string | undefined {
+  return message?.replace(/active \S+ ago/, "active … ago");
+}
+
 /** nodeConditionsHaveChanged: status, reason or message of a condition differ (heartbeats ignored). */
 function conditionsDiffer(a: NodeCondition[], b: NodeCondition[]): boolean {
   if (a.length !== b.length) return true;
@@ -243,7 +248,9 @@ export class NodeStatus {
     node.status.volumesInUse = [...this.volumesInUse];
     host.store.update(node);
     const ready = node.status.conditions.find((c) => c.type === "Ready")!;
-    const changed = was?.status !== ready.status || was.message !== ready.message;
+    // The PLEG's message carries its elapsed time, so the real kubelet patches it at every run of
+    // the loop; the model posts when the status or the errors change, not when the elapsed time does.
+    const changed = was?.status !== ready.status || wording(was.message) !== wording(ready.message);
     if (changed) {
       const row = nodeRow(node, now, host.versionString);
       const base = { lane: "kubelet", object: `Node/${this.name}`, node: this.name, nodeRow: row } as const;
