@@ -139,6 +139,35 @@ describe("the container runtime stops under a running kubelet", () => {
     expect(restarted.t).toBeLessThanOrEqual(up + RUNTIME_UP_PERIOD + 5);
   });
 
+  it("probes go on (readiness reaches the API), but a liveness kill waits for the runtime", () => {
+    // A deadlock under a stopped runtime: the readiness probe (httpGet, periodSeconds 5, failureThreshold
+    // 3) takes the pod out of the endpoints through the status manager, which needs no runtime; the
+    // liveness failure (10s × 3) is handled by the syncLoop, which skips pod synchronization.
+    const up = 200;
+    const r = run(
+      scenario(`
+name: runtime-down-liveness
+kubernetesVersion: "1.32"
+duration: 5m
+nodes: [{name: worker-1}]
+manifests: [manifests-probes/no-startup.yaml]
+timeline:
+  - {at: 10s, do: runtime-down, node: worker-1}
+  - {at: 20s, do: deadlock, pod: "Deployment/no-startup[0]"}
+  - {at: ${up}s, do: runtime-up, node: worker-1}
+`),
+      1,
+    );
+    const notReady = eventsOf(r, "PodNotReady", (e) => e.by === "kubelet")[0]!;
+    expect(notReady.t).toBeGreaterThan(20);
+    expect(notReady.t).toBeLessThanOrEqual(20 + 5 * 3 + 5);
+    const livenessFailed = eventsOf(r, "ProbeFailed", (e) => e.probe === "liveness")[0]!;
+    expect(livenessFailed.t).toBeLessThan(up);
+    const killed = eventsOf(r, "ContainerKilled", (e) => e.cause === "probe")[0]!;
+    expect(killed.t).toBeGreaterThan(up);
+    expect(killed.t).toBeLessThanOrEqual(up + RUNTIME_UP_PERIOD + 5);
+  });
+
   it("a runtime that is back within 30s never makes the node NotReady", () => {
     const r = run(
       scenario(SCENARIO().replace(`at: ${UP}s, do: runtime-up`, `at: ${DOWN + 20}s, do: runtime-up`)),
