@@ -9,15 +9,12 @@
 import { removePod, setPodCondition, setPodReady, workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
 import { ref, type WatchEventType } from "../cluster/store.ts";
-import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import {
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
   minor,
   NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
-  STATUS_MANAGER_SYNC_PERIOD,
-  SYNC_LOOP_BACKOFF_MAX,
 } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
@@ -29,6 +26,8 @@ import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 import { checkRunsTwice } from "./runs-twice.ts";
 import { deletionGracePeriod, exitAfterSigterm } from "./runtime.ts";
 import { RuntimeState } from "./runtime-state.ts";
+import { StatusSyncTicker } from "./status-sync.ts";
+import { SyncLoopGate } from "./sync-loop.ts";
 
 /**
  * From the kubelet seeing a pod bound to its node to its containers running: sandbox, network and
@@ -62,25 +61,14 @@ export class Kubelet {
   kubeletStartedAt = Number.NEGATIVE_INFINITY;
   private proberRng: Rng | undefined;
   private readonly podHost: PodWorkerHost;
-  private readonly rng: Rng;
   private readonly lease: NodeLease;
   private readonly status: NodeStatus;
   private readonly runtime: RuntimeState;
   private ipCounter = 1;
   /** Pods waiting for their volumes to be attached here. */
   private waitingForVolumes = new Set<Pod>();
-  /** Pod syncs the container runtime could not carry out, by pod UID, replayed when it is back. */
-  private waitingForRuntime = new Map<string, Pod>();
-  /** The pod workers' restarts and probe kills that wait for the runtime, in order. */
-  private runtimeActions: (() => void)[] = [];
-  /** syncLoop skips pod synchronization (runtimeErrors), until this timer ends its back-off sleep */
-  private syncLoopResume: Timer | undefined;
-  private syncLoopSkipping = false;
-  /** Pods whose Ready condition the status manager writes back at its next tick. */
-  private toReconcile = new Set<PodWorker>();
-  private reconcileTimer: Timer | undefined;
-  /** a time on the status manager's 10s ticker (drawn when first needed) */
-  private statusTickerPhase: number | undefined;
+  private readonly syncLoop: SyncLoopGate;
+  private readonly statusSync: StatusSyncTicker;
 
   /** `ctx`: what the kubelet reads (the run's Context has it all); it hands each part only what it uses. */
   constructor(
@@ -90,8 +78,15 @@ export class Kubelet {
   ) {
     const settings = ctx.kubelet;
     const rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
-    this.rng = rng;
     this.runtime = new RuntimeState({ engine: ctx.engine, rng, changed: () => this.runtimeChanged() });
+    this.syncLoop = new SyncLoopGate({
+      engine: ctx.engine,
+      rng,
+      runtime: this.runtime,
+      resync: (pods) => {
+        if (this.connected()) for (const pod of pods) this.syncPod(pod, false);
+      },
+    });
     const m = minor(ctx.version);
     this.lease = new NodeLease({
       engine: ctx.engine,
@@ -149,11 +144,17 @@ export class Kubelet {
         return this.proberRng;
       },
       nextIp: () => `10.244.${this.index}.${this.ipCounter++}`,
-      whenRuntime: (action) => {
-        if (this.podSyncBlocked()) this.runtimeActions.push(action);
-        else action();
-      },
+      whenRuntime: (action) => this.syncLoop.whenRuntime(action),
     };
+    this.statusSync = new StatusSyncTicker({
+      engine: ctx.engine,
+      rng,
+      get kubeletStartedAt() {
+        return self.kubeletStartedAt;
+      },
+      connected: () => this.connected(),
+      current: (w) => this.podWorkers.get(w.pod.metadata.uid!) === w,
+    });
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
       for (const pod of [...this.waitingForVolumes]) {
@@ -178,36 +179,12 @@ export class Kubelet {
     if (!this.connected()) return;
     this.syncPod(pod, type === "DELETED");
     const worker = this.podWorkers.get(pod.metadata.uid!);
-    if (type === "MODIFIED" && worker?.needsReconcile()) this.reconcileAtNextTick(worker);
+    if (type === "MODIFIED" && worker?.needsReconcile()) this.statusSync.reconcile(worker);
   }
 
   /** This node's Node changed (routed by the simulation's one Node watch): the status loop compares. */
   nodeEvent(type: WatchEventType): void {
     if (type === "MODIFIED") this.status.apiChanged();
-  }
-
-  /**
-   * The status manager's ticker (syncPeriod 10s, time.NewTicker from its Start): at its next tick,
-   * syncBatch(true) finds the API's status differs from its own (needsReconcile) and writes its own.
-   */
-  private reconcileAtNextTick(worker: PodWorker): void {
-    this.toReconcile.add(worker);
-    if (this.reconcileTimer) return;
-    const now = this.ctx.engine.now;
-    // The ticker's phase: drawn once per kubelet process, when first needed.
-    this.statusTickerPhase ??= this.kubeletStartedAt + this.rng.uniform(0, STATUS_MANAGER_SYNC_PERIOD);
-    const phase = this.statusTickerPhase;
-    const next =
-      phase + (Math.floor((now - phase) / STATUS_MANAGER_SYNC_PERIOD) + 1) * STATUS_MANAGER_SYNC_PERIOD;
-    this.reconcileTimer = this.ctx.engine.at(next, () => {
-      this.reconcileTimer = undefined;
-      const workers = [...this.toReconcile];
-      this.toReconcile.clear();
-      if (!this.connected()) return;
-      for (const w of workers)
-        if (this.podWorkers.get(w.pod.metadata.uid!) === w && w.needsReconcile())
-          w.reconcile(STATUS_MANAGER_SYNC_PERIOD);
-    });
   }
 
   /** The pods' volumes changed: status.volumesInUse follows (when the kubelet can post it). */
@@ -277,36 +254,11 @@ export class Kubelet {
     this.runtimeChanged();
   }
 
-  /**
-   * The runtime's errors began, grew or cleared: the status loop posts the change; pod syncs resume
-   * once the runtime answers and its errors are gone. While there were errors, syncLoop was skipping
-   * pod synchronization, sleeping 100ms doubling to 5s between checks: it resumes within that sleep.
-   */
+  /** The runtime's errors began, grew or cleared: the status loop posts it; the syncLoop may resume. */
   private runtimeChanged(): void {
     if (!this.kubeletRunning) return;
     this.status.runtimeChanged();
-    if (!this.runtime.up) return;
-    if (this.runtime.errors()) {
-      this.syncLoopSkipping = true;
-      return;
-    }
-    if (this.syncLoopResume) return;
-    const sleep = this.syncLoopSkipping ? this.rng.uniform(0, SYNC_LOOP_BACKOFF_MAX) : 0;
-    this.syncLoopSkipping = false;
-    this.syncLoopResume = this.ctx.engine.after(sleep, () => {
-      this.syncLoopResume = undefined;
-      const pods = [...this.waitingForRuntime.values()];
-      const actions = this.runtimeActions;
-      this.waitingForRuntime.clear();
-      this.runtimeActions = [];
-      if (this.connected()) for (const pod of pods) this.syncPod(pod, false);
-      for (const action of actions) action();
-    });
-  }
-
-  /** The pod syncs cannot run: the runtime is down, its errors stop syncLoop, or syncLoop still sleeps. */
-  private podSyncBlocked(): boolean {
-    return !this.runtime.up || this.runtime.errors() !== undefined || this.syncLoopResume !== undefined;
+    this.syncLoop.runtimeChanged();
   }
 
   partition(): void {
@@ -325,7 +277,6 @@ export class Kubelet {
 
   private kubeletStarted(after: KubeletStart): void {
     this.kubeletStartedAt = this.ctx.engine.now;
-    this.statusTickerPhase = undefined;
     this.runtime.kubeletStarted();
     for (const w of this.podWorkers.values()) if (!w.terminating) w.kubeletStarted();
     this.volumesChanged();
@@ -337,15 +288,8 @@ export class Kubelet {
   private stopLoops(): void {
     this.lease.stop();
     this.status.stop();
-    this.ctx.engine.cancel(this.reconcileTimer);
-    this.reconcileTimer = undefined;
-    this.toReconcile.clear();
-    this.ctx.engine.cancel(this.syncLoopResume);
-    this.syncLoopResume = undefined;
-    this.syncLoopSkipping = false;
-    // What waited for the runtime lived in the kubelet process: a new one resyncs from the API.
-    this.waitingForRuntime.clear();
-    this.runtimeActions = [];
+    this.statusSync.stop();
+    this.syncLoop.stop();
   }
 
   // ---- pods -----------------------------------------------------------------------------------
@@ -361,9 +305,9 @@ export class Kubelet {
 
   private syncPod(pod: Pod, deleted: boolean): void {
     const uid = pod.metadata.uid!;
-    if (this.podSyncBlocked()) {
+    if (this.syncLoop.blocked()) {
       // Creating a sandbox or stopping a container goes through the runtime (CRI): it waits.
-      this.waitingForRuntime.set(uid, pod);
+      this.syncLoop.deferPod(pod);
       return;
     }
     const worker = this.podWorkers.get(uid);
