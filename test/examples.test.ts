@@ -72,6 +72,20 @@ const stories: Record<string, (r: SimulationResult) => void> = {
     const start = only(r, "FaultInjected", (e) => e.do === "kubelet-start");
     expect(only(r, "NodeReady", onNode("worker-2")).t).toBeGreaterThanOrEqual(start.t);
   },
+  // A grace period shorter than the Lease renewal: healthy nodes flap Unknown → Ready, their pods
+  // not ready → Ready, each time within ~10s.
+  "short-grace.yaml": (r) => {
+    const unknown = eventsOf(r, "NodeNotReady");
+    expect(unknown.length).toBeGreaterThanOrEqual(2);
+    for (const e of unknown.filter((x) => x.t < r.summary.duration - 11)) {
+      const back = eventsOf(r, "NodeReady", (x) => x.node === e.node && x.t > e.t)[0]!;
+      expect(back.cause).toBe("status-differs");
+      expect(back.t - e.t).toBeLessThanOrEqual(10.4);
+    }
+    expect(
+      eventsOf(r, "PodReady", (e) => e.by === "kubelet" && e.cause === "status-reconcile").length,
+    ).toBeGreaterThan(0);
+  },
   // containerd stops on worker-2: the kubelet posts Ready=False and keeps its Lease; the taints
   // follow, the pods stay Ready until the not-ready toleration evicts them, and nothing stops there
   // until the runtime is back.
