@@ -168,6 +168,28 @@ timeline:
     expect(killed.t).toBeLessThanOrEqual(up + RUNTIME_UP_PERIOD + 5);
   });
 
+  it("a kubelet that starts while the runtime is down says its checks never succeeded, and is Ready once the runtime is back", () => {
+    const yaml = SCENARIO(
+      `  - {at: 100s, do: kubelet-stop, node: worker-2}\n  - {at: 110s, do: kubelet-start, node: worker-2}`,
+    );
+    const r = run(scenario(yaml), 1);
+    const restart = eventsOf(r, "KubeletNodeNotReady", (e) => on2(e) && e.cause === "kubelet-restart")[0]!;
+    expect(restart.t).toBe(110);
+    expect(restart.errors.message).toBe(
+      "[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]",
+    );
+    const ready = eventsOf(r, "NodeReady", (e) => on2(e) && e.t > UP)[0]!;
+    // Its updateRuntimeUp loop runs every 5s from the kubelet's start: the first run after the runtime is back succeeds.
+    expect(ready.t).toBeLessThanOrEqual(UP + RUNTIME_UP_PERIOD + LOOP);
+  });
+
+  it("Ready=False then a silent kubelet: the controller's Unknown still leaves the pods Ready (False → Unknown, issue #112733)", () => {
+    const r = run(scenario(SCENARIO(`  - {at: 120s, do: kubelet-stop, node: worker-2}`)), 1);
+    const unknown = eventsOf(r, "NodeNotReady", on2)[0]!;
+    expect(unknown.t).toBeGreaterThan(120);
+    expect(eventsOf(r, "PodNotReady", (e) => on2(e) && e.by === "node-lifecycle-controller")).toEqual([]);
+  });
+
   it("a runtime that is back within 30s never makes the node NotReady", () => {
     const r = run(
       scenario(SCENARIO().replace(`at: ${UP}s, do: runtime-up`, `at: ${DOWN + 20}s, do: runtime-up`)),
