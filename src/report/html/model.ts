@@ -143,7 +143,12 @@ export function headline(result: ReportResult, scenario: Scenario): Headline {
   const node = fault.node;
   const after = events.filter((e) => e.t >= fault.t);
   let noticed: number | null = null;
-  const notReady = after.find((e) => e.type === "NodeNotReady" && (node === undefined || e.node === node));
+  // The node controller's Unknown, or the kubelet's own Ready=False (a stopped container runtime).
+  const notReady = after.find(
+    (e) =>
+      (e.type === "NodeNotReady" || e.type === "KubeletNodeNotReady") &&
+      (node === undefined || e.node === node),
+  );
   if (notReady) noticed = notReady.t;
   else if (PLANNED.has(fault.do)) noticed = fault.t;
 
