@@ -1,7 +1,9 @@
 // The status manager's periodic sync (pkg/kubelet/status/status_manager.go Start): a ticker every
 // syncPeriod (10s, time.NewTicker from the kubelet's start) runs syncBatch(true), which compares
 // each pod's status in the API with the kubelet's (needsReconcile) and writes the kubelet's back
-// where someone else changed it: "kubelet should be the source of truth of pod status".
+// where someone else changed it: "kubelet should be the source of truth of pod status". The API's
+// status reaches it through the kubelet's pod source: a status-only change is a RECONCILE
+// (pkg/kubelet/config/config.go checkAndUpdatePod) that updates the pod manager's copy.
 
 import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
