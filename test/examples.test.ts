@@ -72,6 +72,34 @@ const stories: Record<string, (r: SimulationResult) => void> = {
     const start = only(r, "FaultInjected", (e) => e.do === "kubelet-start");
     expect(only(r, "NodeReady", onNode("worker-2")).t).toBeGreaterThanOrEqual(start.t);
   },
+  // A grace period shorter than the Lease renewal: healthy nodes flap Unknown → Ready, their pods
+  // not ready → Ready, each time within ~10s.
+  "short-grace.yaml": (r) => {
+    const unknown = eventsOf(r, "NodeNotReady");
+    expect(unknown.length).toBeGreaterThanOrEqual(2);
+    for (const e of unknown.filter((x) => x.t < r.summary.duration - 11)) {
+      const back = eventsOf(r, "NodeReady", (x) => x.node === e.node && x.t > e.t)[0]!;
+      expect(back.cause).toBe("status-differs");
+      expect(back.t - e.t).toBeLessThanOrEqual(10.4);
+    }
+    expect(
+      eventsOf(r, "PodReady", (e) => e.by === "kubelet" && e.cause === "status-reconcile").length,
+    ).toBeGreaterThan(0);
+  },
+  // containerd stops on worker-2: the kubelet posts Ready=False and keeps its Lease; the taints
+  // follow, the pods stay Ready until the not-ready toleration evicts them, and nothing stops there
+  // until the runtime is back.
+  "runtime-down.yaml": (r) => {
+    expect(only(r, "KubeletNodeNotReady", (e) => e.errors.message === "container runtime is down").node).toBe(
+      "worker-2",
+    );
+    expect(eventsOf(r, "NodeNotReady")).toEqual([]);
+    expect(eventsOf(r, "PodNotReady", (e) => e.node === "worker-2")).toEqual([]);
+    const up = only(r, "FaultInjected", (e) => e.do === "runtime-up").t;
+    for (const e of eventsOf(r, "PodTerminated", (x) => x.node === "worker-2"))
+      expect(e.t).toBeGreaterThan(up);
+    expect(only(r, "NodeReady", onNode("worker-2")).t).toBeGreaterThan(up);
+  },
   // kubectl drain worker-2: endpoints go not ready at the eviction, before the containers stop; the
   // PDB keeps two web replicas up.
   "node-drain.yaml": (r) => {

@@ -24,6 +24,8 @@ export interface Machine {
   heal(): void;
   kubeletStop(): void;
   kubeletStart(): void;
+  runtimeDown(): void;
+  runtimeUp(): void;
   /** The process of a pod running here, by the pod's uid. */
   podWorker(uid: string): PodProcess | undefined;
 }
@@ -43,6 +45,7 @@ const NOTES: Partial<Record<FaultAction, Lane[]>> = {
   "power-off": ["kubelet", "app", "network"],
   "network-partition": ["kubelet", "app"],
   "kubelet-stop": ["kubelet", "app"],
+  "runtime-down": ["kubelet", "app"],
 };
 
 export class Faults {
@@ -103,6 +106,16 @@ export class Faults {
       case "kubelet-start":
         inject();
         machine?.kubeletStart();
+        return;
+      case "runtime-down":
+        inject();
+        machine?.runtimeDown();
+        for (const lane of NOTES[step.do] ?? [])
+          this.cluster.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, do: step.do });
+        return;
+      case "runtime-up":
+        inject();
+        machine?.runtimeUp();
         return;
       case "cordon":
       case "uncordon":

@@ -1,8 +1,10 @@
-// The kubelet of one node, and the machine it runs on: power, network, the kubelet process, and
-// the containers actually running there (which can differ from what the API says). It keeps the
-// node's Lease (node-lease.ts) and Node status (node-status.ts), and a pod worker per pod bound
-// here (pod-worker.ts; pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when
-// they are deleted, and cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups).
+// The kubelet of one node, and the machine it runs on: power, network, the kubelet process, the
+// container runtime, and the containers actually running there (which can differ from what the API
+// says). It keeps the node's Lease (node-lease.ts) and Node status (node-status.ts), watches its
+// runtime (runtime-state.ts), and a pod worker per pod bound here (pod-worker.ts;
+// pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when they are deleted,
+// cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups), and its status
+// manager writes its pods' readiness back when someone else changed it.
 
 import { removePod, setPodCondition, setPodReady, workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
@@ -22,6 +24,9 @@ import { NodeLease } from "./node-lease.ts";
 import { NodeStatus } from "./node-status.ts";
 import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 import { checkRunsTwice } from "./runs-twice.ts";
+import { RuntimeState } from "./runtime-state.ts";
+import { StatusSyncTicker } from "./status-sync.ts";
+import { SyncLoopGate } from "./sync-loop.ts";
 
 /**
  * From the kubelet seeing a pod bound to its node to its containers running: sandbox, network and
@@ -57,9 +62,12 @@ export class Kubelet {
   private readonly podHost: PodWorkerHost;
   private readonly lease: NodeLease;
   private readonly status: NodeStatus;
+  private readonly runtime: RuntimeState;
   private ipCounter = 1;
   /** Pods waiting for their volumes to be attached here. */
   private waitingForVolumes = new Set<Pod>();
+  private readonly syncLoop: SyncLoopGate;
+  private readonly statusSync: StatusSyncTicker;
 
   /** `ctx`: what the kubelet reads (the run's Context has it all); it hands each part only what it uses. */
   constructor(
@@ -69,6 +77,15 @@ export class Kubelet {
   ) {
     const settings = ctx.kubelet;
     const rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
+    this.runtime = new RuntimeState({ engine: ctx.engine, rng, changed: () => this.runtimeChanged() });
+    this.syncLoop = new SyncLoopGate({
+      engine: ctx.engine,
+      rng,
+      runtime: this.runtime,
+      resync: (pods) => {
+        if (this.connected()) for (const pod of pods) this.syncPod(pod, false);
+      },
+    });
     const m = minor(ctx.version);
     this.lease = new NodeLease({
       engine: ctx.engine,
@@ -93,6 +110,7 @@ export class Kubelet {
         reportJitterAfterChange: m >= NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
       },
       connected: () => this.connected(),
+      runtimeErrors: () => this.runtime.errors(),
     });
     const self = this;
     this.podHost = {
@@ -131,7 +149,17 @@ export class Kubelet {
         while (this.ipsInUse().has(ip));
         return ip;
       },
+      whenRuntime: (action) => this.syncLoop.whenRuntime(action),
     };
+    this.statusSync = new StatusSyncTicker({
+      engine: ctx.engine,
+      rng,
+      get kubeletStartedAt() {
+        return self.kubeletStartedAt;
+      },
+      connected: () => this.connected(),
+      current: (w) => this.podWorkers.get(w.pod.metadata.uid!) === w,
+    });
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
       for (const pod of [...this.waitingForVolumes]) {
@@ -160,7 +188,15 @@ export class Kubelet {
   /** A pod bound here changed (routed by the simulation's one Pod watch, not a watch per kubelet). */
   podEvent(type: WatchEventType, pod: Pod): void {
     if (pod.spec.nodeName !== this.name && !this.podWorkers.has(pod.metadata.uid!)) return;
-    if (this.connected()) this.syncPod(pod, type === "DELETED");
+    if (!this.connected()) return;
+    this.syncPod(pod, type === "DELETED");
+    const worker = this.podWorkers.get(pod.metadata.uid!);
+    if (type === "MODIFIED" && worker?.needsReconcile()) this.statusSync.reconcile(worker);
+  }
+
+  /** This node's Node changed (routed by the simulation's one Node watch): the status loop compares. */
+  nodeEvent(type: WatchEventType): void {
+    if (type === "MODIFIED") this.status.apiChanged();
   }
 
   /** The pods' volumes changed: status.volumesInUse follows (when the kubelet can post it). */
@@ -185,6 +221,8 @@ export class Kubelet {
   powerOff(): void {
     this.powered = false;
     this.kubeletRunning = false;
+    // The machine's next boot starts the runtime daemon again.
+    this.runtime.reset();
     this.stopLoops();
     for (const w of this.podWorkers.values()) w.stop();
     this.podWorkers.clear();
@@ -200,6 +238,7 @@ export class Kubelet {
 
   kubeletStop(): void {
     this.kubeletRunning = false;
+    this.runtime.kubeletStopped();
     this.stopLoops();
     for (const w of this.podWorkers.values()) w.kubeletStopped();
   }
@@ -208,6 +247,30 @@ export class Kubelet {
     if (!this.powered || this.kubeletRunning) return;
     this.kubeletRunning = true;
     this.kubeletStarted("kubelet-restart");
+  }
+
+  /**
+   * The container runtime daemon stops (containerd or CRI-O; `systemctl stop containerd`, a crash):
+   * the containers keep running, the kubelet can start, stop or kill none of them, and its runtime
+   * errors follow (runtime-state.ts).
+   */
+  runtimeDown(): void {
+    if (!this.powered) return;
+    this.runtime.stop();
+  }
+
+  /** The container runtime daemon answers again. */
+  runtimeUp(): void {
+    if (!this.powered) return;
+    this.runtime.start();
+    this.runtimeChanged();
+  }
+
+  /** The runtime's errors began, grew or cleared: the status loop posts it; the syncLoop may resume. */
+  private runtimeChanged(): void {
+    if (!this.kubeletRunning) return;
+    this.status.runtimeChanged();
+    this.syncLoop.runtimeChanged();
   }
 
   partition(): void {
@@ -226,6 +289,7 @@ export class Kubelet {
 
   private kubeletStarted(after: KubeletStart): void {
     this.kubeletStartedAt = this.ctx.engine.now;
+    this.runtime.kubeletStarted();
     for (const w of this.podWorkers.values()) if (!w.terminating) w.kubeletStarted();
     this.volumesChanged();
     this.status.kubeletStarted(after);
@@ -236,6 +300,8 @@ export class Kubelet {
   private stopLoops(): void {
     this.lease.stop();
     this.status.stop();
+    this.statusSync.stop();
+    this.syncLoop.stop();
   }
 
   // ---- pods -----------------------------------------------------------------------------------
@@ -251,6 +317,11 @@ export class Kubelet {
 
   private syncPod(pod: Pod, deleted: boolean): void {
     const uid = pod.metadata.uid!;
+    if (this.syncLoop.blocked()) {
+      // Creating a sandbox or stopping a container goes through the runtime (CRI): it waits.
+      this.syncLoop.deferPod(pod);
+      return;
+    }
     const worker = this.podWorkers.get(uid);
     if (deleted || !this.ctx.store.exists(pod)) {
       if (worker) this.killOrphan(worker);

@@ -1,18 +1,24 @@
 // The kubelet's Node object: the node it registers (pkg/kubelet/kubelet_node_status.go initialNode,
 // with the well-known labels, and the zone and region labels a cloud provider's node controller
 // adds), the status it posts (nodestatus/setters.go: the pressure and Ready conditions,
-// VolumesInUse), and when it posts it: at once on a change, else every nodeStatusReportFrequency
-// (tryUpdateNodeStatus).
+// VolumesInUse), and when it posts it (tryUpdateNodeStatus): its status loop runs every
+// nodeStatusUpdateFrequency and patches at once when the status it computes differs from the
+// API's, else every nodeStatusReportFrequency.
 
 import type { Store } from "../cluster/store.ts";
 import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
-import { LEASE_RENEW_JITTER } from "../kubernetes/defaults.ts";
+import { NODE_STATUS_UPDATE_JITTER } from "../kubernetes/defaults.ts";
 import { nodeRow } from "../kubernetes/kubectl.ts";
-import type { Node, NodeCondition } from "../kubernetes/objects.ts";
+import type { ConditionStatus, Node, NodeCondition } from "../kubernetes/objects.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
-import type { KubeletStart, NodeReadyCause } from "../trace/node-events.ts";
+import type {
+  KubeletStart,
+  NodeReadyCause,
+  NodeStatusLoopCause,
+  RuntimeErrors,
+} from "../trace/node-events.ts";
 
 /** The kubelet's node status settings (KubeletConfiguration). */
 export interface NodeStatusSettings {
@@ -37,6 +43,8 @@ export interface NodeStatusHost {
   readonly settings: NodeStatusSettings;
   /** the kubelet can reach the API server */
   connected(): boolean;
+  /** runtimeState.runtimeErrors (runtime-state.ts): the Ready condition's message when not empty */
+  runtimeErrors(): RuntimeErrors | undefined;
 }
 
 /**
@@ -69,27 +77,62 @@ export function nodeLabels(spec: NodeSpec): Record<string, string> {
   };
 }
 
-/** The conditions a healthy kubelet posts (pkg/kubelet/nodestatus/setters.go reasons and messages). */
-export function healthyConditions(now: number, previous?: NodeCondition[]): NodeCondition[] {
-  const prev = (type: string) => previous?.find((c) => c.type === type)?.lastTransitionTime ?? now;
-  const c = (type: string, status: "True" | "False", reason: string, message: string): NodeCondition => ({
-    type,
-    status,
-    reason,
-    message,
-    lastHeartbeatTime: now,
-    lastTransitionTime: prev(type),
-  });
+/** The Ready condition the kubelet computes (setters.go ReadyCondition): False with the runtime's errors. */
+function readyCondition(
+  errors: RuntimeErrors | undefined,
+): Pick<NodeCondition, "status" | "reason" | "message"> {
+  return errors
+    ? { status: "False", reason: "KubeletNotReady", message: errors.message }
+    : { status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" };
+}
+
+/**
+ * The conditions the kubelet posts (pkg/kubelet/nodestatus/setters.go reasons and messages); each
+ * keeps its lastTransitionTime from `previous` while its status is unchanged.
+ */
+export function nodeConditions(
+  now: number,
+  previous?: NodeCondition[],
+  errors?: RuntimeErrors,
+): NodeCondition[] {
+  const c = (type: string, status: ConditionStatus, reason: string, message: string): NodeCondition => {
+    const prev = previous?.find((x) => x.type === type);
+    return {
+      type,
+      status,
+      reason,
+      message,
+      lastHeartbeatTime: now,
+      lastTransitionTime: prev && prev.status === status ? prev.lastTransitionTime : now,
+    };
+  };
+  const ready = readyCondition(errors);
   return [
     c("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
     c("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
     c("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
-    c("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+    c("Ready", ready.status, ready.reason!, ready.message!),
   ];
+}
+
+/** A Ready message without the PLEG's elapsed time ("pleg was last seen active 3m2.5s ago"). */
+function wording(message: string | undefined): string | undefined {
+  return message?.replace(/active \S+ ago/, "active … ago");
+}
+
+/** nodeConditionsHaveChanged: status, reason or message of a condition differ (heartbeats ignored). */
+function conditionsDiffer(a: NodeCondition[], b: NodeCondition[]): boolean {
+  if (a.length !== b.length) return true;
+  return b.some((x) => {
+    const y = a.find((c) => c.type === x.type);
+    return !y || y.status !== x.status || y.reason !== x.reason || y.message !== x.message;
+  });
 }
 
 export class NodeStatus {
   private timer: Timer | undefined;
+  /** the timer is a run of the status loop that will patch a change (not the periodic report) */
+  private tickPending = false;
   /** status.volumesInUse as last posted: what the API knows, frozen while the kubelet cannot post */
   private volumesInUse: string[] = [];
 
@@ -112,7 +155,7 @@ export class NodeStatus {
       status: {
         capacity: { ...spec.capacity },
         allocatable: { ...(spec.allocatable ?? spec.capacity) },
-        conditions: healthyConditions(this.host.engine.now),
+        conditions: nodeConditions(this.host.engine.now),
         nodeInfo: { kubeletVersion: this.host.versionString },
         volumesInUse: [...this.volumesInUse],
       },
@@ -146,17 +189,45 @@ export class NodeStatus {
    * condition differs from its own at its next tick, and patches it.
    */
   networkHealed(): void {
+    this.nextLoopRun({ cause: "network-healed" });
+  }
+
+  /**
+   * The Node changed in the API. The kubelet's status loop reads it at each run (from its informer,
+   * tryUpdateNodeStatus) and compares it with the status it computes (nodeStatusHasChanged): when
+   * someone else changed the conditions (the node lifecycle controller's Unknown while this kubelet
+   * was fine and renewing its Lease), its next run patches its own back, within
+   * nodeStatusUpdateFrequency, without waiting for nodeStatusReportFrequency.
+   */
+  apiChanged(): void {
+    if (this.tickPending || !this.host.connected()) return;
+    const node = this.host.store.get("Node", this.name);
+    if (!node) return;
+    const mine = nodeConditions(this.host.engine.now, node.status.conditions, this.host.runtimeErrors());
+    if (conditionsDiffer(node.status.conditions, mine)) this.nextLoopRun({ cause: "status-differs" });
+  }
+
+  /** The runtime's errors changed (runtime-state.ts): the status loop's next run patches the change. */
+  runtimeChanged(): void {
+    if (this.tickPending) return;
+    this.nextLoopRun({ cause: "runtime" });
+  }
+
+  /** The status loop's next run, anywhere in one period (a sliding period with 4% jitter). */
+  private nextLoopRun(cause: NodeStatusLoopCause): void {
     const every = this.host.settings.nodeStatusUpdateFrequency;
-    const tick = this.host.rng.uniform(0, every * (1 + LEASE_RENEW_JITTER));
+    const tick = this.host.rng.uniform(0, every * (1 + NODE_STATUS_UPDATE_JITTER));
     this.host.engine.cancel(this.timer);
+    this.tickPending = true;
     this.timer = this.host.engine.after(tick, () =>
-      this.post({ cause: "network-healed", nodeStatusUpdateFrequency: every }),
+      this.post({ ...cause, nodeStatusUpdateFrequency: every }),
     );
   }
 
   stop(): void {
     this.host.engine.cancel(this.timer);
     this.timer = undefined;
+    this.tickPending = false;
   }
 
   private scheduleReport(delay: number): void {
@@ -167,34 +238,36 @@ export class NodeStatus {
     );
   }
 
-  /** Post Ready=True with a fresh lastHeartbeatTime (tryUpdateNodeStatus). */
+  /** Post the status with a fresh lastHeartbeatTime (tryUpdateNodeStatus). */
   private post(cause: NodeReadyCause): void {
     const host = this.host;
     this.timer = undefined;
+    this.tickPending = false;
     if (!host.connected()) return;
     const node = host.store.get("Node", this.name);
     if (!node) return;
     const now = host.engine.now;
-    const wasReady = node.status.conditions.find((c) => c.type === "Ready")?.status === "True";
-    node.status.conditions = healthyConditions(now, wasReady ? node.status.conditions : undefined);
+    const was = node.status.conditions.find((c) => c.type === "Ready");
+    const errors = host.runtimeErrors();
+    node.status.conditions = nodeConditions(now, node.status.conditions, errors);
     node.status.volumesInUse = [...this.volumesInUse];
     host.store.update(node);
-    if (!wasReady) {
-      host.trace.emit({
-        type: "NodeReady",
-        lane: "kubelet",
-        object: `Node/${this.name}`,
-        node: this.name,
-        ...cause,
-        nodeRow: nodeRow(node, now, host.versionString),
-      });
+    const ready = node.status.conditions.find((c) => c.type === "Ready")!;
+    // The PLEG's message carries its elapsed time, so the real kubelet patches it at every run of
+    // the loop; the model posts when the status or the errors change, not when the elapsed time does.
+    const changed = was?.status !== ready.status || wording(was.message) !== wording(ready.message);
+    if (changed) {
+      const row = nodeRow(node, now, host.versionString);
+      const base = { lane: "kubelet", object: `Node/${this.name}`, node: this.name, nodeRow: row } as const;
+      if (errors) host.trace.emit({ type: "KubeletNodeNotReady", ...base, ...cause, errors });
+      else host.trace.emit({ type: "NodeReady", ...base, ...cause });
     }
-    // A real change (here: Ready again, or a kubelet start) is reported at once; from ≈1.33 the next
-    // unchanged report then comes after nodeStatusReportFrequency plus a one-time random offset of
-    // ±50% of it (delayAfterNodeStatusChange, PR #130919), so that nodes recovering together do not
-    // report together; before, after exactly nodeStatusReportFrequency.
+    // A real change is reported at once; from ≈1.33 the next unchanged report then comes after
+    // nodeStatusReportFrequency plus a one-time random offset of ±50% of it
+    // (delayAfterNodeStatusChange, PR #130919), so that nodes recovering together do not report
+    // together; before, after exactly nodeStatusReportFrequency.
     const every = host.settings.nodeStatusReportFrequency;
-    const jitter = !wasReady && host.settings.reportJitterAfterChange;
+    const jitter = changed && host.settings.reportJitterAfterChange;
     this.scheduleReport(jitter ? every + host.rng.uniform(-0.5, 0.5) * every : every);
   }
 

@@ -57,6 +57,8 @@ export interface PodWorkerHost {
   rng(): Rng;
   /** an address from the node's pod CIDR */
   nextIp(): string;
+  /** run what needs the container runtime now, or when the kubelet can use it again (kubelet.ts) */
+  whenRuntime(action: () => void): void;
 }
 
 export class PodWorker {
@@ -90,7 +92,9 @@ export class PodWorker {
         eventBase: () => this.eventBase(),
         startupPassed: (c) => this.startupPassed(c),
         readinessChanged: (c, w, result) => this.readinessChanged(c, w, result),
-        killForProbe: (c, w) => this.killForProbe(c, w),
+        // The kill goes through the runtime: with it down, the syncLoop handles the failure when it
+        // is back, if the result is still Failure then.
+        killForProbe: (c, w) => host.whenRuntime(() => w.result === "Failure" && this.killForProbe(c, w)),
       },
       this.app,
     );
@@ -101,7 +105,8 @@ export class PodWorker {
         rng: () => host.rng(),
         terminating: () => this.terminating,
         restartPolicy: () => pod.spec.restartPolicy ?? "Always",
-        start: (c, cause) => this.startContainer(c, true, cause),
+        start: (c, cause) =>
+          host.whenRuntime(() => !this.terminating && !c.running && this.startContainer(c, true, cause)),
         done: (c) => {
           c.done = true;
           this.finishPodIfDone();
@@ -207,6 +212,16 @@ export class PodWorker {
   /** Write the pod's Ready condition again (after the kubelet reconnects). */
   report(): void {
     this.status.report();
+  }
+
+  /** The API's Ready condition is not the kubelet's (status-manager.ts needsReconcile). */
+  needsReconcile(): boolean {
+    return this.status.needsReconcile();
+  }
+
+  /** The status manager's syncBatch writes the kubelet's Ready condition back over someone else's. */
+  reconcile(syncPeriod: number): void {
+    this.status.report({ cause: "status-reconcile", syncPeriod });
   }
 
   // ---- probe results (the syncLoop's handleProbeSync) -------------------------------------------

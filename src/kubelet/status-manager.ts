@@ -95,12 +95,8 @@ export class PodStatusManager {
         s.started = c.started;
       }
     }
-    const containersReady = this.containers.every((c) => c.ready);
-    const gates = (pod.spec.readinessGates ?? []).filter(
-      (g) => pod.status.conditions.find((x) => x.type === g.conditionType)?.status !== "True",
-    );
+    const { containersReady, gates, ready } = this.generated();
     api.setCondition(pod, "ContainersReady", containersReady ? "True" : "False");
-    const ready = containersReady && gates.length === 0;
     if (podReady(pod) === ready) return;
     const unready = this.containers.filter((c) => !c.ready).map((c) => c.name);
     const why: KubeletReadyCause =
@@ -119,6 +115,27 @@ export class PodStatusManager {
       ready ? undefined : unready.length > 0 ? "ContainersNotReady" : "ReadinessGatesNotReady",
       this.readyFields(why),
     );
+  }
+
+  /** The readiness the kubelet generates (generateAPIPodStatus): its containers', then the readiness gates. */
+  private generated(): { containersReady: boolean; gates: { conditionType: string }[]; ready: boolean } {
+    const pod = this.pod;
+    const containersReady = this.containers.every((c) => c.ready);
+    const gates = (pod.spec.readinessGates ?? []).filter(
+      (g) => pod.status.conditions.find((x) => x.type === g.conditionType)?.status !== "True",
+    );
+    return { containersReady, gates, ready: containersReady && gates.length === 0 };
+  }
+
+  /**
+   * needsReconcile (status_manager.go): the API's Ready condition is not the one this status manager
+   * generated (someone else wrote it: the node lifecycle controller's MarkPodsNotReady). Its next
+   * syncBatch writes its own back.
+   */
+  needsReconcile(): boolean {
+    if (!this.host.api.exists(this.pod) || this.terminating() || this.pod.status.phase !== "Running")
+      return false;
+    return podReady(this.pod) !== this.generated().ready;
   }
 
   /** No container will run again: the pod is Succeeded or Failed, and not Ready (PodCompleted). */

@@ -166,6 +166,39 @@ export const ATTACH_DETACH_LOOP_PERIOD = 0.1;
  */
 export const WAITING_FOR_DETACH_SINCE_MINOR = 37;
 
+/**
+ * The kubelet's status loop, wait.JitterUntil(syncNodeStatus, nodeStatusUpdateFrequency, 0.04,
+ * sliding=true) (pkg/kubelet/kubelet.go Run): every 10s (the KubeletConfiguration default) plus up
+ * to 4%. Each run compares the status it computes with the Node the API has (tryUpdateNodeStatus,
+ * nodeStatusHasChanged, heartbeat times ignored) and patches at once when they differ.
+ */
+export const NODE_STATUS_UPDATE_JITTER = 0.04;
+/**
+ * The status manager's ticker, syncPeriod 10s (pkg/kubelet/status/status_manager.go Start,
+ * time.NewTicker): each tick, syncBatch(true) compares every pod's status in the API with its own
+ * (needsReconcile, isPodStatusByKubeletEqual over the kubelet-owned conditions) and writes its own
+ * back where they differ: "kubelet should be the source of truth of pod status".
+ */
+export const STATUS_MANAGER_SYNC_PERIOD = 10;
+/**
+ * The container runtime as the kubelet watches it (pkg/kubelet/kubelet.go, runtime.go):
+ * updateRuntimeUp runs every 5s (wait.Until) and records the last successful runtime Status call;
+ * runtimeErrors reports "container runtime is down" once that is maxWaitForContainerRuntime (30s)
+ * old. The PLEG relists every plegRelistPeriod (1s; pkg/kubelet/pleg/generic.go), only a successful
+ * relist moves its relist time, and its health check fails once that is older than
+ * relistThreshold (3m): "PLEG is not healthy: pleg was last seen active … ago; threshold is 3m0s".
+ */
+export const RUNTIME_UP_PERIOD = 5;
+export const MAX_WAIT_FOR_CONTAINER_RUNTIME = 30;
+export const PLEG_RELIST_PERIOD = 1;
+export const PLEG_RELIST_THRESHOLD = 180;
+/**
+ * syncLoop skips pod synchronization while runtimeErrors is not empty ("Skipping pod
+ * synchronization"), sleeping 100ms doubling to 5s between checks (pkg/kubelet/kubelet.go syncLoop):
+ * after a long outage it checks again every 5s.
+ */
+export const SYNC_LOOP_BACKOFF_MAX = 5;
+
 /** delayAfterNodeStatusChange: ±50% of nodeStatusReportFrequency after a change, PR #130919 (≈1.33). */
 export const NODE_STATUS_REPORT_JITTER_SINCE_MINOR = 33;
 

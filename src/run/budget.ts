@@ -64,7 +64,14 @@ const SCHEDULER_MAX_BACKOFF = 10;
 /** The engine's grid, 1µs: an exitAfterSeconds of 0 still exits once per instant at most. */
 const MIN_EXIT_INTERVAL = 1e-6;
 
-const NODE_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop", "drain", "delete-node"]);
+const NODE_FAULTS = new Set([
+  "power-off",
+  "network-partition",
+  "kubelet-stop",
+  "runtime-down",
+  "drain",
+  "delete-node",
+]);
 
 export function estimateWork(scenario: Scenario): WorkEstimate {
   const profile = PROFILES[scenario.profile ?? "stock"];

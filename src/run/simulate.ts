@@ -128,6 +128,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   store.watch("Pod", (type, pod) => {
     if (pod.spec.nodeName) kubelets.get(pod.spec.nodeName)?.podEvent(type, pod);
   });
+  store.watch("Node", (type, node) => kubelets.get(node.metadata.name)?.nodeEvent(type));
   // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
   const cache = new SchedulerCache(ctx);
   new NodeLifecycleController(ctx, controlPlane);

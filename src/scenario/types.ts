@@ -89,6 +89,8 @@ export type FaultAction =
   | "network-heal"
   | "kubelet-stop"
   | "kubelet-start"
+  | "runtime-down"
+  | "runtime-up"
   | "cordon"
   | "uncordon"
   | "drain"
@@ -108,6 +110,8 @@ export const NODE_ACTIONS: readonly FaultAction[] = [
   "network-heal",
   "kubelet-stop",
   "kubelet-start",
+  "runtime-down",
+  "runtime-up",
   "cordon",
   "uncordon",
   "drain",

@@ -5,6 +5,7 @@
 // QoS class from the requests and limits (pkg/apis/core/helper/qos).
 
 import { PROBE_DEFAULTS } from "../kubernetes/defaults.ts";
+import { goDuration } from "../kubernetes/go-duration.ts";
 import type { Container, ContainerStatus, Pod, PodSpec, Probe } from "../kubernetes/objects.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { Json } from "./api-types.ts";
@@ -52,15 +53,6 @@ export class ContainerHistory {
       backOffs: rec.backOffs.filter((x) => x.t >= since),
     };
   }
-}
-
-/** Go's time.Duration.String() for whole seconds: "40s", "1m20s", "5m0s". */
-export function goDuration(seconds: number): string {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${s % 60}s`;
-  return `${Math.floor(m / 60)}h${m % 60}m${s % 60}s`;
 }
 
 /** imagePullPolicy's default (SetDefaults_Container): Always for a :latest or untagged image, else IfNotPresent. */

@@ -146,6 +146,16 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
         `Node ${name} status is now: NodeReady`,
         kubelet(name),
       );
+    case "KubeletNodeNotReady":
+      // The kubelet's ReadyCondition setter records NodeNotReady when Ready turns False.
+      return one(
+        t,
+        nodeRef(ctx, name, "kubelet"),
+        "Normal",
+        "NodeNotReady",
+        `Node ${name} status is now: NodeNotReady`,
+        kubelet(name),
+      );
     case "NodeRegistered":
       // The node lifecycle controller records RegisteredNode when it first sees a node (monitorNodeHealth).
       return one(

@@ -132,17 +132,37 @@ export type KubeletReadyCause =
   | { cause: "containers-not-ready"; containers: string[] }
   /** spec.readinessGates conditions that are not True */
   | { cause: "readiness-gates"; gates: string[] }
+  /** the API's Ready was written by someone else (MarkPodsNotReady): the status manager writes its own back */
+  | { cause: "status-reconcile"; syncPeriod: number }
   /** no container will run again (phase Succeeded or Failed) */
   | { cause: "completed"; phase: string; restartPolicy: string; exitedZero: boolean };
 
+/** Why the status loop runs early: after the network healed, on a Node someone else changed, on the runtime's news. */
+export type NodeStatusLoopCause =
+  | { cause: "network-healed" }
+  /** the API's conditions differ from the kubelet's (the node controller's Unknown while it was fine) */
+  | { cause: "status-differs" }
+  /** the container runtime's errors began or cleared (runtime-state.ts) */
+  | { cause: "runtime" };
+
 /**
- * Why the kubelet posts Ready=True where the API had something else: it started (fastStatusUpdateOnce),
- * its status loop runs again after the network healed, or the periodic report of an unchanged status.
+ * Why the kubelet posts a changed Ready condition: it started (fastStatusUpdateOnce), a run of its
+ * status loop found a change, or the periodic report of an unchanged status.
  */
 export type NodeReadyCause =
   | { cause: KubeletStart }
-  | { cause: "network-healed"; nodeStatusUpdateFrequency: number }
+  | (NodeStatusLoopCause & { nodeStatusUpdateFrequency: number })
   | { cause: "status-report"; nodeStatusReportFrequency: number };
+
+/** runtimeState.runtimeErrors (pkg/kubelet/runtime.go), as the kubelet's Ready=False carries them. */
+export interface RuntimeErrors {
+  /** the aggregated message (utilerrors.NewAggregate: one error as is, several as "[a, b]") */
+  message: string;
+  /** when updateRuntimeUp last reached the runtime; absent: not since this kubelet process started */
+  lastRuntimeSync?: number;
+  /** the PLEG health check fails: when it last relisted (absent: never since the kubelet started) */
+  pleg?: { lastRelist?: number };
+}
 
 /**
  * The kubelet's side of events the API server records for any component (cluster/api.ts):
@@ -164,6 +184,8 @@ export interface NodeEventFields {
   NodeRegistered: { after: KubeletStart };
   /** The kubelet posted Ready=True where the API had something else. */
   NodeReady: { nodeRow: NodeRow } & NodeReadyCause;
+  /** The kubelet posted Ready=False (KubeletNotReady) with its runtime's errors; its Lease is still renewed. */
+  KubeletNodeNotReady: { nodeRow: NodeRow; errors: RuntimeErrors } & NodeReadyCause;
   /** The pod's containers exited after SIGTERM, or were killed when the grace period ran out. */
   PodTerminated: PodEvent & {
     signal: "SIGTERM" | "SIGKILL";

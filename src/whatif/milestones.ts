@@ -5,7 +5,7 @@ import type { SimulationResult } from "../trace/result.ts";
 
 /** When each step of the failure handling first happened in one run (seconds, or null: never). */
 export interface Milestones {
-  /** the node lifecycle controller's first Ready=Unknown/False (NodeNotReady) */
+  /** the first not-Ready node: the node lifecycle controller's Unknown, or a kubelet's own Ready=False */
   notReady: number | null;
   /** the first NoExecute taint (node.kubernetes.io/unreachable or not-ready) */
   noExecuteTaint: number | null;
@@ -27,7 +27,7 @@ export function milestonesOf(result: SimulationResult): Milestones {
     for (const e of result.events)
       if (e.type === "PodReady" && e.t >= firstEviction) lastReplacementReady = e.t;
   return {
-    notReady: first((e) => e.type === "NodeNotReady"),
+    notReady: first((e) => e.type === "NodeNotReady" || e.type === "KubeletNodeNotReady"),
     noExecuteTaint: first((e) => e.type === "NodeTainted" && e.taint.endsWith(":NoExecute")),
     firstEviction,
     evicted: result.events.filter((e) => e.type === "PodEvicted").length,

@@ -7,8 +7,9 @@ import { Store } from "../../src/cluster/store.ts";
 import { Engine } from "../../src/engine/engine.ts";
 import { NodeStatus } from "../../src/kubelet/node-status.ts";
 import { Trace } from "../../src/trace/events.ts";
+import type { RuntimeErrors } from "../../src/trace/node-events.ts";
 
-function setup(reportJitterAfterChange = false) {
+function setup(reportJitterAfterChange = false, errors?: RuntimeErrors) {
   const engine = new Engine(1);
   const store = new Store(engine);
   const trace = new Trace(engine);
@@ -22,6 +23,7 @@ function setup(reportJitterAfterChange = false) {
     versionString: "v1.32.0",
     settings: { nodeStatusUpdateFrequency: 10, nodeStatusReportFrequency: 300, reportJitterAfterChange },
     connected: () => connected,
+    runtimeErrors: () => errors,
   });
   store.create(status.initialNode(0));
   const node = () => store.get("Node", "worker-1")!;
@@ -70,5 +72,50 @@ describe("posting Ready", () => {
       { type: "NodeReady", cause: "network-healed", nodeStatusUpdateFrequency: 10 },
     ]);
     expect(trace.events[0]!.t).toBeLessThanOrEqual(10.4);
+  });
+});
+
+describe("the status loop compares the Node with its own status (tryUpdateNodeStatus, nodeStatusHasChanged)", () => {
+  const readyOf = (n: { status: { conditions: { type: string; status: string }[] } }) =>
+    n.status.conditions.find((c) => c.type === "Ready")!;
+
+  it("someone else's Unknown is patched back at the loop's next run, within nodeStatusUpdateFrequency + 4%", () => {
+    const { engine, trace, status, node } = setup();
+    engine.run(100);
+    const ready = readyOf(node());
+    ready.status = "Unknown";
+    status.apiChanged();
+    engine.run(100 + 10 * 1.04);
+    expect(trace.events).toMatchObject([
+      { type: "NodeReady", cause: "status-differs", nodeStatusUpdateFrequency: 10 },
+    ]);
+    expect(readyOf(node()).status).toBe("True");
+  });
+
+  it("a change that leaves the conditions as the kubelet computes them posts nothing before the report", () => {
+    const { engine, trace, status, node } = setup();
+    node().spec.unschedulable = true;
+    status.apiChanged();
+    engine.run(299);
+    expect(trace.events).toEqual([]);
+  });
+
+  it("with runtime errors, the loop posts Ready=False (KubeletNotReady) with their message, keeping the pressure conditions", () => {
+    const errors: RuntimeErrors = { message: "container runtime is down", lastRuntimeSync: 0 };
+    const { engine, trace, status, node } = setup(false, errors);
+    engine.run(40);
+    status.runtimeChanged();
+    engine.run(40 + 10 * 1.04);
+    expect(trace.events).toMatchObject([{ type: "KubeletNodeNotReady", cause: "runtime", errors }]);
+    expect(node().status.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ["MemoryPressure", "False", "KubeletHasSufficientMemory"],
+      ["DiskPressure", "False", "KubeletHasNoDiskPressure"],
+      ["PIDPressure", "False", "KubeletHasSufficientPID"],
+      ["Ready", "False", "KubeletNotReady"],
+    ]);
+    expect(readyOf(node())).toMatchObject({
+      message: "container runtime is down",
+      lastTransitionTime: trace.events[0]!.t,
+    });
   });
 });

@@ -396,6 +396,28 @@ const cases: BadCase[] = [
     message: "power-off needs node: <name> (one of worker-1, worker-2)",
   },
   {
+    name: "runtime-down without a node",
+    scenario: `duration: 15m\n${NODES}timeline:\n  - »{at: 10s, do: runtime-down}\n`,
+    code: "missing-field",
+    path: "timeline[0].node",
+    message: "runtime-down needs node: <name> (one of worker-1, worker-2)",
+  },
+  {
+    name: "runtime-up on a pod",
+    scenario: scenario("timeline:\n  - {at: 10s, do: runtime-up, »pod: Deployment/web}\n"),
+    files: { "web.yaml": deployment() },
+    code: "invalid-value",
+    path: "timeline[0].pod",
+    message: "runtime-up acts on a node: use node: <name>, not pod",
+  },
+  {
+    name: "runtime-down on a node that does not exist",
+    scenario: `duration: 15m\n${NODES}timeline:\n  - {at: 10s, do: runtime-down, node: »worker-9}\n`,
+    code: "unknown-node",
+    path: "timeline[0].node",
+    message: 'no node named "worker-9"',
+  },
+  {
     name: "unknown action",
     scenario: `duration: 15m\n${NODES}timeline:\n  - {at: 10s, do: »poweroff, node: worker-1}\n`,
     code: "invalid-value",

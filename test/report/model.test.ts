@@ -12,6 +12,15 @@ const result = simulate(scenario);
 const at = (type: string, object?: string) =>
   result.events.find((e) => e.type === type && (object === undefined || e.object.includes(object)))!.t;
 
+describe("the headline of runtime-down", () => {
+  it("the cluster noticed when the kubelet posted Ready=False: the node controller never declares it Unknown", () => {
+    const s = loadScenarioFile("examples/runtime-down.yaml");
+    const r = simulate(s);
+    const posted = r.events.find((e) => e.type === "KubeletNodeNotReady")!;
+    expect(headline(r, s).noticed).toBe(posted.t);
+  });
+});
+
 describe("the headline of node-power-loss (1.32)", () => {
   const hl = headline(result, scenario);
 

@@ -2,8 +2,8 @@
 // the API server parses them, printPod's STATUS and RESTARTS rules, Event merging and naming.
 
 import { describe, expect, it } from "vitest";
+import { goDuration } from "../../src/kubernetes/go-duration.ts";
 import type { ApiObject } from "../../src/serve/api-types.ts";
-import { goDuration } from "../../src/serve/convert-pod.ts";
 import { eventName, newEvent, repeatEvent } from "../../src/serve/event-objects.ts";
 import type { Recorded } from "../../src/serve/events.ts";
 import { byteQuantity, cpuQuantity } from "../../src/serve/quantity.ts";
@@ -29,6 +29,10 @@ describe("time", () => {
 
   it("Go durations as the CrashLoopBackOff message writes them", () => {
     expect([10, 40, 80, 300].map(goDuration)).toEqual(["10s", "40s", "1m20s", "5m0s"]);
+  });
+
+  it("Go durations with a fraction, as the PLEG's health check writes them (trailing zeros dropped)", () => {
+    expect([184.25, 180.000001, 3661.5].map(goDuration)).toEqual(["3m4.25s", "3m0.000001s", "1h1m1.5s"]);
   });
 });
 

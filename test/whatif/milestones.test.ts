@@ -44,3 +44,26 @@ describe("--vary without callers", () => {
     expect(rows[0]).toMatch(/t\+\d+\.\ds/);
   });
 });
+
+describe("--vary on a stopped container runtime", () => {
+  it("NotReady is the kubelet's own Ready=False, 30s after its last status check (the node controller never says Unknown)", () => {
+    const s = load(
+      `kubernetesVersion: "1.32"
+duration: 2m
+nodes: {count: 2, zones: [a, b]}
+manifests: [web.yaml]
+timeline:
+  - {at: 30s, do: runtime-down, node: worker-1}
+`,
+      { "web.yaml": WEB },
+    );
+    const [run] = JSON.parse(
+      formatVariants("x", simulateVariants(s, "kubelet.nodeStatusUpdateFrequency=10s"), true),
+    ) as {
+      milestones: Record<string, number | null>;
+    }[];
+    // updateRuntimeUp every 5s, maxWaitForContainerRuntime 30s, the status loop's next run within 10.4s.
+    expect(run!.milestones.notReady).toBeGreaterThanOrEqual(30 - 5 + 30);
+    expect(run!.milestones.notReady).toBeLessThanOrEqual(30 + 30 + 10.4);
+  });
+});

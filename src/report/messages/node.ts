@@ -5,19 +5,24 @@
 import {
   CRASH_LOOP_BACKOFF_RESET,
   LEASE_RENEW_JITTER,
+  MAX_WAIT_FOR_CONTAINER_RUNTIME,
   NODE_LEASE_RENEW_INTERVAL_FRACTION,
+  PLEG_RELIST_THRESHOLD,
+  RUNTIME_UP_PERIOD,
 } from "../../kubernetes/defaults.ts";
 import { printNodeRow, printPodRow } from "../../kubernetes/kubectl.ts";
 import type { EventOf } from "../../trace/events.ts";
-import { fmt } from "../../trace/format.ts";
+import { fmt, round3 } from "../../trace/format.ts";
 import type {
   ExitCause,
   KubeletPodDeletedFields,
   KubeletPodReadyFields,
   KubeletStart,
   NodeEventFields,
+  NodeReadyCause,
   PreStopRun,
   ProbeType,
+  RuntimeErrors,
 } from "../../trace/node-events.ts";
 import type { Printers, Prose } from "./prose.ts";
 import { timelineWhy } from "./timeline.ts";
@@ -34,6 +39,40 @@ function namespaceOf(object: string): string {
 
 function started(after: KubeletStart): string {
   return after === "boot" ? "the machine booted and its kubelet started" : "the kubelet started again";
+}
+
+/** Why the kubelet posted its Ready condition now (tryUpdateNodeStatus). */
+function nodeStatusWhy(e: NodeReadyCause): string {
+  switch (e.cause) {
+    case "network-healed":
+      return `its status loop (nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) runs again after the network healed`;
+    case "status-differs":
+      return `its status loop (every nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) finds the Node's conditions differ from its own (the node controller changed them while this kubelet was fine) and patches them at once, not waiting for nodeStatusReportFrequency`;
+    case "runtime":
+      return `its status loop (every nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) posts the change at its next run`;
+    case "status-report":
+      return `nodeStatusReportFrequency=${e.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`;
+    default:
+      return `${started(e.cause)}; fastStatusUpdateOnce posts the node status at start-up`;
+  }
+}
+
+/** What runtimeErrors says, and since when (pkg/kubelet/runtime.go, pleg/generic.go). */
+function runtimeErrorsWhy(errors: RuntimeErrors, t: number): string {
+  const parts: string[] = [];
+  if (errors.lastRuntimeSync !== undefined)
+    parts.push(
+      `the container runtime has not answered the kubelet's status check (every ${RUNTIME_UP_PERIOD}s) for ${fmt(round3(t - errors.lastRuntimeSync))}s, past maxWaitForContainerRuntime=${MAX_WAIT_FOR_CONTAINER_RUNTIME}s`,
+    );
+  else if (errors.message.includes("container runtime status check"))
+    parts.push("the kubelet started while the container runtime is down: its status check never succeeded");
+  if (errors.pleg)
+    parts.push(
+      errors.pleg.lastRelist === undefined
+        ? "the PLEG never relisted since the kubelet started"
+        : `the PLEG has not relisted for more than relistThreshold=${PLEG_RELIST_THRESHOLD / 60}m`,
+    );
+  return `${parts.join("; ")}; syncLoop skips pod synchronization meanwhile: no container is started, restarted or stopped here, but those running keep running`;
 }
 
 /** What stopped the container, as the restart decision's "why" opens. */
@@ -134,12 +173,13 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
 
   NodeReady: (e) => ({
     message: `kubelet on ${e.node} posts Ready=True (KubeletReady: kubelet is posting ready status)`,
-    why:
-      e.cause === "network-healed"
-        ? `its status loop (nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) runs again after the network healed`
-        : e.cause === "status-report"
-          ? `nodeStatusReportFrequency=${e.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`
-          : `${started(e.cause)}; fastStatusUpdateOnce posts the node status at start-up`,
+    why: nodeStatusWhy(e),
+    see: printNodeRow(e.nodeRow),
+  }),
+
+  KubeletNodeNotReady: (e) => ({
+    message: `kubelet on ${e.node} posts Ready=False (KubeletNotReady: "${e.errors.message}")`,
+    why: `${runtimeErrorsWhy(e.errors, e.t)}; ${nodeStatusWhy(e)}. Its Lease is still renewed, so the node controller never marks the pods not ready: they stay Ready endpoints while their containers run (issue #125618); the not-ready taints follow`,
     see: printNodeRow(e.nodeRow),
   }),
 
@@ -271,6 +311,8 @@ function readyWhy(e: KubeletPodReadyFields): string {
       return `containers with unready status: [${e.containers.join(" ")}]`;
     case "readiness-gates":
       return `the readiness gate condition ${e.gates.map((g) => `"${g}"`).join(", ")} is not True (spec.readinessGates)`;
+    case "status-reconcile":
+      return `the node controller had marked it not ready, but this kubelet is fine: its status manager (syncBatch every ${e.syncPeriod}s) finds the API's status differs from its own and writes its own back, the kubelet being the source of truth for pod status (needsReconcile)`;
     case "completed":
       return `restartPolicy ${e.restartPolicy} does not restart ${e.exitedZero ? "containers that exit 0" : "it"}`;
   }

@@ -1,6 +1,7 @@
 // The prose for the events of trace/timeline-events.ts: what each timeline step does, and what a
 // node action means for each lane before the control plane notices anything.
 
+import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD } from "../../kubernetes/defaults.ts";
 import type { FaultAction } from "../../scenario/types.ts";
 import type { EventOf } from "../../trace/events.ts";
 import { stepText } from "../../trace/format.ts";
@@ -20,6 +21,8 @@ const NODE_ACTIONS: Partial<Record<FaultAction, (node: string) => string>> = {
   "network-heal": (n) => `${n}'s network is back`,
   "kubelet-stop": (n) => `the kubelet on ${n} stops (crash or systemctl stop kubelet)`,
   "kubelet-start": (n) => `the kubelet on ${n} starts again`,
+  "runtime-down": (n) => `the container runtime on ${n} stops (containerd or CRI-O: a crash, systemctl stop)`,
+  "runtime-up": (n) => `the container runtime on ${n} runs again`,
   cordon: (n) => `kubectl cordon ${n}`,
   uncordon: (n) => `kubectl uncordon ${n}`,
   "delete-node": (n) => `kubectl delete node ${n}`,
@@ -78,6 +81,16 @@ const NOTES: Partial<Record<FaultAction, Partial<Record<string, (node: string) =
       message: `${n}'s containers keep running, but no caller can reach them`,
       why: "the partition cuts traffic both ways",
       see: "timeouts rather than connection refusals",
+    }),
+  },
+  "runtime-down": {
+    kubelet: (n) => ({
+      message: `the kubelet on ${n} keeps renewing its Lease but can no longer start, restart or stop a container`,
+      why: `its calls to the runtime fail; its status check (every ${RUNTIME_UP_PERIOD}s) reports "container runtime is down" once it has failed for maxWaitForContainerRuntime=${MAX_WAIT_FOR_CONTAINER_RUNTIME}s`,
+    }),
+    app: (n) => ({
+      message: `${n}'s containers keep running and keep answering`,
+      why: "each container's shim outlives the runtime daemon",
     }),
   },
   "kubelet-stop": {
