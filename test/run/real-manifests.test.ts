@@ -101,7 +101,7 @@ const SETS = [
     set: "Cassandra",
     dir: "cassandra",
     ignored: [],
-    listed: ["Container.resources.limits", "Container.lifecycle.preStop"],
+    listed: ["Container.resources.limits"],
   },
   { set: "ZooKeeper", dir: "zookeeper", ignored: [], listed: ["StatefulSetSpec.updateStrategy"] },
 ];
@@ -296,5 +296,5 @@ const FIELDS: Record<string, string> = {
   "Container.resources.limits": "listed as Container.resources.limits",
   "Container.livenessProbe": MODELLED,
   "Container.readinessProbe": MODELLED,
-  "Container.lifecycle.preStop": "listed as Container.lifecycle.preStop",
+  "Container.lifecycle.preStop": MODELLED,
 };

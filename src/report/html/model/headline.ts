@@ -231,7 +231,10 @@ function entry(
       (e) => e.type === "ContainerStarted" && lost.has(e.object) && e.restartCount > 0,
     ).length;
   } else {
-    const notReady = after.find((e) => e.type === "NodeNotReady" && targetSet.has(e.node ?? ""));
+    // The node controller's Unknown, or the kubelet's own Ready=False (a stopped container runtime).
+    const notReady = after.find(
+      (e) => (e.type === "NodeNotReady" || e.type === "KubeletNodeNotReady") && targetSet.has(e.node ?? ""),
+    );
     base.noticed = notReady ? notReady.t : PLANNED.has(first.do) ? t : null;
     replacements(base, after, owners, claimed);
   }
