@@ -265,7 +265,8 @@ export class Kubelet {
   }
 
   private startPod(pod: Pod): void {
-    const unattached = claimsOf(pod).filter(
+    const claims = claimsOf(pod);
+    const unattached = claims.filter(
       (c) => this.ctx.store.get("VolumeAttachment", attachmentName(c))?.spec.nodeName !== this.name,
     );
     if (unattached.length > 0) {
@@ -275,7 +276,8 @@ export class Kubelet {
     }
     const worker = this.newWorker(pod);
     this.podWorkers.set(pod.metadata.uid!, worker);
-    this.volumesChanged();
+    // Without claims the list is unchanged (rebuilding it per pod made a node's start quadratic).
+    if (claims.length > 0) this.volumesChanged();
     // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
     worker.added();
     const restart = pod.status.containerStatuses.length > 0;
@@ -295,7 +297,7 @@ export class Kubelet {
   private removeWorker(worker: PodWorker): void {
     worker.stop();
     this.podWorkers.delete(worker.pod.metadata.uid!);
-    this.volumesChanged();
+    if (claimsOf(worker.pod).length > 0) this.volumesChanged();
   }
 
   /**
