@@ -34,6 +34,8 @@ export interface AuditOptions {
   /** engine events the whole audit may take (every run's estimate, summed) */
   maxSweepEvents: number;
   runner: Runner;
+  /** keep every run's timeline, for the page (`--report`) */
+  timelines?: boolean;
   progress?: (done: number, total: number, phase: string) => void;
 }
 
@@ -59,7 +61,14 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
   const objects = objectsOf(base);
   const start = startOf(base, maxEvents);
   countDaemonPods(objects, start);
-  const ctx: RunContext = { source, base, objects, start, maxEvents };
+  const ctx: RunContext = {
+    source,
+    base,
+    objects,
+    start,
+    maxEvents,
+    ...(options.timelines ? { timelines: true } : {}),
+  };
   const input: RuleInput = {
     scenario: base,
     objects,

@@ -9,8 +9,9 @@ import { createSimulation, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
-import { busiestFor, timelineOf } from "./plan.ts";
+import { busiestFor, timelineOf as faultTimeline } from "./plan.ts";
 import { countDaemonPods, type Objects, objectsOf, type StartState, startStateOf } from "./state.ts";
+import { timelineOf } from "./timeline.ts";
 import type { AuditSource, RunMeasure, RunSpec } from "./types.ts";
 
 export interface RunContext {
@@ -20,6 +21,8 @@ export interface RunContext {
   start: StartState;
   /** the engine's hard cap per run (the budget's maxEvents) */
   maxEvents: number;
+  /** keep each run's timeline (for `--report`) */
+  timelines?: boolean;
 }
 
 export type RunOutcome =
@@ -55,7 +58,7 @@ export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
         };
       fault = { ...chosen, at: spec.fault.at };
     }
-    const run: Scenario = { ...scenario, timeline: timelineOf(spec, fault) };
+    const run: Scenario = { ...scenario, timeline: faultTimeline(spec, fault) };
     const result = simulate(run, { engine: { maxEvents: ctx.maxEvents } });
     // Measured from the run's own state at t=0 (the same as the base's when nothing is patched).
     const start = startStateOf(result.initial);
@@ -66,6 +69,7 @@ export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
       ...(spec.sharedBy ? { sharedBy: spec.sharedBy } : {}),
       ...measureRun(result, objects, start, fault),
       engineEvents: result.summary.engineEvents,
+      ...(ctx.timelines ? { timeline: timelineOf(result) } : {}),
     };
     return { ok: true, measure };
   } catch (error) {

@@ -96,6 +96,15 @@ export interface RunMeasure {
   blockedBy: string[];
   /** why the run could not be made (a rule's experiment the loader refused): no figures then */
   error?: string;
+  /** the run's timeline as the text output shows it (only for `--report`; never in --json) */
+  timeline?: TimelineLine[];
+}
+
+/** One step of a run's timeline: when, which lane, and what happened, in Kubernetes' words. */
+export interface TimelineLine {
+  t: number;
+  lane: string;
+  message: string;
 }
 
 /** The manifest location a finding is about (1-based; 0 when only the file is known). */

@@ -31,6 +31,7 @@ export interface Options {
   kubernetesVersion?: string;
   json?: boolean;
   sarif?: boolean;
+  report?: string;
   failOn?: string;
   jobs?: string;
   shard?: string;

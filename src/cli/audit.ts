@@ -1,13 +1,15 @@
-// `faultline audit PATH… [--nodes N --zones a,b,c | --scenario FILE] [--faults …] [--json | --sarif]`
+// `faultline audit PATH… [--nodes N --zones a,b,c | --scenario FILE] [--faults …] [--json | --sarif]
+// [--report audit.html]`
 // and `faultline audit merge FILES…`: read the manifests (files, folders, `-` for stdin), build the
 // request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
 // exit 1 when a finding is at or above --fail-on. Bad input is one located line and exit 2.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { AuditBudgetError, audit } from "../audit/audit.ts";
 import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
 import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
+import { auditPage } from "../audit/page.ts";
 import { poolRunner } from "../audit/pool.ts";
 import { sarifOf } from "../audit/sarif.ts";
 import { type AuditRequest, mergeShards, optionsOf, runShard, ShardError } from "../audit/shard.ts";
@@ -33,6 +35,7 @@ import {
   severity,
 } from "./audit-input.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { checkReportPath, writeReportFile } from "./report-file.ts";
 
 const EXIT_FINDINGS = 1;
 const DEFAULT_MAX_SWEEP = 200_000_000;
@@ -64,6 +67,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--traffic <fields>", "a caller on each Service, e.g. rate=100 or rate=100,timeout=2s,retries=1")
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0 (code scanning)")
+    .option(
+      "--report <file>",
+      "also write a self-contained HTML page: the Services × faults heat map, each cell opening its run's timeline",
+    )
     .option(
       "--fail-on <severity>",
       "exit 1 when a finding is at least this severe: error, warning or note",
@@ -128,10 +135,12 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
       "audit: name manifest files or folders (or - for standard input), or --scenario FILE",
     );
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
-  if (shard && (opts.sarif || opts.emitJob !== undefined))
+  if (shard && (opts.sarif || opts.emitJob !== undefined || opts.report !== undefined))
     throw new UsageError(
-      "--shard prints its part of the sweep for `audit merge`: leave out --sarif and --emit-job",
+      "--shard prints its part of the sweep for `audit merge`: leave out --sarif, --report and --emit-job",
     );
+  if (opts.report !== undefined && opts.emitJob !== undefined)
+    throw new UsageError("--emit-job prints a Job and runs nothing: leave out --report");
   const request: AuditRequest = {
     input: readInput(paths, opts),
     faults: parseFaults(opts.faults),
@@ -142,8 +151,12 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     maxSweepEvents: positive("--max-sweep-events", opts.maxSweepEvents) ?? DEFAULT_MAX_SWEEP,
   };
   if (opts.emitJob !== undefined) return emitJob(io, paths, opts, request, version);
+  if (opts.report !== undefined) checkReportPath(opts.report, inputFiles(request), false);
   const progress = progressOf(io);
-  const options = optionsOf(request, poolRunner(jobsOf(opts.jobs)), progress.update);
+  const options = {
+    ...optionsOf(request, poolRunner(jobsOf(opts.jobs)), progress.update),
+    ...(opts.report !== undefined ? { timelines: true } : {}),
+  };
   try {
     if (shard) {
       const out = await runShard(request, shard.index, shard.count, options);
@@ -151,10 +164,32 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
       return 0;
     }
     const prepared = prepare(request.input);
-    return print(io, await audit(prepared, options), opts, failOn, version);
+    const result = await audit(prepared, options);
+    if (opts.report !== undefined) {
+      const path = opts.report;
+      await writeReportFile(path, async () => writeFileSync(path, auditPage(result)));
+    }
+    return print(io, withoutTimelines(result), opts, failOn, version);
   } finally {
     progress.done();
   }
+}
+
+/** The timelines are for the page only: the JSON, SARIF and text are the same with or without it. */
+function withoutTimelines(r: AuditResult): AuditResult {
+  const strip = (runs: AuditResult["runs"]) => runs.map(({ timeline: _t, ...m }) => m);
+  return { ...r, runs: strip(r.runs), fixes: strip(r.fixes) };
+}
+
+/** Every file the audit reads, for --report's check that it would not overwrite one. */
+function inputFiles(request: AuditRequest): string[] {
+  const files = request.input.entries.flatMap((e) => (e.entry === "-" ? [] : e.files.map((f) => f.file)));
+  const scenario = request.input.scenario;
+  if (scenario) {
+    files.push(scenario.file);
+    for (const fs of Object.values(scenario.manifests)) for (const f of fs) files.push(f.file);
+  }
+  return files;
 }
 
 async function runMerge(io: Io, files: string[], opts: Options, version: string): Promise<number> {

@@ -43,7 +43,6 @@ export function escapingIo(io: Io): Io {
 }
 
 /** Exit codes: 0 ok, 1 an internal failure, 2 bad input (a usage error, an invalid file, a budget). */
-export const EXIT_OK = 0;
 export const EXIT_INTERNAL = 1;
 export const EXIT_BAD_INPUT = 2;
 /** Standard output was closed before we finished (`| head`): 128 + SIGPIPE, as a shell reports it. */

@@ -6,8 +6,11 @@ import { closeSync, openSync, realpathSync, type Stats, statSync } from "node:fs
 import { basename, dirname, resolve } from "node:path";
 import { systemMessage, UsageError } from "./io.ts";
 
-/** Throws a UsageError naming `--report PATH` when the report cannot be written there. */
-export function checkReportPath(path: string, inputs: readonly string[]): void {
+/**
+ * Throws a UsageError naming `--report PATH` when the report cannot be written there. `inputs` are
+ * the files the run reads: the scenario first when `scenarioFirst`, then the manifests.
+ */
+export function checkReportPath(path: string, inputs: readonly string[], scenarioFirst = true): void {
   const fail = (why: string): never => {
     throw new UsageError(`--report ${path}: ${why}`);
   };
@@ -23,7 +26,7 @@ export function checkReportPath(path: string, inputs: readonly string[]): void {
   for (const input of inputs) {
     if (canonical(input) === where)
       fail(
-        `is ${input === inputs[0] ? "the scenario file itself" : `${input}, a manifest the scenario reads`}; choose another name`,
+        `is ${scenarioFirst && input === inputs[0] ? "the scenario file itself" : `${input}, a file this run reads`}; choose another name`,
       );
   }
   if (target?.isFile()) {

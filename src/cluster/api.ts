@@ -5,7 +5,7 @@
 import type { Engine } from "../engine/engine.ts";
 import { admitPod } from "../kubernetes/admission.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
-import { getPod, podRow } from "../kubernetes/kubectl.ts";
+import { podRow } from "../kubernetes/kubectl.ts";
 import type { ConditionStatus, Pod } from "../kubernetes/objects.ts";
 import type {
   EvictionCause,
@@ -20,16 +20,6 @@ import { controllerOf, ref, type Store } from "./store.ts";
 
 /** What a write needs: the clock, the store, the trace. */
 export type ApiWriter = { engine: Engine; store: Store; trace: Trace };
-
-/**
- * @deprecated The prose a component wrote itself (still the kubelet's): `message`/`why` are shown
- * as they are. New callers pass the fields that explain the change instead.
- */
-export interface LegacyProse {
-  lane: Lane;
-  message: string;
-  why: string;
-}
 
 /** A pod created by a controller: admission (DefaultTolerationSeconds), then the store. */
 export function createPod(cluster: Cluster, pod: Pod, cause: PodCreatedCause): Pod {
@@ -97,9 +87,7 @@ export function deletePodGracefully(
 export function removePod(
   api: ApiWriter,
   pod: Pod,
-  event:
-    | ({ force: boolean } & LegacyProse)
-    | ({ force: boolean; lane: Lane } & (PodRemovalCause | KubeletPodDeletedFields)),
+  event: { force: boolean; lane: Lane } & (PodRemovalCause | KubeletPodDeletedFields),
 ): void {
   if (!api.store.exists(pod)) return;
   api.store.delete(pod);
@@ -148,7 +136,7 @@ export function setPodReady(
   api: ApiWriter,
   pod: Pod,
   ready: boolean,
-  event: (LegacyProse & { reason?: string }) | ({ lane: Lane; reason?: string } & PodReadyBy),
+  event: { lane: Lane; reason?: string } & PodReadyBy,
 ): void {
   if (!api.store.exists(pod)) return;
   if (!setPodCondition(api, pod, "Ready", ready ? "True" : "False", event.reason)) return;
@@ -156,12 +144,6 @@ export function setPodReady(
   const type = ready ? "PodReady" : "PodNotReady";
   const node = pod.spec.nodeName ? { node: pod.spec.nodeName } : {};
   const row = podRow(pod, api.engine.now);
-  if ("message" in event) {
-    const { lane, message, why } = event;
-    const see = getPod(pod, api.engine.now);
-    api.trace.emit({ type, lane, object: ref(pod), ...node, podRow: row, message, why, see } as Emitted);
-    return;
-  }
   const { lane, ...fields } = event;
   api.trace.emit({ type, lane, object: ref(pod), ...node, ...fields, podRow: row } as Emitted);
 }

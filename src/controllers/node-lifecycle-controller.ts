@@ -104,7 +104,9 @@ export class NodeLifecycleController {
       const [observed, current] = this.tryUpdateNodeHealth(node, now);
       this.processTaintBaseEviction(node, observed);
       if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
-      if (!node.metadata.labels?.[LABEL_EXCLUDE_DISRUPTION]) {
+      // isNodeExcludedFromDisruptionChecks (node_lifecycle_controller.go): `_, ok := node.Labels[…]`,
+      // so the label's presence excludes the node, whatever its value (an empty one too).
+      if (!Object.hasOwn(node.metadata.labels ?? {}, LABEL_EXCLUDE_DISRUPTION)) {
         const list = zoneConditions.get(zone) ?? [];
         list.push(current);
         zoneConditions.set(zone, list);

@@ -19,12 +19,6 @@ export function humanDuration(seconds: number): string {
   return `${days}d`;
 }
 
-/**
- * Objects that exist when a `start: running` scenario begins were created this long before t=0,
- * so kubectl's AGE column reads like a cluster that has been up for a while.
- */
-export const CLUSTER_AGE_AT_START = 3600;
-
 function age(created: number | undefined, now: number): string {
   return humanDuration(now - (created ?? 0));
 }
@@ -62,10 +56,6 @@ export function nodeRow(
 /** `$ kubectl get node <name>` and what it prints. */
 export function printNodeRow(row: NodeRow): string {
   return `$ kubectl get node ${row.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], [row.name, row.status, row.roles, row.age, row.version])}`;
-}
-
-export function getNode(node: Node, now: number, version: string): string {
-  return printNodeRow(nodeRow(node, now, version));
 }
 
 export function podStatusColumn(pod: Pod): string {
@@ -109,10 +99,6 @@ export function printPodRow(row: PodRow): string {
     ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"],
     [row.name, row.ready, row.status, String(row.restarts), row.age, row.ip, row.node],
   )}`;
-}
-
-export function getPod(pod: Pod, now: number): string {
-  return printPodRow(podRow(pod, now));
 }
 
 /** A header and one row, aligned as kubectl's tabwriter does (3 spaces of padding). */

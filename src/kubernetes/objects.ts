@@ -162,39 +162,6 @@ export interface NodeSelector {
 }
 
 export interface PreferredSchedulingTerm {
-  weight: number;
-  preference: NodeSelectorTerm;
-}
-
-export interface NodeAffinity {
-  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
-  preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
-}
-
-export interface PodAffinity {
-  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
-  preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
-}
-
-/** core/v1 NodeSelectorRequirement: a label (matchExpressions) or field (matchFields, metadata.name) test. */
-export interface NodeSelectorRequirement {
-  key: string;
-  operator: "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt";
-  values?: string[];
-}
-
-/** One term: its requirements are ANDed. */
-export interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
-
-/** The terms are ORed. */
-export interface NodeSelector {
-  nodeSelectorTerms: NodeSelectorTerm[];
-}
-
-export interface PreferredSchedulingTerm {
   /** 1–100 */
   weight: number;
   preference: NodeSelectorTerm;
@@ -477,14 +444,6 @@ export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 export function isWorkload(kind: string): kind is WorkloadKind {
   return (WORKLOAD_KINDS as readonly string[]).includes(kind);
 }
-
-/** Cluster-scoped kinds: no namespace. */
-export const CLUSTER_SCOPED_KINDS: readonly string[] = [
-  "Node",
-  "PersistentVolume",
-  "StorageClass",
-  "VolumeAttachment",
-];
 
 /** The pod spec an object runs: a Pod's own, a workload's template's; undefined for other kinds. */
 export function podSpecOf(object: KubeObject): PodSpec | undefined {

@@ -125,10 +125,6 @@ export function num(src: SourceDoc, path: Path, v: unknown, range: Range = {}): 
   return inRange(src, path, v, range, v);
 }
 
-export function optNum(src: SourceDoc, path: Path, v: unknown, range: Range = {}): number | undefined {
-  return v === undefined || v === null ? undefined : num(src, path, v, range);
-}
-
 export function oneOf<T extends string>(src: SourceDoc, path: Path, v: unknown, values: readonly T[]): T {
   if (typeof v !== "string" || !(values as readonly string[]).includes(v)) {
     const near = typeof v === "string" ? closest(v, values) : undefined;
@@ -225,10 +221,6 @@ export function stringMap(src: SourceDoc, path: Path, v: unknown): Record<string
     out[k] = val;
   }
   return out;
-}
-
-export function optStringMap(src: SourceDoc, path: Path, v: unknown): Record<string, string> | undefined {
-  return v === undefined || v === null ? undefined : stringMap(src, path, v);
 }
 
 /** The closest candidate within a small edit distance, for "did you mean". */

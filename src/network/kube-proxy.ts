@@ -17,7 +17,6 @@
 // - A kube-proxy on a node whose data plane is down (powered off, cut off) cannot watch the API:
 //   it keeps its last view, and catches up with the next change after it is back.
 
-import type { Endpoint } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
 
@@ -128,9 +127,4 @@ export class KubeProxy {
     this.rules = new Map(this.seen);
     this.onSync(this, before);
   }
-}
-
-/** The conditions the data plane acts on, from an API endpoint. */
-export function conditionsOf(e: Endpoint): { ready: boolean; serving: boolean; terminating: boolean } {
-  return { ready: e.conditions.ready, serving: e.conditions.serving, terminating: e.conditions.terminating };
 }

@@ -29,3 +29,11 @@ export function escapeJsonControls(json: string): string {
   if (!UNSAFE_CHARS.test(json)) return json;
   return json.replace(UNSAFE_CHARS, (c) => `\\u${hex(c).padStart(4, "0")}`);
 }
+
+/** Text for HTML content or a quoted attribute: markup characters as entities, controls escaped. */
+export function escapeHtml(s: string): string {
+  return escapeControls(s).replace(
+    /[&<>"]/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!,
+  );
+}

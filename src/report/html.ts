@@ -11,6 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { escapeHtml } from "./escape.ts";
 import type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model.ts";
 
 export type { DetectorPayload, ReportPayload, SimulatePayload } from "./html/model.ts";
@@ -107,10 +108,6 @@ ${data}
 </body>
 </html>
 `;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }
 
 /** Writes the report; returns its size in bytes. */

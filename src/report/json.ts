@@ -12,8 +12,7 @@ import { proseOf } from "./messages/index.ts";
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
 export function eventJson(e: TraceEvent): Record<string, unknown> {
-  const { message: _m, why: _w, see: _s, ...fields } = e;
-  return { ...fields, ...proseOf(e) };
+  return { ...e, ...proseOf(e) };
 }
 
 export interface JsonOptions {

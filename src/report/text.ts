@@ -117,12 +117,12 @@ function visibleEvents(events: TraceEvent[], duration: number, options: TextOpti
   return visibleEventIndexes(events, duration).map((i) => events[i]!);
 }
 
-function headline(e: TraceEvent, message: string): string {
+export function headline(e: TraceEvent, message: string): string {
   if (e.type === "LeaseRenewed") return `${message} — the last renewal before it goes silent`;
   return message;
 }
 
-function laneLabel(lane: Lane): string {
+export function laneLabel(lane: Lane): string {
   return lane === "app" ? "your app" : lane;
 }
 

@@ -37,7 +37,13 @@ export type { InitialState, SimulationResult, Summary } from "../trace/result.ts
 export const WARM_UP_SECONDS = 600;
 
 /** Runs the scenario again with one lever pulled and reports what each saves (whatif/ provides it). */
-export type PullLevers = (scenario: Scenario, seed: number, traffic: TrafficResult) => Lever[];
+/** Runs each lever's variant of the scenario; `maxEvents` caps each of those runs as it capped this one. */
+export type PullLevers = (
+  scenario: Scenario,
+  seed: number,
+  traffic: TrafficResult,
+  maxEvents?: number,
+) => Lever[];
 
 export interface SimulateOptions {
   seed?: number;
@@ -201,7 +207,8 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       // The callers' tally runs to the end of the scenario: it is part of a finished run only.
       if (traffic && finished) {
         result.traffic = traffic.result();
-        if (options.levers) result.traffic.levers = options.levers(scenario, seed, result.traffic);
+        if (options.levers)
+          result.traffic.levers = options.levers(scenario, seed, result.traffic, options.engine?.maxEvents);
       }
       return result;
     },

@@ -77,14 +77,10 @@ export type PodReadyBy =
   | KubeletPodReadyFields;
 
 /** `podRow`: the pod as `kubectl get pod -o wide` shows it after the change. */
-export type PodReadyFields = { podRow?: PodRow } & ({ by?: undefined } | PodReadyBy);
+export type PodReadyFields = { podRow?: PodRow } & PodReadyBy;
 
 /** Who removed a pod object: a controller or the operator, or the kubelet's final delete. */
-export type PodDeletedFields = { force: boolean } & (
-  | { by?: undefined }
-  | PodRemovalCause
-  | KubeletPodDeletedFields
-);
+export type PodDeletedFields = { force: boolean } & (PodRemovalCause | KubeletPodDeletedFields);
 
 /** Why a controller created a pod. */
 export type PodCreatedCause =

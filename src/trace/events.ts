@@ -7,6 +7,7 @@
 // node-events.ts, control-plane-events.ts, scheduling-events.ts, traffic-events.ts,
 // timeline-events.ts.
 
+import { quantize } from "../engine/time.ts";
 import type { ControlPlaneEventFields } from "./control-plane-events.ts";
 import type { NodeEventFields } from "./node-events.ts";
 import type { SchedulingEventFields } from "./scheduling-events.ts";
@@ -22,16 +23,6 @@ interface Base {
   /** `Node/<name>`, `Pod/<ns>/<name>`, `Lease/kube-node-lease/<node>`, `PersistentVolumeClaim/<ns>/<name>`… */
   object: string;
   node?: string;
-  /**
-   * @deprecated Prose written by a model, still set by the models whose events are not yet data
-   * (the kubelet, the scheduler, the traffic model); report/messages/ prints every other event from
-   * its fields and ignores these.
-   */
-  message?: string;
-  /** @deprecated see `message` */
-  why?: string;
-  /** @deprecated see `message` */
-  see?: string;
 }
 
 /** The extra fields of each event type. */
@@ -59,8 +50,8 @@ export class Trace {
 
   emit(event: Emitted): void {
     if (this.muted) return;
-    // Times are kept to the microsecond so that float noise never reaches the output.
-    const t = Math.round(this.clock.now * 1e6) / 1e6;
+    // On the engine's microsecond grid, so that float noise never reaches the output.
+    const t = quantize(this.clock.now);
     this.events.push({ t, ...event } as TraceEvent);
   }
 }

@@ -3,6 +3,7 @@
 // Sits above the run (it runs variants); the run never imports it.
 
 export { LEVERS, pullLever, pullLevers } from "./levers.ts";
+export { formatMilestones, type Milestones, milestonesOf } from "./milestones.ts";
 export { applyWhatIf, currentSettings, type ProbeOverride, type WhatIf, whatIfPatches } from "./panel.ts";
 export {
   PROBE_KINDS,

@@ -86,16 +86,25 @@ export function pullLever(scenario: Scenario, lever: Candidate): Scenario {
 
 /**
  * Every lever that applies, pulled one at a time on the same scenario and seed, sorted by requests
- * saved: the shape `simulate`'s `levers` option takes.
+ * saved: the shape `simulate`'s `levers` option takes. Each lever's run has the same engine budget as
+ * the run it varies (a lever past it stops with EventBudgetExceeded, as the run would).
  */
-export function pullLevers(scenario: Scenario, seed: number, baseline: TrafficResult): Lever[] {
+export function pullLevers(
+  scenario: Scenario,
+  seed: number,
+  baseline: TrafficResult,
+  maxEvents?: number,
+): Lever[] {
   const lost = (r: TrafficResult) => r.totals.timeout + r.totals.refused + r.totals.error;
   const base = lost(baseline);
   if (base === 0) return [];
   const out: Lever[] = [];
   for (const c of LEVERS) {
     if (!c.applies(scenario)) continue;
-    const r = simulate(pullLever(scenario, c), { seed }).traffic;
+    const r = simulate(pullLever(scenario, c), {
+      seed,
+      ...(maxEvents !== undefined ? { engine: { maxEvents } } : {}),
+    }).traffic;
     if (!r) continue;
     out.push({
       lever: c.lever,

@@ -3,6 +3,7 @@
 import { type SimulateOptions, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { TrafficResult } from "../traffic/result.ts";
+import { formatMilestones, milestonesOf } from "./milestones.ts";
 import { applyVariation, parseVary } from "./vary.ts";
 
 export interface VariantResult {
@@ -50,8 +51,21 @@ export function compareVariants(scenario: Scenario, vary: string, seed?: number)
   }));
 }
 
-/** The comparison as the command prints it: a table, or with --json the variants' traffic results. */
+/**
+ * The comparison as the command prints it: a table, or with --json the variants' traffic results.
+ * Without callers (no `traffic` section) it compares what the cluster did instead (milestones.ts).
+ */
 export function formatVariants(name: string, runs: VariantRun[], json: boolean): string {
+  const hasTraffic = runs.some(({ result }) => result.traffic !== undefined);
+  if (!hasTraffic) {
+    if (json)
+      return `${JSON.stringify(
+        runs.map(({ variant, result }) => ({ variant, milestones: milestonesOf(result) })),
+        null,
+        2,
+      )}\n`;
+    return formatMilestones(name, runs);
+  }
   const results = runs.map(({ variant, result }) => ({ variant, traffic: result.traffic }));
   if (json) return `${JSON.stringify(results, null, 2)}\n`;
   return formatComparison(name, results);

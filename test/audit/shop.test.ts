@@ -74,6 +74,18 @@ describe("faultline audit examples/audit/", () => {
     );
   });
 
+  it("FL003 on one node per zone: the orders database's volume is zonal, so even the out-of-service taint cannot bring it back, and the fix says why", () => {
+    // WaitForFirstConsumer provisioned data-orders-db-0 in the zone of its first node; with one node
+    // per zone, the replacement has no node its volume can reach (VolumeBinding: "volume node
+    // affinity conflict") whatever the taint does.
+    const [db] = findingsOf(shop.result, "FL003");
+    expect(db!.fix.figures!.recovered).toBeNull();
+    expect(db!.fix.figures!.reasons.join(" ")).toMatch(
+      /Pending \(FailedScheduling\): 0\/3 nodes are available: .*volume node affinity conflict/,
+    );
+    expect(db!.fix.effect).toMatch(/the fix also needs a second node in each zone that holds its volumes/);
+  });
+
   it("points at the field: file, line and column", () => {
     const [checkout] = findingsOf(shop.result, "FL001");
     expect(checkout!.location).toMatchObject({

@@ -231,6 +231,19 @@ describe("node lifecycle controller: zones", () => {
     expect(h.events("NodeTainted", (e) => e.taint.endsWith(":NoExecute"))).toEqual([]);
   });
 
+  it("node.kubernetes.io/exclude-disruption excludes a node by its presence, an empty value too", () => {
+    // The same zone as above (3 of 4 down), but one of the down nodes carries the label with "": the
+    // zone counts 3 nodes with 2 not Ready, and two are never a partial disruption.
+    const h = cluster({ a1: "a", a2: "a", a3: "a", a4: "a" });
+    const a3 = h.store.get("Node", "a3")!;
+    a3.metadata.labels = { ...a3.metadata.labels, "node.kubernetes.io/exclude-disruption": "" };
+    h.store.update(a3);
+    keepAlive(h, "a4");
+    h.to(300);
+    expect(h.events("ZoneStateChanged")).toEqual([]);
+    expect(h.events("NodeTainted", (e) => e.taint.endsWith(":NoExecute")).length).toBeGreaterThan(0);
+  });
+
   it("one zone fully down while another is up: tainted at node-eviction-rate, one node every 10s", () => {
     const h = cluster({ a1: "a", a2: "a", b1: "b" });
     keepAlive(h, "b1");

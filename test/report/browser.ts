@@ -1,6 +1,7 @@
 // Real headless Chromium for the report's tests: Debian's /usr/bin/chromium driven by playwright-core.
 // Never downloads a browser; a missing one fails the tests with the command that installs it.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.FAULTLINE_CHROMIUM ?? "/usr/bin/chromium";
@@ -54,4 +55,34 @@ export async function open(
     timeout: 30_000,
   });
   return { page, errors, requests, loadMs: Date.now() - started };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's WCAG 2.1 A/AA and best-practice violations on the page (it must have checked something). */
+export async function axe(page: Page): Promise<{ id: string; help: string; nodes: string[] }[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          o: unknown,
+        ): Promise<{
+          passes: unknown[];
+          violations: { id: string; help: string; nodes: { target: string[] }[] }[];
+        }>;
+      };
+    };
+    const r = await w.axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+    });
+    // A check that ran nothing would pass: make sure it looked at the controls.
+    if (r.passes.length === 0) throw new Error("axe-core checked nothing");
+    return r.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(" ")),
+    }));
+  });
 }

@@ -257,18 +257,6 @@ const cases: { name: string; e: Record<string, unknown>; message: string; why?: 
     see: "$ kubectl get pod web-1 -o wide\nNAME    READY   STATUS    RESTARTS   AGE   IP           NODE\nweb-1   1/1     Running   0          10m   10.244.2.2   worker-2",
   },
   {
-    name: "PodNotReady by the kubelet (its prose until its printer exists)",
-    e: {
-      ...pod,
-      lane: "kubelet",
-      type: "PodNotReady",
-      message: "web-1 is not Ready",
-      why: "its readiness probe failed",
-    },
-    message: "web-1 is not Ready",
-    why: "its readiness probe failed",
-  },
-  {
     name: "PodEvicted, tolerated with the admission default",
     e: {
       ...pod,

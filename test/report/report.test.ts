@@ -4,7 +4,6 @@
 // line's for the same settings; the controls pass axe-core. Screenshots go to out/report/.
 
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { headline, type ReportResult } from "../../src/report/html/model.ts";
-import { launch, open } from "./browser.ts";
+import { axe, launch, open } from "./browser.ts";
 
 const OUT = resolve("out/report");
 const EXAMPLES = readdirSync("examples")
@@ -24,35 +23,6 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
   const err: string[] = [];
   const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
   return { code, out: out.join(""), err: err.join("") };
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-async function axe(page: Page): Promise<{ id: string; help: string; nodes: string[] }[]> {
-  await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    const w = window as unknown as {
-      axe: {
-        run(
-          ctx: Document,
-          o: unknown,
-        ): Promise<{
-          passes: unknown[];
-          violations: { id: string; help: string; nodes: { target: string[] }[] }[];
-        }>;
-      };
-    };
-    const r = await w.axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    });
-    // A check that ran nothing would pass: make sure it looked at the controls.
-    if (r.passes.length === 0) throw new Error("axe-core checked nothing");
-    return r.violations.map((v) => ({
-      id: v.id,
-      help: v.help,
-      nodes: v.nodes.map((n) => n.target.join(" ")),
-    }));
-  });
 }
 
 /** The headline figures the page shows, as numbers (null where the page says there is none). */

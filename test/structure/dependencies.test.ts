@@ -38,10 +38,19 @@ const RULES: IForbiddenRuleType[] = [
   },
   {
     name: "models-know-no-cli-or-report",
-    comment: "arrows point down: a model never imports the command line or the report",
+    comment:
+      "arrows point down: a model never imports what is built on it (the command line, the report, what-ifs, the audit, serve)",
     severity: "error",
     from: { path: MODELS },
-    to: { path: "^src/(cli|report)/" },
+    to: { path: "^src/(cli|report|whatif|audit|serve)/" },
+  },
+  {
+    name: "only-the-cli-imports-the-cli",
+    comment:
+      "src/cli/ is the top: the library (src/index.ts), the audit's workers and serve never reach into it",
+    severity: "error",
+    from: { pathNot: "^src/cli/" },
+    to: { path: "^src/cli/" },
   },
   {
     name: "models-import-no-node-modules",
@@ -102,6 +111,8 @@ describe("the structure of src/", () => {
         "src/kubelet/k.ts",
         'import { r } from "../report/r.ts";\nimport { readFileSync } from "node:fs";\nexport const k = [r, readFileSync];\n',
       );
+      file("src/serve/s.ts", 'import { c } from "../cli/c.ts";\nexport const s = c;\n');
+      file("src/cli/c.ts", "export const c = 1;\n");
       const names = new Set((await violations(dir)).map((v) => v.rule.name));
       expect([...names].sort()).toEqual([
         "detectors-import-only-the-engine",
@@ -109,6 +120,7 @@ describe("the structure of src/", () => {
         "models-import-no-node-modules",
         "models-know-no-cli-or-report",
         "no-cycles",
+        "only-the-cli-imports-the-cli",
       ]);
     }, 120_000);
   });

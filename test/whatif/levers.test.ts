@@ -1,7 +1,9 @@
 // The levers are variants like any other: patches on the source, validated by load/.
 
 import { describe, expect, it } from "vitest";
-import { LEVERS, pullLever } from "../../src/whatif/index.ts";
+import { EventBudgetExceeded } from "../../src/engine/engine.ts";
+import { simulate } from "../../src/run/simulate.ts";
+import { LEVERS, pullLever, pullLevers } from "../../src/whatif/index.ts";
 import { example } from "../helpers/sim.ts";
 import { withTraffic } from "./helpers.ts";
 
@@ -35,5 +37,17 @@ describe("levers", () => {
     const s = withTraffic();
     expect(lever("externalTrafficPolicy: Local").applies(s)).toBe(true);
     expect(lever("externalTrafficPolicy: Cluster").applies(s)).toBe(false);
+  });
+});
+
+describe("the levers' runs are bounded", () => {
+  it("each lever's run has the engine budget of the run it varies", () => {
+    const s = withTraffic();
+    const base = simulate(s, { seed: 1 });
+    const used = base.summary.engineEvents;
+    // With the run's own budget (what it used, and room to spare) the levers run...
+    expect(pullLevers(s, 1, base.traffic!, used * 4).length).toBeGreaterThan(0);
+    // ...and a budget far below it stops the first lever's run instead of letting it run unbounded.
+    expect(() => pullLevers(s, 1, base.traffic!, Math.floor(used / 10))).toThrow(EventBudgetExceeded);
   });
 });

@@ -6,7 +6,9 @@
 // disable-force-detach-on-timeout. What ends it: the node object deleted, the pod force-deleted, or
 // the out-of-service taint (non-graceful node shutdown, GA in 1.28: PodGC force-deletes the pods and
 // the volumes detach at once). The fix simulated is that taint, applied two minutes after the loss
-// as an automation would once the machine is confirmed off.
+// as an automation would once the machine is confirmed off. A zonal volume can only follow to a node
+// of its zone (the scheduler's VolumeBinding filter): the fix's effect says so when that is what held
+// the replacement Pending.
 
 import { brokenWithoutFault, type Draft, effectOf, faultRuns, type Rule, shortEffect, when } from "./rule.ts";
 
@@ -52,7 +54,14 @@ export const FL003: Rule = {
             operator: { do: "taint-out-of-service", after: OUT_OF_SERVICE_AFTER },
           },
           subject: { kind: "workload", id: w.id },
-          effect: (g, run) => `${when(run.fault)}: ${shortEffect("workload", g)}`,
+          // A volume provisioned WaitForFirstConsumer keeps the zone of its first node (its PV's node
+          // affinity): with no other node in that zone, even the taint cannot bring the pod back.
+          effect: (g, run) =>
+            `${when(run.fault)}: ${shortEffect("workload", g)}${
+              g.reasons.some((r) => r.includes("volume node affinity conflict"))
+                ? "; its volume is zonal and no other node of that zone can take the pod: the fix also needs a second node in each zone that holds its volumes"
+                : ""
+            }`,
         },
       });
     }

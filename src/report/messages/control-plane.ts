@@ -13,7 +13,7 @@ import type {
 import type { EventOf } from "../../trace/events.ts";
 import { fmt, round3 } from "../../trace/format.ts";
 import { kubeletPodDeletedProse, kubeletPodReadyProse } from "./node.ts";
-import { legacyProse, type Printers, type Prose } from "./prose.ts";
+import type { Printers, Prose } from "./prose.ts";
 import { timelineWhy } from "./timeline.ts";
 
 const name = (object: string) => object.slice(object.lastIndexOf("/") + 1);
@@ -186,17 +186,8 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   // PodReady, PodNotReady and PodDeleted are recorded by cluster/api.ts for any component; the
   // kubelet's (by: "kubelet") are printed by report/messages/node.ts (kubeletPodReadyProse,
   // kubeletPodDeletedProse). Only the kubelet sets Ready=True.
-  PodReady: (e) => (e.by === "kubelet" ? kubeletPodReadyProse(e) : legacyProse(e)),
-
-  PodNotReady: (e) => {
-    if (e.by === "node-lifecycle-controller")
-      return {
-        message: `node controller marks ${name(e.object)} not ready ("Node is not ready")`,
-        why: `its node ${e.node ?? ""} just went Ready → ${e.nodeReady}; MarkPodsNotReady runs on that transition`,
-        ...(e.podRow ? { see: printPodRow(e.podRow) } : {}),
-      };
-    return e.by === "kubelet" ? kubeletPodReadyProse(e) : legacyProse(e);
-  },
+  PodReady: (e) => podReadyProse(e),
+  PodNotReady: (e) => podReadyProse(e),
 
   PodEvicted: (e) => ({ ...evictionProse(e, e), see: printPodRow(e.podRow) }),
 
@@ -212,7 +203,6 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
 
   PodDeleted: (e) => {
     if (e.by === "kubelet") return kubeletPodDeletedProse(e);
-    if (e.by === undefined) return legacyProse(e);
     return removalProse(e, e);
   },
 
@@ -272,4 +262,14 @@ function ownerWords(owner: string): string {
   if (owner === "none") return "the API server";
   const [kind, , ownerName] = owner.split("/");
   return `${kind} ${ownerName}`;
+}
+
+function podReadyProse(e: EventOf<"PodReady" | "PodNotReady">): Prose {
+  if (e.by === "node-lifecycle-controller")
+    return {
+      message: `node controller marks ${name(e.object)} not ready ("Node is not ready")`,
+      why: `its node ${e.node ?? ""} just went Ready → ${e.nodeReady}; MarkPodsNotReady runs on that transition`,
+      ...(e.podRow ? { see: printPodRow(e.podRow) } : {}),
+    };
+  return kubeletPodReadyProse(e);
 }

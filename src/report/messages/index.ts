@@ -4,7 +4,7 @@
 import type { EventType, TraceEvent } from "../../trace/events.ts";
 import { CONTROL_PLANE_PRINTERS } from "./control-plane.ts";
 import { NODE_PRINTERS } from "./node.ts";
-import { legacyProse, type Printers, type Prose } from "./prose.ts";
+import type { Printers, Prose } from "./prose.ts";
 import { SCHEDULING_PRINTERS } from "./scheduling.ts";
 import { TIMELINE_PRINTERS } from "./timeline.ts";
 import { TRAFFIC_PRINTERS } from "./traffic.ts";
@@ -21,7 +21,6 @@ const PRINTERS: Printers<EventType> = {
 
 /** The words for one event. */
 export function proseOf(e: TraceEvent): Prose {
-  const printer = PRINTERS[e.type] as ((e: TraceEvent) => Prose) | undefined;
-  // Not yet converted (issue 11): the model's own prose.
-  return printer ? printer(e) : legacyProse(e);
+  const printer = PRINTERS[e.type] as (e: TraceEvent) => Prose;
+  return printer(e);
 }
