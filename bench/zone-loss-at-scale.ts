@@ -1,13 +1,14 @@
 // The benchmarks' large cluster: 1,000 nodes in 4 zones, 100 Deployments × 300 replicas each behind a
-// Service; zone b (every 4th node, 250 in all) loses power at 60s; 15 minutes simulated.
+// Service; zone b (every 4th node, 250 in all) loses power at 60s; 15 minutes simulated. `nodes`
+// scales it: 30 pods per node (5,000 nodes: 150,000 pods, Kubernetes' documented limits).
 
-export function zoneLossAtScaleText(): string {
+export function zoneLossAtScaleText(nodes = 1000): string {
   const zones = ["a", "b", "c", "d"];
   const lines = [
     "name: zone-loss-at-scale",
     'kubernetesVersion: "1.32"',
     "duration: 15m",
-    `nodes: {count: 1000, zones: [${zones.join(", ")}]}`,
+    `nodes: {count: ${nodes}, zones: [${zones.join(", ")}]}`,
     "manifests:",
   ];
   for (let d = 0; d < 100; d++)
@@ -16,7 +17,7 @@ export function zoneLossAtScaleText(): string {
       "    kind: Deployment",
       `    metadata: {name: app-${d}}`,
       "    spec:",
-      "      replicas: 300",
+      `      replicas: ${(nodes * 30) / 100}`,
       `      selector: {matchLabels: {app: app-${d}}}`,
       "      template:",
       `        metadata: {labels: {app: app-${d}}}`,
@@ -29,6 +30,7 @@ export function zoneLossAtScaleText(): string {
     );
   lines.push("timeline:");
   // Nodes are named worker-1… and given zones round-robin, so zone b is worker-2, worker-6, …
-  for (let i = 2; i <= 1000; i += zones.length) lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
+  for (let i = 2; i <= nodes; i += zones.length)
+    lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
   return `${lines.join("\n")}\n`;
 }

@@ -15,7 +15,7 @@ import {
 } from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { simulatePayload, writeHtmlReport } from "../report/html.ts";
-import { formatJson } from "../report/json.ts";
+import { jsonChunks } from "../report/json.ts";
 import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
 import { formatTimeline } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
@@ -62,7 +62,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     )
     .option("--seed <n>", "run with this random seed instead of the scenario's `seed`")
     .option("--json", "print the machine-readable result")
-    .option("--all-leases", "show every Lease renewal in the timeline")
+    .option("--all-leases", "show every Lease renewal in the timeline (with --json: as events)")
     .option("--report <file>", "also write the HTML report (one self-contained page) to this file")
     .option(
       "--report-include <what>",
@@ -135,15 +135,9 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         }
         runner.check(scenario);
         const result = runner.run(scenario, scenario.name, true);
-        print(
-          io,
-          shown,
-          () =>
-            opts.json
-              ? formatJson(result, scenario)
-              : formatTimeline(result, scenario, { allLeases: opts.allLeases ?? false }),
-          opts.json,
-        );
+        const allLeases = opts.allLeases ?? false;
+        if (opts.json) writeJson(io, jsonChunks(result, scenario, { allLeases }));
+        else print(io, shown, () => formatTimeline(result, scenario, { allLeases }), false);
         if (opts.report !== undefined)
           await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
       } catch (error) {
@@ -210,6 +204,18 @@ function print(io: Io, file: string, format: () => string, json: boolean | undef
     throw error;
   }
   io.out(json ? escapeJsonControls(text) : text);
+}
+
+/** JSON written as it is made, in writes of about 64 KiB, its control characters escaped as JSON escapes. */
+function writeJson(io: Io, chunks: Iterable<string>): void {
+  let buffer = "";
+  for (const chunk of chunks) {
+    buffer += chunk;
+    if (buffer.length < 65536) continue;
+    io.out(escapeJsonControls(buffer));
+    buffer = "";
+  }
+  if (buffer) io.out(escapeJsonControls(buffer));
 }
 
 async function writeReport(

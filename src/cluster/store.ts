@@ -18,9 +18,18 @@ export function ref(obj: KubeObject): string {
   return `${obj.kind}/${keyOf(obj)}`;
 }
 
+/** Each object's controller key, built once: every watcher asks it of every pod write. */
+const controllers = new WeakMap<KubeObject, string | null>();
+
+/** `ReplicaSet/<ns>/<name>`: the object's controlling owner (ownerReferences are set at creation, never changed). */
 export function controllerOf(obj: KubeObject): string | undefined {
-  const owner = obj.metadata.ownerReferences?.find((o) => o.controller !== false);
-  return owner ? `${owner.kind}/${obj.metadata.namespace ?? ""}/${owner.name}` : undefined;
+  let key = controllers.get(obj);
+  if (key === undefined) {
+    const owner = obj.metadata.ownerReferences?.find((o) => o.controller !== false);
+    key = owner ? `${owner.kind}/${obj.metadata.namespace ?? ""}/${owner.name}` : null;
+    controllers.set(obj, key);
+  }
+  return key ?? undefined;
 }
 
 export class Store {
@@ -28,6 +37,8 @@ export class Store {
   private watchers = new Map<Kind, Watcher<Kind>[]>();
   private podsByNode = new Map<string, Set<Pod>>();
   private podsByOwner = new Map<string, Set<Pod>>();
+  /** the objects stored, by identity (exists() without building a key) */
+  private live = new Set<KubeObject>();
   private uid = 0;
   private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
   private sortedCache = new Map<Kind, KubeObject[]>();
@@ -100,6 +111,7 @@ export class Store {
     obj.metadata.uid ??= `uid-${++this.uid}`;
     obj.metadata.creationTimestamp ??= this.engine.now;
     m.set(key, obj);
+    this.live.add(obj);
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, true);
     this.notify("ADDED", obj);
@@ -117,14 +129,18 @@ export class Store {
 
   delete(obj: KubeObject): void {
     const m = this.objects.get(obj.kind);
-    if (!m?.delete(keyOf(obj))) return;
+    const key = keyOf(obj);
+    const stored = m?.get(key);
+    if (!m || !stored) return;
+    m.delete(key);
+    this.live.delete(stored);
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, false);
     this.notify("DELETED", obj);
   }
 
   exists(obj: KubeObject): boolean {
-    return this.objects.get(obj.kind)?.get(keyOf(obj)) === obj;
+    return this.live.has(obj);
   }
 
   private indexPod(pod: Pod, add: boolean): void {

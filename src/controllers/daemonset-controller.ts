@@ -35,10 +35,13 @@ export class DaemonSetController {
   private sync(key: string): void {
     const ds = this.cluster.store.get("DaemonSet", key);
     if (!ds) return;
-    const pods = this.cluster.store.podsOwnedBy(`DaemonSet/${key}`).filter(isActive);
+    // The nodes with an active pod of the DaemonSet, a set: a search per node was quadratic.
+    const covered = new Set<string | undefined>();
+    for (const p of this.cluster.store.podSetOwnedBy(`DaemonSet/${key}`))
+      if (isActive(p)) covered.add(p.spec.nodeName);
+    const spec = withTolerations(ds).spec;
     for (const node of this.cluster.store.list("Node")) {
-      if (!shouldRunOn(ds, node)) continue;
-      if (pods.some((p) => p.spec.nodeName === node.metadata.name)) continue;
+      if (covered.has(node.metadata.name) || !shouldRunOn(spec, node)) continue;
       const pod = podFromTemplate(
         this.cluster,
         withTolerations(ds),
@@ -79,8 +82,7 @@ export function withTolerations(ds: DaemonSet) {
 }
 
 /** NodeShouldRunDaemonPod: node selector and taints (NoSchedule and NoExecute) against the pod's tolerations. */
-export function shouldRunOn(ds: DaemonSet, node: Node): boolean {
-  const spec = withTolerations(ds).spec;
+function shouldRunOn(spec: ReturnType<typeof withTolerations>["spec"], node: Node): boolean {
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {}))
     if (node.metadata.labels?.[k] !== v) return false;
   return toleratesAll(node.spec.taints, spec.tolerations, ["NoSchedule", "NoExecute"]);

@@ -53,6 +53,8 @@ interface NodeHealth {
   lastHeartbeat: number | undefined;
   /** spec.renewTime of the Lease last seen */
   leaseRenewTime: number | undefined;
+  /** the node's Lease, `kube-node-lease/<node>` (one string per node, not one per pass) */
+  leaseKey: string;
 }
 
 /** Conditions the controller sets to Unknown when the kubelet goes silent (NetworkUnavailable is left alone). */
@@ -131,6 +133,7 @@ export class NodeLifecycleController {
         readyTransitionTimestamp: now,
         lastHeartbeat: ready?.lastHeartbeatTime,
         leaseRenewTime: undefined,
+        leaseKey: `kube-node-lease/${name}`,
       };
       this.health.set(name, h);
     } else if (ready?.lastHeartbeatTime !== h.lastHeartbeat) {
@@ -138,7 +141,7 @@ export class NodeLifecycleController {
       h.probeTimestamp = now;
     }
     // "Always update the probe time if node lease is renewed."
-    const lease = this.cluster.store.get("Lease", `kube-node-lease/${name}`);
+    const lease = this.cluster.store.get("Lease", h.leaseKey);
     if (lease && (h.leaseRenewTime === undefined || lease.spec.renewTime > h.leaseRenewTime)) {
       h.leaseRenewTime = lease.spec.renewTime;
       h.probeTimestamp = now;

@@ -51,6 +51,8 @@ interface Item {
   value: string;
   processAt: number;
   enqueuedSeq: number;
+  /** removed: left in place and skipped (a search per Remove made a zone's loss quadratic in its nodes) */
+  removed?: boolean;
 }
 
 /**
@@ -60,26 +62,36 @@ interface Item {
  */
 export class RateLimitedTimedQueue {
   private items: Item[] = [];
-  private set = new Set<string>();
+  /** the values in the set, with their item while it is in the heap */
+  private set = new Map<string, Item | undefined>();
+  private removed = 0;
   private seq = 0;
 
   constructor(public limiter: TokenBucket) {}
 
   add(value: string, now: number): boolean {
     if (this.set.has(value)) return false;
-    this.set.add(value);
-    this.insert({ value, processAt: now, enqueuedSeq: this.seq++ });
+    if (this.removed > this.items.length / 2) {
+      this.items = this.items.filter((i) => !i.removed);
+      this.removed = 0;
+    }
+    const item = { value, processAt: now, enqueuedSeq: this.seq++ };
+    this.set.set(value, item);
+    this.insert(item);
     return true;
   }
 
   remove(value: string): void {
-    if (!this.set.delete(value)) return;
-    const i = this.items.findIndex((item) => item.value === value);
-    if (i >= 0) this.items.splice(i, 1);
+    if (!this.set.has(value)) return;
+    const item = this.set.get(value);
+    this.set.delete(value);
+    if (!item) return;
+    item.removed = true;
+    this.removed++;
   }
 
   get length(): number {
-    return this.items.length;
+    return this.items.length - this.removed;
   }
 
   /**
@@ -88,24 +100,34 @@ export class RateLimitedTimedQueue {
    * A token is spent even when the head turns out not to be due yet.
    */
   try(now: number, fn: (value: string) => { done: true } | { done: false; wait: number }): void {
-    while (this.items.length > 0) {
+    while (this.head()) {
       if (!this.limiter.tryAccept(now)) return;
       const head = this.items[0]!;
       if (now < head.processAt) return;
       const result = fn(head.value);
       this.items.shift();
-      if (!result.done) {
+      if (head.removed) this.removed--;
+      else if (!result.done) {
         head.processAt = now + result.wait + 1e-9;
         this.insert(head);
-      }
+      } else this.set.set(head.value, undefined);
     }
   }
 
   /** The earliest moment Try could do anything. */
   nextWork(now: number): number {
-    const head = this.items[0];
+    const head = this.head();
     if (!head) return Number.POSITIVE_INFINITY;
     return Math.max(this.limiter.nextTokenAt(now), head.processAt);
+  }
+
+  /** The first item not removed (removed ones at the head are dropped). */
+  private head(): Item | undefined {
+    while (this.items[0]?.removed) {
+      this.items.shift();
+      this.removed--;
+    }
+    return this.items[0];
   }
 
   /** Keep the items ordered by (processAt, enqueue order): a binary search, not a sort per add. */

@@ -348,7 +348,8 @@ export class Kubelet {
   }
 
   private startPod(pod: Pod): void {
-    const unattached = claimsOf(pod).filter(
+    const claims = claimsOf(pod);
+    const unattached = claims.filter(
       (c) => this.ctx.store.get("VolumeAttachment", attachmentName(c))?.spec.nodeName !== this.name,
     );
     if (unattached.length > 0) {
@@ -358,7 +359,8 @@ export class Kubelet {
     }
     const worker = this.newWorker(pod);
     this.podWorkers.set(pod.metadata.uid!, worker);
-    this.volumesChanged();
+    // Without claims the list is unchanged (rebuilding it per pod made a node's start quadratic).
+    if (claims.length > 0) this.volumesChanged();
     // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
     worker.added();
     // Its containers ran before (the machine came back): restartCount climbs. A cluster dump's pod
@@ -380,7 +382,7 @@ export class Kubelet {
   private removeWorker(worker: PodWorker): void {
     worker.stop();
     this.podWorkers.delete(worker.pod.metadata.uid!);
-    this.volumesChanged();
+    if (claimsOf(worker.pod).length > 0) this.volumesChanged();
   }
 
   /**

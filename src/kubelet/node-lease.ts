@@ -34,8 +34,12 @@ export class NodeLease {
   private timer: Timer | undefined;
   /** backoffEnsureLease's current wait while the API server is unreachable; 0 when reachable */
   private backoff = 0;
+  /** `kube-node-lease/<node>`, the Lease's key */
+  private readonly key: string;
 
-  constructor(private readonly host: NodeLeaseHost) {}
+  constructor(private readonly host: NodeLeaseHost) {
+    this.key = `kube-node-lease/${host.node}`;
+  }
 
   /** renewInterval: nodeLeaseDurationSeconds × nodeLeaseRenewIntervalFraction (0.25), pkg/kubelet/kubelet.go. */
   get renewInterval(): number {
@@ -93,7 +97,7 @@ export class NodeLease {
       return;
     }
     this.backoff = 0;
-    const name = `kube-node-lease/${host.node}`;
+    const name = this.key;
     const lease = host.store.get("Lease", name) ?? host.store.create(this.object(host.engine.now));
     lease.spec.renewTime = host.engine.now;
     host.store.update(lease);

@@ -1,10 +1,13 @@
 // The machine-readable result (the JSON contract in README.md): one object, stable key order: the
-// run's identity, the state at t=0, the events, the state at the end, what callers felt. Each event
-// keeps its fields and gains `message`, `why` and `see` for people, written from them.
+// run's identity, the state at t=0, the events, each Lease's renewal times, the state at the end,
+// what callers felt. Each event keeps its fields and gains `message`, `why` and `see` for people,
+// written from them. Compact, one event per line, and made piece by piece so that a large run is
+// written as it is made, never held as one text.
 
 import type { Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { SimulationResult } from "../trace/result.ts";
+import { visibleEventIndexes } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
@@ -12,31 +15,66 @@ export function eventJson(e: TraceEvent): Record<string, unknown> {
   return { ...e, ...proseOf(e) };
 }
 
+export interface JsonOptions {
+  /** every Lease renewal as an event (by default only those followed by silence, as the text shows them) */
+  allLeases?: boolean;
+}
+
 /**
- * With the loaded scenario, the JSON adds `ignored` (objects of kinds no model reads) and
- * `notModelled` (valid fields the models do not read), each only if there is any.
+ * The JSON in pieces, in order. With the loaded scenario it adds `ignored` (objects of kinds no model
+ * reads) and `notModelled` (valid fields the models do not read), each only if there is any. Lease renewals, most of a large run's events, are events only where
+ * they stop (trace/visible.ts) unless `allLeases`; every renewal's time is in `leaseRenewals`
+ * (node → seconds), so nothing is lost.
  */
-export function formatJson(
+export function* jsonChunks(
   result: SimulationResult,
   loaded?: Pick<Scenario, "notModelled" | "ignored">,
-): string {
+  options: JsonOptions = {},
+): Generator<string> {
   const { scenario, kubernetesVersion, seed, initial, events, summary, traffic } = result;
+  // Objects of kinds no model reads, as the text's "ignored" line lists them.
   const ignored = (loaded?.ignored ?? []).map(({ kind, apiVersion, name, pos }) => ({
     kind,
     apiVersion,
     name,
     where: `${pos.file}:${pos.line}`,
   }));
-  const json = {
+  const head = JSON.stringify({
     scenario,
     kubernetesVersion,
     seed,
     ...(ignored.length ? { ignored } : {}),
     ...(loaded?.notModelled.length ? { notModelled: loaded.notModelled } : {}),
     initial,
-    events: events.map(eventJson),
-    summary,
-    ...(traffic ? { traffic } : {}),
-  };
-  return `${JSON.stringify(json, null, 2)}\n`;
+  });
+  yield `${head.slice(0, -1)},"events":[`;
+  const shown = options.allLeases ? events.map((_, i) => i) : visibleEventIndexes(events, summary.duration);
+  for (let k = 0; k < shown.length; k++)
+    yield `${k === 0 ? "" : ","}\n${JSON.stringify(eventJson(events[shown[k]!]!))}`;
+  yield "\n]";
+  if (!options.allLeases) yield `,"leaseRenewals":${JSON.stringify(leaseRenewals(events))}`;
+  yield `,"summary":${JSON.stringify(summary)}`;
+  if (traffic) yield `,"traffic":${JSON.stringify(traffic)}`;
+  yield "}\n";
+}
+
+/** The whole JSON as one text (the library's call; the CLI writes jsonChunks as they come). */
+export function formatJson(
+  result: SimulationResult,
+  loaded?: Pick<Scenario, "notModelled" | "ignored">,
+  options: JsonOptions = {},
+): string {
+  return [...jsonChunks(result, loaded, options)].join("");
+}
+
+/** Each node's Lease renewal times, by node. */
+function leaseRenewals(events: readonly TraceEvent[]): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const e of events) {
+    if (e.type !== "LeaseRenewed" || !e.node) continue;
+    const times = out[e.node] ?? [];
+    times.push(e.t);
+    out[e.node] = times;
+  }
+  return out;
 }

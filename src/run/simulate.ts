@@ -16,7 +16,7 @@ import { StatefulSetController } from "../controllers/statefulset-controller.ts"
 import { TaintEvictionController } from "../controllers/taint-eviction-controller.ts";
 import { Engine } from "../engine/engine.ts";
 import { quantize } from "../engine/time.ts";
-import { Faults } from "../faults/faults.ts";
+import { Faults, type Machine } from "../faults/faults.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
 import { admitPod, recognizeAdmissionTolerations } from "../kubernetes/admission.ts";
 import { kubeletVersionString } from "../kubernetes/defaults.ts";
@@ -87,6 +87,10 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const trace = new Trace(engine);
   trace.muted = true;
   const kubelets = new Map<string, Kubelet>();
+  // The machines on whose kubelet the API has lost control (power on, kubelet stopped or cut off), in
+  // node order: only their copies can run twice. Kept after each step of the timeline, the one thing
+  // that moves a machine (a scan of every kubelet per pod start was quadratic in the nodes).
+  let cutOff: Kubelet[] = [];
   const controlPlane = settings.controlPlane;
   const ctx: Context = {
     engine,
@@ -106,8 +110,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       runningCopies(match) {
         const out: RunningCopy[] = [];
         // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.
-        for (const k of kubelets.values()) {
-          if (!k.powered || k.connected()) continue;
+        for (const k of cutOff) {
           for (const c of k.runningCopies())
             if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
         }
@@ -168,7 +171,15 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // are resolved first (equal times run in scheduling order).
   const traffic = createTraffic(ctx, scenario, profile);
   if (traffic) ctx.traffic = traffic;
-  const faults = new Faults(ctx, kubelets);
+  const machines = new Map<string, Machine>();
+  for (const [name, k] of kubelets)
+    machines.set(
+      name,
+      timelineMachine(k, () => {
+        cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
+      }),
+    );
+  const faults = new Faults(ctx, machines);
   faults.schedule(scenario.timeline);
 
   const end = quantize(scenario.duration);
@@ -206,6 +217,25 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       }
       return result;
     },
+  };
+}
+
+/** A kubelet as the timeline acts on it, telling `moved` after each step. */
+function timelineMachine(k: Kubelet, moved: () => void): Machine {
+  const step = (fn: () => void) => () => {
+    fn();
+    moved();
+  };
+  return {
+    powerOff: step(() => k.powerOff()),
+    powerOn: step(() => k.powerOn()),
+    partition: step(() => k.partition()),
+    heal: step(() => k.heal()),
+    kubeletStop: step(() => k.kubeletStop()),
+    kubeletStart: step(() => k.kubeletStart()),
+    runtimeDown: () => k.runtimeDown(),
+    runtimeUp: () => k.runtimeUp(),
+    podWorker: (uid) => k.podWorker(uid),
   };
 }
 

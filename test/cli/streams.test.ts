@@ -16,9 +16,11 @@ describe("a closed or full standard output", () => {
     "`simulate --json | head -1` ends quietly: no stack, exit 141 (128 + SIGPIPE)",
     async () => {
       const r = await shell(
-        `${FAULTLINE} simulate examples/traffic-doks-power-off.yaml --json | head -1; exit \${PIPESTATUS[0]}`,
+        // Output well past a pipe's 64 KiB buffer, so that writes go on after head has gone.
+        `${FAULTLINE} simulate examples/probes-seed.yaml --json --all-leases | head -1; exit \${PIPESTATUS[0]}`,
       );
-      expect(r.out).toBe("{\n");
+      // The first line: the run's identity and its state at t=0, up to the events (one per line).
+      expect(r.out).toMatch(/^\{"scenario":"probes-seed",.*"events":\[\n$/);
       expect(r.err).toBe("");
       expect(r.code).toBe(141);
     },

@@ -11,7 +11,7 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 }
 
 describe("faultline simulate", () => {
-  it("--json prints one JSON object with scenario, kubernetesVersion, seed, ignored, initial, events, summary", async () => {
+  it("--json prints one JSON object with scenario, kubernetesVersion, seed, ignored, initial, events, leaseRenewals, summary", async () => {
     const { code, out, err } = await cli(["simulate", "examples/node-power-loss.yaml", "--json"]);
     expect(code).toBe(0);
     expect(err).toBe("");
@@ -21,6 +21,7 @@ describe("faultline simulate", () => {
       "ignored",
       "initial",
       "kubernetesVersion",
+      "leaseRenewals",
       "scenario",
       "seed",
       "summary",
