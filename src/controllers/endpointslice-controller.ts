@@ -39,6 +39,17 @@ export class EndpointSliceController {
     return list;
   }
 
+  /**
+   * Pods that started together without a write each (the warm-up's bulk start, kubelet/bulk-start.ts),
+   * in start order: what their watch events would have done, each slice written once.
+   */
+  podsStarted(pods: readonly Pod[]): void {
+    const written = new Set<EndpointSlice>();
+    for (const pod of pods)
+      for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, false, written);
+    for (const slice of written) this.cluster.store.update(slice);
+  }
+
   private endpointsByPod(slice: EndpointSlice): Map<string, Endpoint> {
     let m = this.index.get(slice);
     if (!m) {
@@ -67,7 +78,8 @@ export class EndpointSliceController {
     return slice;
   }
 
-  private syncEndpoint(svc: Service, pod: Pod, deleted: boolean): void {
+  /** `written`: the slices changed, to be written by the caller (else each change is written at once). */
+  private syncEndpoint(svc: Service, pod: Pod, deleted: boolean, written?: Set<EndpointSlice>): void {
     const slice = this.slice(svc);
     const byPod = this.endpointsByPod(slice);
     const before = byPod.get(pod.metadata.name);
@@ -82,11 +94,12 @@ export class EndpointSliceController {
       ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
     } as const;
     if (!samePod) return;
+    const write = (s: EndpointSlice) => (written ? written.add(s) : this.cluster.store.update(s));
     if (deleted || !member(pod)) {
       if (!before) return;
       slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
       byPod.delete(pod.metadata.name);
-      this.cluster.store.update(slice);
+      write(slice);
       if (before.conditions.ready)
         this.cluster.trace.emit({
           type: "EndpointNotReady",
@@ -112,7 +125,7 @@ export class EndpointSliceController {
       slice.endpoints.push(after);
       byPod.set(pod.metadata.name, after);
     }
-    this.cluster.store.update(slice);
+    write(slice);
     if (after.conditions.ready === wasReady) return;
     const endpoint = endpointView(after);
     if (after.conditions.ready)
