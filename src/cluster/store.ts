@@ -177,5 +177,8 @@ function setOf<T>(m: Map<string, Set<T>>, key: string): Set<T> {
 
 function sortPods(set: Set<Pod> | undefined): Pod[] {
   if (!set) return [];
-  return [...set].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  // Each key built once, not twice per comparison.
+  const keyed = [...set].map((pod) => ({ key: keyOf(pod), pod }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.pod);
 }

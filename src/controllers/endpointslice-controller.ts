@@ -12,6 +12,8 @@ import type { EndpointView } from "../trace/control-plane-events.ts";
 export class EndpointSliceController {
   /** The Services selecting each pod (labels do not change here); cleared when Services change. */
   private selecting = new Map<string, Service[]>();
+  /** The same by namespace and labels (in their order): a template's pods filter the Services once. */
+  private byLabels = new Map<string, Service[]>();
   /** Each slice's endpoints by pod name, so a pod change costs no scan of the slice. */
   private index = new Map<EndpointSlice, Map<string, Endpoint>>();
 
@@ -20,20 +22,31 @@ export class EndpointSliceController {
       for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, type === "DELETED");
       if (type === "DELETED") this.selecting.delete(pod.metadata.uid!);
     });
-    cluster.store.watch("Service", () => this.selecting.clear());
+    cluster.store.watch("Service", () => {
+      this.selecting.clear();
+      this.byLabels.clear();
+    });
   }
 
   private servicesFor(pod: Pod): Service[] {
     const uid = pod.metadata.uid!;
     let list = this.selecting.get(uid);
     if (!list) {
-      list = this.cluster.store
-        .list("Service")
-        .filter(
-          (s) =>
-            s.metadata.namespace === pod.metadata.namespace &&
-            matchesMap(s.spec.selector, pod.metadata.labels),
-        );
+      // The pods of one template share their namespace and labels, and so their Services.
+      const labels = pod.metadata.labels ?? {};
+      let same = `${pod.metadata.namespace}\n`;
+      for (const k in labels) same += `${k}=${labels[k]}\n`;
+      list = this.byLabels.get(same);
+      if (!list) {
+        list = this.cluster.store
+          .list("Service")
+          .filter(
+            (s) =>
+              s.metadata.namespace === pod.metadata.namespace &&
+              matchesMap(s.spec.selector, pod.metadata.labels),
+          );
+        this.byLabels.set(same, list);
+      }
       this.selecting.set(uid, list);
     }
     return list;

@@ -65,12 +65,13 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
     },
     nextIp: () => {
       // Skip the addresses pods of a cluster dump brought with them (they keep theirs).
-      const inUse = new Set<string>();
-      for (const p of ctx.store.podSetOnNode(node)) if (p.status.podIP) inUse.add(p.status.podIP);
-      let ip: string;
-      do ip = `10.244.${kubelet.index}.${ipCounter++}`;
-      while (inUse.has(ip));
-      return ip;
+      const pods = ctx.store.podSetOnNode(node);
+      for (;;) {
+        const ip = `10.244.${kubelet.index}.${ipCounter++}`;
+        let taken = false;
+        for (const p of pods) if (p.status.podIP === ip) taken = true;
+        if (!taken) return ip;
+      }
     },
     whenRuntime: (action) => kubelet.whenRuntime(action),
   };
