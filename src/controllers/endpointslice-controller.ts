@@ -100,16 +100,11 @@ export class EndpointSliceController {
     const samePod = deleted
       ? !this.cluster.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
       : true;
-    const service = `${svc.metadata.namespace}/${svc.metadata.name}`;
-    const common = {
-      object: ref(pod),
-      service,
-      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-    } as const;
     if (!samePod) return;
     const write = (s: EndpointSlice) => (written ? written.add(s) : this.cluster.store.update(s));
     if (deleted || !member(pod)) {
       if (!before) return;
+      const common = eventFields(svc, pod);
       slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
       byPod.delete(pod.metadata.name);
       write(slice);
@@ -140,6 +135,7 @@ export class EndpointSliceController {
     }
     write(slice);
     if (after.conditions.ready === wasReady) return;
+    const common = eventFields(svc, pod);
     const endpoint = endpointView(after);
     if (after.conditions.ready)
       this.cluster.trace.emit({ type: "EndpointReady", lane: "network", ...common, endpoint });
@@ -172,6 +168,15 @@ export function endpointFor(svc: Service, pod: Pod): Endpoint {
     ...(pod.spec.nodeName ? { nodeName: pod.spec.nodeName } : {}),
     targetRef: { kind: "Pod", namespace: pod.metadata.namespace, name: pod.metadata.name },
   };
+}
+
+/** The fields every endpoint event of this pod and Service starts with. */
+function eventFields(svc: Service, pod: Pod) {
+  return {
+    object: ref(pod),
+    service: `${svc.metadata.namespace}/${svc.metadata.name}`,
+    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+  } as const;
 }
 
 function endpointView(e: Endpoint): EndpointView {
