@@ -78,6 +78,15 @@ export class Engine {
     if (timer) timer.cancelled = true;
   }
 
+  /**
+   * Whether `timer` is the last event scheduled for this instant so far and has not run: work its
+   * owner adds to it runs exactly where an event scheduled now would (the store's watch deliveries).
+   */
+  lastOfInstant(timer: Timer): boolean {
+    const current = this.current;
+    return current.length > this.currentNext && current[current.length - 1] === timer;
+  }
+
   get pending(): number {
     return this.heap.size + this.current.length - this.currentNext;
   }
