@@ -10,6 +10,7 @@
 // wall-clock on a quieter machine: compare them by ratio, knowing that. The φ formula itself is also timed
 // against Akka's formula as written (exp, log10) in the same process, a ratio that noise affects much less.
 // Memory is counted, not timed: it does not depend on the machine's load.
+import { PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import {
@@ -56,12 +57,23 @@ interface Rate {
   wall: number;
   /** CPU time of all the runs (ms). */
   cpuMs: number;
+  /** Garbage collections during the runs: none when the loop allocates nothing. */
+  collections: number;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-/** RUNS runs of `once` (which does `work` units), each for about RUN_CPU_MS of CPU time. */
-function measure(once: () => number): Rate {
+/**
+ * RUNS runs of `once` (which does `work` units), each for about RUN_CPU_MS of CPU time, after one warm-up run
+ * (so that the measured calls enter optimised code), counting the garbage collections during the runs.
+ */
+async function measure(once: () => number): Promise<Rate> {
+  for (const c0 = process.cpuUsage(); cpuMs(c0) < RUN_CPU_MS; ) once();
+  let collections = 0;
+  const observer = new PerformanceObserver((list) => {
+    collections += list.getEntries().length;
+  });
+  observer.observe({ entryTypes: ["gc"] });
   const cpu: number[] = [];
   const wall: number[] = [];
   let spent = 0;
@@ -75,50 +87,63 @@ function measure(once: () => number): Rate {
     cpu.push((work / ms) * 1000);
     wall.push((work / (performance.now() - w0)) * 1000);
   }
+  await new Promise((resolve) => setTimeout(resolve, 10)); // the observer reports asynchronously
+  observer.disconnect();
   return {
     median: median(cpu),
     low: Math.min(...cpu),
     high: Math.max(...cpu),
     wall: median(wall),
     cpuMs: spent,
+    collections,
   };
 }
 
-const NO_RATE: Rate = { median: 0, low: 0, high: 0, wall: 0, cpuMs: 0 };
-
 // One loop per detector class keeps each call site monomorphic, as it is in a real service.
-function pairsAkka(ds: PhiAccrualFailureDetector[], queryOffsetMs: number): Rate {
+async function pairsAkka(ds: PhiAccrualFailureDetector[], queryOffsetMs: number): Promise<Rate> {
   let t = warm(ds);
   let sink = 0;
-  const rate = measure(() => {
+  const rate = await measure(() => {
+    // Locals in the loop: a captured variable written per pair would box each double φ on the heap and time the
+    // bench's own allocation.
+    let now = t;
+    let sum = 0;
     for (let round = 0; round < 20; round++) {
-      t += 1000 + ((round * 37) % 75) - 37;
+      now += 1000 + ((round * 37) % 75) - 37;
       for (let i = 0; i < ds.length; i++) {
         const d = ds[i]!;
-        d.heartbeat(t);
-        sink += d.phi(t + queryOffsetMs + (i & 511));
+        d.heartbeat(now);
+        sum += d.phi(now + queryOffsetMs + (i & 511));
       }
     }
+    t = now;
+    sink += sum;
     return 20 * ds.length;
   });
-  return sink === -1 ? NO_RATE : rate;
+  return sink === -1 ? { ...rate, median: 0 } : rate;
 }
 
-function pairsCassandra(ds: ExponentialPhiDetector[], queryOffsetMs: number): Rate {
+async function pairsCassandra(ds: ExponentialPhiDetector[], queryOffsetMs: number): Promise<Rate> {
   let t = warm(ds);
   let sink = 0;
-  const rate = measure(() => {
+  const rate = await measure(() => {
+    // Locals in the loop: a captured variable written per pair would box each double φ on the heap and time the
+    // bench's own allocation.
+    let now = t;
+    let sum = 0;
     for (let round = 0; round < 20; round++) {
-      t += 1000 + ((round * 37) % 75) - 37;
+      now += 1000 + ((round * 37) % 75) - 37;
       for (let i = 0; i < ds.length; i++) {
         const d = ds[i]!;
-        d.heartbeat(t);
-        sink += d.phi(t + queryOffsetMs + (i & 511));
+        d.heartbeat(now);
+        sum += d.phi(now + queryOffsetMs + (i & 511));
       }
     }
+    t = now;
+    sink += sum;
     return 20 * ds.length;
   });
-  return sink === -1 ? NO_RATE : rate;
+  return sink === -1 ? { ...rate, median: 0 } : rate;
 }
 
 /** Fill the windows: beats every 1000 ± 37 ms in integer ms, like a monotonic millisecond clock. */
@@ -136,7 +161,7 @@ const mps = (x: number): string => `${(x / 1e6).toFixed(1)} M/s`;
 
 function reportRate(label: string, r: Rate, before: number): void {
   console.log(
-    `${label}: ${mps(r.median)} heartbeat+phi pairs per CPU second (median of ${RUNS}, ${mps(r.low)}–${mps(r.high)}; wall ${mps(r.wall)}; ${(r.cpuMs / 1000).toFixed(1)} s of CPU) · ${ratio(r.median, TARGET_PAIRS_PER_SECOND)} the 20 M target · ${ratio(r.median, before)} the ${mps(before)} before`,
+    `${label}: ${mps(r.median)} heartbeat+phi pairs per CPU second (median of ${RUNS}, ${mps(r.low)}–${mps(r.high)}; wall ${mps(r.wall)}; ${(r.cpuMs / 1000).toFixed(1)} s of CPU, ${r.collections} GCs) · ${ratio(r.median, TARGET_PAIRS_PER_SECOND)} the 20 M target · ${ratio(r.median, before)} the ${mps(before)} before`,
   );
 }
 
@@ -147,13 +172,15 @@ function akkaFormula(t: number, mean: number, sd: number): number {
   return t > mean ? -Math.log10(e / (1 + e)) : -Math.log10(1 - 1 / (1 + e));
 }
 
-function formulaRate(f: (t: number, mean: number, sd: number) => number): Rate {
+async function formulaRate(f: (t: number, mean: number, sd: number) => number): Promise<Rate> {
   let sink = 0;
-  const rate = measure(() => {
-    for (let i = 0; i < 100_000; i++) sink += f(4000 + (i & 511), 4000, 100);
+  const rate = await measure(() => {
+    let sum = 0;
+    for (let i = 0; i < 100_000; i++) sum += f(4000 + (i & 511), 4000, 100);
+    sink += sum;
     return 100_000;
   });
-  return sink === -1 ? NO_RATE : rate;
+  return sink === -1 ? { ...rate, median: 0 } : rate;
 }
 
 function memory(): number {
@@ -191,21 +218,21 @@ export default async function (): Promise<void> {
   // where Akka's formula must really be evaluated; with the default 3 s pause that is where φ climbs to 8).
   reportRate(
     "akka phi accrual, 1,000 peers, phi between beats      ",
-    pairsAkka(akka(1000), 250),
+    await pairsAkka(akka(1000), 250),
     BEFORE.akkaBetween,
   );
   reportRate(
     "akka phi accrual, 1,000 peers, phi in suspicious range",
-    pairsAkka(akka(1000), 4000),
+    await pairsAkka(akka(1000), 4000),
     BEFORE.akkaSuspicious,
   );
   reportRate(
     "cassandra exp. phi, 1,000 peers                       ",
-    pairsCassandra(cass(1000), 250),
+    await pairsCassandra(cass(1000), 250),
     BEFORE.cassandra,
   );
-  const table = formulaRate(phi);
-  const written = formulaRate(akkaFormula);
+  const table = await formulaRate(phi);
+  const written = await formulaRate(akkaFormula);
   console.log(
     `phi alone in the suspicious range: ${mps(table.median)} from the table, ${mps(written.median)} with exp and log10 as Akka writes it: ${ratio(table.median, written.median)} in the same process (medians per CPU second)`,
   );
