@@ -51,14 +51,20 @@ interface NodeHealth {
   readyTransitionTimestamp: number;
   /** Ready's lastHeartbeatTime in the status last seen */
   lastHeartbeat: number | undefined;
-  /** spec.renewTime of the Lease last seen */
-  leaseRenewTime: number | undefined;
+  /** spec.renewTime of the Lease last seen; -Infinity before the first (a number always: no box per pass) */
+  leaseRenewTime: number;
   /** the node's Lease, `kube-node-lease/<node>` (one string per node, not one per pass) */
   leaseKey: string;
   /** zoneKey of the node's labels */
   zone: string;
   /** isNodeExcludedFromDisruptionChecks */
   excluded: boolean;
+}
+
+/** The node's Ready condition (a plain loop: it runs for every node at every pass). */
+function readyCondition(node: Node): NodeCondition | undefined {
+  for (const c of node.status.conditions) if (c.type === "Ready") return c;
+  return undefined;
 }
 
 /** The NoExecute taints the controller sets: markNodeAsReachable removes both. */
@@ -70,6 +76,8 @@ export class NodeLifecycleController {
   private queues = new Map<string, RateLimitedTimedQueue>();
   /** Each zone's tainting rate and the flag that set it (the limiter itself knows only its qps). */
   private rates = new Map<string, Rate>();
+  /** Each zone's list of Ready statuses, emptied and refilled at every pass (not built anew each time). */
+  private conditionLists = new Map<string, ConditionStatus[]>();
   private taintTimer: Timer | undefined;
   /** Phase of the 100ms doNoExecuteTaintingPass ticker. */
   private readonly tickPhase: number;
@@ -101,7 +109,7 @@ export class NodeLifecycleController {
     const nodes = this.cluster.store.list("Node");
     const zoneConditions = new Map<string, ConditionStatus[]>();
     for (const node of nodes) {
-      const ready = node.status.conditions.find((c) => c.type === "Ready");
+      const ready = readyCondition(node);
       const observed: ConditionStatus = ready?.status ?? "Unknown";
       let h = this.health.get(node.metadata.name);
       if (!h) {
@@ -114,9 +122,14 @@ export class NodeLifecycleController {
       this.processTaintBaseEviction(node, h.zone, observed);
       if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
       if (!h.excluded) {
-        const list = zoneConditions.get(h.zone);
-        if (list) list.push(current);
-        else zoneConditions.set(h.zone, [current]);
+        let list = zoneConditions.get(h.zone);
+        if (!list) {
+          list = this.conditionLists.get(h.zone) ?? [];
+          list.length = 0;
+          this.conditionLists.set(h.zone, list);
+          zoneConditions.set(h.zone, list);
+        }
+        list.push(current);
       }
     }
     this.handleDisruption(zoneConditions, nodes, now);
@@ -134,7 +147,7 @@ export class NodeLifecycleController {
       probeTimestamp: ready ? now : (node.metadata.creationTimestamp ?? now),
       readyTransitionTimestamp: now,
       lastHeartbeat: ready?.lastHeartbeatTime,
-      leaseRenewTime: undefined,
+      leaseRenewTime: Number.NEGATIVE_INFINITY,
       leaseKey: `kube-node-lease/${name}`,
       zone: zoneKey(node),
       // isNodeExcludedFromDisruptionChecks (node_lifecycle_controller.go): `_, ok := node.Labels[…]`,
@@ -161,7 +174,7 @@ export class NodeLifecycleController {
     }
     // "Always update the probe time if node lease is renewed."
     const lease = this.cluster.store.get("Lease", h.leaseKey);
-    if (lease && (h.leaseRenewTime === undefined || lease.spec.renewTime > h.leaseRenewTime)) {
+    if (lease && lease.spec.renewTime > h.leaseRenewTime) {
       h.leaseRenewTime = lease.spec.renewTime;
       h.probeTimestamp = now;
     }
@@ -251,7 +264,7 @@ export class NodeLifecycleController {
       queue.try(now, (name) => {
         const node = this.cluster.store.get("Node", name);
         if (!node) return { done: true };
-        const ready = node.status.conditions.find((c) => c.type === "Ready");
+        const ready = readyCondition(node);
         if (!ready) return { done: false, wait: TAINT_RETRY_MISSING_READY };
         if (ready.status === "True") return { done: true };
         const key = ready.status === "False" ? TAINT_NOT_READY : TAINT_UNREACHABLE;

@@ -93,8 +93,7 @@ export function removeTaints(
   swappedFor?: string,
 ): void {
   const taints = node.spec.taints;
-  // Most passes find nothing to remove (a healthy node): look before building anything.
-  if (!taints?.some((t) => t.effect === effect && keys.includes(t.key))) return;
+  if (!taints || !hasAny(taints, keys, effect)) return;
   const removed = taints.filter((t) => t.effect === effect && keys.includes(t.key));
   node.spec.taints = taints.filter((t) => !removed.includes(t));
   cluster.store.update(node);
@@ -110,6 +109,12 @@ export function removeTaints(
       ...(swappedFor ? { swappedFor } : {}),
     });
   }
+}
+
+/** Whether some taint has one of the keys and the effect: a plain loop, as most passes find none (a healthy node). */
+function hasAny(taints: readonly Taint[], keys: readonly string[], effect: Taint["effect"]): boolean {
+  for (const t of taints) if (t.effect === effect && keys.includes(t.key)) return true;
+  return false;
 }
 
 /** doNoScheduleTaintingPass: the NoSchedule taints the node's conditions and spec.unschedulable call for. */

@@ -109,7 +109,7 @@ export class NodeLease {
     const lease = host.store.get("Lease", this.key) ?? host.store.create(this.object(host.engine.now));
     lease.spec.renewTime = host.engine.now;
     host.store.update(lease);
-    host.trace.emit(this.renewed);
+    host.trace.emitRenewal(this.renewed);
     this.schedule(this.renewInterval * host.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
   }
 }

@@ -10,31 +10,28 @@ import type { TraceEvent } from "./events.ts";
  */
 export function visibleEventIndexes(events: readonly TraceEvent[], duration: number): number[] {
   const renewals = new Map<string, number[]>();
-  events.forEach((e, i) => {
-    if (e.type !== "LeaseRenewed") return;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.type !== "LeaseRenewed") continue;
     const list = renewals.get(e.object);
     if (list) list.push(i);
     else renewals.set(e.object, [i]);
-  });
-  const shown = new Set<number>();
+  }
+  // One flag per event, and one typed array of gaps per Lease: a large run has hundreds of thousands of renewals.
+  const shown = new Uint8Array(events.length);
   for (const list of renewals.values()) {
-    const gaps = list.slice(1).map((idx, k) => events[idx]!.t - events[list[k]!]!.t);
-    const silence = 3 * (median(gaps) ?? 10);
-    list.forEach((idx, k) => {
-      const t = events[idx]!.t;
+    const gaps = new Float64Array(list.length - 1);
+    for (let k = 0; k < gaps.length; k++) gaps[k] = events[list[k + 1]!]!.t - events[list[k]!]!.t;
+    // The median gap (the upper one of an even count); a Float64Array sorts by value.
+    const silence = 3 * (gaps.length > 0 ? gaps.sort()[Math.floor(gaps.length / 2)]! : 10);
+    for (let k = 0; k < list.length; k++) {
+      const t = events[list[k]!]!.t;
       const next = list[k + 1];
-      if (next === undefined ? duration - t > silence : events[next]!.t - t > silence) shown.add(idx);
-    });
+      if (next === undefined ? duration - t > silence : events[next]!.t - t > silence) shown[list[k]!] = 1;
+    }
   }
   const out: number[] = [];
-  events.forEach((e, i) => {
-    if (e.type !== "LeaseRenewed" || shown.has(i)) out.push(i);
-  });
+  for (let i = 0; i < events.length; i++)
+    if (shown[i] === 1 || events[i]!.type !== "LeaseRenewed") out.push(i);
   return out;
-}
-
-function median(xs: number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
