@@ -3,13 +3,11 @@
 // pods not ready (MarkPodsNotReady, pkg/controller/util/node/controller_utils.go), taints them
 // (doNoScheduleTaintingPass at once; NoExecute through processTaintBaseEviction and a per-zone
 // rate-limited queue, doNoExecuteTaintingPass) and computes zone disruption states
-// (handleDisruption; the rules per zone are in zone-state.ts). Its writes of a Node (conditions set
-// Unknown, taints added and removed) and the NoSchedule pass are in node-lifecycle-writes.ts; the
-// pure parts in zone-state.ts, rate-limited-queue.ts.
-//
-// A pass costs little per healthy node: its zone and exclusion are read once, at first sight (the
-// labels a node registers with are never changed), and a Ready node with no NoExecute taint and
-// nothing queued is looked at, not written.
+// (handleDisruption; the rules per zone are in zone-state.ts). What it knows of each node's health
+// is in node-health.ts; its writes of a Node (conditions set Unknown, taints added and removed) and
+// the NoSchedule pass in node-lifecycle-writes.ts; the pure parts in zone-state.ts,
+// rate-limited-queue.ts. A Ready node with no NoExecute taint and nothing queued is looked at, not
+// written.
 
 import { setPodReady } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
@@ -20,16 +18,12 @@ import {
   NODE_EVICTION_PERIOD,
   TAINT_RETRY_MISSING_READY,
 } from "../kubernetes/defaults.ts";
-import { LABEL_EXCLUDE_DISRUPTION, zoneKey, zoneName } from "../kubernetes/labels.ts";
-import type { ConditionStatus, Node, NodeCondition } from "../kubernetes/objects.ts";
+import { zoneName } from "../kubernetes/labels.ts";
+import type { ConditionStatus, Node } from "../kubernetes/objects.ts";
 import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from "../kubernetes/taints.ts";
 import type { NodeTaintCause, NodeTaintRemovalCause, Rate } from "../trace/control-plane-events.ts";
-import {
-  addTaint,
-  doNoScheduleTaintingPass,
-  removeTaints,
-  setConditionsUnknown,
-} from "./node-lifecycle-writes.ts";
+import { firstSight, type NodeHealth, readyOf, tryUpdateNodeHealth } from "./node-health.ts";
+import { addTaint, doNoScheduleTaintingPass, removeTaints } from "./node-lifecycle-writes.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
 import { computeZoneState, type ZoneState, zoneRate } from "./zone-state.ts";
 
@@ -44,28 +38,6 @@ export type NodeLifecycleSettings = Pick<
   | "largeClusterSizeThreshold"
   | "unhealthyZoneThreshold"
 >;
-
-/** nodeHealthData: what the controller last saw of a node. */
-interface NodeHealth {
-  probeTimestamp: number;
-  readyTransitionTimestamp: number;
-  /** Ready's lastHeartbeatTime in the status last seen */
-  lastHeartbeat: number | undefined;
-  /** spec.renewTime of the Lease last seen; -Infinity before the first (a number always: no box per pass) */
-  leaseRenewTime: number;
-  /** the node's Lease, `kube-node-lease/<node>` (one string per node, not one per pass) */
-  leaseKey: string;
-  /** zoneKey of the node's labels */
-  zone: string;
-  /** isNodeExcludedFromDisruptionChecks */
-  excluded: boolean;
-}
-
-/** The node's Ready condition (a plain loop: it runs for every node at every pass). */
-function readyCondition(node: Node): NodeCondition | undefined {
-  for (const c of node.status.conditions) if (c.type === "Ready") return c;
-  return undefined;
-}
 
 /** The NoExecute taints the controller sets: markNodeAsReachable removes both. */
 const NO_EXECUTE_KEYS = [TAINT_UNREACHABLE, TAINT_NOT_READY];
@@ -109,16 +81,17 @@ export class NodeLifecycleController {
     const nodes = this.cluster.store.list("Node");
     const zoneConditions = new Map<string, ConditionStatus[]>();
     for (const node of nodes) {
-      const ready = readyCondition(node);
-      const observed: ConditionStatus = ready?.status ?? "Unknown";
       let h = this.health.get(node.metadata.name);
       if (!h) {
-        h = this.firstSight(node, ready, now);
+        h = firstSight(node, now);
+        this.health.set(node.metadata.name, h);
         // addPodEvictorForNewZone: only for a node seen for the first time, so a zone whose nodes are
         // all excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
         if (!this.zoneStates.has(h.zone)) this.addZone(h.zone);
       }
-      const current = this.tryUpdateNodeHealth(node, h, ready, now);
+      const ready = readyOf(node, h);
+      const observed: ConditionStatus = ready?.status ?? "Unknown";
+      const current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, ready);
       this.processTaintBaseEviction(node, h.zone, observed);
       if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
       if (!h.excluded) {
@@ -138,59 +111,6 @@ export class NodeLifecycleController {
     this.cluster.engine.after(this.settings.nodeMonitorPeriod + MONITOR_PASS_PROCESSING, () =>
       this.monitorNodeHealth(),
     );
-  }
-
-  /** First sight: "Assuming now as a timestamp" (or creationTimestamp without a Ready condition). */
-  private firstSight(node: Node, ready: NodeCondition | undefined, now: number): NodeHealth {
-    const name = node.metadata.name;
-    const h: NodeHealth = {
-      probeTimestamp: ready ? now : (node.metadata.creationTimestamp ?? now),
-      readyTransitionTimestamp: now,
-      lastHeartbeat: ready?.lastHeartbeatTime,
-      leaseRenewTime: Number.NEGATIVE_INFINITY,
-      leaseKey: `kube-node-lease/${name}`,
-      zone: zoneKey(node),
-      // isNodeExcludedFromDisruptionChecks (node_lifecycle_controller.go): `_, ok := node.Labels[…]`,
-      // so the label's presence excludes the node, whatever its value (an empty one too).
-      excluded: Object.hasOwn(node.metadata.labels ?? {}, LABEL_EXCLUDE_DISRUPTION),
-    };
-    this.health.set(name, h);
-    return h;
-  }
-
-  /**
-   * tryUpdateNodeHealth, for the node's Ready condition as this pass found it (`ready`, undefined if
-   * it has none): returns the Ready status after the pass.
-   */
-  private tryUpdateNodeHealth(
-    node: Node,
-    h: NodeHealth,
-    ready: NodeCondition | undefined,
-    now: number,
-  ): ConditionStatus {
-    if (ready?.lastHeartbeatTime !== h.lastHeartbeat) {
-      h.lastHeartbeat = ready?.lastHeartbeatTime;
-      h.probeTimestamp = now;
-    }
-    // "Always update the probe time if node lease is renewed."
-    const lease = this.cluster.store.get("Lease", h.leaseKey);
-    if (lease && lease.spec.renewTime > h.leaseRenewTime) {
-      h.leaseRenewTime = lease.spec.renewTime;
-      h.probeTimestamp = now;
-    }
-    const grace = ready ? this.settings.nodeMonitorGracePeriod : this.settings.nodeStartupGracePeriod;
-    // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
-    if (this.cluster.engine.since(h.probeTimestamp) > grace && ready?.status !== "Unknown") {
-      h.readyTransitionTimestamp = now;
-      setConditionsUnknown(this.cluster, node, now, {
-        flag: ready ? "node-monitor-grace-period" : "node-startup-grace-period",
-        value: grace,
-        nodeMonitorPeriod: this.settings.nodeMonitorPeriod,
-        probeTimestamp: h.probeTimestamp,
-      });
-      return "Unknown";
-    }
-    return ready?.status ?? "Unknown";
   }
 
   /** MarkPodsNotReady (pkg/controller/util/node/controller_utils.go): only the Ready condition, per pod. */
@@ -264,7 +184,7 @@ export class NodeLifecycleController {
       queue.try(now, (name) => {
         const node = this.cluster.store.get("Node", name);
         if (!node) return { done: true };
-        const ready = readyCondition(node);
+        const ready = node.status.conditions.find((c) => c.type === "Ready");
         if (!ready) return { done: false, wait: TAINT_RETRY_MISSING_READY };
         if (ready.status === "True") return { done: true };
         const key = ready.status === "False" ? TAINT_NOT_READY : TAINT_UNREACHABLE;

@@ -1,6 +1,6 @@
 // The node lifecycle controller's writes of a Node (pkg/controller/nodelifecycle/
 // node_lifecycle_controller.go): its conditions set Unknown when the kubelet went silent
-// (tryUpdateNodeHealth); each taint added or removed (controller.AddOrUpdateTaintOnNode,
+// (tryUpdateNodeHealth, node-health.ts); each taint added or removed (controller.AddOrUpdateTaintOnNode,
 // RemoveTaintOffNode), one write and one trace event each; and doNoScheduleTaintingPass, which keeps
 // a node's NoSchedule taints in step with its conditions and spec.unschedulable on every change of
 // the node, without a rate limit. When to write, and the NoExecute taints' per-zone queues, are the
