@@ -36,6 +36,8 @@ export class NodeLease {
   private backoff = 0;
   /** `kube-node-lease/<node>`, the Lease's key */
   private readonly key: string;
+  /** the Lease last renewed: renewed again while the API still has it, else found by key or created */
+  private lease: Lease | undefined;
   /** renewInterval: nodeLeaseDurationSeconds × nodeLeaseRenewIntervalFraction (0.25), pkg/kubelet/kubelet.go. */
   readonly renewInterval: number;
   /** The LeaseRenewed event without its time, built once: every renewal's is the same (the trace stamps the time). */
@@ -106,7 +108,10 @@ export class NodeLease {
       return;
     }
     this.backoff = 0;
-    const lease = host.store.get("Lease", this.key) ?? host.store.create(this.object(host.engine.now));
+    let lease = this.lease;
+    if (!lease || !host.store.exists(lease))
+      lease = this.lease =
+        host.store.get("Lease", this.key) ?? host.store.create(this.object(host.engine.now));
     lease.spec.renewTime = host.engine.now;
     host.store.update(lease);
     host.trace.emitRenewal(this.renewed);
