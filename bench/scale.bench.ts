@@ -1,7 +1,7 @@
 // Speed and scale (issue 10): the zone loss of bench/zone-loss-at-scale.ts at 1,000 nodes (30,000
 // pods) and 5,000 nodes (150,000 pods, Kubernetes' documented limits), each a whole process of the
 // built program (dist/, compiled first) as `faultline simulate` runs it: load, budget, warm-up, the
-// 15 minutes, the output written to /dev/null (text, and JSON streamed). Prints wall time, its
+// 15 minutes, the output written to /dev/null (text and JSON, each streamed). Prints wall time, its
 // CPU time (the figure to read on a busy machine: wall time there is the other processes' too), the
 // setup's CPU time (the warm-up), peak RSS, and each against its target and the issue's figures.
 
@@ -19,7 +19,7 @@ const { loadScenarioFile } = await import("./dist/load/index.js");
 const { estimateWork, overBudget, DEFAULT_BUDGET } = await import("./dist/run/budget.js");
 const { createSimulation } = await import("./dist/run/simulate.js");
 const { jsonChunks } = await import("./dist/report/json.js");
-const { formatTimeline } = await import("./dist/report/text.js");
+const { timelineChunks } = await import("./dist/report/text.js");
 const scenario = loadScenarioFile(file);
 const estimate = estimateWork(scenario);
 const maxEvents = Math.max(DEFAULT_BUDGET.maxEvents, estimate.events * 2);
@@ -32,7 +32,7 @@ sim.runUntil(scenario.duration);
 const result = sim.result();
 const out = openSync("/dev/null", "w");
 if (format === "json") for (const c of jsonChunks(result, scenario)) writeSync(out, c);
-else writeSync(out, formatTimeline(result, scenario));
+else for (const c of timelineChunks(result, scenario)) writeSync(out, c);
 const cpu = process.cpuUsage();
 process.stderr.write(JSON.stringify({ setup, cpu: (cpu.user + cpu.system) / 1000, events: result.summary.engineEvents, estimate: estimate.events, maxRss: process.resourceUsage().maxRSS * 1024 }));
 `;

@@ -17,7 +17,7 @@ import { escapeJsonControls } from "../report/escape.ts";
 import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { jsonChunks } from "../report/json.ts";
 import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
-import { formatTimeline } from "../report/text.ts";
+import { timelineChunks } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
 import { type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
@@ -136,8 +136,8 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         runner.check(scenario);
         const result = runner.run(scenario, scenario.name, true);
         const allLeases = opts.allLeases ?? false;
-        if (opts.json) writeJson(io, jsonChunks(result, scenario, { allLeases }));
-        else print(io, shown, () => formatTimeline(result, scenario, { allLeases }), false);
+        if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), escapeJsonControls);
+        else writeChunks(io, timelineChunks(result, scenario, { allLeases }));
         if (opts.report !== undefined)
           await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
       } catch (error) {
@@ -206,16 +206,23 @@ function print(io: Io, file: string, format: () => string, json: boolean | undef
   io.out(json ? escapeJsonControls(text) : text);
 }
 
-/** JSON written as it is made, in writes of about 64 KiB, its control characters escaped as JSON escapes. */
-function writeJson(io: Io, chunks: Iterable<string>): void {
+/**
+ * Output written as it is made, in writes of about 64 KiB, each passed through `escapeText` first (JSON's
+ * control characters as JSON escapes; the text's are escaped at the output boundary, io.ts).
+ */
+function writeChunks(
+  io: Io,
+  chunks: Iterable<string>,
+  escapeText: (text: string) => string = (t) => t,
+): void {
   let buffer = "";
   for (const chunk of chunks) {
     buffer += chunk;
     if (buffer.length < 65536) continue;
-    io.out(escapeJsonControls(buffer));
+    io.out(escapeText(buffer));
     buffer = "";
   }
-  if (buffer) io.out(escapeJsonControls(buffer));
+  if (buffer) io.out(escapeText(buffer));
 }
 
 async function writeReport(

@@ -17,11 +17,25 @@ export interface TextOptions {
   allLeases?: boolean;
 }
 
+/** The whole timeline as one text (the library's call; the CLI writes timelineChunks as they come). */
 export function formatTimeline(
   result: SimulationResult,
   scenario: Scenario,
   options: TextOptions = {},
 ): string {
+  return [...timelineChunks(result, scenario, options)].join("");
+}
+
+/**
+ * The timeline in pieces, in order, each ending in a newline: the starting state, one piece per event
+ * shown, the end. Made piece by piece so that a large run is written as it is made, never held as one
+ * text (as jsonChunks in json.ts).
+ */
+export function* timelineChunks(
+  result: SimulationResult,
+  scenario: Scenario,
+  options: TextOptions = {},
+): Generator<string> {
   const out: string[] = [];
   const s = result.summary.settings;
   out.push(
@@ -56,26 +70,26 @@ export function formatTimeline(
       `lease renewed every ${Number(s.nodeLeaseDurationSeconds) * 0.25}s`,
   );
   out.push("");
+  yield `${out.join("\n")}\n`;
 
-  const shown = visibleEvents(result.events, result.summary.duration, options);
+  const indent = " ".repeat(12 + LANE_WIDTH);
   let lastTime: number | undefined;
-  for (const e of shown) {
+  for (const i of shownIndexes(result.events, result.summary.duration, options)) {
+    const e = result.events[i]!;
     const head = lastTime === e.t ? "" : `t+${clock(e.t)}`;
-    if (lastTime !== e.t && lastTime !== undefined) out.push("");
+    let text = lastTime !== e.t && lastTime !== undefined ? "\n" : "";
     lastTime = e.t;
     const prose = proseOf(e);
-    out.push(`${head.padEnd(12)}${laneLabel(e.lane).padEnd(LANE_WIDTH)}${headline(e, prose.message)}`);
-    const indent = " ".repeat(12 + LANE_WIDTH);
-    if (prose.why) out.push(`${indent}why now: ${prose.why}`);
+    text += `${head.padEnd(12)}${laneLabel(e.lane).padEnd(LANE_WIDTH)}${headline(e, prose.message)}\n`;
+    if (prose.why) text += `${indent}why now: ${prose.why}\n`;
     if (prose.see) {
-      out.push(`${indent}you would see:`);
-      for (const line of prose.see.split("\n")) out.push(`${indent}  ${line}`);
+      text += `${indent}you would see:\n`;
+      for (const line of prose.see.split("\n")) text += `${indent}  ${line}\n`;
     }
+    yield text;
   }
-  out.push("");
-  out.push(summaryText(result));
-  if (result.traffic) out.push(trafficText(result.traffic));
-  return `${out.join("\n")}\n`;
+  yield `\n${summaryText(result)}\n`;
+  if (result.traffic) yield `${trafficText(result.traffic)}\n`;
 }
 
 /** The nodes at t=0: all Ready in one line, else which are not. */
@@ -150,9 +164,9 @@ export function trafficText(t: NonNullable<SimulationResult["traffic"]>): string
 }
 
 /** Lease renewals are the heartbeat: shown only where they stop (see trace/visible.ts). */
-function visibleEvents(events: TraceEvent[], duration: number, options: TextOptions): TraceEvent[] {
-  if (options.allLeases) return events;
-  return visibleEventIndexes(events, duration).map((i) => events[i]!);
+function shownIndexes(events: TraceEvent[], duration: number, options: TextOptions): Iterable<number> {
+  if (options.allLeases) return events.keys();
+  return visibleEventIndexes(events, duration);
 }
 
 export function headline(e: TraceEvent, message: string): string {

@@ -1,0 +1,23 @@
+// The text timeline in pieces (timelineChunks), written by the CLI as they are made: the starting
+// state, one piece per event shown, the end; every piece whole lines, and the pieces join to the text.
+
+import { describe, expect, it } from "vitest";
+import { formatTimeline, timelineChunks } from "../../src/report/text.ts";
+import { example, run } from "../helpers/sim.ts";
+
+describe("timelineChunks", () => {
+  const scenario = example("node-power-loss.yaml");
+  const result = run(scenario);
+
+  it.each([false, true])("is the head, one piece per event shown, the end (allLeases %s)", (allLeases) => {
+    const chunks = [...timelineChunks(result, scenario, { allLeases })];
+    const leases = result.events.filter((e) => e.type === "LeaseRenewed").length;
+    // Without allLeases only the renewal followed by silence (worker-2 loses power at 10s) is shown.
+    const shown = allLeases ? result.events.length : result.events.length - leases + 1;
+    expect(chunks).toHaveLength(1 + shown + 1);
+    for (const c of chunks) expect(c.endsWith("\n")).toBe(true);
+    expect(chunks[0]).toMatch(/^faultline simulate · /);
+    expect(chunks.at(-1)).toMatch(/^\nAt the end\n/);
+    expect(chunks.join("")).toBe(formatTimeline(result, scenario, { allLeases }));
+  });
+});
