@@ -35,8 +35,8 @@ export class App {
   constructor(
     private readonly engine: Engine,
     private readonly queue: HealthCheckQueue,
-    /** the pod's IP, once it has one */
-    private readonly podIP: () => string | undefined,
+    /** the pod (its IP, once it has one) */
+    private readonly pod: { readonly status: { readonly podIP?: string | undefined } },
   ) {}
 
   /** Seconds since the container started, on the engine's grid. */
@@ -63,7 +63,7 @@ export class App {
     // An HTTP or gRPC health endpoint served by the same request queue answers only after the
     // requests ahead of it (a health check stuck behind the load it should report on): past
     // timeoutSeconds the check has timed out.
-    const ip = this.podIP();
+    const ip = this.pod.status.podIP;
     if (this.sharesRequestQueue(c, handler) && ip) {
       const latency = this.queue.latency(ip);
       if (latency !== undefined && latency > timeoutSeconds) return "timeout";

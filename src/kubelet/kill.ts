@@ -196,6 +196,38 @@ export function startKill(
 }
 
 /**
+ * computePodActions' kill of a container whose liveness or startup probe failed: the probe's grace
+ * period (probeKillGracePeriod), the Killing event ("Container X failed liveness probe, will be
+ * restarted", ContainerKilled), then startKill.
+ */
+export function startProbeKill(
+  env: KillEnv,
+  pod: Pod,
+  c: ContainerRun,
+  p: ResolvedProbe,
+  exit: (plan: KillPlan) => void,
+): void {
+  const { grace, from } = probeKillGracePeriod(pod, p);
+  startKill(env, c, grace, "probe", exit, (plan) =>
+    env.trace.emit({
+      type: "ContainerKilled",
+      lane: "kubelet",
+      ...env.event,
+      container: c.name,
+      cause: "probe",
+      probe: p.type,
+      periodSeconds: p.periodSeconds,
+      failureThreshold: p.failureThreshold,
+      initialDelaySeconds: p.initialDelaySeconds,
+      terminationGracePeriodSeconds: Math.max(MINIMUM_GRACE_PERIOD, grace),
+      gracePeriodFrom: from,
+      hung: c.hung,
+      ...(plan.preStop ? { preStop: plan.preStop } : {}),
+    }),
+  );
+}
+
+/**
  * A pod's deletion (pod_workers.go SyncTerminatingPod → killPod): every running container is
  * killed at once, with the deletion's grace period as gracePeriodOverride; `done` once every kill
  * has ended, with the one that ended last. Returns what the pod worker calls when a container

@@ -1,16 +1,18 @@
-// What a kubelet hands each of its pod workers (pod-worker.ts PodWorkerHost): the clock, the trace,
-// its settings and version switches, the API as its status manager writes it, the health checks'
-// queue, its prober's random source and the node's pod addresses.
+// What a kubelet hands each of its pod workers (PodWorkerHost, one for all its pods): the clock, the
+// trace, its settings and version switches (its CrashLoopBackOff among them), the API as its status
+// manager writes it, the health checks' queue, its prober's random source and the node's pod addresses.
 
 import { setPodCondition, setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Rng } from "../engine/rng.ts";
+import type { KubeletSettings } from "../kubernetes/defaults.ts";
 import {
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
+import type { HealthCheckQueue } from "./app.ts";
 import type { BulkStart } from "./bulk-start.ts";
-import type { PodWorkerHost } from "./pod-worker.ts";
+import type { CrashLoopSettings, RestartEnv } from "./restart.ts";
 import type { PodStatusApi } from "./status-manager.ts";
 
 /** What the host reads of the cluster (the kubelet's own KubeletEnv has it). */
@@ -26,6 +28,30 @@ export interface PodHostKubelet {
   readonly minor: number;
   readonly kubeletStartedAt: number;
   connected(): boolean;
+  whenRuntime(action: () => void): void;
+}
+
+/** What a pod worker needs from its kubelet. */
+export interface PodWorkerHost extends RestartEnv {
+  readonly node: string;
+  /** the kubelet's settings */
+  readonly settings: KubeletSettings;
+  /** PR #119089 (≈1.29): a manual probe run resets the ticker */
+  readonly manualProbeResetsTicker: boolean;
+  /** the kubelet's CrashLoopBackOff (restart.ts), with PR #133066 (≈1.35): the retry when it expires */
+  readonly crashLoop: CrashLoopSettings;
+  readonly api: PodStatusApi;
+  /** the request queue an app's health checks may wait in */
+  readonly healthChecks: HealthCheckQueue;
+  /** the kubelet reaches the API server */
+  connected(): boolean;
+  /** when the kubelet process started (the prober's initial jitter applies while it is younger than a period) */
+  readonly kubeletStartedAt: number;
+  /** the prober's random source (initial jitter, resync and requeue jitter) */
+  rng(): Rng;
+  /** an address from the node's pod CIDR */
+  nextIp(): string;
+  /** run what needs the container runtime now, or when the kubelet can use it again (kubelet.ts) */
   whenRuntime(action: () => void): void;
 }
 
@@ -48,7 +74,13 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
     node,
     settings: ctx.kubelet,
     manualProbeResetsTicker: kubelet.minor >= MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
-    exactCrashLoopRequeue: kubelet.minor >= EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
+    // One for all the kubelet's pods (newCrashLoopBackOff reads the kubelet's configuration).
+    crashLoop: {
+      enabled: ctx.kubelet.crashLoopBackOff,
+      initialSeconds: ctx.kubelet.crashLoopBackOffInitial,
+      maxSeconds: ctx.kubelet.crashLoopBackOffMax,
+      exactRequeue: kubelet.minor >= EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
+    },
     api: bulk ? bulk.api(ctx, api) : api,
     healthChecks: {
       callers: (ctx.scenario.traffic?.length ?? 0) > 0,

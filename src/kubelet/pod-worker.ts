@@ -4,28 +4,18 @@
 // the pod's status manager (status-manager.ts). The application inside follows the scenario's
 // `behaviour` (app.ts) and the timeline's pod actions (deadlock, crash, dependency-down/up, recover).
 
-import type { Engine, Timer } from "../engine/engine.ts";
-import type { Rng } from "../engine/rng.ts";
-import type { KubeletSettings } from "../kubernetes/defaults.ts";
-import { MINIMUM_GRACE_PERIOD } from "../kubernetes/defaults.ts";
-import { podRow } from "../kubernetes/kubectl.ts";
+import type { Timer } from "../engine/engine.ts";
+import { type PodRow, podRow } from "../kubernetes/kubectl.ts";
 import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
-import type { Trace } from "../trace/events.ts";
 import type { KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
-import { App, type HealthCheckQueue } from "./app.ts";
-import {
-  deletionGracePeriod,
-  type KillEnv,
-  type KillPlan,
-  probeKillGracePeriod,
-  startKill,
-  terminatePod,
-} from "./kill.ts";
+import { App } from "./app.ts";
+import { deletionGracePeriod, type KillEnv, type KillPlan, startProbeKill, terminatePod } from "./kill.ts";
+import type { PodWorkerHost } from "./pod-host.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
-import { ProbeManager } from "./prober-manager.ts";
-import { Restarts } from "./restart.ts";
+import { ProbeManager, type ProbeResults } from "./prober-manager.ts";
+import { type RestartHost, Restarts } from "./restart.ts";
 import {
   ContainerRun,
   DEFAULT_CRASH_EXIT_CODE,
@@ -33,35 +23,9 @@ import {
   EXIT_SIGTERM,
   writeContainerStatus,
 } from "./runtime.ts";
-import { type PodStatusApi, PodStatusManager } from "./status-manager.ts";
+import { PodStatusManager } from "./status-manager.ts";
 
-/** What a pod worker needs from its kubelet. */
-export interface PodWorkerHost {
-  readonly engine: Engine;
-  readonly trace: Trace;
-  readonly node: string;
-  /** the kubelet's settings */
-  readonly settings: KubeletSettings;
-  /** PR #119089 (≈1.29): a manual probe run resets the ticker */
-  readonly manualProbeResetsTicker: boolean;
-  /** PR #133066 (≈1.35): the pod worker retries a CrashLoopBackOff when it expires */
-  readonly exactCrashLoopRequeue: boolean;
-  readonly api: PodStatusApi;
-  /** the request queue an app's health checks may wait in */
-  readonly healthChecks: HealthCheckQueue;
-  /** the kubelet reaches the API server */
-  connected(): boolean;
-  /** when the kubelet process started (the prober's initial jitter applies while it is younger than a period) */
-  readonly kubeletStartedAt: number;
-  /** the prober's random source (initial jitter, resync and requeue jitter) */
-  rng(): Rng;
-  /** an address from the node's pod CIDR */
-  nextIp(): string;
-  /** run what needs the container runtime now, or when the kubelet can use it again (kubelet.ts) */
-  whenRuntime(action: () => void): void;
-}
-
-export class PodWorker {
+export class PodWorker implements ProbeResults, RestartHost {
   readonly containers: ContainerRun[];
   /** the pod's deletionTimestamp was seen: its containers are being killed (preStop, SIGTERM), no more restarts */
   terminating = false;
@@ -74,6 +38,7 @@ export class PodWorker {
   private readonly app: App;
   private readonly prober: ProbeManager;
   private readonly restarts: Restarts;
+  private base: { object: string; node: string; owner?: string } | undefined;
 
   constructor(
     private readonly host: PodWorkerHost,
@@ -84,49 +49,12 @@ export class PodWorker {
     behaviourOf: (container?: string) => Behaviour,
   ) {
     this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
-    const s = host.settings;
-    this.app = new App(host.engine, host.healthChecks, () => pod.status.podIP);
-    this.prober = new ProbeManager(
-      host,
-      {
-        eventBase: () => this.eventBase(),
-        startupPassed: (c) => this.startupPassed(c),
-        readinessChanged: (c, w, result) => this.readinessChanged(c, w, result),
-        // The kill goes through the runtime: with it down, the syncLoop handles the failure when it
-        // is back, if the result is still Failure then.
-        killForProbe: (c, w) => host.whenRuntime(() => w.result === "Failure" && this.killForProbe(c, w)),
-      },
-      this.app,
-    );
-    this.status = new PodStatusManager(host, pod, owner, this.containers, () => this.terminating);
-    this.restarts = new Restarts(
-      {
-        engine: host.engine,
-        rng: () => host.rng(),
-        terminating: () => this.terminating,
-        restartPolicy: () => pod.spec.restartPolicy ?? "Always",
-        start: (c, cause) =>
-          host.whenRuntime(() => !this.terminating && !c.running && this.startContainer(c, true, cause)),
-        done: (c) => {
-          c.done = true;
-          this.finishPodIfDone();
-        },
-        trace: host.trace,
-        event: () => this.eventBase(),
-        waiting: (c) => {
-          // ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff.
-          this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
-          if (host.connected()) host.api.update(pod);
-          return podRow(pod, host.engine.now);
-        },
-      },
-      {
-        enabled: s.crashLoopBackOff,
-        initialSeconds: s.crashLoopBackOffInitial,
-        maxSeconds: s.crashLoopBackOffMax,
-        exactRequeue: host.exactCrashLoopRequeue,
-      },
-    );
+    this.app = new App(host.engine, host.healthChecks, pod);
+    // The prober, the status manager and the restarts call back into this worker's own methods and
+    // fields (ProbeResults, RestartHost): no closures per pod.
+    this.prober = new ProbeManager(host, this, this.app);
+    this.status = new PodStatusManager(host, pod, owner, this.containers, this);
+    this.restarts = new Restarts(host, this);
   }
 
   get running(): boolean {
@@ -138,14 +66,16 @@ export class PodWorker {
     return this.app.connection(this.containers[0]);
   }
 
-  /** The fields every event of this pod starts with. */
-  private eventBase(): { object: string; node: string; owner?: string } {
+  /** The fields every event of this pod starts with, built once. */
+  eventBase(): { object: string; node: string; owner?: string } {
+    if (this.base) return this.base;
     const pod = this.pod;
-    return {
+    this.base = {
       object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
       node: this.host.node,
       ...(this.owner === undefined ? {} : { owner: this.owner }),
     };
+    return this.base;
   }
 
   private writeStatus(c: ContainerRun, patch: Partial<ContainerStatus>): void {
@@ -226,14 +156,14 @@ export class PodWorker {
 
   // ---- probe results (the syncLoop's handleProbeSync) -------------------------------------------
 
-  private startupPassed(c: ContainerRun): void {
+  startupPassed(c: ContainerRun): void {
     c.started = true;
     this.writeStatus(c, {});
     for (const x of c.workers.values()) x.containerStarted();
     this.sync({ cause: "startup-passed", container: c.name });
   }
 
-  private readinessChanged(c: ContainerRun, w: ProbeWorker, result: Result): void {
+  readinessChanged(c: ContainerRun, w: ProbeWorker, result: Result): void {
     const p = w.spec;
     this.sync(
       result === "Success"
@@ -254,35 +184,42 @@ export class PodWorker {
    * ("Container X failed liveness probe, will be restarted") and, in the same SyncPod, started again
    * if the restart policy allows (restart.ts).
    */
-  private killForProbe(c: ContainerRun, w: ProbeWorker): void {
+  killForProbe(c: ContainerRun, w: ProbeWorker): void {
+    // The kill goes through the runtime: with it down, the syncLoop handles the failure when it is
+    // back, if the result is still Failure then.
+    this.host.whenRuntime(() => w.result === "Failure" && this.killNowForProbe(c, w));
+  }
+
+  private killNowForProbe(c: ContainerRun, w: ProbeWorker): void {
     if (!c.running || c.killing) return;
-    const p = w.spec;
-    const { grace, from } = probeKillGracePeriod(this.pod, p);
+    const probe = w.spec.type;
     const previousExit = c.finishedAt;
-    const exit = (plan: KillPlan) => {
-      const code = plan.signal === "SIGKILL" ? EXIT_SIGKILL : EXIT_SIGTERM;
-      this.exited(c, code, { cause: "probe-kill", probe: p.type });
+    startProbeKill(this.killEnv(), this.pod, c, w.spec, (plan) => {
+      this.exited(c, plan.signal === "SIGKILL" ? EXIT_SIGKILL : EXIT_SIGTERM, { cause: "probe-kill", probe });
       // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
       // exited before this one (the pod status of this SyncPod predates the kill).
-      this.restarts.decide(c, previousExit, { kind: "probe", probe: p.type });
-    };
-    startKill(this.killEnv(), c, grace, "probe", exit, (plan) =>
-      this.host.trace.emit({
-        type: "ContainerKilled",
-        lane: "kubelet",
-        ...this.eventBase(),
-        container: c.name,
-        cause: "probe",
-        probe: p.type,
-        periodSeconds: p.periodSeconds,
-        failureThreshold: p.failureThreshold,
-        initialDelaySeconds: p.initialDelaySeconds,
-        terminationGracePeriodSeconds: Math.max(MINIMUM_GRACE_PERIOD, grace),
-        gracePeriodFrom: from,
-        hung: c.hung,
-        ...(plan.preStop ? { preStop: plan.preStop } : {}),
-      }),
-    );
+      this.restarts.decide(c, previousExit, { kind: "probe", probe });
+    });
+  }
+
+  restartPolicy(): "Always" | "OnFailure" | "Never" {
+    return this.pod.spec.restartPolicy ?? "Always";
+  }
+
+  restartContainer(c: ContainerRun, cause: StartCause): void {
+    this.host.whenRuntime(() => !this.terminating && !c.running && this.startContainer(c, true, cause));
+  }
+
+  containerDone(c: ContainerRun): void {
+    c.done = true;
+    this.finishPodIfDone();
+  }
+
+  crashLoopWaiting(c: ContainerRun): PodRow {
+    // ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff.
+    this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
+    if (this.host.connected()) this.host.api.update(this.pod);
+    return podRow(this.pod, this.host.engine.now);
   }
 
   /**
@@ -298,7 +235,7 @@ export class PodWorker {
       this.killEnv(),
       this.containers,
       grace,
-      (c) => this.stopContainer(c),
+      (c) => c.stop(this.host.engine),
       (last) => {
         this.terminated = undefined;
         done(grace, last);
@@ -435,24 +372,11 @@ export class PodWorker {
   /** Everything stops (power off, the pod's containers exit for its deletion). */
   stop(): void {
     const engine = this.host.engine;
-    for (const c of this.containers) this.stopContainer(c);
+    for (const c of this.containers) c.stop(engine);
     this.terminated = undefined;
     for (const t of this.timers) engine.cancel(t);
     this.timers = [];
     this.status.cancelResync();
-  }
-
-  /** The container's process is gone, with nothing more to come of it. */
-  private stopContainer(c: ContainerRun): void {
-    const engine = this.host.engine;
-    for (const w of c.workers.values()) w.stop();
-    engine.cancel(c.waitingTimer);
-    engine.cancel(c.exitTimer);
-    c.waitingTimer = undefined;
-    c.exitTimer = undefined;
-    c.running = false;
-    c.killing = false;
-    c.ready = false;
   }
 
   addTimer(t: Timer): void {

@@ -27,23 +27,28 @@ export interface CrashLoopSettings {
   exactRequeue: boolean;
 }
 
-/** What the restart decisions need from their pod worker. */
-export interface RestartHost {
+/** What the restart decisions need from the kubelet, one for all its pods (pod-host.ts). */
+export interface RestartEnv {
   readonly engine: Engine;
-  /** the pod worker's random source (the requeue jitter) */
+  readonly trace: Trace;
+  /** the kubelet's random source (the requeue jitter) */
   rng(): Rng;
+  readonly crashLoop: CrashLoopSettings;
+}
+
+/** What the restart decisions need from their pod worker (pod-worker.ts, its own methods). */
+export interface RestartHost {
   /** the pod is being deleted: nothing restarts */
-  terminating(): boolean;
+  readonly terminating: boolean;
   restartPolicy(): "Always" | "OnFailure" | "Never";
   /** start the container again, in place */
-  start(c: ContainerRun, cause: StartCause): void;
+  restartContainer(c: ContainerRun, cause: StartCause): void;
   /** restartPolicy says no: the container is done */
-  done(c: ContainerRun): void;
-  readonly trace: Trace;
+  containerDone(c: ContainerRun): void;
   /** the fields every event of the pod starts with */
-  event(): { object: string; node: string; owner?: string };
+  eventBase(): { object: string; node: string; owner?: string };
   /** ErrCrashLoopBackOff: the container's status says CrashLoopBackOff; the pod's row as kubectl shows it */
-  waiting(c: ContainerRun): PodRow;
+  crashLoopWaiting(c: ContainerRun): PodRow;
 }
 
 /** Does restartPolicy restart a container that exited with this code (ShouldContainerBeRestarted)? */
@@ -59,10 +64,10 @@ export class Restarts {
   private readonly backoff: Backoff;
 
   constructor(
+    private readonly env: RestartEnv,
     private readonly host: RestartHost,
-    private readonly settings: CrashLoopSettings,
   ) {
-    this.backoff = new Backoff(settings.initialSeconds, settings.maxSeconds);
+    this.backoff = new Backoff(env.crashLoop.initialSeconds, env.crashLoop.maxSeconds);
   }
 
   /**
@@ -72,23 +77,23 @@ export class Restarts {
    */
   decide(c: ContainerRun, eventTime: number | undefined, exit: ExitCause): void {
     const host = this.host;
-    if (host.terminating() || c.running) return;
+    if (host.terminating || c.running) return;
     const policy = host.restartPolicy();
     if (!shouldRestart(policy, c.exitCode)) {
-      host.done(c);
+      host.containerDone(c);
       return;
     }
-    if (!this.settings.enabled) {
-      host.start(c, { start: "restart", exit, restartPolicy: policy, backOff: "disabled" });
+    if (!this.env.crashLoop.enabled) {
+      host.restartContainer(c, { start: "restart", exit, restartPolicy: policy, backOff: "disabled" });
       return;
     }
     if (eventTime === undefined) {
       // doBackOff finds no exited instance of the container in the pod status it was given (the
       // first probe kill: that status predates the kill) and returns without touching the back-off.
-      host.start(c, { start: "restart", exit, restartPolicy: policy, backOff: "no-exit" });
+      host.restartContainer(c, { start: "restart", exit, restartPolicy: policy, backOff: "no-exit" });
       return;
     }
-    const now = host.engine.now;
+    const now = this.env.engine.now;
     const key = c.name;
     if (this.backoff.isInBackOffSince(key, eventTime, now)) {
       this.wait(c, exit);
@@ -97,7 +102,7 @@ export class Restarts {
     const reset = this.backoff.expired(key, eventTime);
     const first = this.backoff.get(key) === 0;
     this.backoff.next(key, eventTime, now);
-    host.start(c, {
+    host.restartContainer(c, {
       start: "restart",
       exit,
       restartPolicy: policy,
@@ -108,16 +113,16 @@ export class Restarts {
   /** ErrCrashLoopBackOff: the container waits; the pod worker retries the sync later. */
   private wait(c: ContainerRun, exit: ExitCause): void {
     const host = this.host;
-    const engine = host.engine;
+    const engine = this.env.engine;
     const key = c.name;
     const exitAt = c.finishedAt ?? engine.now;
     const delay = this.backoff.get(key);
     const until = this.backoff.backOffUntil(key, exitAt) ?? engine.now;
-    const s = this.settings;
-    host.trace.emit({
+    const s = this.env.crashLoop;
+    this.env.trace.emit({
       type: "BackOff",
       lane: "kubelet",
-      ...host.event(),
+      ...host.eventBase(),
       container: c.name,
       delaySeconds: delay,
       exit,
@@ -125,22 +130,22 @@ export class Restarts {
       maxSeconds: s.maxSeconds,
       requeue: s.exactRequeue ? "exact" : "period",
       backOffPeriod: KUBELET_BACKOFF_PERIOD,
-      podRow: host.waiting(c),
+      podRow: host.crashLoopWaiting(c),
     });
     const nextRetry = (t: number) =>
-      this.settings.exactRequeue
+      s.exactRequeue
         ? Math.max(until, t)
-        : t + KUBELET_BACKOFF_PERIOD * (1 + POD_WORKER_BACKOFF_JITTER * host.rng().float());
+        : t + KUBELET_BACKOFF_PERIOD * (1 + POD_WORKER_BACKOFF_JITTER * this.env.rng().float());
     const retry = () => {
       c.waitingTimer = undefined;
-      if (host.terminating() || c.running) return;
+      if (host.terminating || c.running) return;
       const t = engine.now;
       if (this.backoff.isInBackOffSince(key, exitAt, t)) {
         c.waitingTimer = engine.at(nextRetry(t), retry);
         return;
       }
       this.backoff.next(key, exitAt, t);
-      host.start(c, { start: "back-off-expired", exit, delaySeconds: delay });
+      host.restartContainer(c, { start: "back-off-expired", exit, delaySeconds: delay });
     };
     c.waitingTimer = engine.at(nextRetry(engine.now), retry);
   }

@@ -2,7 +2,7 @@
 // started, exit) and the containerStatuses the kubelet reports from them. How a kill ends is
 // kill.ts.
 
-import type { Timer } from "../engine/engine.ts";
+import type { Engine, Timer } from "../engine/engine.ts";
 import type { Container, ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { AppProcess } from "./app.ts";
@@ -58,6 +58,18 @@ export class ContainerRun implements ContainerView, AppProcess {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  /** The container's process is gone, with nothing more to come of it. */
+  stop(engine: Engine): void {
+    for (const w of this.workers.values()) w.stop();
+    engine.cancel(this.waitingTimer);
+    engine.cancel(this.exitTimer);
+    this.waitingTimer = undefined;
+    this.exitTimer = undefined;
+    this.running = false;
+    this.killing = false;
+    this.ready = false;
   }
 }
 

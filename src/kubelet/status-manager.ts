@@ -41,8 +41,8 @@ export class PodStatusManager {
     private readonly pod: Pod,
     private readonly owner: string | undefined,
     private readonly containers: readonly ContainerRun[],
-    /** the pod is being deleted: its status is no longer the kubelet's to report here */
-    private readonly terminating: () => boolean,
+    /** its pod worker: `terminating`, the pod is being deleted, its status no longer the kubelet's to report here */
+    private readonly worker: { readonly terminating: boolean },
   ) {}
 
   /**
@@ -52,7 +52,7 @@ export class PodStatusManager {
    * readinessGates condition is True. `cause`: what this sync was for, if it changes the pod's Ready.
    */
   sync(cause?: KubeletReadyCause): void {
-    if (this.terminating()) return;
+    if (this.worker.terminating) return;
     const engine = this.host.engine;
     const kubernetes = this.host.settings.probeSchedule === "kubernetes";
     let waitingForReadiness = false;
@@ -87,7 +87,7 @@ export class PodStatusManager {
   report(cause?: KubeletReadyCause): void {
     const pod = this.pod;
     const api = this.host.api;
-    if (!this.host.connected() || !api.exists(pod) || this.terminating()) return;
+    if (!this.host.connected() || !api.exists(pod) || this.worker.terminating) return;
     for (const c of this.containers) {
       const s = pod.status.containerStatuses.find((x) => x.name === c.name);
       if (s) {
@@ -133,7 +133,7 @@ export class PodStatusManager {
    * syncBatch writes its own back.
    */
   needsReconcile(): boolean {
-    if (!this.host.api.exists(this.pod) || this.terminating() || this.pod.status.phase !== "Running")
+    if (!this.host.api.exists(this.pod) || this.worker.terminating || this.pod.status.phase !== "Running")
       return false;
     return podReady(this.pod) !== this.generated().ready;
   }
