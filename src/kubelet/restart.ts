@@ -61,13 +61,17 @@ export function shouldRestart(
 
 /** The restarts of one pod's containers, and their back-off (kept in the kubelet process's memory). */
 export class Restarts {
-  private readonly backoff: Backoff;
+  /** made at the first restart decision: most pods never restart, and a large cluster has many */
+  private backoffs: Backoff | undefined;
 
   constructor(
     private readonly env: RestartEnv,
     private readonly host: RestartHost,
-  ) {
-    this.backoff = new Backoff(env.crashLoop.initialSeconds, env.crashLoop.maxSeconds);
+  ) {}
+
+  private get backoff(): Backoff {
+    this.backoffs ??= new Backoff(this.env.crashLoop.initialSeconds, this.env.crashLoop.maxSeconds);
+    return this.backoffs;
   }
 
   /**
@@ -152,6 +156,6 @@ export class Restarts {
 
   /** A new kubelet process: the back-off lived in the old one's memory (kubelet.go klet.crashloopBackOff). */
   forget(): void {
-    this.backoff.clear();
+    this.backoffs?.clear();
   }
 }

@@ -21,6 +21,9 @@ export const EXIT_SIGKILL = 137;
 /** A crash with no behaviour.exitCode: a generic failure. */
 export const DEFAULT_CRASH_EXIT_CODE = 1;
 
+/** The workers of every container without probes: nothing is ever added to it (prober-manager.ts addPod). */
+const NO_PROBE_WORKERS = new Map<ProbeType, ProbeWorker>();
+
 /** One container of the pod and its current instance. */
 export class ContainerRun implements ContainerView, AppProcess {
   /** container ID: a new one per start; 0 before the first */
@@ -43,7 +46,8 @@ export class ContainerRun implements ContainerView, AppProcess {
   exitTimer: Timer | undefined;
   /** the pod has been given up: restartPolicy says no restart */
   done = false;
-  workers = new Map<ProbeType, ProbeWorker>();
+  /** one per probe (prober-manager.ts sets them); a container without probes shares one that stays empty */
+  readonly workers: Map<ProbeType, ProbeWorker>;
   readonly probes: ResolvedProbe[];
 
   constructor(
@@ -54,6 +58,7 @@ export class ContainerRun implements ContainerView, AppProcess {
       const p = spec[`${type}Probe`];
       return p ? [resolveProbe(type, p)] : [];
     });
+    this.workers = this.probes.length > 0 ? new Map() : NO_PROBE_WORKERS;
   }
 
   get name(): string {
