@@ -1,4 +1,4 @@
-// `faultline audit PATH… [--nodes N --zones a,b,c | --scenario FILE] [--faults …] [--json | --sarif]
+// `faultline audit [PATH…] [--nodes N --zones a,b,c | --scenario FILE | --cluster DUMP] [--faults …] [--json | --sarif]
 // [--report audit.html]`
 // and `faultline audit merge FILES…`: read the manifests (files, folders, `-` for stdin), build the
 // request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
@@ -38,6 +38,8 @@ import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
 
 const EXIT_FINDINGS = 1;
+/** Where the Job's ConfigMap puts a dump read from standard input (`--cluster -`). */
+const STDIN_DUMP = "stdin-cluster.yaml";
 const DEFAULT_MAX_SWEEP = 200_000_000;
 
 export function registerAuditCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -52,6 +54,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--nodes <n>", "nodes in the cluster (default 3, sized to fit the manifests)")
     .option("--zones <list>", "zones the nodes are spread over, in turn (default a,b,c)")
     .option("--scenario <file>", "a scenario file whose nodes and settings to use (its timeline is left out)")
+    .option(
+      "--cluster <dump>",
+      "audit a live cluster from its dump (kubectl get nodes,pods,deployments,… -A -o yaml or json; a file, a folder or -): its nodes, its workloads, its pods where they run; PATHs are optional and added to its objects",
+    )
     .option(
       "--kubernetes-version <v>",
       `Kubernetes version without --scenario (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)}; default ${SUPPORTED_VERSIONS.at(-1)})`,
@@ -130,9 +136,11 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     throw new UsageError("--scenario brings its own nodes: leave out --nodes and --zones");
   if (opts.scenario !== undefined && opts.kubernetesVersion !== undefined)
     throw new UsageError("--scenario sets its own kubernetesVersion: leave out --kubernetes-version");
-  if (paths.length === 0 && opts.scenario === undefined)
+  if (opts.cluster !== undefined && (opts.nodes !== undefined || opts.zones !== undefined))
+    throw new UsageError("--cluster brings the dump's nodes: leave out --nodes and --zones");
+  if (paths.length === 0 && opts.scenario === undefined && opts.cluster === undefined)
     throw new UsageError(
-      "audit: name manifest files or folders (or - for standard input), or --scenario FILE",
+      "audit: name manifest files or folders (or - for standard input), or --scenario FILE, or --cluster DUMP",
     );
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (shard && (opts.sarif || opts.emitJob !== undefined || opts.report !== undefined))
@@ -189,6 +197,8 @@ function inputFiles(request: AuditRequest): string[] {
     files.push(scenario.file);
     for (const fs of Object.values(scenario.manifests)) for (const f of fs) files.push(f.file);
   }
+  const dump = request.input.dump;
+  if (dump && dump.entry !== "-") for (const f of dump.files) files.push(f.file);
   return files;
 }
 
@@ -245,13 +255,20 @@ function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest, 
     for (const fs of Object.values(scenario.manifests))
       for (const f of fs) files.push({ path: f.file, text: f.text });
   }
+  const dump = request.input.dump;
+  if (dump?.entry === "-") files.push({ path: STDIN_DUMP, text: dump.files[0]!.text });
+  else if (dump) for (const f of dump.files) files.push({ path: f.file, text: f.text });
   const unique = [...new Map(files.map((f) => [f.path, f])).values()];
   const bytes = configMapBytes(unique);
   if (bytes > CONFIGMAP_LIMIT)
     throw new UsageError(
       `--emit-job: the inputs are ${Math.ceil(bytes / 1024)} KiB, more than a ConfigMap holds (1 MiB)`,
     );
-  const args = [...paths.map((p) => (p === "-" ? "stdin.yaml" : p)), ...passOn(opts)];
+  const args = [
+    ...paths.map((p) => (p === "-" ? "stdin.yaml" : p)),
+    ...(opts.cluster === "-" ? [`--cluster=${STDIN_DUMP}`] : []),
+    ...passOn(opts),
+  ];
   io.out(jobManifests({ files: unique, args, shards, version }));
   return 0;
 }
@@ -261,6 +278,7 @@ function passOn(opts: Options): string[] {
   const out: string[] = [];
   const pairs: [keyof Options, string][] = [
     ["scenario", "--scenario"],
+    ["cluster", "--cluster"],
     ["nodes", "--nodes"],
     ["zones", "--zones"],
     ["kubernetesVersion", "--kubernetes-version"],
@@ -271,7 +289,9 @@ function passOn(opts: Options): string[] {
     ["maxRequests", "--max-requests"],
     ["maxSweepEvents", "--max-sweep-events"],
   ];
-  for (const [key, flag] of pairs) if (opts[key] !== undefined) out.push(`${flag}=${String(opts[key])}`);
+  for (const [key, flag] of pairs)
+    if (opts[key] !== undefined && !(key === "cluster" && opts.cluster === "-"))
+      out.push(`${flag}=${String(opts[key])}`);
   return out;
 }
 

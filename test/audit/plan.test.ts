@@ -8,6 +8,7 @@ import type { FaultClass } from "../../src/audit/types.ts";
 import type { Deployment } from "../../src/kubernetes/objects.ts";
 import { LoadError } from "../../src/load/errors.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
+import { dumpAt, formatDump } from "../../src/serve/dump.ts";
 import { variantOf } from "../../src/whatif/variant.ts";
 
 const six = `apiVersion: apps/v1
@@ -63,6 +64,34 @@ describe("the sweep", () => {
         n.includes("share one run per fault: worker-1, worker-4; worker-2, worker-5; worker-3, worker-6"),
       ),
     ).toBe(true);
+  }, 60_000);
+
+  it("shares runs across a cluster dump's nodes as across assumed ones: the dump of the same cluster plans the same sweep", () => {
+    const assumed = plan(6, ["a", "b", "c"]);
+    const scenario = prepare({
+      entries: [{ entry: "six.yaml", files: [{ file: "six.yaml", text: six }] }],
+      cluster: { nodes: 6, zones: ["a", "b", "c"] },
+    }).scenario;
+    for (const format of ["yaml", "json"] as const) {
+      const text = formatDump(dumpAt(scenario, 0), format);
+      const dumped = planAudit(
+        prepare({
+          entries: [],
+          dump: { entry: "six-dump", files: [{ file: `six-dump.${format}`, text }] },
+          cluster: {},
+        }),
+        {
+          faults: ["power-off", "zone", "drain"],
+          budget: DEFAULT_BUDGET,
+          maxSweepEvents: 1e9,
+          runner: inProcess,
+        },
+      );
+      expect(dumped.runs).toEqual(assumed.runs);
+      expect(dumped.notes).toContain(
+        "nodes with the same pods up to names (same zone and size) share one run per fault: worker-1, worker-4; worker-2, worker-5; worker-3, worker-6",
+      );
+    }
   }, 60_000);
 
   it("runs no zone fault when there are no zones, or one, and says why", () => {
