@@ -2,15 +2,18 @@
 // 12 EKS nodes in three zones, one cordoned, one tainted for batch work). Its nodes are the dump's, its
 // workloads the dump's objects (a pod or ReplicaSet with a controller is that controller's), its pods
 // start where they run, findings point into the dump; the hand-written twin of the dump
-// (test/fixtures/cluster/shop.yaml) gives the same figures. Manifests named with it are added to its
-// objects; one it already holds is refused.
+// (test/fixtures/cluster/shop.yaml) gives the same figures, and a fix on a dump's workload is measured
+// as on its manifests. Manifests named with it are added to its objects; one it already holds is refused.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepare } from "../../src/audit/inputs.ts";
 import { formatAudit } from "../../src/audit/text.ts";
 import type { RunMeasure } from "../../src/audit/types.ts";
+import { readManifestEntry } from "../../src/load/index.ts";
+import { dumpAt, formatDump } from "../../src/serve/dump.ts";
 import { cli } from "../cli/helpers.ts";
 import { type Audited, auditJson, findingsOf, measured, readmeBlock, unprinted } from "./helpers.ts";
 
@@ -131,6 +134,25 @@ describe("faultline audit --cluster shop-dump.yaml", () => {
       masked(a.result.findings.map((f) => [f.rule, f.object, f.consequence.text, f.fix.effect]));
     expect(what(dump)).toEqual(what(twin));
   });
+});
+
+describe("a fix on a dump's workload", () => {
+  it("is measured as on its manifests, as if rolled out before the dump: examples/audit/ dumped at t=0 gives the same findings", async () => {
+    const files = readManifestEntry(".", "examples/audit/")!;
+    const { scenario } = prepare({ entries: [{ entry: "examples/audit/", files }], cluster: {} });
+    const file = join(dir, "examples-audit-dump.yaml");
+    writeFileSync(file, formatDump(dumpAt(scenario, 0)));
+    const args = ["--faults", "power-off,drain", "--duration", "8m"];
+    const manifests = await auditJson(["examples/audit/", ...args]);
+    const dumped = await auditJson(["--cluster", file, ...args]);
+    const what = (a: Audited) =>
+      a.result.findings.map((f) => [f.rule, f.object, f.consequence.text, f.fix.text, f.fix.effect]);
+    // FL001's replicas reach the ReplicaSet that runs the pod, FL006's probe its pods: no second
+    // ReplicaSet, no rollout measured in place of the fix.
+    expect(what(dumped).map(([rule]) => rule)).toEqual(["FL001", "FL003", "FL004", "FL006"]);
+    expect(what(dumped)).toEqual(what(manifests));
+    expect(dumped.result.findings.every((f) => f.location.file === file)).toBe(true);
+  }, 300_000);
 });
 
 describe("manifests named with --cluster", () => {
