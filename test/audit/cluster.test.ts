@@ -9,12 +9,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import { prepare } from "../../src/audit/inputs.ts";
 import { formatAudit } from "../../src/audit/text.ts";
 import type { RunMeasure } from "../../src/audit/types.ts";
 import { readManifestEntry } from "../../src/load/index.ts";
 import { dumpAt, formatDump } from "../../src/serve/dump.ts";
-import { cli } from "../cli/helpers.ts";
+import { cli, FAULTLINE, shell } from "../cli/helpers.ts";
 import { type Audited, auditJson, findingsOf, measured, readmeBlock, unprinted } from "./helpers.ts";
 
 const DUMP = "test/fixtures/cluster/shop-dump.yaml";
@@ -246,6 +247,28 @@ describe("--cluster on the command line", () => {
     expect(merged.out).toBe(one.out);
     expect(merged.code).toBe(one.code);
   }, 300_000);
+
+  it("reads the dump from standard input (kubectl get … -o yaml | faultline audit --cluster -)", async () => {
+    const r = await shell(
+      `cat ${DUMP} | ${FAULTLINE} audit --cluster - --faults power-off --duration 8m --json --jobs 1`,
+    );
+    expect(r.err).toBe("");
+    const result = JSON.parse(r.out);
+    expect(result.audit.inputs).toEqual(["<stdin>"]);
+    expect(result.findings[0]).toMatchObject({ rule: "FL003", location: { file: "<stdin>" } });
+  }, 120_000);
+
+  it("--emit-job carries the dump in the ConfigMap and --cluster in the shards' arguments", async () => {
+    const r = await cli(["audit", "--cluster", DUMP, "--faults", "drain", "--emit-job", "3"]);
+    expect(r.code).toBe(0);
+    const [cm, job] = parseAllDocuments(r.out).map((d) => d.toJS());
+    expect(cm.data["test_fixtures_cluster_shop-dump.yaml"]).toBe(readFileSync(DUMP, "utf8"));
+    expect(job.spec.template.spec.containers[0].args).toEqual([
+      `--cluster=${DUMP}`,
+      "--faults=drain",
+      "--shard=$(JOB_COMPLETION_INDEX)/3",
+    ]);
+  }, 60_000);
 
   it("exits 0 when no finding reaches --fail-on: a drain of any dump node keeps every Service up", async () => {
     const r = await auditJson(["--cluster", DUMP, "--faults", "drain", "--duration", "8m"]);
