@@ -147,7 +147,8 @@ function dumpNote(entry: string, scenario: Scenario, added: number): string {
  */
 function fromScenario(input: AuditInput, given: AuditSource, duration: number, notes: string[]): Prepared {
   const doc = parseDocument(given.text);
-  const manifests = { ...given.manifests };
+  // The scenario's own manifests are read only when nothing replaces them.
+  const manifests = input.entries.length > 0 || input.dump ? {} : { ...given.manifests };
   let text = given.text;
   const edits: Record<string, unknown> = {};
   if (input.entries.length > 0) {

@@ -248,6 +248,27 @@ describe("--cluster on the command line", () => {
     expect(merged.code).toBe(one.code);
   }, 300_000);
 
+  it("with --scenario: the scenario's settings, the dump's nodes and objects (its own manifests unread)", async () => {
+    const r = await auditJson([
+      "--scenario",
+      TWIN,
+      "--cluster",
+      DUMP,
+      "--faults",
+      "zone",
+      "--duration",
+      "8m",
+    ]);
+    expect(r.result.audit.inputs).toEqual([DUMP]);
+    expect(r.result.audit.nodes).toEqual(dump.result.audit.nodes);
+    expect(r.result.audit.notes).toContain(
+      `${TWIN}: its timeline is left out: the audit runs each fault of the sweep instead`,
+    );
+    expect(findingsOf(r.result, "FL003").map((f) => [f.object, f.location.file])).toEqual(
+      STATEFUL.map((s) => [s, DUMP]),
+    );
+  }, 120_000);
+
   it("reads the dump from standard input (kubectl get … -o yaml | faultline audit --cluster -)", async () => {
     const r = await shell(
       `cat ${DUMP} | ${FAULTLINE} audit --cluster - --faults power-off --duration 8m --json --jobs 1`,
