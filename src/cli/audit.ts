@@ -252,8 +252,10 @@ function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest, 
   const scenario = request.input.scenario;
   if (scenario) {
     files.push({ path: scenario.file, text: scenario.text });
-    for (const fs of Object.values(scenario.manifests))
-      for (const f of fs) files.push({ path: f.file, text: f.text });
+    // Its own manifests, unless PATHs or a dump replace them.
+    if (request.input.entries.length === 0 && !request.input.dump)
+      for (const fs of Object.values(scenario.manifests))
+        for (const f of fs) files.push({ path: f.file, text: f.text });
   }
   const dump = request.input.dump;
   if (dump?.entry === "-") files.push({ path: STDIN_DUMP, text: dump.files[0]!.text });

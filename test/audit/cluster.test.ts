@@ -289,6 +289,12 @@ describe("--cluster on the command line", () => {
       "--faults=drain",
       "--shard=$(JOB_COMPLETION_INDEX)/3",
     ]);
+    // With --scenario: its file, not the manifests the dump replaces.
+    const both = await cli(["audit", "--scenario", TWIN, "--cluster", DUMP, "--emit-job", "2"]);
+    expect(Object.keys(parseAllDocuments(both.out)[0]!.toJS().data).sort()).toEqual([
+      "test_fixtures_cluster_shop-dump.yaml",
+      "test_fixtures_cluster_shop.yaml",
+    ]);
   }, 60_000);
 
   it("exits 0 when no finding reaches --fail-on: a drain of any dump node keeps every Service up", async () => {
