@@ -82,7 +82,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
       "exit 1 when a finding is at least this severe: error, warning or note",
       "error",
     )
-    .option("--jobs <n>", "worker threads (default: one per core)")
+    .option(
+      "--jobs <n>",
+      "worker threads (default: one per core, fewer for a sweep too small to be worth their start)",
+    )
     .option(
       "--shard <i/n>",
       "run only the i-th of n slices of the sweep (i from 0) and print it for `audit merge`",
@@ -107,7 +110,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0")
     .option("--fail-on <severity>", "exit 1 when a finding is at least this severe", "error")
-    .option("--jobs <n>", "worker threads for the fixes' runs (default: one per core)")
+    .option(
+      "--jobs <n>",
+      "worker threads for the fixes' runs (default: one per core, fewer for too few runs)",
+    )
     .action(async (files: string[], _opts: Options, merge: Command) => {
       // `audit`'s own options of the same names are parsed by `audit` when they follow `merge`.
       const opts = merge.optsWithGlobals<Options>();
@@ -162,7 +168,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
   if (opts.report !== undefined) checkReportPath(opts.report, inputFiles(request), false);
   const progress = progressOf(io);
   const options = {
-    ...optionsOf(request, poolRunner(jobsOf(opts.jobs)), progress.update),
+    ...optionsOf(request, poolRunner(jobsOf(opts.jobs), opts.jobs === undefined), progress.update),
     ...(opts.report !== undefined ? { timelines: true } : {}),
   };
   try {
@@ -222,7 +228,7 @@ async function runMerge(io: Io, files: string[], opts: Options, version: string)
   try {
     return print(
       io,
-      await mergeShards(shards, poolRunner(jobsOf(opts.jobs)), progress.update),
+      await mergeShards(shards, poolRunner(jobsOf(opts.jobs), opts.jobs === undefined), progress.update),
       opts,
       failOn,
       version,

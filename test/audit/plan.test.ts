@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { inProcess, planAudit } from "../../src/audit/audit.ts";
 import { prepare, sizeNodes } from "../../src/audit/inputs.ts";
+import { EVENTS_PER_WORKER, threadsFor } from "../../src/audit/pool.ts";
 import type { FaultClass } from "../../src/audit/types.ts";
 import type { Deployment } from "../../src/kubernetes/objects.ts";
 import { LoadError } from "../../src/load/errors.ts";
@@ -155,5 +156,29 @@ describe("a fix", () => {
         { object: "Deployment/default/web", path: "spec.replicas", value: -1, label: "FL001 fix" },
       ]),
     ).toThrow(LoadError);
+  });
+});
+
+describe("the worker threads", () => {
+  it("are --jobs exactly when given; by default one per core, no more than the work is worth", () => {
+    // [jobs, fit (no --jobs), runs, estimated events per run, threads]
+    const cases: [number, boolean, number, number, number][] = [
+      [2, false, 38, 821, 2], // microservices-demo with --jobs 2: two workers, as asked
+      [2, true, 38, 821, 1], // …by default: ~31,000 events run in this thread
+      [2, true, 204, 40_225, 2], // the 100-node bench: ~8.2 M events, a worker's start is worth it
+      [8, true, 28, 15_479, 1], // the shop dump: ~430,000 events, one worker's worth at most
+      [8, true, 100, 40_000, 8],
+      [4, true, 3, 10_000_000, 3], // never more threads than runs
+      [4, false, 1, 1, 1],
+    ];
+    for (const [jobs, fit, runs, events, threads] of cases)
+      expect([jobs, fit, runs, events, threadsFor(jobs, fit, runs, events)]).toEqual([
+        jobs,
+        fit,
+        runs,
+        events,
+        threads,
+      ]);
+    expect(EVENTS_PER_WORKER).toBe(400_000);
   });
 });
