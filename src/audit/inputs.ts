@@ -221,6 +221,10 @@ function nodesOf(scenario: Scenario): AuditNode[] {
     cpu: n.capacity.cpu ?? 0,
     memory: n.capacity.memory ?? 0,
     pods: n.capacity.pods ?? 0,
+    ...(n.unschedulable ? { unschedulable: true as const } : {}),
+    ...(n.taints.length > 0
+      ? { taints: n.taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`) }
+      : {}),
   }));
 }
 

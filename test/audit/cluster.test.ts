@@ -61,6 +61,26 @@ describe("faultline audit --cluster shop-dump.yaml", () => {
       cpu: 4,
       pods: 58,
     });
+    // The cordoned node and the one tainted for batch work, as the dump has them.
+    expect(a.nodes.filter((n) => n.unschedulable || n.taints)).toEqual([
+      {
+        name: "ip-10-0-1-14.eu-west-1.compute.internal",
+        zone: "eu-west-1a",
+        cpu: 4,
+        memory: expect.any(Number),
+        pods: 58,
+        unschedulable: true,
+        taints: ["node.kubernetes.io/unschedulable:NoSchedule"],
+      },
+      {
+        name: "ip-10-0-2-24.eu-west-1.compute.internal",
+        zone: "eu-west-1b",
+        cpu: 4,
+        memory: expect.any(Number),
+        pods: 58,
+        taints: ["dedicated=batch:NoSchedule"],
+      },
+    ]);
     expect(a.notes).toContain(
       `the cluster from the dump ${DUMP}: 12 nodes (1 cordoned, 1 tainted) as they are, 152 pods starting where they run`,
     );
