@@ -15,11 +15,19 @@ interface Placed {
 }
 
 export class Locator {
-  private readonly objects = new Map<string, Placed>();
+  private readonly source: AuditSource;
+  /** The objects by `Kind/ns/name`, once a finding or a rule first asks (a YAML dump is slow to read). */
+  private indexed: Map<string, Placed> | undefined;
 
   constructor(source: AuditSource) {
+    this.source = source;
+  }
+
+  private get objects(): Map<string, Placed> {
+    if (this.indexed) return this.indexed;
+    this.indexed = new Map();
     const seen = new Set<string>();
-    for (const files of Object.values(source.manifests)) {
+    for (const files of Object.values(this.source.manifests)) {
       for (const f of files) {
         if (seen.has(f.file)) continue;
         seen.add(f.file);
@@ -28,6 +36,7 @@ export class Locator {
         for (const doc of [docs].flat()) this.index(doc, [], doc.value);
       }
     }
+    return this.indexed;
   }
 
   private index(doc: SourceDoc, path: Path, value: unknown): void {
