@@ -12,10 +12,10 @@ import type { WorkerData } from "./worker.ts";
 
 /**
  * Engine events (as estimated, run/budget.ts) a worker must take over to be worth its start: loading
- * the modules and running cold (~1–1.5 s of CPU, as much as ~200,000 estimated events of runs on the
- * 100-node bench), twice over.
+ * the modules and running cold (~1–1.5 s of CPU, as much as ~110,000–165,000 estimated events of
+ * runs on the 100-node bench), about twice over.
  */
-export const EVENTS_PER_WORKER = 400_000;
+export const EVENTS_PER_WORKER = 300_000;
 
 export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
