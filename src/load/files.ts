@@ -10,7 +10,7 @@ import { loadScenarioSource } from "./patch.ts";
 import { type ManifestFile, ManifestReadError, parseManifests } from "./scenario/manifests.ts";
 import { parseScenario } from "./scenario/parse.ts";
 import { MAX_FILE_BYTES } from "./source.ts";
-import { invalidUtf8Offset, positionOfByte } from "./utf8.ts";
+import { decodeUtf8, positionOfByte } from "./utf8.ts";
 
 const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 
@@ -131,8 +131,9 @@ function readSmallFile(file: string, maxBytes = MAX_FILE_BYTES): string {
     );
   }
   const bytes = readFileSync(file);
-  const bad = invalidUtf8Offset(bytes);
-  if (bad >= 0) {
+  const text = decodeUtf8(bytes);
+  if (typeof text === "number") {
+    const bad = text;
     const { line, col } = positionOfByte(bytes, bad);
     const hex = bytes[bad]!.toString(16).toUpperCase().padStart(2, "0");
     const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
@@ -145,7 +146,7 @@ function readSmallFile(file: string, maxBytes = MAX_FILE_BYTES): string {
       `invalid UTF-8 at byte ${bad} (0x${hex}): ${utf16 ? "the file is UTF-16; save it as UTF-8" : "faultline reads YAML and JSON as UTF-8"}`,
     );
   }
-  return bytes.toString("utf8");
+  return text;
 }
 
 function isNotFound(e: unknown): boolean {

@@ -1,11 +1,12 @@
 // A cluster dump in JSON (`kubectl get … -o json`), read with JSON.parse: on a dump of 30,000 pods
 // the YAML reader (which keeps every node's position) takes seconds per 10 MB, JSON.parse a fraction
-// of a second. The position of each top-level `items` element comes from one scan of the text; any
-// other position (an error inside an object) parses the text as YAML (JSON is YAML) on demand.
+// of a second. The position of a top-level `items` element comes from a scan of the text as far as
+// that element, when a message first needs it; any other position (an error inside an object) parses
+// the text as YAML (JSON is YAML) on demand.
 
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
 import { LoadError } from "../errors.ts";
-import { formatPath, type Position, SourceDoc } from "../source.ts";
+import { type KnownPositions, type Position, SourceDoc } from "../source.ts";
 
 /** The text as one JSON document, or undefined when it does not look like JSON (it is YAML then). */
 export function parseJsonDump(text: string, file: string): SourceDoc | undefined {
@@ -23,7 +24,7 @@ export function parseJsonDump(text: string, file: string): SourceDoc | undefined
   const lineCounter = new LineCounter();
   const parse = (): Document =>
     parseAllDocuments(text, { lineCounter, prettyErrors: false })[0] as unknown as Document;
-  return new SourceDoc(file, parse, lineCounter, value, itemPositions(text));
+  return new SourceDoc(file, parse, lineCounter, value, new ItemPositions(text));
 }
 
 /** 1-based line and column of a character offset. */
@@ -40,58 +41,90 @@ function positionOf(text: string, offset: number): Position {
 const QUOTE = 34;
 const BACKSLASH = 92;
 const NEWLINE = 10;
+const ITEM_PATH = /^items\[(\d+)\]$/;
 
-/** `items[i]` → where element i of the root object's `items` list begins (valid JSON only). */
-function itemPositions(text: string): Map<string, Position> {
-  const out = new Map<string, Position>();
-  let depth = 0;
-  let line = 1;
-  let lineStart = 0;
-  let lastString = "";
-  let key = "";
-  let inItems = false;
-  let expectItem = false;
-  const record = (at: number): void => {
-    out.set(formatPath(["items", out.size]), { line, col: at - lineStart + 1 });
-    expectItem = false;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      let end = text.indexOf('"', i + 1);
-      while (end > 0 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
-      if (inItems && depth === 2 && expectItem) record(i);
-      if (depth === 1) lastString = text.slice(i + 1, end);
-      i = end;
-      continue;
-    }
-    if (c === NEWLINE) {
-      line++;
-      lineStart = i + 1;
-      continue;
-    }
-    if (c <= 32) continue;
-    if (c === 58 /* : */) {
-      if (depth === 1) key = lastString;
-      continue;
-    }
-    if (c === 44 /* , */) {
-      if (inItems && depth === 2) expectItem = true;
-      continue;
-    }
-    if (inItems && depth === 2 && expectItem && c !== 93) record(i);
-    if (c === 123 /* { */ || c === 91 /* [ */) {
-      depth++;
-      if (depth === 2 && c === 91 && key === "items") {
-        inItems = true;
-        expectItem = true;
-      }
-    } else if (c === 125 /* } */ || c === 93 /* ] */) {
-      depth--;
-      if (depth === 1) inItems = false;
-    }
+/**
+ * `items[i]` → where element i of the root object's `items` list begins (valid JSON only), found by
+ * scanning the text only as far as element i: a load that shows no position scans none of it.
+ */
+class ItemPositions implements KnownPositions {
+  private readonly found: Position[] = [];
+  private i = 0;
+  private depth = 0;
+  private line = 1;
+  private lineStart = 0;
+  private lastString = "";
+  private key = "";
+  private inItems = false;
+  private expectItem = false;
+
+  constructor(private readonly text: string) {}
+
+  get(path: string): Position | undefined {
+    const m = ITEM_PATH.exec(path);
+    if (!m) return undefined;
+    const n = Number(m[1]);
+    while (this.found.length <= n && this.i < this.text.length) this.scanToNextItem();
+    return this.found[n];
   }
-  return out;
+
+  /** Scans on until one more item is found or the text ends (locals: this loop reads 100s of MB). */
+  private scanToNextItem(): void {
+    const text = this.text;
+    const end = text.length;
+    let { i, depth, line, lineStart, lastString, key, inItems, expectItem } = this;
+    let found: Position | undefined;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === NEWLINE) {
+        line++;
+        lineStart = i + 1;
+        continue;
+      }
+      if (c <= 32) continue;
+      if (c === QUOTE) {
+        let close = text.indexOf('"', i + 1);
+        while (close > 0 && isEscaped(text, close)) close = text.indexOf('"', close + 1);
+        if (close < 0) close = end;
+        if (inItems && depth === 2 && expectItem) {
+          found = { line, col: i - lineStart + 1 };
+          expectItem = false;
+        }
+        if (depth === 1) lastString = text.slice(i + 1, close);
+        i = close;
+        if (found) break;
+        continue;
+      }
+      if (c === 58 /* : */) {
+        if (depth === 1) key = lastString;
+        continue;
+      }
+      if (c === 44 /* , */) {
+        if (inItems && depth === 2) expectItem = true;
+        continue;
+      }
+      if (inItems && depth === 2 && expectItem && c !== 93) {
+        found = { line, col: i - lineStart + 1 };
+        expectItem = false;
+      }
+      if (c === 123 /* { */ || c === 91 /* [ */) {
+        depth++;
+        if (depth === 2 && c === 91 && key === "items") {
+          inItems = true;
+          expectItem = true;
+        }
+      } else if (c === 125 /* } */ || c === 93 /* ] */) {
+        depth--;
+        if (depth === 1) inItems = false;
+      }
+      if (found) break;
+    }
+    if (found) {
+      this.found.push(found);
+      i++;
+    }
+    Object.assign(this, { i, depth, line, lineStart, lastString, key, inItems, expectItem });
+  }
 }
 
 /** Whether the quote at `at` is escaped (an odd number of backslashes before it). */
