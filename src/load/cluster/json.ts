@@ -79,6 +79,8 @@ class ItemPositions implements KnownPositions {
       if (c === NEWLINE) {
         line++;
         lineStart = i + 1;
+        // The indentation of pretty-printed JSON (most of kubectl's output), in a tighter loop.
+        while (text.charCodeAt(i + 1) === 32) i++;
         continue;
       }
       if (c <= 32) continue;
