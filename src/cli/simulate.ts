@@ -54,7 +54,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .argument("[file]", "scenario file (YAML); optional with --cluster")
     .option(
       "--cluster <dump>",
-      "start from a dump of a live cluster (kubectl get nodes,pods,… -A -o yaml or json; a file or a folder) instead of the scenario's nodes and manifests",
+      "start from a dump of a live cluster (kubectl get nodes,pods,… -A -o yaml or json; a file, a folder, or - for the standard input) instead of the scenario's nodes and manifests",
     )
     .option(
       "--dump-at <time>",
@@ -80,7 +80,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .action(async (file: string | undefined, opts: Options) => {
       if (file === undefined && opts.cluster === undefined)
         throw new UsageError("simulate needs a scenario file, or --cluster DUMP");
-      if (opts.cluster !== undefined && !existsSync(opts.cluster))
+      if (opts.cluster !== undefined && opts.cluster !== "-" && !existsSync(opts.cluster))
         throw new UsageError(`--cluster: ${opts.cluster}: no such file or folder`);
       const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
       if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))

@@ -22,7 +22,7 @@ const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 export function loadScenarioFile(path: string | undefined, options: { cluster?: string } = {}): Scenario {
   if (path === undefined) {
     const cluster = options.cluster ?? "";
-    const name = basename(cluster).replace(/\.(ya?ml|json)$/i, "") || "cluster";
+    const name = cluster === "-" ? "cluster" : basename(cluster).replace(/\.(ya?ml|json)$/i, "") || "cluster";
     const text = `name: ${JSON.stringify(name)}\nduration: 15m\ncluster: ${JSON.stringify(cluster)}\n`;
     return loadScenarioSource({ file: "--cluster", text, manifests: {} }, [], (entry, maxBytes) =>
       readManifestEntry(".", entry, maxBytes),
@@ -31,9 +31,10 @@ export function loadScenarioFile(path: string | undefined, options: { cluster?: 
   if (options.cluster !== undefined) {
     const text = readScenarioText(path);
     const dir = dirname(path);
-    const entry = isAbsolute(options.cluster)
-      ? options.cluster
-      : relative(dir, resolve(options.cluster)) || ".";
+    const entry =
+      isAbsolute(options.cluster) || options.cluster === "-"
+        ? options.cluster
+        : relative(dir, resolve(options.cluster)) || ".";
     const label = `--cluster ${options.cluster}`;
     return loadScenarioSource(
       { file: path, text, manifests: {} },
@@ -86,12 +87,16 @@ export function loadManifestFiles(paths: readonly string[]): Pick<Scenario, "man
   return parseManifests(files);
 }
 
-/** A `manifests:` entry: one file, or the .yaml/.yml/.json files of a folder sorted by name. */
+/**
+ * A `manifests:` or `cluster:` entry: one file, the .yaml/.yml/.json files of a folder sorted by
+ * name, or `-`, the standard input.
+ */
 export function readManifestEntry(
   dir: string,
   entry: string,
   maxBytes = MAX_FILE_BYTES,
 ): ManifestFile[] | undefined {
+  if (entry === "-") return readStdin(maxBytes);
   const full = isAbsolute(entry) ? entry : join(dir, entry);
   let stat: ReturnType<typeof statSync>;
   try {
@@ -130,7 +135,24 @@ function readSmallFile(file: string, maxBytes = MAX_FILE_BYTES): string {
       `${file} is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; files larger than ${maxBytes / 1024 / 1024} MiB are refused`,
     );
   }
-  const bytes = readFileSync(file);
+  return decodeText(readFileSync(file), file);
+}
+
+/** `-`: the standard input, read to its end (`kubectl get … -o json | faultline simulate --cluster -`). */
+function readStdin(maxBytes = MAX_FILE_BYTES): ManifestFile[] {
+  const bytes = readFileSync(0);
+  if (bytes.length > maxBytes)
+    throw new ManifestReadError(
+      "file-too-large",
+      `the standard input is ${(bytes.length / 1024 / 1024).toFixed(1)} MiB; more than ${maxBytes / 1024 / 1024} MiB is refused`,
+    );
+  return [{ text: decodeText(bytes, STDIN), file: STDIN }];
+}
+
+/** How messages name the standard input. */
+export const STDIN = "<stdin>";
+
+function decodeText(bytes: Buffer, file: string): string {
   const text = decodeUtf8(bytes);
   if (typeof text === "number") {
     const bad = text;

@@ -100,9 +100,30 @@ function clusterLines(cluster: ClusterDumpInfo, scenario: Scenario): string[] {
   ];
   if (rebuilt.length > 0)
     lines.push(`  made again by the controllers, not read from the dump: ${rebuilt.join(", ")}`);
+  lines.push(`  assumed: ${assumedValues(cluster, scenario)}`);
   if (cluster.notReady.length > 0)
     lines.push(`  not Ready in the dump, Ready here (not modelled yet): ${cluster.notReady.join(", ")}`);
   return lines;
+}
+
+/**
+ * What a dump does not say and the run assumes (issue 12): the Kubernetes version (the kubelets'
+ * unless the scenario gives one) and the control plane's flags (that version's defaults unless the
+ * scenario's controlPlane sets them; a managed platform may run others).
+ */
+function assumedValues(cluster: ClusterDumpInfo, scenario: Scenario): string {
+  const v = scenario.kubernetesVersion;
+  const version = cluster.versionFromKubelets
+    ? `Kubernetes ${v} from the kubelets' version ${cluster.kubeletVersion} (a scenario's kubernetesVersion sets another)`
+    : `Kubernetes ${v} as the scenario sets it`;
+  const set = Object.keys(scenario.controlPlane).map((k) =>
+    k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+  );
+  const flags =
+    set.length === 0
+      ? `kube-controller-manager's ${v} defaults for every flag (a managed platform may change them: set them under controlPlane)`
+      : `kube-controller-manager's ${v} defaults but ${set.join(", ")} from the scenario's controlPlane`;
+  return `${version}; ${flags}`;
 }
 
 /** Every pod that is not Running and Ready at t=0, with why (trace/result.ts InitialPod). */

@@ -206,6 +206,8 @@ export interface ClusterDumpInfo {
   rebuilt: Record<string, number>;
   /** the newest status.nodeInfo.kubeletVersion of the dump's nodes, e.g. `v1.31.4` */
   kubeletVersion?: string;
+  /** the run's Kubernetes version is the kubelets' (the scenario gave no kubernetesVersion) */
+  versionFromKubelets?: boolean;
   /** nodes whose Ready condition was not True when the dump was taken (they start Ready here) */
   notReady: string[];
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseJsonDump } from "../../src/load/cluster/json.ts";
 import { formatLoadError, LoadError } from "../../src/load/index.ts";
 import { parseYamlFile } from "../../src/load/source.ts";
-import { cli } from "../cli/helpers.ts";
+import { cli, FAULTLINE, oneLine, shell } from "../cli/helpers.ts";
 import { load } from "./helpers.ts";
 
 const node = (name: string, zone: string, extra = "") => `- apiVersion: v1
@@ -210,6 +210,36 @@ describe("bad dumps", () => {
     );
     const missing = await cli(["simulate", "--cluster", join(dir, "none.yaml")]);
     expect(missing.code).toBe(2);
+  });
+
+  it("- reads the dump from the standard input (kubectl get … -o json | faultline simulate --cluster -)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "faultline-dump-stdin-"));
+    writeFileSync(join(dir, "dump.yaml"), list(node("n1", "a") + pod("web", "n1")));
+    const ok = await shell(`${FAULTLINE} simulate --cluster - < ${join(dir, "dump.yaml")}`);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain("from the cluster dump <stdin>: 1 pods on their nodes");
+    // Messages name the standard input as <stdin>, with the line and column.
+    const cut = await shell(`head -c 300 ${join(dir, "dump.yaml")} | ${FAULTLINE} simulate --cluster -`);
+    expect(cut.code).toBe(2);
+    expect(cut.err).toMatch(/^<stdin>:\d+:\d+: /);
+    expect(oneLine(cut.err)).toBe(true);
+  }, 60_000);
+
+  it("the starting state says what the dump does not: the version (the kubelets' unless the scenario's) and the flags assumed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "faultline-dump-assumed-"));
+    writeFileSync(join(dir, "dump.yaml"), list(node("n1", "a") + pod("web", "n1")));
+    const fromKubelets = await cli(["simulate", "--cluster", join(dir, "dump.yaml")]);
+    expect(fromKubelets.out).toContain(
+      "  assumed: Kubernetes 1.30 from the kubelets' version v1.30.6-gke.1125000 (a scenario's kubernetesVersion sets another); kube-controller-manager's 1.30 defaults for every flag",
+    );
+    writeFileSync(
+      join(dir, "s.yaml"),
+      'duration: 5m\nkubernetesVersion: "1.32"\ncluster: dump.yaml\ncontrolPlane: {nodeMonitorGracePeriod: 50s}\n',
+    );
+    const fromScenario = await cli(["simulate", join(dir, "s.yaml")]);
+    expect(fromScenario.out).toContain(
+      "  assumed: Kubernetes 1.32 as the scenario sets it; kube-controller-manager's 1.32 defaults but node-monitor-grace-period from the scenario's controlPlane",
+    );
   });
 
   it("--dump-at prints a List in kubectl's form that --cluster reads back; a time after the end is a usage error", async () => {
