@@ -3,7 +3,7 @@
 // trace, the summary) and the scenario's names.
 
 import { isWorkload } from "../kubernetes/objects.ts";
-import type { ClusterDumpInfo, Scenario } from "../scenario/types.ts";
+import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
 import { visibleEventIndexes } from "../trace/visible.ts";
@@ -101,9 +101,25 @@ function clusterLines(cluster: ClusterDumpInfo, scenario: Scenario): string[] {
   if (rebuilt.length > 0)
     lines.push(`  made again by the controllers, not read from the dump: ${rebuilt.join(", ")}`);
   lines.push(`  assumed: ${assumedValues(cluster, scenario)}`);
-  if (cluster.notReady.length > 0)
-    lines.push(`  not Ready in the dump, Ready here (not modelled yet): ${cluster.notReady.join(", ")}`);
+  if (cluster.takenAt)
+    lines.push(`  t=0 is when the dump was taken: ${cluster.takenAt.time}, from its ${cluster.takenAt.from}`);
+  for (const n of scenario.nodes) if (n.notReady) lines.push(`  ${notReadyAtStart(n.name, n.notReady)}`);
   return lines;
+}
+
+/** A dump's NotReady node as the run starts it (run/not-ready-at-start.ts). */
+function notReadyAtStart(name: string, d: NotReadyAtStart): string {
+  const { status, reason, lastTransitionTime } = d.ready;
+  const since = lastTransitionTime === undefined ? "" : ` since ${clock(lastTransitionTime)}`;
+  const lease = d.leaseRenewTime === undefined ? "" : `, Lease last renewed at ${clock(d.leaseRenewTime)}`;
+  const taints = d.taints.map(
+    (t) => `${t.key}:${t.effect}${t.timeAdded === undefined ? "" : ` at ${clock(t.timeAdded)}`}`,
+  );
+  const how =
+    d.machine === "powered-off"
+      ? "its kubelet stopped posting: modelled as its machine powered off"
+      : "its kubelet posts NotReady: modelled as its container runtime down";
+  return `NotReady in the dump, NotReady here: ${name} Ready=${status}${reason ? ` (${reason})` : ""}${since}${lease}${taints.length > 0 ? `, taints ${taints.join(", ")}` : ""}; ${how}`;
 }
 
 /**
