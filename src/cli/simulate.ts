@@ -13,6 +13,7 @@ import {
   parseDuration,
   UnitError,
 } from "../load/index.ts";
+import { redactScenario } from "../load/redact.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { jsonChunks } from "../report/json.ts";
@@ -45,6 +46,7 @@ interface Options {
   maxRequests?: string;
   cluster?: string;
   dumpAt?: string;
+  redact?: boolean;
 }
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -59,6 +61,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .option(
       "--dump-at <time>",
       "print the cluster at this time of the run as kubectl get -o yaml prints a List (with --json: -o json)",
+    )
+    .option(
+      "--redact",
+      "replace the names of namespaces, nodes, workloads, pods, Services, claims and volumes with stable pseudonyms in every output (to share a run of a real cluster)",
     )
     .option("--seed <n>", "run with this random seed instead of the scenario's `seed`")
     .option("--json", "print the machine-readable result")
@@ -85,7 +91,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
       if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
         throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
-      const shown = file ?? opts.cluster!;
+      let shown = file ?? opts.cluster!;
       const seed = parseSeed(opts.seed);
       const budget: Budget = {
         maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
@@ -100,9 +106,14 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       if (opts.reportInclude !== undefined && opts.report === undefined)
         throw new UsageError("--report-include goes with --report");
       try {
-        const scenario = loadScenarioFile(file, opts.cluster === undefined ? {} : { cluster: opts.cluster });
+        let scenario = loadScenarioFile(file, opts.cluster === undefined ? {} : { cluster: opts.cluster });
         if (opts.report !== undefined)
           checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
+        if (opts.redact) {
+          const redacted = redactScenario(scenario);
+          scenario = redacted.scenario;
+          shown = redacted.rename(shown);
+        }
         const runner = new Runner(io, shown, budget, seed);
         if (dumpTime !== undefined) {
           if (dumpTime > scenario.duration)
