@@ -3,7 +3,15 @@
 
 import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
-import { clusterSeries, headline, LEVERS, podOwners, steps } from "../../src/report/html/model/index.ts";
+import {
+  clusterSeries,
+  headline,
+  LEVERS,
+  latencySeries,
+  podOwners,
+  type ReportResult,
+  steps,
+} from "../../src/report/html/model/index.ts";
 import { simulate } from "../../src/run/simulate.ts";
 import { applyWhatIf, currentSettings } from "../../src/whatif/index.ts";
 
@@ -165,5 +173,73 @@ describe("the headline of a run with callers (seed 001's platform)", () => {
     // kube-proxy and the load balancer lag the EndpointSlice by about 10s on this platform.
     expect(lastToLostNode - endpointOut).toBeGreaterThan(5);
     expect(hl.trafficStopped).toBe(lastToLostNode);
+  });
+});
+
+describe("the latency chart's series", () => {
+  const s = loadScenarioFile("examples/traffic-doks-power-off.yaml");
+  const r = simulate(s);
+  const t = r.traffic!;
+
+  it("only with callers", () => {
+    expect(latencySeries(result, scenario)).toBeNull();
+    expect(latencySeries(r, s)).not.toBeNull();
+  });
+
+  it("the run's own per-second percentiles, its callers' 10s timeout, the loss window by send time", () => {
+    const l = latencySeries(r, s)!;
+    expect(l.t).toEqual(t.perSecond.map((p) => p.t));
+    expect(l.p99).toEqual(t.perSecond.map((p) => p.p99Ms));
+    expect(l.lines).toEqual([{ kind: "timeout", ms: 10_000, services: ["default/web"] }]);
+    expect(l.window).toEqual({ first: t.firstFailure, last: t.lastFailure });
+  });
+
+  it("the table: every second once, in order; a row's seconds share its percentiles and whether any was lost", () => {
+    const l = latencySeries(r, s)!;
+    expect(
+      l.rows.flatMap((row) => Array.from({ length: row.to - row.from + 1 }, (_, i) => row.from + i)),
+    ).toEqual(l.t);
+    for (const row of l.rows) {
+      const secs = t.perSecond.filter((p) => p.t >= row.from && p.t <= row.to);
+      for (const p of secs) {
+        expect([p.p50Ms, p.p99Ms, p.maxMs]).toEqual([row.p50Ms, row.p99Ms, row.maxMs]);
+        expect(p.timeout + p.refused + p.error > 0).toBe(row.lost > 0);
+      }
+      expect(row.sent).toBe(secs.reduce((a, p) => a + p.sent, 0));
+    }
+    expect(l.rows.reduce((a, row) => a + row.lost, 0)).toBe(
+      t.totals.timeout + t.totals.refused + t.totals.error,
+    );
+    // Merged: far fewer rows than seconds, and no two neighbours that could have been one.
+    expect(l.rows.length).toBeLessThan(l.t.length / 10);
+    const key = (row: (typeof l.rows)[number]) => [row.p50Ms, row.p99Ms, row.maxMs, row.lost > 0];
+    for (let i = 1; i < l.rows.length; i++) expect(key(l.rows[i]!)).not.toEqual(key(l.rows[i - 1]!));
+  });
+
+  it.each([
+    ["one caller", [{ service: "a/x", timeout: 5 }], [{ kind: "timeout", ms: 5000, services: ["a/x"] }]],
+    [
+      "two callers with one timeout",
+      [
+        { service: "a/x", timeout: 5 },
+        { service: "a/y", timeout: 5 },
+      ],
+      [{ kind: "timeout", ms: 5000, services: ["a/x", "a/y"] }],
+    ],
+    [
+      "an SLO",
+      [
+        { service: "a/x", timeout: 5, slo: 0.5 },
+        { service: "a/y", timeout: 2 },
+      ],
+      [
+        { kind: "timeout", ms: 5000, services: ["a/x"] },
+        { kind: "slo", ms: 500, services: ["a/x"] },
+        { kind: "timeout", ms: 2000, services: ["a/y"] },
+      ],
+    ],
+  ])("lines: %s", (_name, callers, lines) => {
+    const sc = { ...s, traffic: callers.map((c) => ({ ...s.traffic![0]!, slo: undefined, ...c })) };
+    expect(latencySeries(r as ReportResult, sc)!.lines).toEqual(lines);
   });
 });

@@ -1,7 +1,8 @@
 // The HTML report in real headless Chromium: every example's report loads with no console error and no
-// network request, shows the lanes, the traffic part (or says it is not in the run), the cluster chart
-// and the probe rows; the player steps with the keyboard; the what-if panel's figures equal the command
-// line's for the same settings; the controls pass axe-core. Screenshots go to out/report/.
+// network request, shows the lanes, the traffic part (or says it is not in the run), the latency chart
+// only with callers, the cluster chart and the probe rows; the player steps with the keyboard; the
+// what-if panel's figures equal the command line's for the same settings; the controls pass axe-core.
+// Screenshots go to out/report/.
 
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -151,6 +152,8 @@ describe("the HTML report of each example", () => {
       expect(await page.locator("#lanes-chart .uplot").count()).toBe(1);
       expect(await page.locator("#cluster-chart .uplot").count()).toBe(1);
       const hasTraffic = html.includes('"traffic":{"totals"');
+      // The latency chart only with callers (test/report/latency.test.ts checks its figures).
+      expect(await page.locator("#latency-chart .uplot").count()).toBe(hasTraffic ? 1 : 0);
       if (hasTraffic) expect(await page.locator("#traffic-chart .uplot").count()).toBe(1);
       else expect(await page.locator("[data-absent='traffic']").textContent()).toMatch(/Not in this run/);
       expect(await page.locator("[data-probe-row]").count()).toBeGreaterThan(0);

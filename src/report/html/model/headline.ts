@@ -7,7 +7,7 @@ import type { TraceEvent } from "../../../trace/events.ts";
 import { LOST_NODE_CAUSES } from "../../../traffic/outcomes.ts";
 import { proseOf } from "../../messages/index.ts";
 import { LEVERS, type Lever, nextLever } from "./levers.ts";
-import type { ReportResult, TrafficPart } from "./payload.ts";
+import type { ReportResult } from "./payload.ts";
 import { isPod, podOwners, readyEndpointsAt } from "./pods.ts";
 
 type Fault = Extract<TraceEvent, { type: "FaultInjected" }>;
@@ -287,8 +287,8 @@ function replacements(
     for (let i = got.get(o) ?? 0; i < pods.length; i++) f.notReplaced.push(pods[i]!.split("/").slice(-1)[0]!);
 }
 
-function lostRequests(traffic: TrafficPart | undefined): number | null {
-  if (!traffic?.totals) return null;
+function lostRequests(traffic: ReportResult["traffic"]): number | null {
+  if (!traffic) return null;
   const t = traffic.totals;
-  return (t.timeout ?? 0) + (t.refused ?? 0) + (t.error ?? 0);
+  return t.timeout + t.refused + t.error;
 }

@@ -12,6 +12,7 @@ export {
   laneRows,
   NODES_ROW,
 } from "./lanes.ts";
+export { type LatencyLine, type LatencyRange, type LatencySeries, latencySeries } from "./latency.ts";
 export { LEVERS, type Lever } from "./levers.ts";
 export * from "./payload.ts";
 export { initialPods, initialReadyEndpoints, podOwners, readyEndpointsAt, workloads } from "./pods.ts";

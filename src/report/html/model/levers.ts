@@ -62,7 +62,7 @@ export function nextLever(
       : { title: measured.lever, text: saves };
   }
   if (trafficStopped === null || trafficStopped - faultT > 10) {
-    if (result.traffic && (result.traffic.totals.timeout ?? 0) > 0 && trafficStopped !== null)
+    if (result.traffic && result.traffic.totals.timeout > 0 && trafficStopped !== null)
       return LEVERS.callerChecks;
     if (lost.size > 0) return LEVERS.callerChecks;
   }

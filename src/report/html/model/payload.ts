@@ -15,23 +15,8 @@ export const LANE_LABELS: Record<Lane, string> = {
   operator: "operator",
 };
 
-/** The traffic part of a result, once the traffic model fills it (`result.traffic`). */
-export interface TrafficSecond {
-  t: number;
-  sent: number;
-  ok: number;
-  timeout: number;
-  refused: number;
-  error: number;
-}
-export interface TrafficPart {
-  totals: Partial<Record<"sent" | "ok" | "timeout" | "refused" | "error", number>>;
-  perSecond: TrafficSecond[];
-  causes: { cause: string; count: number; first?: number; last?: number }[];
-  /** what each lever saves, when the run measured it */
-  levers?: { lever: string; saves: number }[];
-}
-export type ReportResult = SimulationResult & { traffic?: TrafficPart };
+/** A run as the page shows it: the command line's result, `--json`'s shape (its `traffic` with callers). */
+export type ReportResult = SimulationResult;
 
 /** One `--vary` value: the page loads its scenario again from the payload's with `key` set to `value`. */
 export interface Variant {

@@ -84,23 +84,30 @@ export function clusterSection(r: ReportView): HTMLElement {
   );
 }
 
-/** A 220 px chart on the shared time axis, drawn once the box is in the page. */
+/**
+ * A 220 px chart on the shared time axis, drawn once the box is in the page; `y` sets its y scale and
+ * axis beyond the label, `under` draws on the plot before the grid and the series.
+ */
 export function timeChart(
   r: ReportView,
   box: HTMLElement,
   series: uPlot.Series[],
   data: uPlot.AlignedData,
   yLabel: string,
+  extra: { y?: { scale: uPlot.Scale; axis: uPlot.Axis }; under?: (u: uPlot) => void } = {},
 ): void {
   queueMicrotask(() => {
+    const shared = r.axis.opts();
     r.axis.add(
       new uPlot(
         {
-          ...r.axis.opts(),
+          ...shared,
+          ...(extra.y ? { scales: { ...shared.scales, y: extra.y.scale } } : {}),
+          ...(extra.under ? { hooks: { ...shared.hooks, drawClear: [extra.under] } } : {}),
           width: chartWidth(box),
           height: 220,
           series,
-          axes: [r.axis.opts().axes![0]!, { label: yLabel }],
+          axes: [shared.axes![0]!, { ...extra.y?.axis, label: yLabel }],
         },
         data,
         box,

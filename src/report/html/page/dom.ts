@@ -15,6 +15,15 @@ export const LANE_COLOURS: Record<Lane, string> = {
 };
 export const OUTCOME_COLOURS = { ok: "#16a34a", timeout: "#d97706", refused: "#7c3aed", error: "#dc2626" };
 export const PHASE_COLOURS = ["#cbd5e1", "#fbbf24", "#4ade80", "#f87171"];
+/** The latency chart: its percentiles, the callers' timeout and SLO lines, the loss window's shade. */
+export const LATENCY_COLOURS = {
+  p50: "#0369a1",
+  p99: "#c2410c",
+  max: "#6b21a8",
+  timeout: "#111827",
+  slo: "#4b5563",
+  window: "rgba(220, 38, 38, 0.1)",
+};
 
 // ---- tiny DOM helpers ----------------------------------------------------------------------------------
 

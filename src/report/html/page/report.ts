@@ -14,6 +14,7 @@ import { clusterSection, trafficSection } from "./charts.ts";
 import { h, tt } from "./dom.ts";
 import { headlineSection, type Shown } from "./headline.ts";
 import { timelineSection } from "./lanes.ts";
+import { latencySection } from "./latency.ts";
 import { eventCard } from "./player.ts";
 import { probesSection } from "./probes.ts";
 import { variantsSection } from "./variants.ts";
@@ -118,6 +119,7 @@ export class SimulateReport implements ReportView {
       whatIfSection(this),
       timelineSection(this),
       trafficSection(this),
+      latencySection(this) ?? "",
       clusterSection(this),
       probesSection(this),
       h(

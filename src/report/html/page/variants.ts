@@ -70,9 +70,7 @@ export function variantsSection(r: ReportView): HTMLElement | undefined {
           row("requests lost", (hl) =>
             hl.requestsLost === null ? "not in this run" : hl.requestsLost.toLocaleString("en"),
           ),
-          row("requests sent", (_hl, r) =>
-            r.traffic ? (r.traffic.totals.sent ?? 0).toLocaleString("en") : "—",
-          ),
+          row("requests sent", (_hl, r) => (r.traffic ? r.traffic.totals.sent.toLocaleString("en") : "—")),
         ),
       ),
     ),
