@@ -124,6 +124,24 @@ describe("JSON dumps: item positions without the YAML parser", () => {
       slow.locate(["items", 3, "metadata", "name"]),
     );
   });
+
+  it("minified, or laid out otherwise from some item on: the scan finds every item where the YAML parser does", () => {
+    const text = readFileSync("test/fixtures/cluster/shop-dump.yaml", "utf8");
+    const value = parseYamlFile(text, "x", 64 * 1024 * 1024)[0]!.value as { items: unknown[] };
+    const some = { ...value, items: value.items.slice(0, 30) };
+    const pretty = JSON.stringify(some, null, 2);
+    // Item 12 written on one line: the layout no longer holds from there.
+    const mixed = pretty.replace(
+      JSON.stringify(some.items[12], null, 2).replace(/\n/g, "\n    "),
+      JSON.stringify(some.items[12]),
+    );
+    expect(mixed).not.toBe(pretty);
+    for (const layout of [JSON.stringify(some), mixed]) {
+      const fast = parseJsonDump(layout, "d.json")!;
+      const slow = parseYamlFile(layout, "d.json")[0]!;
+      for (let i = 0; i < 30; i++) expect(fast.locate(["items", i])).toEqual(slow.locate(["items", i]));
+    }
+  });
 });
 
 const error = (scenario: string, files: Record<string, string>): string => {

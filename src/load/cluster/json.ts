@@ -1,8 +1,8 @@
 // A cluster dump in JSON (`kubectl get … -o json`), read with JSON.parse: on a dump of 30,000 pods
 // the YAML reader (which keeps every node's position) takes seconds per 10 MB, JSON.parse a fraction
-// of a second. The position of a top-level `items` element comes from a scan of the text as far as
-// that element, when a message first needs it; any other position (an error inside an object) parses
-// the text as YAML (JSON is YAML) on demand.
+// of a second. The position of a top-level `items` element comes, when a message first needs it,
+// from the layout of pretty-printed JSON, or from a scan of the text as far as that element; any
+// other position (an error inside an object) parses the text as YAML (JSON is YAML) on demand.
 
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
 import { LoadError } from "../errors.ts";
@@ -24,7 +24,65 @@ export function parseJsonDump(text: string, file: string): SourceDoc | undefined
   const lineCounter = new LineCounter();
   const parse = (): Document =>
     parseAllDocuments(text, { lineCounter, prettyErrors: false })[0] as unknown as Document;
-  return new SourceDoc(file, parse, lineCounter, value, new ItemPositions(text));
+  const items = isList(value) ? value.items.length : 0;
+  return new SourceDoc(file, parse, lineCounter, value, new LaidOutItems(text, items));
+}
+
+function isList(v: unknown): v is { items: unknown[] } {
+  return typeof v === "object" && v !== null && Array.isArray((v as { items?: unknown }).items);
+}
+
+/**
+ * Item positions from the layout of pretty-printed JSON (kubectl's, jq's, JSON.stringify's), with
+ * the scan below to fall back on: with `"items": [` indented by u, each element of that list opens
+ * a line of its own indented by 2u (`{` alone), the one before it being `"items": [` or the previous
+ * element's `},` at the same indent. Lines are walked newline to newline (a string search) rather
+ * than character by character; at the first line that does not fit, the scan takes over.
+ */
+class LaidOutItems implements KnownPositions {
+  private readonly found: Position[] = [];
+  private line = 1;
+  private from = 0;
+  private fallback: ItemPositions | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly count: number,
+  ) {
+    const head = /\n( +)"items": \[\r?\n( +)\{/.exec(text);
+    if (!head || head[2]!.length !== 2 * head[1]!.length) this.fallback = new ItemPositions(text);
+    else this.indent = head[2]!;
+  }
+
+  private indent = "";
+
+  get(path: string): Position | undefined {
+    if (this.fallback) return this.fallback.get(path);
+    const m = ITEM_PATH.exec(path);
+    const n = m ? Number(m[1]) : -1;
+    if (n < 0 || n >= this.count) return undefined;
+    const { text, indent } = this;
+    const open = `${indent}{`;
+    const close = `${indent}},`;
+    while (this.found.length <= n) {
+      let i = text.indexOf("\n", this.from);
+      for (; i >= 0 && !text.startsWith(open, i + 1); i = text.indexOf("\n", i + 1)) this.line++;
+      const after = i < 0 ? -1 : text.charCodeAt(i + 1 + open.length);
+      const before =
+        this.found.length === 0
+          ? /"items": \[\r?$/.test(text.slice(Math.max(0, i - 16), i))
+          : text.slice(i - close.length, i).replace(/\r$/, "") === close ||
+            text.slice(i - close.length - 1, i - 1) === close;
+      if (i < 0 || !before || (after !== NEWLINE && after !== 13)) {
+        this.fallback = new ItemPositions(text);
+        return this.fallback.get(path);
+      }
+      this.line++;
+      this.found.push({ line: this.line, col: indent.length + 1 });
+      this.from = i + 1;
+    }
+    return this.found[n];
+  }
 }
 
 /** 1-based line and column of a character offset. */
