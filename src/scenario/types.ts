@@ -238,7 +238,7 @@ export interface ClusterDumpInfo {
   /** nodes whose Ready condition was not True when the dump was taken (they start NotReady) */
   notReady: string[];
   /** when the dump was taken, t=0 (RFC 3339), and what says so */
-  takenAt?: { time: string; from: "node Leases" | "node heartbeats" };
+  takenAt?: { time: string; from: "node Leases" | "node status" };
 }
 
 export interface Scenario {

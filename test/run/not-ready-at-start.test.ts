@@ -90,10 +90,10 @@ describe("reading a NotReady node", () => {
     expect(s.nodes.find((n) => n.name === "n1")!.notReady).toBeUndefined();
   });
 
-  it("Ready False: the kubelet posts NotReady, so its runtime is down; without Leases t=0 is the newest heartbeat", () => {
+  it("Ready False: the kubelet posts NotReady, so its runtime is down; without Leases t=0 is the newest heartbeat, transition or taint", () => {
     const readyFalse = `    - {type: Ready, status: "False", reason: KubeletNotReady, message: "container runtime is down", lastHeartbeatTime: "${ago(5)}", lastTransitionTime: "${ago(60)}"}`;
     const s = load(SCENARIO, { "dump.yaml": list(node("n1", readyTrue) + node("n2", readyFalse)) });
-    expect(s.cluster?.takenAt).toEqual({ time: `${ago(5)}`, from: "node heartbeats" });
+    expect(s.cluster?.takenAt).toEqual({ time: `${ago(5)}`, from: "node status" });
     expect(s.nodes[1]!.notReady).toEqual({
       ready: {
         status: "False",
@@ -105,6 +105,14 @@ describe("reading a NotReady node", () => {
       machine: "runtime-down",
       taints: [],
     });
+  });
+
+  it("t=0 is never before what the nodes say had happened: a NotReady node's taint newer than every Lease", () => {
+    const s = load(SCENARIO, {
+      "dump.yaml": list(node("n2", readyUnknown, unreachable) + lease("n2", 116.5)),
+    });
+    expect(s.cluster?.takenAt).toEqual({ time: ago(70), from: "node status" });
+    expect(s.nodes[0]!.notReady?.taints.map((t) => t.timeAdded)).toEqual([-5, 0]);
   });
 
   it("a time that is not RFC 3339: located", () => {

@@ -122,17 +122,24 @@ function noteLease(src: SourceDoc, path: Path, o: Obj, renewed: Map<string, numb
 }
 
 /**
- * The dump's time, t=0: its newest node Lease renewal (kubelets renew every 10 s), else its newest
- * Ready heartbeat (posted at least every nodeStatusReportFrequency, 5 min). The NotReady nodes keep
- * their condition, taints and Lease with times counted from it.
+ * The dump's time, t=0: the newest of what its nodes say had happened by then (their Lease renewals,
+ * every 10 s from a running kubelet; else their Ready heartbeats, posted at least every
+ * nodeStatusReportFrequency, 5 min, and a NotReady node's transition and taints). The NotReady
+ * nodes keep their condition, taints and Lease with times counted from it.
  */
 function startNotReady(read: ClusterRead, nodes: DumpNode[], renewed: ReadonlyMap<string, number>): void {
-  const leases = [...renewed.values()];
-  const heartbeats = nodes.flatMap((n) => (n.heartbeat === undefined ? [] : [n.heartbeat]));
-  const from = leases.length > 0 ? "node Leases" : "node heartbeats";
-  const times = leases.length > 0 ? leases : heartbeats;
-  if (times.length === 0) return;
-  const taken = times.reduce((a, b) => Math.max(a, b));
+  const newest = (ts: number[]) => ts.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
+  const leases = newest([...renewed.values()]);
+  const status = newest(
+    nodes.flatMap((n) => [
+      ...(n.heartbeat === undefined ? [] : [n.heartbeat]),
+      ...(n.notReady?.lastTransitionTime === undefined ? [] : [n.notReady.lastTransitionTime]),
+      ...(n.notReady?.taints.flatMap((t) => (t.timeAdded === undefined ? [] : [t.timeAdded])) ?? []),
+    ]),
+  );
+  const taken = Math.max(leases, status);
+  if (!Number.isFinite(taken)) return;
+  const from = leases >= status ? "node Leases" : "node status";
   read.info.takenAt = { time: `${new Date(taken * 1000).toISOString().replace(/\.000Z$/, "Z")}`, from };
   const at = (t: number | undefined) => (t === undefined ? undefined : Math.min(0, t - taken));
   for (const n of nodes) {
