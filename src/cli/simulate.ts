@@ -47,6 +47,7 @@ interface Options {
   cluster?: string;
   dumpAt?: string;
   redact?: boolean;
+  kubernetesVersion?: string;
 }
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -61,6 +62,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .option(
       "--dump-at <time>",
       "print the cluster at this time of the run as kubectl get -o yaml prints a List (with --json: -o json)",
+    )
+    .option(
+      "--kubernetes-version <v>",
+      "the control plane's Kubernetes version (e.g. 1.31), over the scenario's kubernetesVersion and a dump's kubelets'",
     )
     .option(
       "--redact",
@@ -106,7 +111,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       if (opts.reportInclude !== undefined && opts.report === undefined)
         throw new UsageError("--report-include goes with --report");
       try {
-        let scenario = loadScenarioFile(file, opts.cluster === undefined ? {} : { cluster: opts.cluster });
+        let scenario = loadScenarioFile(file, {
+          ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
+          ...(opts.kubernetesVersion === undefined ? {} : { kubernetesVersion: opts.kubernetesVersion }),
+        });
         if (opts.report !== undefined)
           checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
         if (opts.redact) {

@@ -19,12 +19,28 @@ const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
  * `manifests` (`simulate --cluster`), applied as patches so that variants of it load the same way.
  * Without `path`, a scenario of 15 minutes with nothing on its timeline (`simulate --cluster DUMP`).
  */
-export function loadScenarioFile(path: string | undefined, options: { cluster?: string } = {}): Scenario {
+export function loadScenarioFile(
+  path: string | undefined,
+  options: { cluster?: string; kubernetesVersion?: string } = {},
+): Scenario {
+  // --kubernetes-version: the control plane's version, over the scenario's and the dump's kubelets'.
+  const v = options.kubernetesVersion?.replace(/^v/, "");
+  const version =
+    v === undefined
+      ? []
+      : [
+          {
+            path: "kubernetesVersion",
+            value: v,
+            text: v,
+            label: `--kubernetes-version ${options.kubernetesVersion}`,
+          },
+        ];
   if (path === undefined) {
     const cluster = options.cluster ?? "";
     const name = cluster === "-" ? "cluster" : basename(cluster).replace(/\.(ya?ml|json)$/i, "") || "cluster";
     const text = `name: ${JSON.stringify(name)}\nduration: 15m\ncluster: ${JSON.stringify(cluster)}\n`;
-    return loadScenarioSource({ file: "--cluster", text, manifests: {} }, [], (entry, maxBytes) =>
+    return loadScenarioSource({ file: "--cluster", text, manifests: {} }, version, (entry, maxBytes) =>
       readManifestEntry(".", entry, maxBytes),
     );
   }
@@ -42,7 +58,16 @@ export function loadScenarioFile(path: string | undefined, options: { cluster?: 
         { path: "cluster", value: entry, label },
         { path: "nodes", value: undefined, label },
         { path: "manifests", value: undefined, label },
+        ...version,
       ],
+      (e, maxBytes) => readManifestEntry(dir, e, maxBytes),
+    );
+  }
+  if (v !== undefined) {
+    const dir = dirname(path);
+    return loadScenarioSource(
+      { file: path, text: readScenarioText(path), manifests: {} },
+      version,
       (e, maxBytes) => readManifestEntry(dir, e, maxBytes),
     );
   }

@@ -124,14 +124,14 @@ function notReadyAtStart(name: string, d: NotReadyAtStart): string {
 
 /**
  * What a dump does not say and the run assumes (issue 12): the Kubernetes version (the kubelets'
- * unless the scenario gives one) and the control plane's flags (that version's defaults unless the
+ * unless the scenario or --kubernetes-version gives one) and the control plane's flags (that version's defaults unless the
  * scenario's controlPlane sets them; a managed platform may run others).
  */
 function assumedValues(cluster: ClusterDumpInfo, scenario: Scenario): string {
   const v = scenario.kubernetesVersion;
   const version = cluster.versionFromKubelets
     ? `Kubernetes ${v} from the kubelets' version ${cluster.kubeletVersion} (a scenario's kubernetesVersion sets another)`
-    : `Kubernetes ${v} as the scenario sets it`;
+    : `Kubernetes ${v} as given (kubernetesVersion or --kubernetes-version)`;
   const set = Object.keys(scenario.controlPlane).map((k) =>
     k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
   );

@@ -243,7 +243,7 @@ describe("bad dumps", () => {
     expect(oneLine(cut.err)).toBe(true);
   }, 60_000);
 
-  it("the starting state says what the dump does not: the version (the kubelets' unless the scenario's) and the flags assumed", async () => {
+  it("the starting state says what the dump does not: the version (the kubelets' unless the scenario's or --kubernetes-version) and the flags assumed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "faultline-dump-assumed-"));
     writeFileSync(join(dir, "dump.yaml"), list(node("n1", "a") + pod("web", "n1")));
     const fromKubelets = await cli(["simulate", "--cluster", join(dir, "dump.yaml")]);
@@ -256,8 +256,28 @@ describe("bad dumps", () => {
     );
     const fromScenario = await cli(["simulate", join(dir, "s.yaml")]);
     expect(fromScenario.out).toContain(
-      "  assumed: Kubernetes 1.32 as the scenario sets it; kube-controller-manager's 1.32 defaults but node-monitor-grace-period from the scenario's controlPlane",
+      "  assumed: Kubernetes 1.32 as given (kubernetesVersion or --kubernetes-version); kube-controller-manager's 1.32 defaults but node-monitor-grace-period from the scenario's controlPlane",
     );
+    const fromFlag = await cli([
+      "simulate",
+      "--cluster",
+      join(dir, "dump.yaml"),
+      "--kubernetes-version",
+      "v1.33",
+    ]);
+    expect(fromFlag.out).toMatch(/^faultline simulate · dump · Kubernetes 1\.33 ·/);
+    expect(fromFlag.out).toContain("  assumed: Kubernetes 1.33 as given");
+    const unsupported = await cli([
+      "simulate",
+      "--cluster",
+      join(dir, "dump.yaml"),
+      "--kubernetes-version",
+      "1.2",
+    ]);
+    expect([unsupported.code, unsupported.err]).toEqual([
+      2,
+      '--kubernetes-version 1.2: Kubernetes "1.2" is not supported (supported: 1.28 to 1.37)\n',
+    ]);
   });
 
   it("--dump-at prints a List in kubectl's form that --cluster reads back; a time after the end is a usage error", async () => {
