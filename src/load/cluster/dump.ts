@@ -3,8 +3,9 @@
 // nodes; the workloads, pods, Services, claims, volumes, classes and budgets become its objects,
 // validated as manifests are (status, managedFields, resourceVersion and the rest the API server adds
 // are accepted); a pod keeps its node, name, IP and restart counts. What the controllers make again
-// from the rest (EndpointSlices, ControllerRevisions, Leases, Events) is counted, not read; Secrets
-// and ConfigMaps are read no further than their kind and name.
+// from the rest (EndpointSlices, ControllerRevisions, Leases, Events) is counted, not read, but for
+// a node Lease's renewTime (it dates the dump and a NotReady node's silence); Secrets and ConfigMaps
+// are read no further than their kind and name.
 
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from "../../kubernetes/objects.ts";
 import type { ClusterDumpInfo, NodeSpec, NotReadyAtStart } from "../../scenario/types.ts";
@@ -22,7 +23,7 @@ import { type DumpNode, dumpNode, optTime } from "./node.ts";
  */
 export const MAX_DUMP_BYTES = 256 * 1024 * 1024;
 
-/** Kinds the models make again from the other objects: their copies in the dump are not read. */
+/** Kinds the models make again from the other objects: their copies in the dump are not loaded. */
 const REBUILT_KINDS = new Set(["EndpointSlice", "Endpoints", "ControllerRevision", "Lease", "Event"]);
 
 export interface ClusterRead {
