@@ -185,18 +185,16 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
     return this.history.values();
   }
 
+  // heartbeat and phi keep only the monitored path and leave the rest to a function of their own: small, they
+  // are inlined into the caller's loop, and φ is not returned as a heap-allocated number on every call.
+
   heartbeat(nowMs: number): void {
-    if (!this.monitoring) {
-      checkTime("PhiAccrualFailureDetector", nowMs);
-      this.seed(); // a heartbeat from a new resource starts from the bootstrap history
-      this.monitoring = true;
-      this.lastMs = nowMs;
+    const interval = nowMs - this.lastMs;
+    // Not monitoring yet, or NaN, ±Infinity, out of range or backwards: one test (the last time was checked).
+    if (!(this.monitoring && interval >= 0 && nowMs <= MAX_TIME_MS)) {
+      this.firstHeartbeat(nowMs);
       return;
     }
-    const interval = nowMs - this.lastMs;
-    // NaN, ±Infinity, out of range or backwards: one test on the hot path (the last time was checked).
-    if (!(interval >= 0 && nowMs <= MAX_TIME_MS))
-      throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
     // Available at `nowMs` on the old state? The fast path is exact: while the silence is at most the shifted
     // mean, φ <= log10(2) ≈ 0.30103, below any threshold above that.
     const available =
@@ -210,16 +208,27 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
     this.lastMs = nowMs;
   }
 
+  /** The first heartbeat, or the error for a bad time. */
+  private firstHeartbeat(nowMs: number): void {
+    if (this.monitoring) throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
+    checkTime("PhiAccrualFailureDetector", nowMs);
+    this.seed(); // a heartbeat from a new resource starts from the bootstrap history
+    this.monitoring = true;
+    this.lastMs = nowMs;
+  }
+
   /** Suspicion level at `nowMs`; 0 before the first heartbeat; a RangeError before the last heartbeat. */
   phi(nowMs: number): number {
-    if (!this.monitoring) {
-      checkTime("PhiAccrualFailureDetector", nowMs);
-      return 0;
-    }
     const silence = nowMs - this.lastMs;
-    if (!(silence >= 0 && nowMs <= MAX_TIME_MS))
-      throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
+    if (!(this.monitoring && silence >= 0 && nowMs <= MAX_TIME_MS)) return this.unmonitoredPhi(nowMs);
     return phiNormal(silence, this.shiftedMean, this.sd);
+  }
+
+  /** φ before the first heartbeat (0, the time checked), or the error for a bad time. */
+  private unmonitoredPhi(nowMs: number): number {
+    if (this.monitoring) throw badSilence("PhiAccrualFailureDetector", nowMs, this.lastMs);
+    checkTime("PhiAccrualFailureDetector", nowMs);
+    return 0;
   }
 
   isAvailable(nowMs: number): boolean {
