@@ -26,7 +26,7 @@ import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Trace } from "../trace/events.ts";
 import type { InitialState, SimulationResult } from "../trace/result.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
-import { startNotReady } from "./not-ready-at-start.ts";
+import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
 import { initialState, summarize } from "./result.ts";
 
 export type { InitialState, SimulationResult, Summary } from "../trace/result.ts";
@@ -162,6 +162,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     }
   };
   if (scenario.start === "running") createManifests();
+  scheduleNotReady(ctx, scenario.nodes, kubelets);
   engine.run(0);
   startNotReady(ctx, scenario.nodes, kubelets, taintEviction);
   const initial: InitialState = initialState(store);

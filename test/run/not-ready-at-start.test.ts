@@ -169,6 +169,22 @@ describe("running from a NotReady node", () => {
     expect(again).toEqual([]);
   });
 
+  it("Ready False: the runtime goes down in the warm-up, so the kubelet itself posts NotReady by t=0 and never Ready", () => {
+    const readyFalse = `    - {type: Ready, status: "False", reason: KubeletNotReady, message: "container runtime is down", lastHeartbeatTime: "${ago(5)}", lastTransitionTime: "${ago(75)}"}`;
+    const notReadyTaints = unreachable.replaceAll(TAINT_UNREACHABLE, "node.kubernetes.io/not-ready");
+    const s = load(SCENARIO, {
+      "dump.yaml": list(
+        node("n1", readyTrue) + node("n2", readyFalse, notReadyTaints) + lease("n1", 2) + pod("web", "n2"),
+      ),
+    });
+    const result = simulate(s);
+    expect(result.initial.nodes.find((n) => n.name === "n2")?.status).toBe("NotReady");
+    // The kubelet's own posts after t=0 are NotReady ones; the node controller removes no taint.
+    const n2 = result.events.filter((e) => e.node === "n2");
+    expect(n2.filter((e) => e.type === "NodeReady" || e.type === "NodeTaintRemoved")).toEqual([]);
+    expect(result.events.filter((e) => e.type === "PodEvicted").map((e) => e.t)).toEqual([300 - 68]);
+  });
+
   it("the starting state says what the dump showed and how the run keeps it so", () => {
     const s = scenario();
     const text = formatTimeline(simulate(s), s);
