@@ -3,11 +3,11 @@
 // pods not ready (MarkPodsNotReady, pkg/controller/util/node/controller_utils.go), taints them
 // (doNoScheduleTaintingPass at once; NoExecute through processTaintBaseEviction and a per-zone
 // rate-limited queue, doNoExecuteTaintingPass) and computes zone disruption states
-// (handleDisruption; the rules per zone are in zone-state.ts).
-//
-// Over 400 lines on purpose: one controller, one file, as upstream (node_lifecycle_controller.go);
-// its health monitor, its two tainting passes and its zone bookkeeping share the per-node health
-// and the per-zone queues. The pure parts live apart: zone-state.ts, rate-limited-queue.ts.
+// (handleDisruption; the rules per zone are in zone-state.ts). What it knows of each node's health
+// is in node-health.ts; its writes of a Node (conditions set Unknown, taints added and removed) and
+// the NoSchedule pass in node-lifecycle-writes.ts; the pure parts in zone-state.ts,
+// rate-limited-queue.ts. A Ready node with no NoExecute taint and nothing queued is looked at, not
+// written.
 
 import { setPodReady } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
@@ -18,18 +18,12 @@ import {
   NODE_EVICTION_PERIOD,
   TAINT_RETRY_MISSING_READY,
 } from "../kubernetes/defaults.ts";
-import { nodeRow } from "../kubernetes/kubectl.ts";
-import { LABEL_EXCLUDE_DISRUPTION, zoneKey, zoneName } from "../kubernetes/labels.ts";
-import type { ConditionStatus, Node, NodeCondition, Taint } from "../kubernetes/objects.ts";
-import {
-  hasTaint,
-  NO_SCHEDULE_CONDITION_TAINTS,
-  TAINT_NOT_READY,
-  TAINT_UNREACHABLE,
-  TAINT_UNSCHEDULABLE,
-  taintString,
-} from "../kubernetes/taints.ts";
+import { zoneName } from "../kubernetes/labels.ts";
+import type { ConditionStatus, Node } from "../kubernetes/objects.ts";
+import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from "../kubernetes/taints.ts";
 import type { NodeTaintCause, NodeTaintRemovalCause, Rate } from "../trace/control-plane-events.ts";
+import { firstSight, type NodeHealth, readyOf, tryUpdateNodeHealth } from "./node-health.ts";
+import { addTaint, doNoScheduleTaintingPass, removeTaints } from "./node-lifecycle-writes.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
 import { computeZoneState, type ZoneState, zoneRate } from "./zone-state.ts";
 
@@ -45,20 +39,8 @@ export type NodeLifecycleSettings = Pick<
   | "unhealthyZoneThreshold"
 >;
 
-/** nodeHealthData: what the controller last saw of a node. */
-interface NodeHealth {
-  probeTimestamp: number;
-  readyTransitionTimestamp: number;
-  /** Ready's lastHeartbeatTime in the status last seen */
-  lastHeartbeat: number | undefined;
-  /** spec.renewTime of the Lease last seen */
-  leaseRenewTime: number | undefined;
-  /** the node's Lease, `kube-node-lease/<node>` (one string per node, not one per pass) */
-  leaseKey: string;
-}
-
-/** Conditions the controller sets to Unknown when the kubelet goes silent (NetworkUnavailable is left alone). */
-const CONDITIONS_SET_UNKNOWN = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
+/** The NoExecute taints the controller sets: markNodeAsReachable removes both. */
+const NO_EXECUTE_KEYS = [TAINT_UNREACHABLE, TAINT_NOT_READY];
 
 export class NodeLifecycleController {
   private health = new Map<string, NodeHealth>();
@@ -66,6 +48,8 @@ export class NodeLifecycleController {
   private queues = new Map<string, RateLimitedTimedQueue>();
   /** Each zone's tainting rate and the flag that set it (the limiter itself knows only its qps). */
   private rates = new Map<string, Rate>();
+  /** Each zone's list of Ready statuses, emptied and refilled at every pass (not built anew each time). */
+  private conditionLists = new Map<string, ConditionStatus[]>();
   private taintTimer: Timer | undefined;
   /** Phase of the 100ms doNoExecuteTaintingPass ticker. */
   private readonly tickPhase: number;
@@ -81,7 +65,7 @@ export class NodeLifecycleController {
     cluster.engine.at(firstPass, () => this.monitorNodeHealth());
     cluster.store.watch("Node", (type, node) => {
       if (type === "DELETED") this.forgetNode(node);
-      else this.doNoScheduleTaintingPass(node);
+      else doNoScheduleTaintingPass(cluster, node);
     });
   }
 
@@ -97,19 +81,28 @@ export class NodeLifecycleController {
     const nodes = this.cluster.store.list("Node");
     const zoneConditions = new Map<string, ConditionStatus[]>();
     for (const node of nodes) {
-      const zone = zoneKey(node);
-      // addPodEvictorForNewZone: only for a node seen for the first time, so a zone whose nodes are all
-      // excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
-      if (!this.health.has(node.metadata.name) && !this.zoneStates.has(zone)) this.addZone(zone);
-      const [observed, current] = this.tryUpdateNodeHealth(node, now);
-      this.processTaintBaseEviction(node, observed);
+      let h = this.health.get(node.metadata.name);
+      if (!h) {
+        h = firstSight(node, now);
+        this.health.set(node.metadata.name, h);
+        // addPodEvictorForNewZone: only for a node seen for the first time, so a zone whose nodes are
+        // all excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
+        if (!this.zoneStates.has(h.zone)) this.addZone(h.zone);
+      }
+      const ready = readyOf(node, h);
+      const observed: ConditionStatus = ready?.status ?? "Unknown";
+      const current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, ready);
+      this.processTaintBaseEviction(node, h.zone, observed);
       if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
-      // isNodeExcludedFromDisruptionChecks (node_lifecycle_controller.go): `_, ok := node.Labels[…]`,
-      // so the label's presence excludes the node, whatever its value (an empty one too).
-      if (!Object.hasOwn(node.metadata.labels ?? {}, LABEL_EXCLUDE_DISRUPTION)) {
-        const list = zoneConditions.get(zone) ?? [];
+      if (!h.excluded) {
+        let list = zoneConditions.get(h.zone);
+        if (!list) {
+          list = this.conditionLists.get(h.zone) ?? [];
+          list.length = 0;
+          this.conditionLists.set(h.zone, list);
+          zoneConditions.set(h.zone, list);
+        }
         list.push(current);
-        zoneConditions.set(zone, list);
       }
     }
     this.handleDisruption(zoneConditions, nodes, now);
@@ -118,96 +111,6 @@ export class NodeLifecycleController {
     this.cluster.engine.after(this.settings.nodeMonitorPeriod + MONITOR_PASS_PROCESSING, () =>
       this.monitorNodeHealth(),
     );
-  }
-
-  /** tryUpdateNodeHealth: returns the Ready status observed before this pass and after it. */
-  private tryUpdateNodeHealth(node: Node, now: number): [ConditionStatus, ConditionStatus] {
-    const name = node.metadata.name;
-    const ready = node.status.conditions.find((c) => c.type === "Ready");
-    const observed: ConditionStatus = ready?.status ?? "Unknown";
-    let h = this.health.get(name);
-    if (!h) {
-      // First sight: "Assuming now as a timestamp" (or creationTimestamp without a Ready condition).
-      h = {
-        probeTimestamp: ready ? now : (node.metadata.creationTimestamp ?? now),
-        readyTransitionTimestamp: now,
-        lastHeartbeat: ready?.lastHeartbeatTime,
-        leaseRenewTime: undefined,
-        leaseKey: `kube-node-lease/${name}`,
-      };
-      this.health.set(name, h);
-    } else if (ready?.lastHeartbeatTime !== h.lastHeartbeat) {
-      h.lastHeartbeat = ready?.lastHeartbeatTime;
-      h.probeTimestamp = now;
-    }
-    // "Always update the probe time if node lease is renewed."
-    const lease = this.cluster.store.get("Lease", h.leaseKey);
-    if (lease && (h.leaseRenewTime === undefined || lease.spec.renewTime > h.leaseRenewTime)) {
-      h.leaseRenewTime = lease.spec.renewTime;
-      h.probeTimestamp = now;
-    }
-    const grace = ready ? this.settings.nodeMonitorGracePeriod : this.settings.nodeStartupGracePeriod;
-    // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
-    if (this.cluster.engine.since(h.probeTimestamp) > grace && ready?.status !== "Unknown") {
-      this.setConditionsUnknown(
-        node,
-        now,
-        h,
-        grace,
-        ready ? "node-monitor-grace-period" : "node-startup-grace-period",
-      );
-    }
-    const current: ConditionStatus =
-      node.status.conditions.find((c) => c.type === "Ready")?.status ?? "Unknown";
-    return [observed, current];
-  }
-
-  private setConditionsUnknown(
-    node: Node,
-    now: number,
-    h: NodeHealth,
-    grace: number,
-    flag: "node-monitor-grace-period" | "node-startup-grace-period",
-  ): void {
-    for (const type of CONDITIONS_SET_UNKNOWN) {
-      const cond = node.status.conditions.find((c) => c.type === type);
-      if (cond) {
-        if (cond.status === "Unknown") continue;
-        cond.status = "Unknown";
-        cond.reason = "NodeStatusUnknown";
-        cond.message = "Kubelet stopped posting node status.";
-        cond.lastTransitionTime = now;
-      } else {
-        const created = node.metadata.creationTimestamp ?? now;
-        node.status.conditions.push({
-          type,
-          status: "Unknown",
-          reason: "NodeStatusNeverUpdated",
-          message: "Kubelet never posted node status.",
-          lastHeartbeatTime: created,
-          lastTransitionTime: now,
-        } satisfies NodeCondition);
-      }
-    }
-    h.readyTransitionTimestamp = now;
-    this.cluster.store.update(node);
-    const ready = node.status.conditions.find((c) => c.type === "Ready");
-    const lease = this.cluster.store.get("Lease", `kube-node-lease/${node.metadata.name}`);
-    this.cluster.trace.emit({
-      type: "NodeNotReady",
-      lane: "control-plane",
-      object: `Node/${node.metadata.name}`,
-      node: node.metadata.name,
-      status: "Unknown",
-      reason: ready?.reason ?? "NodeStatusUnknown",
-      conditionMessage: ready?.message ?? "Kubelet stopped posting node status.",
-      flag,
-      value: grace,
-      nodeMonitorPeriod: this.settings.nodeMonitorPeriod,
-      probeTimestamp: h.probeTimestamp,
-      ...(lease ? { leaseRenewTime: lease.spec.renewTime } : {}),
-      nodeRow: nodeRow(node, now),
-    });
   }
 
   /** MarkPodsNotReady (pkg/controller/util/node/controller_utils.go): only the Ready condition, per pod. */
@@ -225,31 +128,31 @@ export class NodeLifecycleController {
   // ---- NoExecute tainting ---------------------------------------------------------------------
 
   /** processTaintBaseEviction: decided on the Ready condition observed *before* this pass's update. */
-  private processTaintBaseEviction(node: Node, observed: ConditionStatus): void {
+  private processTaintBaseEviction(node: Node, zone: string, observed: ConditionStatus): void {
     const taints = node.spec.taints ?? [];
     if (observed === "False") {
       if (hasTaint(taints, TAINT_UNREACHABLE, "NoExecute"))
         this.swapNoExecute(node, TAINT_NOT_READY, "False");
-      else this.markNodeForTainting(node, TAINT_NOT_READY);
+      else this.markNodeForTainting(node, zone, TAINT_NOT_READY);
     } else if (observed === "Unknown") {
       if (hasTaint(taints, TAINT_NOT_READY, "NoExecute"))
         this.swapNoExecute(node, TAINT_UNREACHABLE, "Unknown");
-      else this.markNodeForTainting(node, TAINT_UNREACHABLE);
+      else this.markNodeForTainting(node, zone, TAINT_UNREACHABLE);
     } else {
-      this.markNodeAsReachable(node, "ready-again");
+      this.markNodeAsReachable(node, zone, "ready-again");
     }
   }
 
   /** markNodeForTainting: Remove (if the expected taint is missing) then Add, which is a no-op for a queued node. */
-  private markNodeForTainting(node: Node, key: string): void {
-    const queue = this.queues.get(zoneKey(node))!;
+  private markNodeForTainting(node: Node, zone: string, key: string): void {
+    const queue = this.queues.get(zone)!;
     if (!hasTaint(node.spec.taints, key, "NoExecute")) queue.remove(node.metadata.name);
     queue.add(node.metadata.name, this.cluster.engine.now);
   }
 
-  private markNodeAsReachable(node: Node, cause: NodeTaintRemovalCause): void {
-    this.removeTaints(node, [TAINT_UNREACHABLE, TAINT_NOT_READY], "NoExecute", cause);
-    this.queues.get(zoneKey(node))?.remove(node.metadata.name);
+  private markNodeAsReachable(node: Node, zone: string, cause: NodeTaintRemovalCause): void {
+    removeTaints(this.cluster, node, NO_EXECUTE_KEYS, "NoExecute", cause);
+    this.queues.get(zone)?.remove(node.metadata.name);
   }
 
   private scheduleTaintTick(): void {
@@ -309,34 +212,8 @@ export class NodeLifecycleController {
             zone: zoneName(zone),
             rate: this.rates.get(zone) ?? { value: 0 },
           };
-    this.addTaint(node, { key, effect: "NoExecute", timeAdded: this.cluster.engine.now }, cause);
-    this.removeTaints(node, [other], "NoExecute", "swapped", `${key}:NoExecute`);
-  }
-
-  // ---- NoSchedule tainting: on every node change, not rate limited ------------------------------
-
-  private doNoScheduleTaintingPass(node: Node): void {
-    if (!this.cluster.store.exists(node)) return;
-    const status = (type: string) => node.status.conditions.find((c) => c.type === type)?.status;
-    const want = NO_SCHEDULE_CONDITION_TAINTS.filter(([type, s]) => status(type) === s).map(
-      ([, , key]) => key,
-    );
-    if (node.spec.unschedulable) want.push(TAINT_UNSCHEDULABLE);
-    const managed = [...NO_SCHEDULE_CONDITION_TAINTS.map(([, , key]) => key), TAINT_UNSCHEDULABLE];
-    const have = (node.spec.taints ?? [])
-      .filter((t) => t.effect === "NoSchedule" && managed.includes(t.key))
-      .map((t) => t.key);
-    const stale = have.filter((k) => !want.includes(k));
-    if (stale.length > 0) this.removeTaints(node, stale, "NoSchedule", "condition-cleared");
-    const ready = status("Ready");
-    for (const key of want) {
-      if (have.includes(key)) continue;
-      const cause: NodeTaintCause =
-        key === TAINT_UNSCHEDULABLE
-          ? { by: "node-lifecycle-controller", cause: "unschedulable" }
-          : { by: "node-lifecycle-controller", cause: "condition", ...(ready ? { ready } : {}) };
-      this.addTaint(node, { key, effect: "NoSchedule", timeAdded: this.cluster.engine.now }, cause);
-    }
+    addTaint(this.cluster, node, { key, effect: "NoExecute", timeAdded: this.cluster.engine.now }, cause);
+    removeTaints(this.cluster, node, [other], "NoExecute", "swapped", `${key}:NoExecute`);
   }
 
   // ---- zones: handleDisruption ------------------------------------------------------------------
@@ -370,7 +247,8 @@ export class NodeLifecycleController {
     if (allAreFull && allWasFull) return;
     if (allAreFull) {
       // "Controller detected that all Nodes are not-Ready. Entering master disruption mode."
-      for (const node of nodes) this.markNodeAsReachable(node, "all-zones-down");
+      for (const node of nodes)
+        this.markNodeAsReachable(node, this.health.get(node.metadata.name)!.zone, "all-zones-down");
       for (const zone of zones) {
         this.swapLimiter(zone, { value: 0 });
         this.setZoneState(zone, "FullDisruption", zoneConditions.get(zone)!);
@@ -426,46 +304,5 @@ export class NodeLifecycleController {
   private forgetNode(node: Node): void {
     this.health.delete(node.metadata.name);
     for (const q of this.queues.values()) q.remove(node.metadata.name);
-  }
-
-  // ---- taint writes ---------------------------------------------------------------------------
-
-  private addTaint(node: Node, taint: Taint, cause: NodeTaintCause): void {
-    node.spec.taints = [...(node.spec.taints ?? []), taint];
-    this.cluster.store.update(node);
-    this.cluster.trace.emit({
-      type: "NodeTainted",
-      lane: "control-plane",
-      object: `Node/${node.metadata.name}`,
-      node: node.metadata.name,
-      taint: `${taint.key}:${taint.effect}`,
-      taints: node.spec.taints.map(taintString),
-      ...cause,
-    });
-  }
-
-  private removeTaints(
-    node: Node,
-    keys: string[],
-    effect: Taint["effect"],
-    cause: NodeTaintRemovalCause,
-    swappedFor?: string,
-  ): void {
-    const removed = (node.spec.taints ?? []).filter((t) => t.effect === effect && keys.includes(t.key));
-    if (removed.length === 0) return;
-    node.spec.taints = (node.spec.taints ?? []).filter((t) => !removed.includes(t));
-    this.cluster.store.update(node);
-    for (const t of removed) {
-      this.cluster.trace.emit({
-        type: "NodeTaintRemoved",
-        lane: "control-plane",
-        object: `Node/${node.metadata.name}`,
-        node: node.metadata.name,
-        taint: `${t.key}:${t.effect}`,
-        by: "node-lifecycle-controller",
-        cause,
-        ...(swappedFor ? { swappedFor } : {}),
-      });
-    }
   }
 }

@@ -18,7 +18,8 @@ export function computeZoneState(
   conditions: readonly ConditionStatus[],
   unhealthyZoneThreshold: number,
 ): ZoneState {
-  const ready = conditions.filter((c) => c === "True").length;
+  let ready = 0;
+  for (const c of conditions) if (c === "True") ready++;
   const notReady = conditions.length - ready;
   if (ready === 0 && notReady > 0) return "FullDisruption";
   if (notReady > 2 && notReady / (notReady + ready) >= unhealthyZoneThreshold) return "PartialDisruption";

@@ -12,7 +12,7 @@ import {
   NODE_LEASE_RENEW_INTERVAL_FRACTION,
 } from "../kubernetes/defaults.ts";
 import type { Lease } from "../kubernetes/objects.ts";
-import type { Trace } from "../trace/events.ts";
+import type { EventOf, Trace } from "../trace/events.ts";
 
 /** What the lease controller needs from its kubelet. */
 export interface NodeLeaseHost {
@@ -36,14 +36,25 @@ export class NodeLease {
   private backoff = 0;
   /** `kube-node-lease/<node>`, the Lease's key */
   private readonly key: string;
+  /** the Lease last renewed: renewed again while the API still has it, else found by key or created */
+  private lease: Lease | undefined;
+  /** renewInterval: nodeLeaseDurationSeconds × nodeLeaseRenewIntervalFraction (0.25), pkg/kubelet/kubelet.go. */
+  readonly renewInterval: number;
+  /** The LeaseRenewed event without its time, built once: every renewal's is the same (the trace stamps the time). */
+  private readonly renewed: Omit<EventOf<"LeaseRenewed">, "t">;
+  private readonly sync = () => this.renew();
 
   constructor(private readonly host: NodeLeaseHost) {
     this.key = `kube-node-lease/${host.node}`;
-  }
-
-  /** renewInterval: nodeLeaseDurationSeconds × nodeLeaseRenewIntervalFraction (0.25), pkg/kubelet/kubelet.go. */
-  get renewInterval(): number {
-    return this.host.nodeLeaseDurationSeconds * NODE_LEASE_RENEW_INTERVAL_FRACTION;
+    this.renewInterval = host.nodeLeaseDurationSeconds * NODE_LEASE_RENEW_INTERVAL_FRACTION;
+    this.renewed = {
+      type: "LeaseRenewed",
+      lane: "kubelet",
+      object: `Lease/${this.key}`,
+      node: host.node,
+      nodeLeaseDurationSeconds: host.nodeLeaseDurationSeconds,
+      renewIntervalSeconds: this.renewInterval,
+    };
   }
 
   /** The Lease as the controller creates it. */
@@ -77,14 +88,14 @@ export class NodeLease {
 
   private schedule(delay: number): void {
     this.host.engine.cancel(this.timer);
-    this.timer = this.host.engine.after(delay, () => this.sync());
+    this.timer = this.host.engine.after(delay, this.sync);
   }
 
   /**
    * One pass: renew, then wait renewInterval × U[1, 1.04) from the end of this pass (JitterUntil,
    * sliding). Unreachable API: backoffEnsureLease retries forever, 200ms doubling to 7s.
    */
-  private sync(): void {
+  private renew(): void {
     const host = this.host;
     this.timer = undefined;
     if (!host.running()) return;
@@ -97,18 +108,13 @@ export class NodeLease {
       return;
     }
     this.backoff = 0;
-    const name = this.key;
-    const lease = host.store.get("Lease", name) ?? host.store.create(this.object(host.engine.now));
+    let lease = this.lease;
+    if (!lease || !host.store.exists(lease))
+      lease = this.lease =
+        host.store.get("Lease", this.key) ?? host.store.create(this.object(host.engine.now));
     lease.spec.renewTime = host.engine.now;
     host.store.update(lease);
-    host.trace.emit({
-      type: "LeaseRenewed",
-      lane: "kubelet",
-      object: `Lease/${name}`,
-      node: host.node,
-      nodeLeaseDurationSeconds: host.nodeLeaseDurationSeconds,
-      renewIntervalSeconds: this.renewInterval,
-    });
+    host.trace.emitRenewal(this.renewed);
     this.schedule(this.renewInterval * host.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
   }
 }

@@ -9,32 +9,41 @@ import type { TraceEvent } from "./events.ts";
  * between its renewals; 10 s each by default), while the run went on that long.
  */
 export function visibleEventIndexes(events: readonly TraceEvent[], duration: number): number[] {
-  const renewals = new Map<string, number[]>();
-  events.forEach((e, i) => {
-    if (e.type !== "LeaseRenewed") return;
+  // One read of each event: the others' indexes in order, each Lease's renewals (index and time).
+  const others: number[] = [];
+  const renewals = new Map<string, { at: number[]; t: number[] }>();
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.type !== "LeaseRenewed") {
+      others.push(i);
+      continue;
+    }
     const list = renewals.get(e.object);
-    if (list) list.push(i);
-    else renewals.set(e.object, [i]);
-  });
-  const shown = new Set<number>();
-  for (const list of renewals.values()) {
-    const gaps = list.slice(1).map((idx, k) => events[idx]!.t - events[list[k]!]!.t);
-    const silence = 3 * (median(gaps) ?? 10);
-    list.forEach((idx, k) => {
-      const t = events[idx]!.t;
-      const next = list[k + 1];
-      if (next === undefined ? duration - t > silence : events[next]!.t - t > silence) shown.add(idx);
-    });
+    if (list) {
+      list.at.push(i);
+      list.t.push(e.t);
+    } else renewals.set(e.object, { at: [i], t: [e.t] });
   }
+  const shown: number[] = [];
+  for (const { at, t } of renewals.values()) {
+    const gaps = new Float64Array(t.length - 1);
+    for (let k = 0; k < gaps.length; k++) gaps[k] = t[k + 1]! - t[k]!;
+    // The median gap (the upper one of an even count); a Float64Array sorts by value.
+    const silence = 3 * (gaps.length > 0 ? gaps.sort()[Math.floor(gaps.length / 2)]! : 10);
+    for (let k = 0; k < t.length; k++) {
+      const next = k + 1 < t.length ? t[k + 1]! : undefined;
+      if (next === undefined ? duration - t[k]! > silence : next - t[k]! > silence) shown.push(at[k]!);
+    }
+  }
+  if (shown.length === 0) return others;
+  // Merge the few renewals shown into the others, in event order.
+  shown.sort((a, b) => a - b);
   const out: number[] = [];
-  events.forEach((e, i) => {
-    if (e.type !== "LeaseRenewed" || shown.has(i)) out.push(i);
-  });
+  let j = 0;
+  for (const i of others) {
+    while (j < shown.length && shown[j]! < i) out.push(shown[j++]!);
+    out.push(i);
+  }
+  while (j < shown.length) out.push(shown[j++]!);
   return out;
-}
-
-function median(xs: number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }

@@ -87,6 +87,54 @@ describe("node lifecycle controller: Ready → Unknown", () => {
     expect(e!.t - e!.probeTimestamp).toBeLessThanOrEqual(55.0011);
   });
 
+  // The controller keeps the Lease and the Ready condition it found (node-health.ts): what it reads
+  // must still be the lister's, whatever happened to the objects in between.
+  it.each([
+    { recreated: true, notReady: false },
+    { recreated: false, notReady: true },
+  ])(
+    "a Lease deleted (and created anew: $recreated) is read from the API, not the deleted object",
+    ({ recreated, notReady }) => {
+      const h = cluster({ n1: "a" });
+      h.to(20);
+      const old = h.store.get("Lease", "kube-node-lease/n1")!;
+      h.store.delete(old);
+      if (recreated) {
+        // Renewals of the new object only: the deleted one stays at its last renewal.
+        h.store.create(lease("n1", 20));
+        keepAlive(h, "n1");
+      } else {
+        // Whoever still holds the deleted object renews it: the API no longer has it.
+        const stale = () => {
+          old.spec.renewTime = h.engine.now;
+          h.engine.after(10, stale);
+        };
+        h.engine.after(10, stale);
+      }
+      h.to(300);
+      const events = h.events("NodeNotReady");
+      expect(events.length > 0).toBe(notReady);
+      if (notReady) {
+        expect(events[0]!.leaseRenewTime).toBeUndefined();
+        expect(events[0]!.probeTimestamp).toBeLessThanOrEqual(20 + PASS);
+      }
+    },
+  );
+
+  it("a Ready condition added to a node's conditions in place is read at the next pass", () => {
+    const h = harness();
+    const n = node("n1");
+    const ready = n.status.conditions.pop()!;
+    h.store.create(n);
+    h.store.create(lease("n1", 0));
+    new NodeLifecycleController(h, settings());
+    h.to(2);
+    n.status.conditions.push({ ...ready, lastHeartbeatTime: 2 });
+    h.to(300);
+    // With a Ready condition the grace is node-monitor-grace-period, not the startup one.
+    expect(h.events("NodeNotReady")[0]).toMatchObject({ flag: "node-monitor-grace-period", value: 50 });
+  });
+
   it("MarkPodsNotReady: every pod on the node gets Ready=False (reason NodeNotReady) on the transition only", () => {
     const h = cluster({ n1: "a", n2: "a" });
     keepAlive(h, "n2");
