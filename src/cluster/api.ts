@@ -25,6 +25,7 @@ export type ApiWriter = { engine: Engine; store: Store; trace: Trace };
 export function createPod(cluster: Cluster, pod: Pod, cause: PodCreatedCause): Pod {
   admitPod(pod, cluster.admission);
   cluster.store.create(pod);
+  if (cluster.trace.muted) return pod;
   cluster.trace.emit({
     type: "PodCreated",
     lane: "control-plane",

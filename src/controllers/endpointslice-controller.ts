@@ -12,6 +12,8 @@ import type { EndpointView } from "../trace/control-plane-events.ts";
 export class EndpointSliceController {
   /** The Services selecting each pod (labels do not change here); cleared when Services change. */
   private selecting = new Map<string, Service[]>();
+  /** The same by namespace and labels (in their order): a template's pods filter the Services once. */
+  private byLabels = new Map<string, Service[]>();
   /** Each slice's endpoints by pod name, so a pod change costs no scan of the slice. */
   private index = new Map<EndpointSlice, Map<string, Endpoint>>();
 
@@ -20,23 +22,45 @@ export class EndpointSliceController {
       for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, type === "DELETED");
       if (type === "DELETED") this.selecting.delete(pod.metadata.uid!);
     });
-    cluster.store.watch("Service", () => this.selecting.clear());
+    cluster.store.watch("Service", () => {
+      this.selecting.clear();
+      this.byLabels.clear();
+    });
   }
 
   private servicesFor(pod: Pod): Service[] {
     const uid = pod.metadata.uid!;
     let list = this.selecting.get(uid);
     if (!list) {
-      list = this.cluster.store
-        .list("Service")
-        .filter(
-          (s) =>
-            s.metadata.namespace === pod.metadata.namespace &&
-            matchesMap(s.spec.selector, pod.metadata.labels),
-        );
+      // The pods of one template share their namespace and labels, and so their Services.
+      const labels = pod.metadata.labels ?? {};
+      let same = `${pod.metadata.namespace}\n`;
+      for (const k in labels) same += `${k}=${labels[k]}\n`;
+      list = this.byLabels.get(same);
+      if (!list) {
+        list = this.cluster.store
+          .list("Service")
+          .filter(
+            (s) =>
+              s.metadata.namespace === pod.metadata.namespace &&
+              matchesMap(s.spec.selector, pod.metadata.labels),
+          );
+        this.byLabels.set(same, list);
+      }
       this.selecting.set(uid, list);
     }
     return list;
+  }
+
+  /**
+   * Pods that started together without a write each (the warm-up's bulk start, kubelet/bulk-start.ts),
+   * in start order: what their watch events would have done, each slice written once.
+   */
+  podsStarted(pods: readonly Pod[]): void {
+    const written = new Set<EndpointSlice>();
+    for (const pod of pods)
+      for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, false, written);
+    for (const slice of written) this.cluster.store.update(slice);
   }
 
   private endpointsByPod(slice: EndpointSlice): Map<string, Endpoint> {
@@ -67,7 +91,8 @@ export class EndpointSliceController {
     return slice;
   }
 
-  private syncEndpoint(svc: Service, pod: Pod, deleted: boolean): void {
+  /** `written`: the slices changed, to be written by the caller (else each change is written at once). */
+  private syncEndpoint(svc: Service, pod: Pod, deleted: boolean, written?: Set<EndpointSlice>): void {
     const slice = this.slice(svc);
     const byPod = this.endpointsByPod(slice);
     const before = byPod.get(pod.metadata.name);
@@ -75,18 +100,14 @@ export class EndpointSliceController {
     const samePod = deleted
       ? !this.cluster.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
       : true;
-    const service = `${svc.metadata.namespace}/${svc.metadata.name}`;
-    const common = {
-      object: ref(pod),
-      service,
-      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-    } as const;
     if (!samePod) return;
+    const write = (s: EndpointSlice) => (written ? written.add(s) : this.cluster.store.update(s));
     if (deleted || !member(pod)) {
       if (!before) return;
+      const common = eventFields(svc, pod);
       slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
       byPod.delete(pod.metadata.name);
-      this.cluster.store.update(slice);
+      write(slice);
       if (before.conditions.ready)
         this.cluster.trace.emit({
           type: "EndpointNotReady",
@@ -112,8 +133,9 @@ export class EndpointSliceController {
       slice.endpoints.push(after);
       byPod.set(pod.metadata.name, after);
     }
-    this.cluster.store.update(slice);
+    write(slice);
     if (after.conditions.ready === wasReady) return;
+    const common = eventFields(svc, pod);
     const endpoint = endpointView(after);
     if (after.conditions.ready)
       this.cluster.trace.emit({ type: "EndpointReady", lane: "network", ...common, endpoint });
@@ -146,6 +168,15 @@ export function endpointFor(svc: Service, pod: Pod): Endpoint {
     ...(pod.spec.nodeName ? { nodeName: pod.spec.nodeName } : {}),
     targetRef: { kind: "Pod", namespace: pod.metadata.namespace, name: pod.metadata.name },
   };
+}
+
+/** The fields every endpoint event of this pod and Service starts with. */
+function eventFields(svc: Service, pod: Pod) {
+  return {
+    object: ref(pod),
+    service: `${svc.metadata.namespace}/${svc.metadata.name}`,
+    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+  } as const;
 }
 
 function endpointView(e: Endpoint): EndpointView {

@@ -13,7 +13,7 @@ export function podFromTemplate(
   owner: OwnerReference,
   extraLabels: Record<string, string> = {},
 ): Pod {
-  const spec = structuredClone(template.spec);
+  const spec = copyData(template.spec);
   return {
     kind: "Pod",
     metadata: {
@@ -51,4 +51,16 @@ export function isActive(pod: Pod): boolean {
     pod.status.phase !== "Succeeded" &&
     pod.status.phase !== "Failed"
   );
+}
+
+/**
+ * A deep copy of plain data (objects, arrays, primitives: what the loader builds a template from),
+ * as structuredClone makes it, without its serialization (a pod per replica made it a hot spot).
+ */
+function copyData<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(copyData) as T;
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copyData((v as Record<string, unknown>)[k]);
+  return out as T;
 }

@@ -58,6 +58,8 @@ export class TaintEvictionController {
   }
 
   private handleNodeUpdate(node: Node, taints: Taint[]): void {
+    // No taint left and no eviction scheduled: nothing to cancel (a node's first sight, mostly).
+    if (taints.length === 0 && this.evictions.size === 0) return;
     const pods = this.cluster.store.podsOnNode(node.metadata.name);
     if (taints.length === 0) {
       for (const pod of pods) this.cancel(pod.metadata.uid!, true);

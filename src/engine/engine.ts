@@ -39,6 +39,14 @@ export class Engine {
   onProgress: ((now: number, processed: number) => void) | undefined = undefined;
   readonly rng: Rng;
   private readonly heap = new StableHeap<Timer>();
+  /**
+   * The events scheduled for the current instant while the clock is on it (a watch notification,
+   * a work queue's pass), in scheduling order: a list instead of the heap. They come after every
+   * heap event of the same instant, all scheduled before the clock got there: the (time, sequence)
+   * order is the heap's alone would be.
+   */
+  private current: Timer[] = [];
+  private currentNext = 0;
 
   constructor(seed: number) {
     this.rng = new Rng(seed);
@@ -51,7 +59,8 @@ export class Engine {
     // now" must not round back onto now and run again at the same instant).
     if (t <= this.now) t = at > this.now ? quantize(this.now + TICK) : this.now;
     const timer: Timer = { at: t, cancelled: false, fn };
-    this.heap.push(t, timer);
+    if (t === this.now) this.current.push(timer);
+    else this.heap.push(t, timer);
     return timer;
   }
 
@@ -69,21 +78,46 @@ export class Engine {
     if (timer) timer.cancelled = true;
   }
 
+  /**
+   * Whether `timer` is the last event scheduled for this instant so far and has not run: work its
+   * owner adds to it runs exactly where an event scheduled now would (the store's watch deliveries).
+   */
+  lastOfInstant(timer: Timer): boolean {
+    const current = this.current;
+    return current.length > this.currentNext && current[current.length - 1] === timer;
+  }
+
   get pending(): number {
-    return this.heap.size;
+    return this.heap.size + this.current.length - this.currentNext;
   }
 
   /** The time of the next queued event (cancelled ones included), or +Infinity. */
   nextAt(): number {
-    return this.heap.peekTime();
+    return this.currentNext < this.current.length ? this.now : this.heap.peekTime();
+  }
+
+  /** The next event due by `end`: the heap's of this instant, then this instant's list, then the heap's. */
+  private next(end: number): Timer | undefined {
+    const heap = this.heap;
+    const t = heap.peekTime();
+    if (t <= this.now && t <= end) return heap.pop();
+    const current = this.current;
+    if (this.currentNext < current.length) {
+      if (this.now > end) return undefined;
+      const timer = current[this.currentNext++]!;
+      if (this.currentNext === current.length) {
+        current.length = 0;
+        this.currentNext = 0;
+      }
+      return timer;
+    }
+    return t <= end ? heap.pop() : undefined;
   }
 
   /** Run every event up to and including time `until`; the clock ends at `until`. */
   run(until: number): void {
-    const heap = this.heap;
     const end = quantize(until);
-    while (heap.size > 0 && heap.peekTime() <= end) {
-      const top = heap.pop()!;
+    for (let top = this.next(end); top !== undefined; top = this.next(end)) {
       if (top.cancelled) continue;
       this.now = top.at;
       if (++this.processed > this.maxEvents) throw new EventBudgetExceeded(this.maxEvents, this.now);

@@ -6,22 +6,18 @@
 // cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups), and its status
 // manager writes its pods' readiness back when someone else changed it.
 
-import { removePod, setPodCondition, setPodReady, workloadOf } from "../cluster/api.ts";
+import { removePod, workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
 import { ref, type WatchEventType } from "../cluster/store.ts";
-import type { Rng } from "../engine/rng.ts";
-import {
-  EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
-  MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
-  minor,
-  NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
-} from "../kubernetes/defaults.ts";
+import { minor, NODE_STATUS_REPORT_JITTER_SINCE_MINOR } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { KubeletStart } from "../trace/node-events.ts";
+import type { BulkStart } from "./bulk-start.ts";
 import { NodeLease } from "./node-lease.ts";
 import { NodeStatus } from "./node-status.ts";
+import { podWorkerHost } from "./pod-host.ts";
 import { PodWorker, type PodWorkerHost } from "./pod-worker.ts";
 import { checkRunsTwice } from "./runs-twice.ts";
 import { RuntimeState } from "./runtime-state.ts";
@@ -58,12 +54,10 @@ export class Kubelet {
   private readonly podWorkers = new Map<string, PodWorker>();
   /** When the kubelet process started: the prober's initial jitter applies while it is younger than a period. */
   kubeletStartedAt = Number.NEGATIVE_INFINITY;
-  private proberRng: Rng | undefined;
   private readonly podHost: PodWorkerHost;
   private readonly lease: NodeLease;
   private readonly status: NodeStatus;
   private readonly runtime: RuntimeState;
-  private ipCounter = 1;
   /** Pods waiting for their volumes to be attached here. */
   private waitingForVolumes = new Set<Pod>();
   private readonly syncLoop: SyncLoopGate;
@@ -73,7 +67,9 @@ export class Kubelet {
   constructor(
     private readonly ctx: KubeletEnv,
     readonly spec: NodeSpec,
-    private readonly index: number,
+    index: number,
+    /** the warm-up's bulk start of its pods (bulk-start.ts) */
+    private readonly bulk?: BulkStart,
   ) {
     const settings = ctx.kubelet;
     const rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
@@ -113,44 +109,20 @@ export class Kubelet {
       runtimeErrors: () => this.runtime.errors(),
     });
     const self = this;
-    this.podHost = {
-      engine: ctx.engine,
-      trace: ctx.trace,
-      node: spec.name,
-      settings,
-      manualProbeResetsTicker: m >= MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
-      exactCrashLoopRequeue: m >= EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
-      api: {
-        exists: (pod) => ctx.store.exists(pod),
-        update: (pod) => ctx.store.update(pod, pod.spec.nodeName),
-        setCondition: (pod, type, status) => {
-          setPodCondition(ctx, pod, type, status);
+    this.podHost = podWorkerHost(
+      ctx,
+      {
+        name: spec.name,
+        index,
+        minor: m,
+        get kubeletStartedAt() {
+          return self.kubeletStartedAt;
         },
-        setReady: (pod, ready, reason, fields) =>
-          setPodReady(ctx, pod, ready, { lane: "kubelet", ...(reason ? { reason } : {}), ...fields }),
+        connected: () => this.connected(),
+        whenRuntime: (action) => this.syncLoop.whenRuntime(action),
       },
-      healthChecks: {
-        callers: (ctx.scenario.traffic?.length ?? 0) > 0,
-        latency: (podIP) => ctx.traffic?.healthCheckLatency(podIP, ctx.engine.now),
-      },
-      connected: () => this.connected(),
-      get kubeletStartedAt() {
-        return self.kubeletStartedAt;
-      },
-      // Forked on first use, after every component has forked its own: adds no draw to any other stream.
-      rng: () => {
-        this.proberRng ??= ctx.engine.rng.fork(`prober/${spec.name}`);
-        return this.proberRng;
-      },
-      nextIp: () => {
-        // Skip the addresses pods of a cluster dump brought with them (they keep theirs).
-        let ip: string;
-        do ip = `10.244.${this.index}.${this.ipCounter++}`;
-        while (this.ipsInUse().has(ip));
-        return ip;
-      },
-      whenRuntime: (action) => this.syncLoop.whenRuntime(action),
-    };
+      bulk,
+    );
     this.statusSync = new StatusSyncTicker({
       engine: ctx.engine,
       rng,
@@ -171,13 +143,6 @@ export class Kubelet {
 
   get name(): string {
     return this.spec.name;
-  }
-
-  /** The IPs of the pods bound here. */
-  private ipsInUse(): Set<string> {
-    const ips = new Set<string>();
-    for (const p of this.ctx.store.podSetOnNode(this.name)) if (p.status.podIP) ips.add(p.status.podIP);
-    return ips;
   }
 
   /** The kubelet can reach the API server: the machine is on, the kubelet runs, no partition. */
@@ -366,16 +331,20 @@ export class Kubelet {
     // Its containers ran before (the machine came back): restartCount climbs. A cluster dump's pod
     // brings only its counts (no start time): it starts from them.
     const restart = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
+    const start = () => {
+      if (!this.powered) return;
+      worker.startAll(
+        restart
+          ? { start: "rebooted", restartPolicy: pod.spec.restartPolicy ?? "Always" }
+          : { start: "scheduled" },
+      );
+      checkRunsTwice(this.ctx, pod, this.name);
+    };
+    const engine = this.ctx.engine;
     worker.addTimer(
-      this.ctx.engine.after(POD_STARTUP_SECONDS, () => {
-        if (!this.powered) return;
-        worker.startAll(
-          restart
-            ? { start: "rebooted", restartPolicy: pod.spec.restartPolicy ?? "Always" }
-            : { start: "scheduled" },
-        );
-        checkRunsTwice(this.ctx, pod, this.name);
-      }),
+      this.bulk?.open
+        ? this.bulk.add(engine.now + POD_STARTUP_SECONDS, pod, restart, start)
+        : engine.after(POD_STARTUP_SECONDS, start),
     );
   }
 

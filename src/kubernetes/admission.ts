@@ -32,23 +32,31 @@ export function admitPod(pod: Pod, cp: AdmissionSettings): void {
   const tolerations = pod.spec.tolerations ?? [];
   const covers = (key: string) =>
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect));
+  const added = addedFor(cp);
   const add: Toleration[] = [];
-  if (!covers(TAINT_NOT_READY))
-    add.push({
-      key: TAINT_NOT_READY,
-      operator: "Exists",
-      effect: "NoExecute",
-      tolerationSeconds: cp.defaultNotReadyTolerationSeconds,
-    });
-  if (!covers(TAINT_UNREACHABLE))
-    add.push({
-      key: TAINT_UNREACHABLE,
-      operator: "Exists",
-      effect: "NoExecute",
-      tolerationSeconds: cp.defaultUnreachableTolerationSeconds,
-    });
-  for (const t of add) ADDED_BY_ADMISSION.add(t);
+  if (!covers(TAINT_NOT_READY)) add.push(added.notReady);
+  if (!covers(TAINT_UNREACHABLE)) add.push(added.unreachable);
   if (add.length > 0) pod.spec.tolerations = [...tolerations, ...add];
+}
+
+/** The two tolerations the plugin adds with these settings, made once and shared (no one edits a toleration). */
+const ADDED = new WeakMap<AdmissionSettings, { notReady: Toleration; unreachable: Toleration }>();
+
+function addedFor(cp: AdmissionSettings): { notReady: Toleration; unreachable: Toleration } {
+  let added = ADDED.get(cp);
+  if (!added) {
+    const toleration = (key: string, tolerationSeconds: number): Toleration => {
+      const t: Toleration = { key, operator: "Exists", effect: "NoExecute", tolerationSeconds };
+      ADDED_BY_ADMISSION.add(t);
+      return t;
+    };
+    added = {
+      notReady: toleration(TAINT_NOT_READY, cp.defaultNotReadyTolerationSeconds),
+      unreachable: toleration(TAINT_UNREACHABLE, cp.defaultUnreachableTolerationSeconds),
+    };
+    ADDED.set(cp, added);
+  }
+  return added;
 }
 
 /**

@@ -17,6 +17,7 @@ import { TaintEvictionController } from "../controllers/taint-eviction-controlle
 import { Engine } from "../engine/engine.ts";
 import { quantize } from "../engine/time.ts";
 import { Faults, type Machine } from "../faults/faults.ts";
+import { BulkStart } from "../kubelet/bulk-start.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
 import { admitPod, recognizeAdmissionTolerations } from "../kubernetes/admission.ts";
 import { kubeletVersionString } from "../kubernetes/defaults.ts";
@@ -124,8 +125,11 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     behaviour: (ns, owner, podName, container) => behaviourFor(scenario, ns, owner, podName, container),
   };
 
+  // The warm-up's pods start in bulk (kubelet/bulk-start.ts); their endpoints go to the controller below.
+  let endpointSlices: EndpointSliceController | undefined;
+  const bulk = new BulkStart(engine, (pods) => endpointSlices?.podsStarted(pods));
   scenario.nodes.forEach((spec, i) => {
-    const k = new Kubelet(ctx, spec, i + 1);
+    const k = new Kubelet(ctx, spec, i + 1, bulk);
     kubelets.set(spec.name, k);
     k.registerAtStart(-WARM_UP_SECONDS);
   });
@@ -141,7 +145,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   new StatefulSetController(ctx);
   new DaemonSetController(ctx);
   new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
-  new EndpointSliceController(ctx);
+  endpointSlices = new EndpointSliceController(ctx);
   new PodGCController(ctx);
   new AttachDetachController(ctx, {
     disableForceDetachOnTimeout: controlPlane.disableForceDetachOnTimeout,
@@ -164,6 +168,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   if (scenario.start === "running") createManifests();
   scheduleNotReady(ctx, scenario.nodes, kubelets);
   engine.run(0);
+  bulk.open = false;
   startNotReady(ctx, scenario.nodes, kubelets, taintEviction);
   const initial: InitialState = initialState(store);
   trace.muted = false;

@@ -1,0 +1,78 @@
+// What a kubelet hands each of its pod workers (pod-worker.ts PodWorkerHost): the clock, the trace,
+// its settings and version switches, the API as its status manager writes it, the health checks'
+// queue, its prober's random source and the node's pod addresses.
+
+import { setPodCondition, setPodReady } from "../cluster/api.ts";
+import type { Context } from "../cluster/context.ts";
+import type { Rng } from "../engine/rng.ts";
+import {
+  EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
+  MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
+} from "../kubernetes/defaults.ts";
+import type { BulkStart } from "./bulk-start.ts";
+import type { PodWorkerHost } from "./pod-worker.ts";
+import type { PodStatusApi } from "./status-manager.ts";
+
+/** What the host reads of the cluster (the kubelet's own KubeletEnv has it). */
+export type PodHostEnv = Pick<Context, "engine" | "store" | "trace" | "kubelet" | "traffic"> & {
+  scenario: { traffic?: readonly unknown[] };
+};
+
+/** What the host reads of its kubelet as it changes. */
+export interface PodHostKubelet {
+  readonly name: string;
+  /** the node's index: its pod CIDR is 10.244.<index>.0/24 */
+  readonly index: number;
+  readonly minor: number;
+  readonly kubeletStartedAt: number;
+  connected(): boolean;
+  whenRuntime(action: () => void): void;
+}
+
+export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: BulkStart): PodWorkerHost {
+  const node = kubelet.name;
+  const api: PodStatusApi = {
+    exists: (pod) => ctx.store.exists(pod),
+    update: (pod) => ctx.store.update(pod, pod.spec.nodeName),
+    setCondition: (pod, type, status) => {
+      setPodCondition(ctx, pod, type, status);
+    },
+    setReady: (pod, ready, reason, fields) =>
+      setPodReady(ctx, pod, ready, { lane: "kubelet", ...(reason ? { reason } : {}), ...fields }),
+  };
+  let proberRng: Rng | undefined;
+  let ipCounter = 1;
+  return {
+    engine: ctx.engine,
+    trace: ctx.trace,
+    node,
+    settings: ctx.kubelet,
+    manualProbeResetsTicker: kubelet.minor >= MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
+    exactCrashLoopRequeue: kubelet.minor >= EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
+    api: bulk ? bulk.api(ctx, api) : api,
+    healthChecks: {
+      callers: (ctx.scenario.traffic?.length ?? 0) > 0,
+      latency: (podIP) => ctx.traffic?.healthCheckLatency(podIP, ctx.engine.now),
+    },
+    connected: () => kubelet.connected(),
+    get kubeletStartedAt() {
+      return kubelet.kubeletStartedAt;
+    },
+    // Forked on first use, after every component has forked its own: adds no draw to any other stream.
+    rng: () => {
+      proberRng ??= ctx.engine.rng.fork(`prober/${node}`);
+      return proberRng;
+    },
+    nextIp: () => {
+      // Skip the addresses pods of a cluster dump brought with them (they keep theirs).
+      const pods = ctx.store.podSetOnNode(node);
+      for (;;) {
+        const ip = `10.244.${kubelet.index}.${ipCounter++}`;
+        let taken = false;
+        for (const p of pods) if (p.status.podIP === ip) taken = true;
+        if (!taken) return ip;
+      }
+    },
+    whenRuntime: (action) => kubelet.whenRuntime(action),
+  };
+}
