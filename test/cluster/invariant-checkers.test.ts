@@ -8,6 +8,7 @@ import {
   parseTaint,
   schedulingViolations,
   statefulSetIdentityViolations,
+  taintViolations,
   tolerates,
   withDefaultTolerations,
 } from "../helpers/invariants.ts";
@@ -179,6 +180,22 @@ describe("the invariant checkers catch violations", () => {
     expect(v[0]).toContain("2:");
     expect(v[1]).toContain("cordoned");
     expect(v[2]).toContain("deleted");
+  });
+
+  it("(e) unreachable and not-ready NoExecute together past the instant of a swap", () => {
+    const taint = (t: number, type: "NodeTainted" | "NodeTaintRemoved", key: string): TraceEvent =>
+      ev({ ...base, t, type, object: "Node/worker-2", taint: `node.kubernetes.io/${key}:NoExecute` });
+    // SwapNodeControllerTaint: the new taint is added, then the old one removed, at one instant.
+    const swap = [taint(1, "NodeTainted", "not-ready"), taint(2, "NodeTainted", "unreachable")];
+    expect(taintViolations(result([...swap, taint(2, "NodeTaintRemoved", "not-ready")]), initial)).toEqual(
+      [],
+    );
+    // The old taint left in place until a later instant: both were on the node in between.
+    expect(taintViolations(result([...swap, taint(3, "NodeTaintRemoved", "not-ready")]), initial)).toEqual([
+      "2: worker-2 carries both unreachable and not-ready NoExecute taints",
+    ]);
+    // Never removed at all: caught when the trace ends.
+    expect(taintViolations(result(swap), initial)).toHaveLength(1);
   });
 
   it("toleration matching follows Toleration.ToleratesTaint and DefaultTolerationSeconds", () => {

@@ -176,6 +176,36 @@ describe("properties of random clusters under random faults", () => {
     );
   });
 
+  it("(e) a node NotReady from its runtime, then powered off: the NoExecute taint is swapped within one instant", () => {
+    // fast-check's counterexample when the rule was judged after each write rather than each instant.
+    const s = scenario(
+      yamlOf({
+        version: "1.28",
+        nodes: 4,
+        zones: 2,
+        web: 6,
+        db: 2,
+        faults: [
+          { at: 428, do: "runtime-down", node: 2 },
+          { at: 600, do: "power-off", node: 2 },
+        ],
+        seed: 606761755,
+      }),
+    );
+    const r = run(s);
+    const on2 = r.events.filter(
+      (e) => (e.type === "NodeTainted" || e.type === "NodeTaintRemoved") && e.object === "Node/worker-2",
+    );
+    const added = on2.find(
+      (e) => e.type === "NodeTainted" && e.taint === "node.kubernetes.io/unreachable:NoExecute",
+    );
+    const removed = on2.find(
+      (e) => e.type === "NodeTaintRemoved" && e.taint === "node.kubernetes.io/not-ready:NoExecute",
+    );
+    expect(added && removed && added.t === removed.t && on2.indexOf(added) < on2.indexOf(removed)).toBe(true);
+    expect(taintViolations(r, initialState(s))).toEqual([]);
+  });
+
   it("(d) determinism: the same scenario and seed give byte-identical results", () => {
     fc.assert(
       fc.property(caseArb, fc.option(fc.nat(), { nil: undefined }), (c, seed) => {
