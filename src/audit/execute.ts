@@ -9,6 +9,7 @@ import { createSimulation, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
+import { withOwned } from "./owned.ts";
 import { busiestFor, timelineOf as faultTimeline } from "./plan.ts";
 import { countDaemonPods, type Objects, objectsOf, type StartState, startStateOf } from "./state.ts";
 import { timelineOf } from "./timeline.ts";
@@ -39,7 +40,7 @@ export function startOf(scenario: Scenario, maxEvents: number): StartState {
 export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
   try {
     const patched = spec.patches.length > 0;
-    const scenario = patched ? variantOf(ctx.base, spec.patches) : ctx.base;
+    const scenario = patched ? variantOf(ctx.base, withOwned(ctx.base, spec.patches)) : ctx.base;
     let fault = spec.fault;
     if (spec.retarget) {
       // The target is chosen in the fixed scenario's own placement: warmed up once to see it.

@@ -37,6 +37,11 @@ export interface AuditInput {
   entries: { entry: string; files: SourceFile[] }[];
   /** `--scenario FILE`: its text and the manifest entries it names */
   scenario?: AuditSource;
+  /**
+   * `--cluster DUMP`: a dump of a live cluster (a file or a folder), read as a scenario's `cluster:`
+   * is: its nodes are the cluster's, its objects the workloads, its pods start where they run
+   */
+  dump?: { entry: string; files: SourceFile[] };
   cluster: ClusterChoice;
   duration?: number;
   /** `--traffic rate=100,…`: a caller on each Service with these fields */
@@ -58,6 +63,7 @@ export function prepare(input: AuditInput): Prepared {
   const notes: string[] = [];
   const duration = input.duration ?? DEFAULT_DURATION;
   if (input.scenario) return fromScenario(input, input.scenario, duration, notes);
+  if (input.dump) return fromDump(input, input.dump, duration, notes);
   const manifests: Record<string, SourceFile[]> = {};
   for (const e of input.entries) manifests[e.entry] = e.files;
   const loaded = parseManifests(input.entries.flatMap((e) => e.files));
@@ -86,15 +92,74 @@ export function prepare(input: AuditInput): Prepared {
   return { source, scenario, nodes: nodesOf(scenario), assumed, notes };
 }
 
-/** `--scenario FILE`: its nodes and settings; the manifests on the command line, if any, replace its own. */
+/**
+ * `--cluster DUMP`: the dump's nodes and objects, its pods where they run. The manifests on the
+ * command line, if any, are added to the dump's objects; one the dump already holds (same kind,
+ * namespace and name) is refused by the loader as a duplicate, located at both: replacing a
+ * workload whose pods the dump holds would start a rollout, not audit the cluster as it runs.
+ */
+function fromDump(
+  input: AuditInput,
+  dump: NonNullable<AuditInput["dump"]>,
+  duration: number,
+  notes: string[],
+): Prepared {
+  const manifests: Record<string, SourceFile[]> = { [dump.entry]: dump.files };
+  for (const e of input.entries) manifests[e.entry] = e.files;
+  const doc: Record<string, unknown> = {
+    name: "audit",
+    ...(input.kubernetesVersion ? { kubernetesVersion: input.kubernetesVersion } : {}),
+    duration,
+    cluster: dump.entry,
+    ...(input.entries.length > 0 ? { manifests: input.entries.map((e) => e.entry) } : {}),
+  };
+  const source: AuditSource = { file: "audit", text: stringify(doc), manifests };
+  let scenario = parseScenario(source.text, source.file, (entry) => manifests[entry]);
+  notes.push(dumpNote(dump.entry, scenario, input.entries.length));
+  if (input.traffic) {
+    source.text = withTraffic(source.text, scenario, input.traffic, notes);
+    scenario = parseScenario(source.text, source.file, (entry) => manifests[entry]);
+  }
+  return { source, scenario, nodes: nodesOf(scenario), assumed: null, notes };
+}
+
+/** What the audit took from the dump: its nodes (cordoned, tainted, NotReady) and its pods. */
+function dumpNote(entry: string, scenario: Scenario, added: number): string {
+  const nodes = scenario.nodes;
+  const cordoned = nodes.filter((n) => n.unschedulable).length;
+  const tainted = nodes.filter((n) =>
+    n.taints.some((t) => t.key !== "node.kubernetes.io/unschedulable"),
+  ).length;
+  const notReady = scenario.cluster?.notReady.length ?? 0;
+  const pods = scenario.manifests.filter((m) => m.object.kind === "Pod").length;
+  const states = [
+    cordoned > 0 ? `${cordoned} cordoned` : "",
+    tainted > 0 ? `${tainted} tainted` : "",
+    notReady > 0 ? `${notReady} not Ready when dumped` : "",
+  ].filter((x) => x !== "");
+  return `the cluster from the dump ${entry}: ${nodes.length} node${nodes.length === 1 ? "" : "s"}${states.length > 0 ? ` (${states.join(", ")})` : ""} as they are, ${pods} pod${pods === 1 ? "" : "s"} starting where they run${added > 0 ? "; the manifests named on the command line are added to its objects" : ""}`;
+}
+
+/**
+ * `--scenario FILE`: its nodes and settings; the manifests on the command line, if any, replace its
+ * own; with `--cluster DUMP` too, the dump's nodes and objects replace its `nodes` and `manifests`
+ * (as `simulate --cluster` does) and the command line's manifests are added to them.
+ */
 function fromScenario(input: AuditInput, given: AuditSource, duration: number, notes: string[]): Prepared {
   const doc = parseDocument(given.text);
-  const manifests = { ...given.manifests };
+  // The scenario's own manifests are read only when nothing replaces them.
+  const manifests = input.entries.length > 0 || input.dump ? {} : { ...given.manifests };
   let text = given.text;
   const edits: Record<string, unknown> = {};
   if (input.entries.length > 0) {
     for (const e of input.entries) manifests[e.entry] = e.files;
     edits.manifests = input.entries.map((e) => e.entry);
+  }
+  if (input.dump) {
+    manifests[input.dump.entry] = input.dump.files;
+    edits.cluster = input.dump.entry;
+    edits.nodes = undefined;
+    if (input.entries.length === 0) edits.manifests = undefined;
   }
   if (doc.has("timeline")) {
     edits.timeline = undefined;
@@ -110,6 +175,7 @@ function fromScenario(input: AuditInput, given: AuditSource, duration: number, n
   }
   const source: AuditSource = { file: given.file, text, manifests };
   let scenario = parseScenario(text, given.file, (entry) => manifests[entry]);
+  if (input.dump) notes.push(dumpNote(input.dump.entry, scenario, input.entries.length));
   if (input.traffic) {
     if (scenario.traffic?.length)
       notes.push(`${given.file}: its traffic section is kept; --traffic adds callers only where it has none`);
@@ -155,6 +221,10 @@ function nodesOf(scenario: Scenario): AuditNode[] {
     cpu: n.capacity.cpu ?? 0,
     memory: n.capacity.memory ?? 0,
     pods: n.capacity.pods ?? 0,
+    ...(n.unschedulable ? { unschedulable: true as const } : {}),
+    ...(n.taints.length > 0
+      ? { taints: n.taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`) }
+      : {}),
   }));
 }
 

@@ -2,6 +2,8 @@
 // field is not written), from the manifests' own text. Also the object as written, for the fields the
 // models do not keep (an emptyDir volume, a volumeMount's path).
 
+import { MAX_DUMP_BYTES } from "../load/cluster/dump.ts";
+import { parseJsonDump } from "../load/cluster/json.ts";
 import { parsePatchPath } from "../load/patch.ts";
 import { formatPath, type Path, parseYamlFile, type SourceDoc } from "../load/source.ts";
 import type { AuditSource, Location } from "./types.ts";
@@ -13,17 +15,28 @@ interface Placed {
 }
 
 export class Locator {
-  private readonly objects = new Map<string, Placed>();
+  private readonly source: AuditSource;
+  /** The objects by `Kind/ns/name`, once a finding or a rule first asks (a YAML dump is slow to read). */
+  private indexed: Map<string, Placed> | undefined;
 
   constructor(source: AuditSource) {
+    this.source = source;
+  }
+
+  private get objects(): Map<string, Placed> {
+    if (this.indexed) return this.indexed;
+    this.indexed = new Map();
     const seen = new Set<string>();
-    for (const files of Object.values(source.manifests)) {
+    for (const files of Object.values(this.source.manifests)) {
       for (const f of files) {
         if (seen.has(f.file)) continue;
         seen.add(f.file);
-        for (const doc of parseYamlFile(f.text, f.file)) this.index(doc, [], doc.value);
+        // A cluster dump (`--cluster`) may be far larger than a manifest, and JSON: read as the loader does.
+        const docs = parseJsonDump(f.text, f.file) ?? parseYamlFile(f.text, f.file, MAX_DUMP_BYTES);
+        for (const doc of [docs].flat()) this.index(doc, [], doc.value);
       }
     }
+    return this.indexed;
   }
 
   private index(doc: SourceDoc, path: Path, value: unknown): void {
@@ -78,7 +91,8 @@ export class Locator {
       const { line, col } = placed.doc.locate(placed.path);
       return { file: placed.doc.file, line, col, path: "" };
     }
-    const { line, col } = placed.doc.locate(path);
+    // exact: a JSON dump's field is found in its text (parsed once, on the first finding in it).
+    const { line, col } = placed.doc.locate(path, "value", true);
     return { file: placed.doc.file, line, col, path: formatPath(written) };
   }
 }

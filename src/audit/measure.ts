@@ -14,6 +14,8 @@ import type { SimulationResult } from "../trace/result.ts";
 import type { Objects, StartState } from "./state.ts";
 import type { FaultSpec, Figures, RunMeasure } from "./types.ts";
 
+/** `serving` before the first count, so that the first refresh always sets the entity's state. */
+const UNCOUNTED = -1;
 const DOWN = new Set(["power-off", "network-partition"]);
 const UP = new Set(["power-on", "network-heal"]);
 
@@ -23,6 +25,8 @@ interface Entity {
   desired: number;
   /** when the current degraded stretch began, or null */
   badSince: number | null;
+  /** since when `serving` and `desired` hold: their seconds are added up when they change (settle) */
+  since: number;
   wholeAgainAt: number | null;
   pods: () => Iterable<string>;
   dynamicDesired?: () => number;
@@ -89,9 +93,10 @@ export function measureRun(
     if (desired === 0) continue;
     entities.set(`w:${w.id}`, {
       figures: blank(desired),
-      serving: 0,
+      serving: UNCOUNTED,
       desired,
       badSince: null,
+      since: from,
       wholeAgainAt: null,
       pods: () => byOwner.get(w.id) ?? [],
     });
@@ -104,9 +109,10 @@ export function measureRun(
     if (desired === 0) continue;
     entities.set(`s:${s.id}`, {
       figures: blank(desired),
-      serving: 0,
+      serving: UNCOUNTED,
       desired,
       badSince: null,
+      since: from,
       wholeAgainAt: null,
       pods: () => epReady.get(s.id) ?? [],
       ...(dynamic ? { dynamicDesired: desiredNow } : {}),
@@ -128,31 +134,42 @@ export function measureRun(
     dirty.add(`w:${o}`);
     for (const s of servicesOf.get(o) ?? []) dirty.add(s);
   };
-  const refresh = (t: number) => {
-    const keys = allDirty ? [...entities.keys()] : [...dirty];
-    allDirty = false;
-    dirty.clear();
-    for (const key of keys) {
-      const e = entities.get(key);
-      if (!e) continue;
-      e.serving = servingOf(key, e);
-      if (e.dynamicDesired) e.desired = e.dynamicDesired();
-      const bad = e.serving < e.desired;
-      if (bad && e.badSince === null) e.badSince = t;
-      if (!bad && e.badSince !== null) {
-        e.badSince = null;
-        if (t > from) e.wholeAgainAt = t;
-      }
+  /**
+   * The seconds from `e.since` to `t` (within the fault and the end of the run) in the state it was
+   * in: only entities whose state changes are settled, not every entity at every event time.
+   */
+  const settle = (e: Entity, t: number) => {
+    const a = Math.max(e.since, from);
+    const b = Math.min(t, end);
+    if (b > a) {
+      if (e.serving < e.desired) e.figures.degraded += b - a;
+      if (e.serving === 0) e.figures.outage += b - a;
+    }
+    e.since = t;
+  };
+  const update = (key: string, e: Entity, t: number) => {
+    const serving = servingOf(key, e);
+    const desired = e.dynamicDesired ? e.dynamicDesired() : e.desired;
+    if (serving === e.serving && desired === e.desired) return;
+    settle(e, t);
+    e.serving = serving;
+    e.desired = desired;
+    const bad = e.serving < e.desired;
+    if (bad && e.badSince === null) e.badSince = t;
+    if (!bad && e.badSince !== null) {
+      e.badSince = null;
+      if (t > from) e.wholeAgainAt = t;
     }
   };
-  let last = from;
-  const accumulate = (t: number) => {
-    if (t <= last) return;
-    for (const e of entities.values()) {
-      if (e.serving < e.desired) e.figures.degraded += t - last;
-      if (e.serving === 0) e.figures.outage += t - last;
-    }
-    last = t;
+  const refresh = (t: number) => {
+    if (allDirty) for (const [key, e] of entities) update(key, e, t);
+    else
+      for (const key of dirty) {
+        const e = entities.get(key);
+        if (e) update(key, e, t);
+      }
+    allDirty = false;
+    dirty.clear();
   };
 
   refresh(0);
@@ -167,7 +184,6 @@ export function measureRun(
   let i = 0;
   while (i < events.length) {
     const t = events[i]!.t;
-    if (t > from) accumulate(Math.min(t, end));
     for (; i < events.length && events[i]!.t === t; i++) {
       const e = events[i]!;
       const pod = e.object.startsWith("Pod/") ? e.object.slice(4) : "";
@@ -176,7 +192,7 @@ export function measureRun(
     }
     refresh(t);
   }
-  accumulate(end);
+  for (const e of entities.values()) settle(e, end);
 
   function apply(e: TraceEvent, pod: string): void {
     switch (e.type) {

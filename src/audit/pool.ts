@@ -1,21 +1,40 @@
-// The audit's runs on worker threads: a tinypool pool (one worker per core by default, `--jobs N`),
-// each worker given the audit's context once; outcomes come back in the specs' order, so the result
-// does not depend on which worker finished first. Run from the source tree (a .ts module), the
+// The audit's runs on worker threads: a tinypool pool (by default one worker per core, no more than
+// the work is worth; `--jobs N` exactly), each worker given the audit's context once; outcomes come
+// back in the specs' order, so the result does not depend on which worker finished first. Run from the source tree (a .ts module), the
 // workers load TypeScript through tsx (worker-source.cjs).
 
 import { availableParallelism } from "node:os";
 import Tinypool from "tinypool";
+import { estimateWork } from "../run/budget.ts";
 import type { Runner } from "./audit.ts";
 import { executeRun } from "./execute.ts";
 import type { WorkerData } from "./worker.ts";
+
+/**
+ * Engine events (as estimated, run/budget.ts) a worker must take over to be worth its start: loading
+ * the modules and running cold (~1–1.5 s of CPU, as much as ~110,000–165,000 estimated events of
+ * runs on the 100-node bench), about twice over.
+ */
+export const EVENTS_PER_WORKER = 300_000;
 
 export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
-export function poolRunner(jobs: number): Runner {
+/**
+ * Runs specs on up to `jobs` worker threads. With `fit` (no `--jobs` given), no more threads than the
+ * work is worth: a small sweep runs in this thread, where it is done before a worker has started.
+ * The result is the same whatever the number.
+ */
+/** The threads for `runs` runs of about `events` estimated engine events each (1: this thread). */
+export function threadsFor(jobs: number, fit: boolean, runs: number, events: number): number {
+  const worth = Math.max(1, Math.floor((events * runs) / EVENTS_PER_WORKER));
+  return Math.min(jobs, runs, fit ? worth : jobs);
+}
+
+export function poolRunner(jobs: number, fit = false): Runner {
   return async (ctx, specs, onDone) => {
-    const threads = Math.min(jobs, specs.length);
+    const threads = threadsFor(jobs, fit, specs.length, estimateWork(ctx.base).events);
     if (threads <= 1)
       return specs.map((s) => {
         const out = executeRun(ctx, s);

@@ -3,6 +3,7 @@
 // cluster's state at t=0 (which pod runs where, Ready or not, which endpoints each Service has),
 // from a run without a fault.
 
+import { controllerOf } from "../cluster/store.ts";
 import { matchesMap, matchesSelector } from "../kubernetes/labels.ts";
 import type { KubeObject, LabelSelector, PodSpec } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
@@ -56,6 +57,9 @@ export interface Objects {
 export function objectsOf(scenario: Scenario): Objects {
   const workloads: Workload[] = [];
   for (const { object } of scenario.manifests) {
+    // A pod or ReplicaSet with a controller (a cluster dump's) is part of that controller's workload,
+    // as the runs name owners (cluster/api.ts workloadOf).
+    if (controllerOf(object) !== undefined) continue;
     const w = workloadOf(object);
     if (w) workloads.push(w);
   }

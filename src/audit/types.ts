@@ -135,6 +135,10 @@ export interface AuditNode {
   cpu: number;
   memory: number;
   pods: number;
+  /** spec.unschedulable: cordoned (a dump's node, or a scenario's) */
+  unschedulable?: true;
+  /** its taints as kubectl taint writes them, `key=value:Effect` */
+  taints?: string[];
 }
 
 export interface AuditSummary {

@@ -15,6 +15,7 @@ import {
   type Severity,
   type SourceFile,
 } from "../audit/types.ts";
+import { MAX_DUMP_BYTES } from "../load/cluster/dump.ts";
 import { LoadError, parseDuration, UnitError } from "../load/core.ts";
 import { readManifestEntry } from "../load/index.ts";
 import { MAX_FILE_BYTES } from "../load/source.ts";
@@ -25,6 +26,7 @@ export interface Options {
   nodes?: string;
   zones?: string;
   scenario?: string;
+  cluster?: string;
   faults?: string;
   duration?: string;
   traffic?: string;
@@ -43,9 +45,14 @@ export interface Options {
 
 const TRAFFIC_KEYS = ["rate", "clients", "timeout", "retries", "poolSize"] as const;
 
-/** The manifests named on the command line, and the scenario file with the manifests it names. */
+/**
+ * The manifests named on the command line, the scenario file with the manifests it names, and the
+ * cluster dump. Standard input (`-`) is read once: by a PATH or by `--cluster -`.
+ */
 export function readInput(paths: string[], opts: Options): AuditInput {
   let stdinUsed = false;
+  if (opts.cluster === "-" && paths.includes("-"))
+    throw new UsageError("audit: - (standard input) given twice: as a PATH and as --cluster -");
   const entries = paths.map((path) => {
     if (path === "-") {
       if (stdinUsed) throw new UsageError("audit: - (standard input) given twice");
@@ -60,6 +67,7 @@ export function readInput(paths: string[], opts: Options): AuditInput {
   });
   const input: AuditInput = { entries, cluster: {} };
   if (opts.scenario !== undefined) input.scenario = readScenario(opts.scenario);
+  if (opts.cluster !== undefined) input.dump = readDump(opts.cluster);
   if (opts.nodes !== undefined) {
     const n = positive("--nodes", opts.nodes)!;
     if (n > 5000)
@@ -84,9 +92,26 @@ export function readInput(paths: string[], opts: Options): AuditInput {
   return input;
 }
 
-function readEntry(dir: string, path: string): SourceFile[] | undefined {
+/** `--cluster DUMP`: a file or a folder of `kubectl get … -o yaml|json` output, or `-`. */
+function readDump(path: string): NonNullable<AuditInput["dump"]> {
+  if (path === "-") return { entry: "-", files: [{ file: "<stdin>", text: readStdin(MAX_DUMP_BYTES) }] };
+  const files = readEntry(".", path, MAX_DUMP_BYTES);
+  if (!files) throw new LoadError("file-not-found", path, 0, 0, "", "--cluster: no such file or folder");
+  if (files.length === 0)
+    throw new LoadError(
+      "file-not-found",
+      path,
+      0,
+      0,
+      "",
+      "--cluster: the folder holds no .yaml, .yml or .json files",
+    );
+  return { entry: path, files };
+}
+
+function readEntry(dir: string, path: string, maxBytes?: number): SourceFile[] | undefined {
   try {
-    return readManifestEntry(dir, path);
+    return readManifestEntry(dir, path, maxBytes);
   } catch (e) {
     if (e instanceof Error && "code" in e)
       throw new LoadError((e as LoadError).code, path, 0, 0, "", e.message);
@@ -120,15 +145,15 @@ function readScenario(file: string): NonNullable<AuditInput["scenario"]> {
   return { file, text, manifests };
 }
 
-function readStdin(): string {
+function readStdin(maxBytes = MAX_FILE_BYTES): string {
   let text: string;
   try {
     text = readFileSync(0, "utf8");
   } catch (e) {
     throw new UsageError(`audit: cannot read standard input: ${(e as Error).message.split("\n")[0]}`);
   }
-  if (text.length > MAX_FILE_BYTES)
-    throw new UsageError(`audit: standard input is larger than ${MAX_FILE_BYTES / 2 ** 20} MiB`);
+  if (text.length > maxBytes)
+    throw new UsageError(`audit: standard input is larger than ${maxBytes / 2 ** 20} MiB`);
   return text;
 }
 

@@ -1,4 +1,4 @@
-// `faultline audit PATH… [--nodes N --zones a,b,c | --scenario FILE] [--faults …] [--json | --sarif]
+// `faultline audit [PATH…] [--nodes N --zones a,b,c | --scenario FILE | --cluster DUMP] [--faults …] [--json | --sarif]
 // [--report audit.html]`
 // and `faultline audit merge FILES…`: read the manifests (files, folders, `-` for stdin), build the
 // request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
@@ -38,6 +38,8 @@ import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
 
 const EXIT_FINDINGS = 1;
+/** Where the Job's ConfigMap puts a dump read from standard input (`--cluster -`). */
+const STDIN_DUMP = "stdin-cluster.yaml";
 const DEFAULT_MAX_SWEEP = 200_000_000;
 
 export function registerAuditCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -52,6 +54,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--nodes <n>", "nodes in the cluster (default 3, sized to fit the manifests)")
     .option("--zones <list>", "zones the nodes are spread over, in turn (default a,b,c)")
     .option("--scenario <file>", "a scenario file whose nodes and settings to use (its timeline is left out)")
+    .option(
+      "--cluster <dump>",
+      "audit a live cluster from its dump (kubectl get nodes,pods,deployments,… -A -o yaml or json; a file, a folder or -): its nodes, its workloads, its pods where they run; PATHs are optional and added to its objects",
+    )
     .option(
       "--kubernetes-version <v>",
       `Kubernetes version without --scenario (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)}; default ${SUPPORTED_VERSIONS.at(-1)})`,
@@ -76,7 +82,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
       "exit 1 when a finding is at least this severe: error, warning or note",
       "error",
     )
-    .option("--jobs <n>", "worker threads (default: one per core)")
+    .option(
+      "--jobs <n>",
+      "worker threads (default: one per core, fewer for a sweep too small to be worth their start)",
+    )
     .option(
       "--shard <i/n>",
       "run only the i-th of n slices of the sweep (i from 0) and print it for `audit merge`",
@@ -101,7 +110,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0")
     .option("--fail-on <severity>", "exit 1 when a finding is at least this severe", "error")
-    .option("--jobs <n>", "worker threads for the fixes' runs (default: one per core)")
+    .option(
+      "--jobs <n>",
+      "worker threads for the fixes' runs (default: one per core, fewer for too few runs)",
+    )
     .action(async (files: string[], _opts: Options, merge: Command) => {
       // `audit`'s own options of the same names are parsed by `audit` when they follow `merge`.
       const opts = merge.optsWithGlobals<Options>();
@@ -130,9 +142,11 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     throw new UsageError("--scenario brings its own nodes: leave out --nodes and --zones");
   if (opts.scenario !== undefined && opts.kubernetesVersion !== undefined)
     throw new UsageError("--scenario sets its own kubernetesVersion: leave out --kubernetes-version");
-  if (paths.length === 0 && opts.scenario === undefined)
+  if (opts.cluster !== undefined && (opts.nodes !== undefined || opts.zones !== undefined))
+    throw new UsageError("--cluster brings the dump's nodes: leave out --nodes and --zones");
+  if (paths.length === 0 && opts.scenario === undefined && opts.cluster === undefined)
     throw new UsageError(
-      "audit: name manifest files or folders (or - for standard input), or --scenario FILE",
+      "audit: name manifest files or folders (or - for standard input), or --scenario FILE, or --cluster DUMP",
     );
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (shard && (opts.sarif || opts.emitJob !== undefined || opts.report !== undefined))
@@ -154,7 +168,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
   if (opts.report !== undefined) checkReportPath(opts.report, inputFiles(request), false);
   const progress = progressOf(io);
   const options = {
-    ...optionsOf(request, poolRunner(jobsOf(opts.jobs)), progress.update),
+    ...optionsOf(request, poolRunner(jobsOf(opts.jobs), opts.jobs === undefined), progress.update),
     ...(opts.report !== undefined ? { timelines: true } : {}),
   };
   try {
@@ -189,6 +203,8 @@ function inputFiles(request: AuditRequest): string[] {
     files.push(scenario.file);
     for (const fs of Object.values(scenario.manifests)) for (const f of fs) files.push(f.file);
   }
+  const dump = request.input.dump;
+  if (dump && dump.entry !== "-") for (const f of dump.files) files.push(f.file);
   return files;
 }
 
@@ -212,7 +228,7 @@ async function runMerge(io: Io, files: string[], opts: Options, version: string)
   try {
     return print(
       io,
-      await mergeShards(shards, poolRunner(jobsOf(opts.jobs)), progress.update),
+      await mergeShards(shards, poolRunner(jobsOf(opts.jobs), opts.jobs === undefined), progress.update),
       opts,
       failOn,
       version,
@@ -242,16 +258,25 @@ function emitJob(io: Io, paths: string[], opts: Options, request: AuditRequest, 
   const scenario = request.input.scenario;
   if (scenario) {
     files.push({ path: scenario.file, text: scenario.text });
-    for (const fs of Object.values(scenario.manifests))
-      for (const f of fs) files.push({ path: f.file, text: f.text });
+    // Its own manifests, unless PATHs or a dump replace them.
+    if (request.input.entries.length === 0 && !request.input.dump)
+      for (const fs of Object.values(scenario.manifests))
+        for (const f of fs) files.push({ path: f.file, text: f.text });
   }
+  const dump = request.input.dump;
+  if (dump?.entry === "-") files.push({ path: STDIN_DUMP, text: dump.files[0]!.text });
+  else if (dump) for (const f of dump.files) files.push({ path: f.file, text: f.text });
   const unique = [...new Map(files.map((f) => [f.path, f])).values()];
   const bytes = configMapBytes(unique);
   if (bytes > CONFIGMAP_LIMIT)
     throw new UsageError(
       `--emit-job: the inputs are ${Math.ceil(bytes / 1024)} KiB, more than a ConfigMap holds (1 MiB)`,
     );
-  const args = [...paths.map((p) => (p === "-" ? "stdin.yaml" : p)), ...passOn(opts)];
+  const args = [
+    ...paths.map((p) => (p === "-" ? "stdin.yaml" : p)),
+    ...(opts.cluster === "-" ? [`--cluster=${STDIN_DUMP}`] : []),
+    ...passOn(opts),
+  ];
   io.out(jobManifests({ files: unique, args, shards, version }));
   return 0;
 }
@@ -261,6 +286,7 @@ function passOn(opts: Options): string[] {
   const out: string[] = [];
   const pairs: [keyof Options, string][] = [
     ["scenario", "--scenario"],
+    ["cluster", "--cluster"],
     ["nodes", "--nodes"],
     ["zones", "--zones"],
     ["kubernetesVersion", "--kubernetes-version"],
@@ -271,7 +297,9 @@ function passOn(opts: Options): string[] {
     ["maxRequests", "--max-requests"],
     ["maxSweepEvents", "--max-sweep-events"],
   ];
-  for (const [key, flag] of pairs) if (opts[key] !== undefined) out.push(`${flag}=${String(opts[key])}`);
+  for (const [key, flag] of pairs)
+    if (opts[key] !== undefined && !(key === "cluster" && opts.cluster === "-"))
+      out.push(`${flag}=${String(opts[key])}`);
   return out;
 }
 

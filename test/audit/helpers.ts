@@ -1,6 +1,7 @@
 // Running the audit in tests: through the command line in-process (test/cli/helpers.ts), one worker
 // (--jobs 1 runs in this thread), the result parsed; and lookups into it.
 
+import { readFileSync } from "node:fs";
 import type { AuditResult, Finding } from "../../src/audit/types.ts";
 import { cli } from "../cli/helpers.ts";
 
@@ -32,4 +33,37 @@ export function measured(result: AuditResult, f: Finding) {
     : [...Object.values(run.services), ...Object.values(run.workloads)].find(
         (g) => JSON.stringify(g) === JSON.stringify(f.consequence.figures),
       );
+}
+
+/** The README's example output that `pattern`'s first group captures, its list indentation removed. */
+export function readmeBlock(pattern: RegExp): string {
+  const block = pattern.exec(readFileSync("README.md", "utf8"))?.[1];
+  if (block === undefined) throw new Error(`README.md has no block matching ${pattern}`);
+  const indent = /^ */.exec(block)![0].length;
+  return block
+    .split("\n")
+    .map((l) => l.slice(indent))
+    .join("\n");
+}
+
+/**
+ * The lines of a README example that the printed text does not have, in order: `…` on a line of its
+ * own skips printed lines, `…` inside a line stands for what the README leaves out of it.
+ */
+export function unprinted(example: string, printed: string): string[] {
+  const lines = printed.split("\n");
+  const missing: string[] = [];
+  let at = -1;
+  for (const line of example.trimEnd().split("\n")) {
+    if (line.trim() === "…") continue;
+    const pattern = new RegExp(`^${line.split("…").map(escapeRegExp).join(".*")}$`);
+    const found = lines.findIndex((l, i) => i > at && pattern.test(l));
+    if (found < 0) missing.push(line);
+    else at = found;
+  }
+  return missing;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

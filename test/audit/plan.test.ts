@@ -4,10 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { inProcess, planAudit } from "../../src/audit/audit.ts";
 import { prepare, sizeNodes } from "../../src/audit/inputs.ts";
+import { EVENTS_PER_WORKER, threadsFor } from "../../src/audit/pool.ts";
 import type { FaultClass } from "../../src/audit/types.ts";
 import type { Deployment } from "../../src/kubernetes/objects.ts";
 import { LoadError } from "../../src/load/errors.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
+import { dumpAt, formatDump } from "../../src/serve/dump.ts";
 import { variantOf } from "../../src/whatif/variant.ts";
 
 const six = `apiVersion: apps/v1
@@ -63,6 +65,34 @@ describe("the sweep", () => {
         n.includes("share one run per fault: worker-1, worker-4; worker-2, worker-5; worker-3, worker-6"),
       ),
     ).toBe(true);
+  }, 60_000);
+
+  it("shares runs across a cluster dump's nodes as across assumed ones: the dump of the same cluster plans the same sweep", () => {
+    const assumed = plan(6, ["a", "b", "c"]);
+    const scenario = prepare({
+      entries: [{ entry: "six.yaml", files: [{ file: "six.yaml", text: six }] }],
+      cluster: { nodes: 6, zones: ["a", "b", "c"] },
+    }).scenario;
+    for (const format of ["yaml", "json"] as const) {
+      const text = formatDump(dumpAt(scenario, 0), format);
+      const dumped = planAudit(
+        prepare({
+          entries: [],
+          dump: { entry: "six-dump", files: [{ file: `six-dump.${format}`, text }] },
+          cluster: {},
+        }),
+        {
+          faults: ["power-off", "zone", "drain"],
+          budget: DEFAULT_BUDGET,
+          maxSweepEvents: 1e9,
+          runner: inProcess,
+        },
+      );
+      expect(dumped.runs).toEqual(assumed.runs);
+      expect(dumped.notes).toContain(
+        "nodes with the same pods up to names (same zone and size) share one run per fault: worker-1, worker-4; worker-2, worker-5; worker-3, worker-6",
+      );
+    }
   }, 60_000);
 
   it("runs no zone fault when there are no zones, or one, and says why", () => {
@@ -126,5 +156,29 @@ describe("a fix", () => {
         { object: "Deployment/default/web", path: "spec.replicas", value: -1, label: "FL001 fix" },
       ]),
     ).toThrow(LoadError);
+  });
+});
+
+describe("the worker threads", () => {
+  it("are --jobs exactly when given; by default one per core, no more than the work is worth", () => {
+    // [jobs, fit (no --jobs), runs, estimated events per run, threads]
+    const cases: [number, boolean, number, number, number][] = [
+      [2, false, 38, 751, 2], // microservices-demo with --jobs 2: two workers, as asked
+      [2, true, 38, 751, 1], // …by default: ~29,000 events run in this thread
+      [2, true, 204, 24_931, 2], // the 100-node bench: ~5.1 M events, a worker's start is worth it
+      [8, true, 28, 13_560, 1], // the shop dump: ~380,000 events, one worker's worth at most
+      [8, true, 100, 40_000, 8],
+      [4, true, 3, 10_000_000, 3], // never more threads than runs
+      [4, false, 1, 1, 1],
+    ];
+    for (const [jobs, fit, runs, events, threads] of cases)
+      expect([jobs, fit, runs, events, threadsFor(jobs, fit, runs, events)]).toEqual([
+        jobs,
+        fit,
+        runs,
+        events,
+        threads,
+      ]);
+    expect(EVENTS_PER_WORKER).toBe(300_000);
   });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatAudit } from "../../src/audit/text.ts";
-import { type Audited, auditJson, findingsOf, measured } from "./helpers.ts";
+import { type Audited, auditJson, findingsOf, measured, readmeBlock, unprinted } from "./helpers.ts";
 
 let shop: Audited;
 beforeAll(async () => {
@@ -112,6 +112,11 @@ describe("faultline audit examples/audit/", () => {
     expect(text).toContain(
       "consequence: when worker-2 loses power, shop/checkout has no ready endpoint for 5m54s",
     );
+  });
+
+  it("prints what the README shows: each line of its example, in order (… where it abridges)", () => {
+    const block = readmeBlock(/```\n(faultline audit · 5 Services[\s\S]*?)```/);
+    expect(unprinted(block, formatAudit(shop.result))).toEqual([]);
   });
 
   it("exits 1: errors are at or above the default --fail-on error", () => {

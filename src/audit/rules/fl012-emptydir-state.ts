@@ -24,6 +24,10 @@ import {
 const DATASTORE =
   /(^|\/)(redis|valkey|postgres|postgresql|mysql|mariadb|mongo|mongodb|elasticsearch|opensearch|kafka|zookeeper|etcd|rabbitmq|cassandra|memcached)([:@]|$)/;
 
+function isDatastore(image: string | undefined): boolean {
+  return image !== undefined && DATASTORE.test(`${image.split(":")[0]!.toLowerCase()}:`);
+}
+
 interface Found {
   container: string;
   image: string;
@@ -33,6 +37,8 @@ interface Found {
 
 /** The datastore container and its emptyDir, read from the object as written (load/ keeps no emptyDir). */
 export function emptyDirState(input: RuleInput, w: Workload): Found | undefined {
+  // The images are kept by load/: the object as written is read only for a datastore's.
+  if (!w.spec.containers.some((c) => isDatastore(c.image))) return undefined;
   const raw = input.locator.raw(w.id);
   const spec = (
     w.specPath === "spec" ? raw?.spec : (raw?.spec as { template?: { spec?: unknown } })?.template?.spec
@@ -50,7 +56,7 @@ export function emptyDirState(input: RuleInput, w: Workload): Found | undefined 
     (spec?.volumes ?? []).filter((v) => v.emptyDir !== undefined && v.name).map((v) => v.name!),
   );
   for (const c of spec?.containers ?? []) {
-    if (!c.image || !DATASTORE.test(c.image.split(":")[0]!.toLowerCase() + ":")) continue;
+    if (!c.image || !isDatastore(c.image)) continue;
     const m = (c.volumeMounts ?? []).find((x) => x.name && empty.has(x.name));
     if (m) return { container: c.name ?? "", image: c.image, volume: m.name!, mountPath: m.mountPath ?? "" };
   }
