@@ -37,8 +37,9 @@ export default async function (): Promise<void> {
     console.log(
       `a dump of ${nodes.toLocaleString("en")} nodes, ${pods.toLocaleString("en")} pods, ${items.length.toLocaleString("en")} objects`,
     );
-    // The YAML reader keeps every node's position: the whole dump as YAML does not fit in the
-    // default heap, so it reads the first 100 nodes and their pods (3,000).
+    // The YAML reader (the yaml package, keeping every node's position) reads about 1–2 MiB/s and the
+    // whole dump as YAML does not fit in the default heap, so it reads the first 100 nodes and their
+    // pods (3,000): a dump of this size as YAML cannot meet the target; JSON (`-o json`) is the fast form.
     const first = new Set(
       items
         .filter((o) => o.kind === "Node")
@@ -57,13 +58,20 @@ export default async function (): Promise<void> {
       const file = join(dir, `dump.${format}`);
       writeFileSync(file, formatDump(list, format));
       const start = performance.now();
+      const cpu = process.cpuUsage();
       const loaded = loadScenarioFile(undefined, { cluster: file });
       const s = (performance.now() - start) / 1000;
+      // CPU time (every thread: the GC's too) tells the load's own cost on a busy machine.
+      const used = process.cpuUsage(cpu);
+      const cpuSeconds = (used.user + used.system) / 1e6;
       const mib = statSync(file).size / 1048576;
       console.log(
-        `  -o ${format.padEnd(4)} ${mib.toFixed(0).padStart(4)} MiB  loaded in ${s.toFixed(2)} s (${(mib / s).toFixed(0)} MiB/s; ${loaded.nodes.length} nodes, ${loaded.manifests.length.toLocaleString("en")} objects)  target < ${TARGET_SECONDS} s: ${(s / TARGET_SECONDS).toFixed(2)}×`,
+        `  -o ${format.padEnd(4)} ${mib.toFixed(0).padStart(4)} MiB  loaded in ${s.toFixed(2)} s, ${cpuSeconds.toFixed(2)} s of CPU (${(mib / s).toFixed(0)} MiB/s; ${loaded.nodes.length} nodes, ${loaded.manifests.length.toLocaleString("en")} objects)  target < ${TARGET_SECONDS} s: ${(s / TARGET_SECONDS).toFixed(2)}×`,
       );
     }
+    console.log(
+      "  the target is for -o json: a YAML dump of this size does not load in the default heap (the yaml reader keeps every node's position) and would take minutes at the rate above",
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@ import {
   parseDuration,
   UnitError,
 } from "../load/index.ts";
+import { redactScenario } from "../load/redact.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { jsonChunks } from "../report/json.ts";
@@ -45,6 +46,8 @@ interface Options {
   maxRequests?: string;
   cluster?: string;
   dumpAt?: string;
+  redact?: boolean;
+  kubernetesVersion?: string;
 }
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -54,11 +57,19 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .argument("[file]", "scenario file (YAML); optional with --cluster")
     .option(
       "--cluster <dump>",
-      "start from a dump of a live cluster (kubectl get nodes,pods,… -A -o yaml or json; a file or a folder) instead of the scenario's nodes and manifests",
+      "start from a dump of a live cluster (kubectl get nodes,pods,… -A -o yaml or json; a file, a folder, or - for the standard input) instead of the scenario's nodes and manifests",
     )
     .option(
       "--dump-at <time>",
       "print the cluster at this time of the run as kubectl get -o yaml prints a List (with --json: -o json)",
+    )
+    .option(
+      "--kubernetes-version <v>",
+      "the control plane's Kubernetes version (e.g. 1.31), over the scenario's kubernetesVersion and a dump's kubelets'",
+    )
+    .option(
+      "--redact",
+      "replace the names of namespaces, nodes, workloads, pods, Services, claims and volumes with stable pseudonyms in every output (to share a run of a real cluster)",
     )
     .option("--seed <n>", "run with this random seed instead of the scenario's `seed`")
     .option("--json", "print the machine-readable result")
@@ -80,12 +91,12 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .action(async (file: string | undefined, opts: Options) => {
       if (file === undefined && opts.cluster === undefined)
         throw new UsageError("simulate needs a scenario file, or --cluster DUMP");
-      if (opts.cluster !== undefined && !existsSync(opts.cluster))
+      if (opts.cluster !== undefined && opts.cluster !== "-" && !existsSync(opts.cluster))
         throw new UsageError(`--cluster: ${opts.cluster}: no such file or folder`);
       const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
       if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
         throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
-      const shown = file ?? opts.cluster!;
+      let shown = file ?? opts.cluster!;
       const seed = parseSeed(opts.seed);
       const budget: Budget = {
         maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
@@ -100,9 +111,17 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       if (opts.reportInclude !== undefined && opts.report === undefined)
         throw new UsageError("--report-include goes with --report");
       try {
-        const scenario = loadScenarioFile(file, opts.cluster === undefined ? {} : { cluster: opts.cluster });
+        let scenario = loadScenarioFile(file, {
+          ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
+          ...(opts.kubernetesVersion === undefined ? {} : { kubernetesVersion: opts.kubernetesVersion }),
+        });
         if (opts.report !== undefined)
           checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
+        if (opts.redact) {
+          const redacted = redactScenario(scenario);
+          scenario = redacted.scenario;
+          shown = redacted.rename(shown);
+        }
         const runner = new Runner(io, shown, budget, seed);
         if (dumpTime !== undefined) {
           if (dumpTime > scenario.duration)

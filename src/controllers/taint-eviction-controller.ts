@@ -105,6 +105,26 @@ export class TaintEvictionController {
     this.schedule(pod, now, now + min, cause);
   }
 
+  /**
+   * The timers just set on `node`'s pods by NoExecute taints added before now (a cluster dump's, set
+   * at t=0): a controller that was running when they were added started them then (processPodOnNode's
+   * startTime is the time it saw the taint), so they count from the earliest timeAdded.
+   */
+  countFromTimeAdded(node: Node): void {
+    const now = this.cluster.engine.now;
+    const added = noExecute(node).flatMap((t) => (t.timeAdded === undefined ? [] : [t.timeAdded]));
+    if (added.length === 0) return;
+    const since = Math.min(...added);
+    if (since >= now) return;
+    for (const pod of this.cluster.store.podsOnNode(node.metadata.name)) {
+      const e = this.evictions.get(pod.metadata.uid!);
+      if (!e || e.createdAt !== now) continue;
+      this.cancel(pod.metadata.uid!);
+      const cause = e.cause.tolerated ? { ...e.cause, createdAt: since } : e.cause;
+      this.schedule(pod, since, Math.max(now, since + (e.fireAt - e.createdAt)), cause);
+    }
+  }
+
   private schedule(pod: Pod, createdAt: number, fireAt: number, cause: TaintEvictionCause): void {
     const uid = pod.metadata.uid!;
     const timer = this.cluster.engine.at(fireAt, () => this.evict(pod, cause));

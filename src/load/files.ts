@@ -10,7 +10,7 @@ import { loadScenarioSource } from "./patch.ts";
 import { type ManifestFile, ManifestReadError, parseManifests } from "./scenario/manifests.ts";
 import { parseScenario } from "./scenario/parse.ts";
 import { MAX_FILE_BYTES } from "./source.ts";
-import { invalidUtf8Offset, positionOfByte } from "./utf8.ts";
+import { decodeUtf8, positionOfByte } from "./utf8.ts";
 
 const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 
@@ -19,21 +19,38 @@ const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
  * `manifests` (`simulate --cluster`), applied as patches so that variants of it load the same way.
  * Without `path`, a scenario of 15 minutes with nothing on its timeline (`simulate --cluster DUMP`).
  */
-export function loadScenarioFile(path: string | undefined, options: { cluster?: string } = {}): Scenario {
+export function loadScenarioFile(
+  path: string | undefined,
+  options: { cluster?: string; kubernetesVersion?: string } = {},
+): Scenario {
+  // --kubernetes-version: the control plane's version, over the scenario's and the dump's kubelets'.
+  const v = options.kubernetesVersion?.replace(/^v/, "");
+  const version =
+    v === undefined
+      ? []
+      : [
+          {
+            path: "kubernetesVersion",
+            value: v,
+            text: v,
+            label: `--kubernetes-version ${options.kubernetesVersion}`,
+          },
+        ];
   if (path === undefined) {
     const cluster = options.cluster ?? "";
-    const name = basename(cluster).replace(/\.(ya?ml|json)$/i, "") || "cluster";
+    const name = cluster === "-" ? "cluster" : basename(cluster).replace(/\.(ya?ml|json)$/i, "") || "cluster";
     const text = `name: ${JSON.stringify(name)}\nduration: 15m\ncluster: ${JSON.stringify(cluster)}\n`;
-    return loadScenarioSource({ file: "--cluster", text, manifests: {} }, [], (entry, maxBytes) =>
+    return loadScenarioSource({ file: "--cluster", text, manifests: {} }, version, (entry, maxBytes) =>
       readManifestEntry(".", entry, maxBytes),
     );
   }
   if (options.cluster !== undefined) {
     const text = readScenarioText(path);
     const dir = dirname(path);
-    const entry = isAbsolute(options.cluster)
-      ? options.cluster
-      : relative(dir, resolve(options.cluster)) || ".";
+    const entry =
+      isAbsolute(options.cluster) || options.cluster === "-"
+        ? options.cluster
+        : relative(dir, resolve(options.cluster)) || ".";
     const label = `--cluster ${options.cluster}`;
     return loadScenarioSource(
       { file: path, text, manifests: {} },
@@ -41,7 +58,16 @@ export function loadScenarioFile(path: string | undefined, options: { cluster?: 
         { path: "cluster", value: entry, label },
         { path: "nodes", value: undefined, label },
         { path: "manifests", value: undefined, label },
+        ...version,
       ],
+      (e, maxBytes) => readManifestEntry(dir, e, maxBytes),
+    );
+  }
+  if (v !== undefined) {
+    const dir = dirname(path);
+    return loadScenarioSource(
+      { file: path, text: readScenarioText(path), manifests: {} },
+      version,
       (e, maxBytes) => readManifestEntry(dir, e, maxBytes),
     );
   }
@@ -86,12 +112,16 @@ export function loadManifestFiles(paths: readonly string[]): Pick<Scenario, "man
   return parseManifests(files);
 }
 
-/** A `manifests:` entry: one file, or the .yaml/.yml/.json files of a folder sorted by name. */
+/**
+ * A `manifests:` or `cluster:` entry: one file, the .yaml/.yml/.json files of a folder sorted by
+ * name, or `-`, the standard input.
+ */
 export function readManifestEntry(
   dir: string,
   entry: string,
   maxBytes = MAX_FILE_BYTES,
 ): ManifestFile[] | undefined {
+  if (entry === "-") return readStdin(maxBytes);
   const full = isAbsolute(entry) ? entry : join(dir, entry);
   let stat: ReturnType<typeof statSync>;
   try {
@@ -130,9 +160,27 @@ function readSmallFile(file: string, maxBytes = MAX_FILE_BYTES): string {
       `${file} is ${(stat.size / 1024 / 1024).toFixed(1)} MiB; files larger than ${maxBytes / 1024 / 1024} MiB are refused`,
     );
   }
-  const bytes = readFileSync(file);
-  const bad = invalidUtf8Offset(bytes);
-  if (bad >= 0) {
+  return decodeText(readFileSync(file), file);
+}
+
+/** `-`: the standard input, read to its end (`kubectl get … -o json | faultline simulate --cluster -`). */
+function readStdin(maxBytes = MAX_FILE_BYTES): ManifestFile[] {
+  const bytes = readFileSync(0);
+  if (bytes.length > maxBytes)
+    throw new ManifestReadError(
+      "file-too-large",
+      `the standard input is ${(bytes.length / 1024 / 1024).toFixed(1)} MiB; more than ${maxBytes / 1024 / 1024} MiB is refused`,
+    );
+  return [{ text: decodeText(bytes, STDIN), file: STDIN }];
+}
+
+/** How messages name the standard input. */
+export const STDIN = "<stdin>";
+
+function decodeText(bytes: Buffer, file: string): string {
+  const text = decodeUtf8(bytes);
+  if (typeof text === "number") {
+    const bad = text;
     const { line, col } = positionOfByte(bytes, bad);
     const hex = bytes[bad]!.toString(16).toUpperCase().padStart(2, "0");
     const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
@@ -145,7 +193,7 @@ function readSmallFile(file: string, maxBytes = MAX_FILE_BYTES): string {
       `invalid UTF-8 at byte ${bad} (0x${hex}): ${utf16 ? "the file is UTF-16; save it as UTF-8" : "faultline reads YAML and JSON as UTF-8"}`,
     );
   }
-  return bytes.toString("utf8");
+  return text;
 }
 
 function isNotFound(e: unknown): boolean {

@@ -40,6 +40,36 @@ export interface Position {
   col: number;
 }
 
+/** Positions found without a YAML document, by formatted path (json.ts finds a dump's items on demand). */
+export interface KnownPositions {
+  get(path: string): Position | undefined;
+}
+
+/**
+ * The position of `path` in `src`, found when first read: a large dump's objects each keep one, and
+ * most are never shown (finding them all would cost a scan of the whole text).
+ */
+export function lazyPosition(
+  src: SourceDoc,
+  path: Path,
+  target: "key" | "value" = "value",
+): Position & { file: string } {
+  let at: Position | undefined;
+  const get = (): Position => {
+    at ??= src.locate(path, target);
+    return at;
+  };
+  return {
+    file: src.file,
+    get line() {
+      return get().line;
+    },
+    get col() {
+      return get().col;
+    },
+  };
+}
+
 /** One YAML document of a file, its JavaScript value and the means to point into it. */
 export class SourceDoc {
   readonly file: string;
@@ -47,7 +77,7 @@ export class SourceDoc {
   private readonly lineCounter: LineCounter;
   private parsed: Document | (() => Document);
   /** Positions known without the YAML document (a large JSON file's items), by formatted path. */
-  private readonly known: ReadonlyMap<string, Position>;
+  private readonly known: KnownPositions;
 
   /**
    * `doc` may be a function that parses the document (with `lineCounter`) on first use: a value read
@@ -59,7 +89,7 @@ export class SourceDoc {
     doc: Document | (() => Document),
     lineCounter: LineCounter,
     value: unknown,
-    known: ReadonlyMap<string, Position> = new Map(),
+    known: KnownPositions = new Map(),
   ) {
     this.file = file;
     this.parsed = doc;

@@ -1,16 +1,20 @@
 // UTF-8 well-formedness (The Unicode Standard, table 3-7): where a file stops being UTF-8, so that
 // the error names the byte rather than the file being read with U+FFFD in place of what it holds.
 
-const fatal = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a byte order mark stays in the text, as Buffer#toString leaves it.
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The text, or the offset of the first byte of the first ill-formed sequence when not all of it is UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | number {
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    return invalidUtf8Offset(bytes);
+  }
+}
 
 /** The offset of the first byte of the first ill-formed sequence, or -1 when every byte is UTF-8. */
 export function invalidUtf8Offset(bytes: Uint8Array): number {
-  try {
-    fatal.decode(bytes);
-    return -1;
-  } catch {
-    // Fall through to find where.
-  }
   let i = 0;
   while (i < bytes.length) {
     const c = bytes[i]!;

@@ -3,7 +3,7 @@
 // trace, the summary) and the scenario's names.
 
 import { isWorkload } from "../kubernetes/objects.ts";
-import type { ClusterDumpInfo, Scenario } from "../scenario/types.ts";
+import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
 import { visibleEventIndexes } from "../trace/visible.ts";
@@ -114,9 +114,46 @@ function clusterLines(cluster: ClusterDumpInfo, scenario: Scenario): string[] {
   ];
   if (rebuilt.length > 0)
     lines.push(`  made again by the controllers, not read from the dump: ${rebuilt.join(", ")}`);
-  if (cluster.notReady.length > 0)
-    lines.push(`  not Ready in the dump, Ready here (not modelled yet): ${cluster.notReady.join(", ")}`);
+  lines.push(`  assumed: ${assumedValues(cluster, scenario)}`);
+  if (cluster.takenAt)
+    lines.push(`  t=0 is when the dump was taken: ${cluster.takenAt.time}, from its ${cluster.takenAt.from}`);
+  for (const n of scenario.nodes) if (n.notReady) lines.push(`  ${notReadyAtStart(n.name, n.notReady)}`);
   return lines;
+}
+
+/** A dump's NotReady node as the run starts it (run/not-ready-at-start.ts). */
+function notReadyAtStart(name: string, d: NotReadyAtStart): string {
+  const { status, reason, lastTransitionTime } = d.ready;
+  const since = lastTransitionTime === undefined ? "" : ` since ${clock(lastTransitionTime)}`;
+  const lease = d.leaseRenewTime === undefined ? "" : `, Lease last renewed at ${clock(d.leaseRenewTime)}`;
+  const taints = d.taints.map(
+    (t) => `${t.key}:${t.effect}${t.timeAdded === undefined ? "" : ` at ${clock(t.timeAdded)}`}`,
+  );
+  const how =
+    d.machine === "powered-off"
+      ? "its kubelet stopped posting: modelled as its machine powered off"
+      : "its kubelet posts NotReady: modelled as its container runtime down";
+  return `NotReady in the dump, NotReady here: ${name} Ready=${status}${reason ? ` (${reason})` : ""}${since}${lease}${taints.length > 0 ? `, taints ${taints.join(", ")}` : ""}; ${how}`;
+}
+
+/**
+ * What a dump does not say and the run assumes (issue 12): the Kubernetes version (the kubelets'
+ * unless the scenario or --kubernetes-version gives one) and the control plane's flags (that version's defaults unless the
+ * scenario's controlPlane sets them; a managed platform may run others).
+ */
+function assumedValues(cluster: ClusterDumpInfo, scenario: Scenario): string {
+  const v = scenario.kubernetesVersion;
+  const version = cluster.versionFromKubelets
+    ? `Kubernetes ${v} from the kubelets' version ${cluster.kubeletVersion} (a scenario's kubernetesVersion sets another)`
+    : `Kubernetes ${v} as given (kubernetesVersion or --kubernetes-version)`;
+  const set = Object.keys(scenario.controlPlane).map((k) =>
+    k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+  );
+  const flags =
+    set.length === 0
+      ? `kube-controller-manager's ${v} defaults for every flag (a managed platform may change them: set them under controlPlane)`
+      : `kube-controller-manager's ${v} defaults but ${set.join(", ")} from the scenario's controlPlane`;
+  return `${version}; ${flags}`;
 }
 
 /** Every pod that is not Running and Ready at t=0, with why (trace/result.ts InitialPod). */

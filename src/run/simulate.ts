@@ -27,6 +27,7 @@ import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Trace } from "../trace/events.ts";
 import type { InitialState, SimulationResult } from "../trace/result.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
+import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
 import { initialState, summarize } from "./result.ts";
 
 export type { InitialState, SimulationResult, Summary } from "../trace/result.ts";
@@ -139,7 +140,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
   const cache = new SchedulerCache(ctx);
   new NodeLifecycleController(ctx, controlPlane);
-  new TaintEvictionController(ctx);
+  const taintEviction = new TaintEvictionController(ctx);
   const replicaSets = new ReplicaSetController(ctx);
   new StatefulSetController(ctx);
   new DaemonSetController(ctx);
@@ -165,8 +166,10 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     }
   };
   if (scenario.start === "running") createManifests();
+  scheduleNotReady(ctx, scenario.nodes, kubelets);
   engine.run(0);
   bulk.open = false;
+  startNotReady(ctx, scenario.nodes, kubelets, taintEviction);
   const initial: InitialState = initialState(store);
   trace.muted = false;
   options.onWarmedUp?.();

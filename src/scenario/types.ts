@@ -38,6 +38,33 @@ export interface NodeSpec {
   unschedulable?: boolean;
   /** `labels` are the Node's labels as they were (a cluster dump): the kubelet adds none of its own */
   labelsAsRegistered?: boolean;
+  /** NotReady when the cluster was dumped: it starts so (run/not-ready-at-start.ts) */
+  notReady?: NotReadyAtStart;
+}
+
+/**
+ * A node of a cluster dump whose Ready condition was not True. Times are virtual seconds, the dump's
+ * time being t=0 (so they are ≤ 0).
+ */
+export interface NotReadyAtStart {
+  /** the Ready condition as dumped */
+  ready: {
+    status: "False" | "Unknown";
+    reason?: string;
+    message?: string;
+    lastHeartbeatTime?: number;
+    lastTransitionTime?: number;
+  };
+  /**
+   * How the run keeps it NotReady, from what the dump supports: Ready=Unknown (the kubelet stopped
+   * posting) → its machine is off; Ready=False (the kubelet posts NotReady) → its container runtime
+   * is down, the one cause of a posted NotReady faultline models.
+   */
+  machine: "powered-off" | "runtime-down";
+  /** the node lifecycle controller's taints (unreachable, not-ready) with their timeAdded */
+  taints: Taint[];
+  /** spec.renewTime of its Lease (kube-node-lease), when the dump holds it */
+  leaseRenewTime?: number;
 }
 
 /**
@@ -206,8 +233,12 @@ export interface ClusterDumpInfo {
   rebuilt: Record<string, number>;
   /** the newest status.nodeInfo.kubeletVersion of the dump's nodes, e.g. `v1.31.4` */
   kubeletVersion?: string;
-  /** nodes whose Ready condition was not True when the dump was taken (they start Ready here) */
+  /** the run's Kubernetes version is the kubelets' (the scenario gave no kubernetesVersion) */
+  versionFromKubelets?: boolean;
+  /** nodes whose Ready condition was not True when the dump was taken (they start NotReady) */
   notReady: string[];
+  /** when the dump was taken, t=0 (RFC 3339), and what says so */
+  takenAt?: { time: string; from: "node Leases" | "node status" };
 }
 
 export interface Scenario {

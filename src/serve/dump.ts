@@ -12,7 +12,7 @@ import { metaJ } from "./convert-meta.ts";
 import { ContainerHistory } from "./convert-pod.ts";
 import { ClusterMirror, type RunOptions } from "./mirror.ts";
 
-/** The kinds of `kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses`, in that order. */
+/** The kinds of `kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses,leases`, in that order (the node Leases date the dump and say how long a NotReady node has been silent). */
 export const DUMP_KINDS = [
   "Node",
   "Pod",
@@ -26,11 +26,12 @@ export const DUMP_KINDS = [
   "PersistentVolumeClaim",
   "PersistentVolume",
   "StorageClass",
+  "Lease",
 ] as const;
 
 /** The command whose output a dump stands for (the README's, for `--cluster`). */
 export const DUMP_COMMAND =
-  "kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses -A -o yaml";
+  "kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses,leases -A -o yaml";
 
 /** The cluster of `scenario` at virtual time `at` (0 to its duration), as API objects in kubectl's order. */
 export function dumpAt(scenario: Scenario, at: number, run: RunOptions = {}): ApiObject[] {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseJsonDump } from "../../src/load/cluster/json.ts";
 import { formatLoadError, LoadError } from "../../src/load/index.ts";
 import { parseYamlFile } from "../../src/load/source.ts";
-import { cli } from "../cli/helpers.ts";
+import { cli, FAULTLINE, oneLine, shell } from "../cli/helpers.ts";
 import { load } from "./helpers.ts";
 
 const node = (name: string, zone: string, extra = "") => `- apiVersion: v1
@@ -124,6 +124,24 @@ describe("JSON dumps: item positions without the YAML parser", () => {
       slow.locate(["items", 3, "metadata", "name"]),
     );
   });
+
+  it("minified, or laid out otherwise from some item on: the scan finds every item where the YAML parser does", () => {
+    const text = readFileSync("test/fixtures/cluster/shop-dump.yaml", "utf8");
+    const value = parseYamlFile(text, "x", 64 * 1024 * 1024)[0]!.value as { items: unknown[] };
+    const some = { ...value, items: value.items.slice(0, 30) };
+    const pretty = JSON.stringify(some, null, 2);
+    // Item 12 written on one line: the layout no longer holds from there.
+    const mixed = pretty.replace(
+      JSON.stringify(some.items[12], null, 2).replace(/\n/g, "\n    "),
+      JSON.stringify(some.items[12]),
+    );
+    expect(mixed).not.toBe(pretty);
+    for (const layout of [JSON.stringify(some), mixed]) {
+      const fast = parseJsonDump(layout, "d.json")!;
+      const slow = parseYamlFile(layout, "d.json")[0]!;
+      for (let i = 0; i < 30; i++) expect(fast.locate(["items", i])).toEqual(slow.locate(["items", i]));
+    }
+  });
 });
 
 const error = (scenario: string, files: Record<string, string>): string => {
@@ -210,6 +228,56 @@ describe("bad dumps", () => {
     );
     const missing = await cli(["simulate", "--cluster", join(dir, "none.yaml")]);
     expect(missing.code).toBe(2);
+  });
+
+  it("- reads the dump from the standard input (kubectl get … -o json | faultline simulate --cluster -)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "faultline-dump-stdin-"));
+    writeFileSync(join(dir, "dump.yaml"), list(node("n1", "a") + pod("web", "n1")));
+    const ok = await shell(`${FAULTLINE} simulate --cluster - < ${join(dir, "dump.yaml")}`);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain("from the cluster dump <stdin>: 1 pods on their nodes");
+    // Messages name the standard input as <stdin>, with the line and column.
+    const cut = await shell(`head -c 300 ${join(dir, "dump.yaml")} | ${FAULTLINE} simulate --cluster -`);
+    expect(cut.code).toBe(2);
+    expect(cut.err).toMatch(/^<stdin>:\d+:\d+: /);
+    expect(oneLine(cut.err)).toBe(true);
+  }, 60_000);
+
+  it("the starting state says what the dump does not: the version (the kubelets' unless the scenario's or --kubernetes-version) and the flags assumed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "faultline-dump-assumed-"));
+    writeFileSync(join(dir, "dump.yaml"), list(node("n1", "a") + pod("web", "n1")));
+    const fromKubelets = await cli(["simulate", "--cluster", join(dir, "dump.yaml")]);
+    expect(fromKubelets.out).toContain(
+      "  assumed: Kubernetes 1.30 from the kubelets' version v1.30.6-gke.1125000 (a scenario's kubernetesVersion sets another); kube-controller-manager's 1.30 defaults for every flag",
+    );
+    writeFileSync(
+      join(dir, "s.yaml"),
+      'duration: 5m\nkubernetesVersion: "1.32"\ncluster: dump.yaml\ncontrolPlane: {nodeMonitorGracePeriod: 50s}\n',
+    );
+    const fromScenario = await cli(["simulate", join(dir, "s.yaml")]);
+    expect(fromScenario.out).toContain(
+      "  assumed: Kubernetes 1.32 as given (kubernetesVersion or --kubernetes-version); kube-controller-manager's 1.32 defaults but node-monitor-grace-period from the scenario's controlPlane",
+    );
+    const fromFlag = await cli([
+      "simulate",
+      "--cluster",
+      join(dir, "dump.yaml"),
+      "--kubernetes-version",
+      "v1.33",
+    ]);
+    expect(fromFlag.out).toMatch(/^faultline simulate · dump · Kubernetes 1\.33 ·/);
+    expect(fromFlag.out).toContain("  assumed: Kubernetes 1.33 as given");
+    const unsupported = await cli([
+      "simulate",
+      "--cluster",
+      join(dir, "dump.yaml"),
+      "--kubernetes-version",
+      "1.2",
+    ]);
+    expect([unsupported.code, unsupported.err]).toEqual([
+      2,
+      '--kubernetes-version 1.2: Kubernetes "1.2" is not supported (supported: 1.28 to 1.37)\n',
+    ]);
   });
 
   it("--dump-at prints a List in kubectl's form that --cluster reads back; a time after the end is a usage error", async () => {

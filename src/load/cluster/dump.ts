@@ -3,18 +3,19 @@
 // nodes; the workloads, pods, Services, claims, volumes, classes and budgets become its objects,
 // validated as manifests are (status, managedFields, resourceVersion and the rest the API server adds
 // are accepted); a pod keeps its node, name, IP and restart counts. What the controllers make again
-// from the rest (EndpointSlices, ControllerRevisions, Leases, Events) is counted, not read; Secrets
-// and ConfigMaps are read no further than their kind and name.
+// from the rest (EndpointSlices, ControllerRevisions, Leases, Events) is counted, not read, but for
+// a node Lease's renewTime (it dates the dump and a NotReady node's silence); Secrets and ConfigMaps
+// are read no further than their kind and name.
 
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from "../../kubernetes/objects.ts";
-import type { ClusterDumpInfo, NodeSpec } from "../../scenario/types.ts";
+import type { ClusterDumpInfo, NodeSpec, NotReadyAtStart } from "../../scenario/types.ts";
 import { fail, isObj, type Obj } from "../check.ts";
 import { type Collected, collectObjects } from "../manifest/collect.ts";
 import { isListKind } from "../manifest/kinds.ts";
 import { type ReadManifest, readFiles } from "../scenario/manifests.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseJsonDump } from "./json.ts";
-import { type DumpNode, dumpNode } from "./node.ts";
+import { type DumpNode, dumpNode, optTime } from "./node.ts";
 
 /**
  * A dump file may be far larger than a manifest: 30,000 pods with their managedFields are about
@@ -22,7 +23,7 @@ import { type DumpNode, dumpNode } from "./node.ts";
  */
 export const MAX_DUMP_BYTES = 256 * 1024 * 1024;
 
-/** Kinds the models make again from the other objects: their copies in the dump are not read. */
+/** Kinds the models make again from the other objects: their copies in the dump are not loaded. */
 const REBUILT_KINDS = new Set(["EndpointSlice", "Endpoints", "ControllerRevision", "Lease", "Event"]);
 
 export interface ClusterRead {
@@ -47,6 +48,9 @@ export function readCluster(
     info: { files: files.map((f) => f.file), rebuilt: {}, notReady: [] },
   };
   const nodeAt = new Map<string, { src: SourceDoc; path: Path }>();
+  const dumped: DumpNode[] = [];
+  /** spec.renewTime of each node's Lease (kube-node-lease), epoch seconds. */
+  const renewed = new Map<string, number>();
   const pods: { index: number; src: SourceDoc; path: Path }[] = [];
   const visit = (doc: SourceDoc, p: Path, value: unknown): void => {
     if (p.length === 0 && isObj(value) && Array.isArray(value.items) && value.kind == null)
@@ -78,9 +82,11 @@ export function readCluster(
       }
       nodeAt.set(node.spec.name, { src: doc, path: p });
       read.nodes.push(node.spec);
+      dumped.push(node);
       noteNode(read, node, doc, p);
       return;
     }
+    if (kind === "Lease" && isObj(value)) noteLease(doc, p, value, renewed);
     if (typeof kind === "string" && REBUILT_KINDS.has(kind)) {
       read.info.rebuilt[kind] = (read.info.rebuilt[kind] ?? 0) + 1;
       return;
@@ -103,7 +109,59 @@ export function readCluster(
     }
   }
   dropPodsOnMissingNodes(out, pods, nodeAt);
+  startNotReady(read, dumped, renewed);
   return read;
+}
+
+/** A node's Lease (kube-node-lease/<node>): when its kubelet last renewed it. */
+function noteLease(src: SourceDoc, path: Path, o: Obj, renewed: Map<string, number>): void {
+  const meta = isObj(o.metadata) ? o.metadata : {};
+  if (meta.namespace !== "kube-node-lease" || typeof meta.name !== "string") return;
+  const spec = isObj(o.spec) ? o.spec : {};
+  const t = optTime(src, [...path, "spec", "renewTime"], spec.renewTime);
+  if (t !== undefined) renewed.set(meta.name, t);
+}
+
+/**
+ * The dump's time, t=0: the newest of what its nodes say had happened by then (their Lease renewals,
+ * every 10 s from a running kubelet; else their Ready heartbeats, posted at least every
+ * nodeStatusReportFrequency, 5 min, and a NotReady node's transition and taints). The NotReady
+ * nodes keep their condition, taints and Lease with times counted from it.
+ */
+function startNotReady(read: ClusterRead, nodes: DumpNode[], renewed: ReadonlyMap<string, number>): void {
+  const newest = (ts: number[]) => ts.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
+  const leases = newest([...renewed.values()]);
+  const status = newest(
+    nodes.flatMap((n) => [
+      ...(n.heartbeat === undefined ? [] : [n.heartbeat]),
+      ...(n.notReady?.lastTransitionTime === undefined ? [] : [n.notReady.lastTransitionTime]),
+      ...(n.notReady?.taints.flatMap((t) => (t.timeAdded === undefined ? [] : [t.timeAdded])) ?? []),
+    ]),
+  );
+  const taken = Math.max(leases, status);
+  if (!Number.isFinite(taken)) return;
+  const from = leases >= status ? "node Leases" : "node status";
+  read.info.takenAt = { time: `${new Date(taken * 1000).toISOString().replace(/\.000Z$/, "Z")}`, from };
+  const at = (t: number | undefined) => (t === undefined ? undefined : Math.min(0, t - taken));
+  for (const n of nodes) {
+    const d = n.notReady;
+    if (!d) continue;
+    const { taints, status, reason, message } = d;
+    const ready: NotReadyAtStart["ready"] = { status };
+    if (reason !== undefined) ready.reason = reason;
+    if (message !== undefined) ready.message = message;
+    const heartbeat = at(d.lastHeartbeatTime);
+    if (heartbeat !== undefined) ready.lastHeartbeatTime = heartbeat;
+    const transition = at(d.lastTransitionTime);
+    if (transition !== undefined) ready.lastTransitionTime = transition;
+    const lease = at(renewed.get(n.spec.name));
+    n.spec.notReady = {
+      ready,
+      machine: status === "Unknown" ? "powered-off" : "runtime-down",
+      taints: taints.map((t) => (t.timeAdded === undefined ? t : { ...t, timeAdded: at(t.timeAdded)! })),
+      ...(lease !== undefined ? { leaseRenewTime: lease } : {}),
+    };
+  }
 }
 
 function isList(o: Obj): boolean {

@@ -1,9 +1,12 @@
 // A Node object of a cluster dump → the node faultline runs: its name, labels as they are (zone and
 // region from topology.kubernetes.io/*), taints, spec.unschedulable (a cordoned node), capacity and
-// allocatable, and the kubelet's version (status.nodeInfo.kubeletVersion).
+// allocatable, and the kubelet's version (status.nodeInfo.kubeletVersion). A node whose Ready
+// condition is not True keeps that condition and the node lifecycle controller's taints
+// (unreachable, not-ready, with timeAdded) aside, with their times: the run starts it NotReady.
 
 import { LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
-import type { ResourceList } from "../../kubernetes/objects.ts";
+import type { ResourceList, Taint } from "../../kubernetes/objects.ts";
+import { TAINT_NOT_READY, TAINT_UNREACHABLE } from "../../kubernetes/taints.ts";
 import type { NodeSpec } from "../../scenario/types.ts";
 import { fail, isObj, type Obj, obj, optBool, quantity, required } from "../check.ts";
 import { labelMap } from "../manifest/meta.ts";
@@ -17,9 +20,21 @@ export interface DumpNode {
   spec: NodeSpec;
   /** `v1.31.4` */
   kubeletVersion?: string;
-  /** The Ready condition's status when it is not True (a node that was NotReady when dumped). */
-  notReady?: string;
+  /** The Ready condition's lastHeartbeatTime (seconds since the Unix epoch), to date the dump by. */
+  heartbeat?: number;
+  /** A node that was NotReady when dumped: its Ready condition and its controller taints, times in epoch seconds. */
+  notReady?: {
+    status: "False" | "Unknown";
+    reason?: string;
+    message?: string;
+    lastHeartbeatTime?: number;
+    lastTransitionTime?: number;
+    taints: Taint[];
+  };
 }
+
+/** The taints the node lifecycle controller sets from the Ready condition (NoExecute and NoSchedule). */
+const CONDITION_TAINTS = [TAINT_NOT_READY, TAINT_UNREACHABLE];
 
 export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
   const mp = [...path, "metadata"];
@@ -35,10 +50,11 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
     [...path, "status", "allocatable"],
     status.allocatable ?? status.capacity,
   );
+  const taints = spec.taints == null ? [] : parseTaints(src, [...sp, "taints"], spec.taints, TAINT_FIELDS);
   const node: NodeSpec = {
     name,
     labels,
-    taints: spec.taints == null ? [] : parseTaints(src, [...sp, "taints"], spec.taints, TAINT_FIELDS),
+    taints,
     capacity,
     allocatable,
     labelsAsRegistered: true,
@@ -50,9 +66,49 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
   const info = status.nodeInfo;
   if (isObj(info) && typeof info.kubeletVersion === "string") out.kubeletVersion = info.kubeletVersion;
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
-  const ready = conditions.find((c): c is Obj => isObj(c) && c.type === "Ready");
-  if (ready && ready.status !== "True") out.notReady = String(ready.status);
+  const at = conditions.findIndex((c) => isObj(c) && c.type === "Ready");
+  if (at < 0) return out;
+  const cp = [...path, "status", "conditions", at];
+  const ready = conditions[at] as Obj;
+  const heartbeat = optTime(src, [...cp, "lastHeartbeatTime"], ready.lastHeartbeatTime);
+  if (heartbeat !== undefined) out.heartbeat = heartbeat;
+  if (ready.status !== "False" && ready.status !== "Unknown") return out;
+  // The controller's condition taints are set again at t=0, with their timeAdded (run/not-ready-at-start.ts).
+  const raw = Array.isArray(spec.taints) ? spec.taints : [];
+  const held: Taint[] = [];
+  node.taints = taints.filter((t, i) => {
+    if (!CONDITION_TAINTS.includes(t.key)) return true;
+    const r = raw[i] as Obj;
+    const added = optTime(src, [...sp, "taints", i, "timeAdded"], r.timeAdded);
+    held.push(added === undefined ? t : { ...t, timeAdded: added });
+    return false;
+  });
+  const lastTransitionTime = optTime(src, [...cp, "lastTransitionTime"], ready.lastTransitionTime);
+  out.notReady = {
+    status: ready.status,
+    ...(typeof ready.reason === "string" ? { reason: ready.reason } : {}),
+    ...(typeof ready.message === "string" ? { message: ready.message } : {}),
+    ...(heartbeat !== undefined ? { lastHeartbeatTime: heartbeat } : {}),
+    ...(lastTransitionTime !== undefined ? { lastTransitionTime } : {}),
+    taints: held,
+  };
   return out;
+}
+
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+/** metav1.Time / MicroTime (RFC 3339) → seconds since the Unix epoch; absent (or null) → undefined. */
+export function optTime(src: SourceDoc, path: Path, v: unknown): number | undefined {
+  if (v == null) return undefined;
+  const ms = typeof v === "string" && RFC3339.test(v) ? Date.parse(v) : Number.NaN;
+  if (Number.isNaN(ms))
+    fail(
+      src,
+      path,
+      "invalid-value",
+      `${JSON.stringify(v)} is not a time in RFC 3339 form (e.g. "2025-01-01T00:00:00Z")`,
+    );
+  return ms / 1000;
 }
 
 /** status.capacity / allocatable: cpu, memory and pods are what the scheduler's fit reads. */

@@ -6,7 +6,7 @@
 import { type KubeObject, type ManifestKind, MODELLED_MANIFEST_KINDS } from "../../kubernetes/objects.ts";
 import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
 import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
-import type { Path, SourceDoc } from "../source.ts";
+import { lazyPosition, type Path, type SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
 import {
   ALL_KINDS,
@@ -123,7 +123,7 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
     return;
   }
 
-  const pos = { file: src.file, ...src.locate(path) };
+  const pos = lazyPosition(src, path);
   const modelled =
     builtin && (MODELLED_MANIFEST_KINDS as readonly string[]).includes(kind)
       ? (kind as ManifestKind)

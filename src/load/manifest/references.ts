@@ -11,7 +11,7 @@
 // first appears. References marked `optional: true` are not needed and not listed.
 
 import { isObj } from "../check.ts";
-import type { Path, SourceDoc } from "../source.ts";
+import { lazyPosition, type Path, type SourceDoc } from "../source.ts";
 import type { NotModelled } from "./not-modelled.ts";
 
 /** A reference to an object, where it is, and the not-modelled field it stands for. */
@@ -59,9 +59,20 @@ export function referencesOf(
   object: number,
 ): Reference[] {
   const out: Reference[] = [];
+  // Positions are found when a note shows them: most references name objects that are present.
   const add = (target: string, field: string, p: Path) => {
-    const { line } = src.locate(p, "key");
-    out.push({ target, field, where: `${src.file}:${line}`, object, line });
+    const at = lazyPosition(src, p, "key");
+    out.push({
+      target,
+      field,
+      object,
+      get line() {
+        return at.line;
+      },
+      get where() {
+        return `${src.file}:${at.line}`;
+      },
+    });
   };
   const meta = isObj(o.metadata) ? o.metadata : {};
   if (typeof meta.namespace === "string" && !BUILTIN_NAMESPACES.includes(namespace))

@@ -191,7 +191,11 @@ export function parseScenarioWith(
     timeline,
     extra,
   };
-  if (cluster) scenario.cluster = cluster.info;
+  if (cluster)
+    scenario.cluster = {
+      ...cluster.info,
+      ...(root.kubernetesVersion == null && cluster.newest ? { versionFromKubelets: true } : {}),
+    };
   if (traffic.length > 0) scenario.traffic = traffic;
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
