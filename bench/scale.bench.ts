@@ -70,7 +70,7 @@ function line(label: string, r: Run, target: { wall: number; rss?: number }, iss
         ? `, ${(r.maxRss / (target.rss * 1024 * MiB)).toFixed(2)}× the ${target.rss} GiB one`
         : "") +
       `; ${(issue / (r.cpu / 1000)).toFixed(1)}× less than the issue's ${issue} s (CPU); ` +
-      `${r.events.toLocaleString("en")} engine events (estimated ${r.estimate.toLocaleString("en")}, ${(r.estimate / r.events).toFixed(2)}×)`,
+      `${r.events.toLocaleString("en")} engine events (estimated ${Math.round(r.estimate).toLocaleString("en")}, ${(r.estimate / r.events).toFixed(2)}×)`,
   );
 }
 
