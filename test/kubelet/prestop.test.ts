@@ -216,39 +216,39 @@ describe("a process that exits by itself during its kill", () => {
   });
 });
 
-describe("a probe kill runs the preStop hook too", () => {
-  const killed = (preStop: unknown, behaviour: object = {}) =>
-    scenario(
-      stringify({
-        duration: "120s",
-        start: "created",
-        nodes: [{ name: "worker-1" }],
-        manifests: [
-          {
-            apiVersion: "v1",
-            kind: "Pod",
-            metadata: { name: "app" },
-            spec: {
-              containers: [
-                {
-                  name: "app",
-                  image: "example/app:1",
-                  livenessProbe: {
-                    httpGet: { path: "/", port: 8000 },
-                    periodSeconds: 5,
-                    failureThreshold: 1,
-                  },
-                  lifecycle: { preStop },
-                },
-              ],
-            },
-          },
-        ],
-        behaviour: { app: behaviour },
-        timeline: [{ at: "30s", do: "deadlock", pod: "default/app" }],
-      }),
-    );
+/** A pod "app" on one node, its one container with `container`'s fields; `rest`: the scenario's other fields. */
+const probed = (container: object, rest: object) =>
+  scenario(
+    stringify({
+      start: "created",
+      nodes: [{ name: "worker-1" }],
+      manifests: [
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "app" },
+          spec: { containers: [{ name: "app", image: "example/app:1", ...container }] },
+        },
+      ],
+      ...rest,
+    }),
+  );
 
+/** The pod hangs at 30s; its liveness probe (httpGet, every 5s, 1 failure) kills it, running `preStop`. */
+const killed = (preStop: unknown, behaviour: object = {}) =>
+  probed(
+    {
+      livenessProbe: { httpGet: { path: "/", port: 8000 }, periodSeconds: 5, failureThreshold: 1 },
+      lifecycle: { preStop },
+    },
+    {
+      duration: "120s",
+      behaviour: { app: behaviour },
+      timeline: [{ at: "30s", do: "deadlock", pod: "default/app" }],
+    },
+  );
+
+describe("a probe kill runs the preStop hook too", () => {
   it("a hung process: the 5s hook, then SIGKILL when the 25s left run out (30s in all, exit 137)", () => {
     const r = run(killed({ sleep: { seconds: 5 } }));
     const kill = first(r, "ContainerKilled");
@@ -338,29 +338,9 @@ describe("loading", () => {
 
 it("a probe kill is announced before the exit it causes, even an instant one", () => {
   const r = run(
-    scenario(
-      stringify({
-        duration: "60s",
-        start: "created",
-        nodes: [{ name: "worker-1" }],
-        manifests: [
-          {
-            apiVersion: "v1",
-            kind: "Pod",
-            metadata: { name: "app" },
-            spec: {
-              containers: [
-                {
-                  name: "app",
-                  image: "example/app:1",
-                  livenessProbe: { tcpSocket: { port: 8000 }, periodSeconds: 5, failureThreshold: 1 },
-                },
-              ],
-            },
-          },
-        ],
-        behaviour: { app: { bootSeconds: 1000 } },
-      }),
+    probed(
+      { livenessProbe: { tcpSocket: { port: 8000 }, periodSeconds: 5, failureThreshold: 1 } },
+      { duration: "60s", behaviour: { app: { bootSeconds: 1000 } } },
     ),
   );
   const order = r.events
@@ -377,40 +357,9 @@ it("a probe kill is announced before the exit it causes, even an instant one", (
 it("a process that exits by itself during a probe kill's hook restarts, and the kill leaves its successor alone", () => {
   // Liveness kills the hung process at about 35s; its 20s preStop sleep runs; the process exits by
   // itself 40s after its start (42s), during the hook; the restart at once is not killed at 55s.
-  const r = run(
-    scenario(
-      stringify({
-        duration: "120s",
-        start: "created",
-        nodes: [{ name: "worker-1" }],
-        manifests: [
-          {
-            apiVersion: "v1",
-            kind: "Pod",
-            metadata: { name: "app" },
-            spec: {
-              containers: [
-                {
-                  name: "app",
-                  image: "example/app:1",
-                  livenessProbe: {
-                    httpGet: { path: "/", port: 8000 },
-                    periodSeconds: 5,
-                    failureThreshold: 1,
-                  },
-                  lifecycle: { preStop: { sleep: { seconds: 20 } } },
-                },
-              ],
-            },
-          },
-        ],
-        behaviour: { app: { exitAfterSeconds: 40 } },
-        timeline: [{ at: "30s", do: "deadlock", pod: "default/app" }],
-      }),
-    ),
-  );
-  const killed = first(r, "ContainerKilled");
-  expect(killed.t).toBeLessThan(42);
+  const r = run(killed({ sleep: { seconds: 20 } }, { exitAfterSeconds: 40 }));
+  const kill = first(r, "ContainerKilled");
+  expect(kill.t).toBeLessThan(42);
   const exits = eventsOf(r, "ContainerExited");
   expect(exits[0]).toMatchObject({ t: 42, cause: "exit-after" });
   expect(eventsOf(r, "PreStopHookDone")).toEqual([]);
