@@ -2,13 +2,12 @@
 // container runtime, and the containers actually running there (which can differ from what the API
 // says). It keeps the node's Lease (node-lease.ts) and Node status (node-status.ts), watches its
 // runtime (runtime-state.ts), and a pod worker per pod bound here (pod-worker.ts;
-// pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when they are deleted,
-// cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups), and its status
-// manager writes its pods' readiness back when someone else changed it.
-
-import { removePod, workloadOf } from "../cluster/api.ts";
+// pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when they are deleted
+// (pod-end.ts), cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups), and
+// its status manager writes its pods' readiness back when someone else changed it.
+import { workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
-import { ref, type WatchEventType } from "../cluster/store.ts";
+import type { WatchEventType } from "../cluster/store.ts";
 import { minor, NODE_STATUS_REPORT_JITTER_SINCE_MINOR } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
@@ -17,6 +16,7 @@ import type { KubeletStart } from "../trace/node-events.ts";
 import type { BulkStart } from "./bulk-start.ts";
 import { NodeLease } from "./node-lease.ts";
 import { NodeStatus } from "./node-status.ts";
+import { killOrphan, type PodEndHost, terminatePod } from "./pod-end.ts";
 import { type PodWorkerHost, podWorkerHost } from "./pod-host.ts";
 import { PodWorker } from "./pod-worker.ts";
 import { checkRunsTwice } from "./runs-twice.ts";
@@ -62,6 +62,8 @@ export class Kubelet {
   private waitingForVolumes = new Set<Pod>();
   private readonly syncLoop: SyncLoopGate;
   private readonly statusSync: StatusSyncTicker;
+  /** what ending a pod's worker needs (pod-end.ts) */
+  private readonly podEnd: PodEndHost;
 
   /** `ctx`: what the kubelet reads (the run's Context has it all); it hands each part only what it uses. */
   constructor(
@@ -132,6 +134,12 @@ export class Kubelet {
       connected: () => this.connected(),
       current: (w) => this.podWorkers.get(w.pod.metadata.uid!) === w,
     });
+    this.podEnd = {
+      ctx,
+      name: spec.name,
+      connected: () => this.connected(),
+      removeWorker: (w) => this.removeWorker(w),
+    };
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
       for (const pod of [...this.waitingForVolumes]) {
@@ -289,12 +297,12 @@ export class Kubelet {
     }
     const worker = this.podWorkers.get(uid);
     if (deleted || !this.ctx.store.exists(pod)) {
-      if (worker) this.killOrphan(worker);
+      if (worker) killOrphan(this.podEnd, worker);
       return;
     }
     if (pod.spec.nodeName !== this.name) return;
     if (pod.metadata.deletionTimestamp !== undefined) {
-      this.terminate(pod, worker);
+      terminatePod(this.podEnd, pod, worker);
       return;
     }
     if (!worker) this.startPod(pod);
@@ -352,66 +360,6 @@ export class Kubelet {
     worker.stop();
     this.podWorkers.delete(worker.pod.metadata.uid!);
     if (claimsOf(worker.pod).length > 0) this.volumesChanged();
-  }
-
-  /**
-   * The pod has a deletionTimestamp: each container's preStop hook, SIGTERM, its exit (or SIGKILL
-   * when the grace period runs out: pod-worker.ts terminate, kill.ts), then the kubelet's final
-   * delete removes the object (pod_workers.go, status_manager.go).
-   */
-  private terminate(pod: Pod, worker: PodWorker | undefined): void {
-    if (!worker?.running) {
-      if (worker) this.removeWorker(worker);
-      removePod(this.ctx, pod, {
-        force: false,
-        lane: "kubelet",
-        by: "kubelet",
-        cause: "not-running",
-      });
-      return;
-    }
-    const start = this.ctx.engine.now;
-    worker.terminate((grace, last) => {
-      this.removeWorker(worker);
-      if (!this.connected()) return;
-      for (const c of pod.status.containerStatuses) {
-        c.state = "terminated";
-        c.ready = false;
-      }
-      this.ctx.trace.emit({
-        type: "PodTerminated",
-        lane: "kubelet",
-        object: ref(pod),
-        node: this.name,
-        ...(worker.owner === undefined ? {} : { owner: worker.owner }),
-        signal: last?.signal ?? "SIGTERM",
-        exitAfterSeconds: this.ctx.engine.since(start),
-        terminationGracePeriodSeconds: grace,
-        ...(last?.preStop ? { preStop: last.preStop } : {}),
-      });
-      removePod(this.ctx, pod, {
-        force: false,
-        lane: "kubelet",
-        by: "kubelet",
-        cause: "containers-exited",
-      });
-    });
-  }
-
-  /** A process whose pod object is gone (force-deleted or garbage-collected while we were cut off). */
-  private killOrphan(worker: PodWorker): void {
-    const running = worker.running;
-    this.removeWorker(worker);
-    if (!running) return;
-    this.ctx.trace.emit({
-      type: "ContainerKilled",
-      lane: "kubelet",
-      object: ref(worker.pod),
-      node: this.name,
-      ...(worker.owner === undefined ? {} : { owner: worker.owner }),
-      container: worker.pod.spec.containers[0]?.name ?? "",
-      cause: "orphan",
-    });
   }
 
   // ---- the machine, as the data plane and the other nodes see it ------------------------------
