@@ -5,6 +5,7 @@
 // pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when they are deleted
 // (pod-end.ts), cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups), and
 // its status manager writes its pods' readiness back when someone else changed it.
+
 import { workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
 import type { WatchEventType } from "../cluster/store.ts";
