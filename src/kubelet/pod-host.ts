@@ -23,7 +23,12 @@ export type PodHostEnv = Pick<Context, "engine" | "store" | "trace" | "kubelet" 
 /** What the host reads of its kubelet as it changes. */
 export interface PodHostKubelet {
   readonly name: string;
-  /** the node's index: its pod CIDR is 10.244.<index>.0/24 */
+  /**
+   * the node's index: its pod CIDR is 10.244.<index>.0/24 (flannel's kube-flannel.yml net-conf.json
+   * "Network": "10.244.0.0/16", the usual kubeadm --pod-network-cidr; kube-controller-manager's
+   * --node-cidr-mask-size defaults to 24 for IPv4). Not checked: past node index 255 or a node's
+   * 254th address the strings leave the /16 and the /24 (no wrap, no exhaustion).
+   */
   readonly index: number;
   readonly minor: number;
   readonly kubeletStartedAt: number;
@@ -101,7 +106,11 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       for (;;) {
         const ip = `10.244.${kubelet.index}.${ipCounter++}`;
         let taken = false;
-        for (const p of pods) if (p.status.podIP === ip) taken = true;
+        for (const p of pods)
+          if (p.status.podIP === ip) {
+            taken = true;
+            break;
+          }
         if (!taken) return ip;
       }
     },
