@@ -36,6 +36,9 @@ export class StatusSyncTicker {
     if (this.timer) return;
     const engine = this.host.engine;
     const period = STATUS_MANAGER_SYNC_PERIOD;
+    // time.NewTicker at statusManager.Start (kubelet.go Run), shortly after the process starts: the
+    // model does not know that delay and draws the phase anywhere in the first period (for a
+    // `start: running` node, whose start is before the scenario, any phase is as good).
     this.phase ??= this.host.kubeletStartedAt + this.host.rng.uniform(0, period);
     const next = this.phase + (Math.floor((engine.now - this.phase) / period) + 1) * period;
     this.timer = engine.at(next, () => {
