@@ -38,7 +38,9 @@ export type EvictionResult =
  * A pod that is not Ready goes without touching the budget when its policy is AlwaysAllow, or
  * (IfHealthyBudget, the default) while currentHealthy ≥ desiredHealthy > 0; every other pod needs
  * status.disruptionsAllowed > 0 (checkAndDecrement), else 429. An evicted pod gets DisruptionTarget
- * (EvictionByEvictionAPI), then the graceful delete.
+ * (EvictionByEvictionAPI), then the graceful delete. unhealthyPodEvictionPolicy is gated by
+ * PDBUnhealthyPodEvictionPolicy (pkg/features/kube_features.go: beta and on by default since 1.27,
+ * GA 1.31), on in every version the model supports (1.28 and later): no version check.
  */
 export function evictPod(api: ApiWriter, pod: Pod, event: { lane: Lane } & EvictionCause): EvictionResult {
   if (pod.metadata.deletionTimestamp !== undefined) return { evicted: true };

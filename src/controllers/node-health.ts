@@ -109,12 +109,18 @@ export function tryUpdateNodeHealth(
   // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
   if (cluster.engine.since(h.probeTimestamp) > grace && ready?.status !== "Unknown") {
     h.readyTransitionTimestamp = now;
-    setConditionsUnknown(cluster, node, now, {
-      flag: ready ? "node-monitor-grace-period" : "node-startup-grace-period",
-      value: grace,
-      nodeMonitorPeriod: settings.nodeMonitorPeriod,
-      probeTimestamp: h.probeTimestamp,
-    });
+    setConditionsUnknown(
+      cluster,
+      node,
+      now,
+      {
+        flag: ready ? "node-monitor-grace-period" : "node-startup-grace-period",
+        value: grace,
+        nodeMonitorPeriod: settings.nodeMonitorPeriod,
+        probeTimestamp: h.probeTimestamp,
+      },
+      lease,
+    );
     return "Unknown";
   }
   return ready?.status ?? "Unknown";

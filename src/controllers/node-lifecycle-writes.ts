@@ -8,7 +8,7 @@
 
 import type { Cluster } from "../cluster/context.ts";
 import { nodeRow } from "../kubernetes/kubectl.ts";
-import type { Node, NodeCondition, Taint } from "../kubernetes/objects.ts";
+import type { Lease, Node, NodeCondition, Taint } from "../kubernetes/objects.ts";
 import { NO_SCHEDULE_CONDITION_TAINTS, TAINT_UNSCHEDULABLE, taintString } from "../kubernetes/taints.ts";
 import type { NodeTaintCause, NodeTaintRemovalCause } from "../trace/control-plane-events.ts";
 import type { EventOf } from "../trace/events.ts";
@@ -22,12 +22,14 @@ const MANAGED_NO_SCHEDULE = [...NO_SCHEDULE_CONDITION_TAINTS.map(([, , key]) => 
 /**
  * The kubelet went silent past its grace period: each condition not already Unknown becomes Unknown
  * ("Kubelet stopped posting node status."), a missing one is added ("Kubelet never posted node status.").
+ * `lease`: the node's Lease as the pass found it (tryUpdateNodeHealth has it: no second lookup).
  */
 export function setConditionsUnknown(
   cluster: Cluster,
   node: Node,
   now: number,
   why: Pick<EventOf<"NodeNotReady">, "flag" | "value" | "nodeMonitorPeriod" | "probeTimestamp">,
+  lease: Lease | undefined,
 ): void {
   for (const type of CONDITIONS_SET_UNKNOWN) {
     const cond = node.status.conditions.find((c) => c.type === type);
@@ -51,7 +53,6 @@ export function setConditionsUnknown(
   }
   cluster.store.update(node);
   const ready = node.status.conditions.find((c) => c.type === "Ready");
-  const lease = cluster.store.get("Lease", `kube-node-lease/${node.metadata.name}`);
   cluster.trace.emit({
     type: "NodeNotReady",
     lane: "control-plane",

@@ -50,6 +50,8 @@ export class Drains {
     const { pods, error } = this.podsForDeletion(node, {
       force: step.force ?? false,
       deleteEmptyDirData: step.deleteEmptyDirData ?? false,
+      // kubectl's --ignore-daemonsets defaults to false (pkg/cmd/drain/drain.go); the scenario's
+      // default is true, as nearly every drain is run (README "Scenario file", drain).
       ignoreDaemonSets: step.ignoreDaemonSets ?? true,
     });
     if (error !== undefined) {

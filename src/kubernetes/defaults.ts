@@ -258,7 +258,11 @@ export const EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR = 35;
  */
 export const MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR = 29;
 
-/** kubectl drain retries an eviction refused by a PodDisruptionBudget (429) every 5s: kubectl/pkg/drain. */
+/**
+ * kubectl drain retries an eviction refused by a PodDisruptionBudget (429) every 5s: Helper.evictPods
+ * (staging/src/k8s.io/kubectl/pkg/drain/drain.go), `apierrors.IsTooManyRequests(err)` → "error when
+ * evicting pods/… (will retry after 5s)", `time.Sleep(5 * time.Second)`; a constant, no flag sets it.
+ */
 export const DRAIN_EVICTION_RETRY = 5;
 
 /** The version string `kubectl get nodes` shows in its VERSION column. */

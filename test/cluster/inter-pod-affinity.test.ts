@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../../src/scenario/types.ts";
-import { eventsOf, first, initialState, run, scenario } from "../helpers/sim.ts";
+import { clusterHead, eventsOf, first, initialState, run, scenario } from "../helpers/sim.ts";
 
 const ZONE = "topology.kubernetes.io/zone";
 
@@ -192,14 +192,7 @@ manifests:${manifests}
       for (const seed of [1, 2, 3, 4, 5]) {
         const r = run(
           scenario(`
-name: namespaces
-kubernetesVersion: "1.32"
-duration: 1m
-start: created
-nodes:
-  - {name: worker-1, zone: a}
-  - {name: worker-2, zone: b}
-manifests:
+${clusterHead("namespaces", ["a", "b"])}manifests:
   - apiVersion: apps/v1
     kind: Deployment
     metadata: {name: db, namespace: other}

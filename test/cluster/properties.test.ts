@@ -202,7 +202,11 @@ describe("properties of random clusters under random faults", () => {
     const removed = on2.find(
       (e) => e.type === "NodeTaintRemoved" && e.taint === "node.kubernetes.io/not-ready:NoExecute",
     );
-    expect(added && removed && added.t === removed.t && on2.indexOf(added) < on2.indexOf(removed)).toBe(true);
+    // Each part on its own: a failure names the part that broke, not just `false`.
+    expect(added).toBeDefined();
+    expect(removed).toBeDefined();
+    expect(removed!.t).toBe(added!.t);
+    expect(on2.indexOf(added!)).toBeLessThan(on2.indexOf(removed!));
     expect(taintViolations(r, initialState(s))).toEqual([]);
   });
 

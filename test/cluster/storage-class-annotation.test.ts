@@ -9,18 +9,11 @@
 // annotations included, into the claims it creates (getPersistentVolumeClaims, stateful_set_utils.go).
 
 import { describe, expect, it } from "vitest";
-import { only, run, scenario } from "../helpers/sim.ts";
+import { clusterHead, only, run, scenario } from "../helpers/sim.ts";
 
 const cluster = (manifests: string) =>
   scenario(`
-name: class-annotation
-kubernetesVersion: "1.32"
-duration: 1m
-start: created
-nodes:
-  - {name: worker-1, zone: a}
-  - {name: worker-2, zone: b}
-manifests:
+${clusterHead("class-annotation", ["a", "b"])}manifests:
   - apiVersion: storage.k8s.io/v1
     kind: StorageClass
     metadata: {name: fast}

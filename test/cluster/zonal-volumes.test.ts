@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../../src/scenario/types.ts";
-import { eventsOf, first, only, run, scenario } from "../helpers/sim.ts";
+import { clusterHead, eventsOf, first, only, run, scenario } from "../helpers/sim.ts";
 
 const ZONES: Record<string, string> = { "worker-1": "a", "worker-2": "b", "worker-3": "c" };
 
@@ -129,15 +129,7 @@ describe("Immediate binding", () => {
 describe("PersistentVolumes and claims given in manifests are used as they are", () => {
   const app = (claim: string) =>
     scenario(`
-name: static
-kubernetesVersion: "1.32"
-duration: 1m
-start: created
-nodes:
-  - {name: worker-1, zone: a}
-  - {name: worker-2, zone: b}
-  - {name: worker-3, zone: c}
-manifests:
+${clusterHead("static", ["a", "b", "c"])}manifests:
   - apiVersion: storage.k8s.io/v1
     kind: StorageClass
     metadata: {name: local}

@@ -18,6 +18,15 @@ export function scenario(yaml: string, file = "examples/inline.yaml"): Scenario 
   return parseScenario(yaml, file, (entry) => readManifestEntry("examples", entry));
 }
 
+/**
+ * The head of an inline scenario, up to its `manifests:`: Kubernetes 1.32, one minute from the
+ * `created` state, one worker per zone (worker-1 in the first).
+ */
+export function clusterHead(name: string, zones: readonly string[]): string {
+  const nodes = zones.map((zone, i) => `  - {name: worker-${i + 1}, zone: ${zone}}\n`).join("");
+  return `name: ${name}\nkubernetesVersion: "1.32"\nduration: 1m\nstart: created\nnodes:\n${nodes}`;
+}
+
 /** An example file, `examples/<name>`. */
 export function example(name: string): Scenario {
   return loadScenarioFile(`examples/${name}`);
