@@ -48,9 +48,9 @@ export async function open(
     if (!url.startsWith("file:") && !url.startsWith("data:")) requests.push(url);
   });
   await page.goto(`file://${file}`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+  await page.waitForSelector("body[data-ready='true']", { timeout: 120_000 });
   await page.waitForFunction(() => document.querySelectorAll(".uplot").length > 0, undefined, {
-    timeout: 30_000,
+    timeout: 120_000,
   });
   return { page, errors, requests };
 }
