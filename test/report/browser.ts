@@ -28,6 +28,7 @@ export interface Opened {
   page: Page;
   errors: string[];
   requests: string[];
+  loadMs: number;
 }
 
 /** Opens a report file and waits until it has drawn itself; records console errors and every request. */
@@ -47,12 +48,13 @@ export async function open(
     const url = r.url();
     if (!url.startsWith("file:") && !url.startsWith("data:")) requests.push(url);
   });
+  const started = Date.now();
   await page.goto(`file://${file}`);
   await page.waitForSelector("body[data-ready='true']", { timeout: 120_000 });
   await page.waitForFunction(() => document.querySelectorAll(".uplot").length > 0, undefined, {
     timeout: 120_000,
   });
-  return { page, errors, requests };
+  return { page, errors, requests, loadMs: Date.now() - started };
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
