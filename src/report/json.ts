@@ -7,7 +7,7 @@
 import type { Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { SimulationResult } from "../trace/result.ts";
-import { visibleEventIndexes } from "../trace/visible.ts";
+import { shownEventIndexes } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
@@ -48,7 +48,7 @@ export function* jsonChunks(
     initial,
   });
   yield `${head.slice(0, -1)},"events":[`;
-  const shown = options.allLeases ? events.map((_, i) => i) : visibleEventIndexes(events, summary.duration);
+  const shown = shownEventIndexes(events, summary.duration, options.allLeases);
   for (let k = 0; k < shown.length; k++)
     yield `${k === 0 ? "" : ","}\n${JSON.stringify(eventJson(events[shown[k]!]!))}`;
   yield "\n]";

@@ -47,3 +47,12 @@ export function visibleEventIndexes(events: readonly TraceEvent[], duration: num
   while (j < shown.length) out.push(shown[j++]!);
   return out;
 }
+
+/** The events a timeline shows: every one with `allLeases`, else the visible ones (text and JSON alike). */
+export function shownEventIndexes(
+  events: readonly TraceEvent[],
+  duration: number,
+  allLeases = false,
+): number[] {
+  return allLeases ? events.map((_, i) => i) : visibleEventIndexes(events, duration);
+}
