@@ -22,9 +22,9 @@ export interface JsonOptions {
 
 /**
  * The JSON in pieces, in order. With the loaded scenario it adds `ignored` (objects of kinds no model
- * reads) and `notModelled` (valid fields the models do not read), each only if there is any. Lease renewals, most of a large run's events, are events only where
- * they stop (trace/visible.ts) unless `allLeases`; every renewal's time is in `leaseRenewals`
- * (node → seconds), so nothing is lost.
+ * reads) and `notModelled` (valid fields the models do not read), each only if there is any. Lease
+ * renewals, most of a large run's events, are events only where they stop (trace/visible.ts) unless
+ * `allLeases`; every renewal's time is in `leaseRenewals` (node → seconds), so nothing is lost.
  */
 export function* jsonChunks(
   result: SimulationResult,
