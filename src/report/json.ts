@@ -7,7 +7,7 @@
 import type { Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { SimulationResult } from "../trace/result.ts";
-import { visibleEventIndexes } from "../trace/visible.ts";
+import { shownEventIndexes } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
@@ -22,9 +22,9 @@ export interface JsonOptions {
 
 /**
  * The JSON in pieces, in order. With the loaded scenario it adds `ignored` (objects of kinds no model
- * reads) and `notModelled` (valid fields the models do not read), each only if there is any. Lease renewals, most of a large run's events, are events only where
- * they stop (trace/visible.ts) unless `allLeases`; every renewal's time is in `leaseRenewals`
- * (node → seconds), so nothing is lost.
+ * reads) and `notModelled` (valid fields the models do not read), each only if there is any. Lease
+ * renewals, most of a large run's events, are events only where they stop (trace/visible.ts) unless
+ * `allLeases`; every renewal's time is in `leaseRenewals` (node → seconds), so nothing is lost.
  */
 export function* jsonChunks(
   result: SimulationResult,
@@ -48,7 +48,7 @@ export function* jsonChunks(
     initial,
   });
   yield `${head.slice(0, -1)},"events":[`;
-  const shown = options.allLeases ? events.map((_, i) => i) : visibleEventIndexes(events, summary.duration);
+  const shown = shownEventIndexes(events, summary.duration, options.allLeases);
   for (let k = 0; k < shown.length; k++)
     yield `${k === 0 ? "" : ","}\n${JSON.stringify(eventJson(events[shown[k]!]!))}`;
   yield "\n]";

@@ -6,7 +6,7 @@ import { isWorkload } from "../kubernetes/objects.ts";
 import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
-import { visibleEventIndexes } from "../trace/visible.ts";
+import { shownEventIndexes } from "../trace/visible.ts";
 import { lostOrSlow } from "../traffic/result.ts";
 import { proseOf } from "./messages/index.ts";
 
@@ -74,7 +74,7 @@ export function* timelineChunks(
 
   const indent = " ".repeat(12 + LANE_WIDTH);
   let lastTime: number | undefined;
-  for (const i of shownIndexes(result.events, result.summary.duration, options)) {
+  for (const i of shownEventIndexes(result.events, result.summary.duration, options.allLeases)) {
     const e = result.events[i]!;
     const head = lastTime === e.t ? "" : `t+${clock(e.t)}`;
     let text = lastTime !== e.t && lastTime !== undefined ? "\n" : "";
@@ -201,11 +201,6 @@ export function trafficText(t: NonNullable<SimulationResult["traffic"]>): string
 }
 
 /** Lease renewals are the heartbeat: shown only where they stop (see trace/visible.ts). */
-function shownIndexes(events: TraceEvent[], duration: number, options: TextOptions): Iterable<number> {
-  if (options.allLeases) return events.keys();
-  return visibleEventIndexes(events, duration);
-}
-
 export function headline(e: TraceEvent, message: string): string {
   if (e.type === "LeaseRenewed") return `${message} — the last renewal before it goes silent`;
   return message;

@@ -86,7 +86,8 @@ export interface DrainSummary {
   /**
    * drained: every pod it evicted is gone (kubectl prints "node/<name> drained"); evicting: some
    * are still terminating; blocked: a PodDisruptionBudget still refuses a pod, kubectl retrying
-   * every 5s; failed: kubectl stopped with `error`.
+   * every 5s (kubectl's evictPods on a 429, staging/src/k8s.io/kubectl/pkg/drain/drain.go);
+   * failed: kubectl stopped with `error`.
    */
   status: "drained" | "evicting" | "blocked" | "failed";
   /** pods the Eviction API accepted */

@@ -6,7 +6,8 @@ import type { TraceEvent } from "./events.ts";
 /**
  * Indexes of the events worth showing: every event but Lease renewals, and of those only a renewal
  * followed by silence — no next renewal of that Lease within 3 of its usual intervals (the median gap
- * between its renewals; 10 s each by default), while the run went on that long.
+ * between its renewals; 10 s each by default: the kubelet renews every nodeLeaseDurationSeconds=40 ×
+ * nodeLeaseRenewIntervalFraction=0.25, pkg/kubelet/kubelet.go), while the run went on that long.
  */
 export function visibleEventIndexes(events: readonly TraceEvent[], duration: number): number[] {
   // One read of each event: the others' indexes in order, each Lease's renewals (index and time).
@@ -28,7 +29,8 @@ export function visibleEventIndexes(events: readonly TraceEvent[], duration: num
   for (const { at, t } of renewals.values()) {
     const gaps = new Float64Array(t.length - 1);
     for (let k = 0; k < gaps.length; k++) gaps[k] = t[k + 1]! - t[k]!;
-    // The median gap (the upper one of an even count); a Float64Array sorts by value.
+    // The median gap (the upper one of an even count); a Float64Array sorts by value. A Lease
+    // renewed once has no gap: the kubelet's default 10s interval.
     const silence = 3 * (gaps.length > 0 ? gaps.sort()[Math.floor(gaps.length / 2)]! : 10);
     for (let k = 0; k < t.length; k++) {
       const next = k + 1 < t.length ? t[k + 1]! : undefined;
@@ -46,4 +48,13 @@ export function visibleEventIndexes(events: readonly TraceEvent[], duration: num
   }
   while (j < shown.length) out.push(shown[j++]!);
   return out;
+}
+
+/** The events a timeline shows: every one with `allLeases`, else the visible ones (text and JSON alike). */
+export function shownEventIndexes(
+  events: readonly TraceEvent[],
+  duration: number,
+  allLeases = false,
+): number[] {
+  return allLeases ? events.map((_, i) => i) : visibleEventIndexes(events, duration);
 }

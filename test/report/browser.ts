@@ -50,9 +50,9 @@ export async function open(
   });
   const started = Date.now();
   await page.goto(`file://${file}`);
-  await page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+  await page.waitForSelector("body[data-ready='true']", { timeout: 120_000 });
   await page.waitForFunction(() => document.querySelectorAll(".uplot").length > 0, undefined, {
-    timeout: 30_000,
+    timeout: 120_000,
   });
   return { page, errors, requests, loadMs: Date.now() - started };
 }

@@ -8,11 +8,15 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { clock } from "../../src/report/text.ts";
 import type { TrafficResult } from "../../src/traffic/index.ts";
 import { launch, open } from "./browser.ts";
+
+// A real browser and whole simulations (the command line's and the page's what-ifs) on a busy 2-core
+// machine: generous limits for the hooks (launching Chromium, simulating every example) and tests.
+vi.setConfig({ hookTimeout: 600_000, testTimeout: 600_000 });
 
 const OUT = resolve("out/report");
 const withCallers = (file: string) => /^traffic:/m.test(readFileSync(file, "utf8"));
@@ -185,7 +189,7 @@ describe("the latency chart's lines", () => {
 
       await page.fill("#wi-timeout", "2");
       await page.locator("#wi-timeout").press("Enter");
-      await page.waitForSelector("body[data-runs='1']", { timeout: 60_000 });
+      await page.waitForSelector("body[data-runs='1']", { timeout: 120_000 });
       await page.waitForSelector("#latency-chart .uplot");
       const after = "caller's timeout 2 s (default/web)";
       expect(await labels(page)).toContain(after);

@@ -8,11 +8,15 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { headline, type ReportResult } from "../../src/report/html/model/index.ts";
 import { axe, launch, open } from "./browser.ts";
+
+// A real browser and whole simulations (the command line's and the page's what-ifs) on a busy 2-core
+// machine: generous limits for the hooks (launching Chromium, simulating every example) and tests.
+vi.setConfig({ hookTimeout: 600_000, testTimeout: 600_000 });
 
 const OUT = resolve("out/report");
 const EXAMPLES = readdirSync("examples")
@@ -252,7 +256,7 @@ describe("--vary with --report", () => {
       // A what-if on the variant on show keeps its policy: Cluster, with the callers' timeout at 2s.
       await page.fill("#wi-timeout", "2");
       await page.locator("#wi-timeout").press("Enter");
-      await page.waitForSelector("body[data-runs='1']", { timeout: 60_000 });
+      await page.waitForSelector("body[data-runs='1']", { timeout: 120_000 });
       expect(await page.locator("#wi-etp").inputValue()).toBe("Cluster");
       const cluster = await cli([
         "simulate",
@@ -285,7 +289,7 @@ describe("what-if on a doks-measured scenario", () => {
       const before = await figures(page);
       await page.fill("#wi-grace", "20");
       await page.locator("#wi-grace").press("Enter");
-      await page.waitForSelector("body[data-runs='1']", { timeout: 60_000 });
+      await page.waitForSelector("body[data-runs='1']", { timeout: 120_000 });
       const after = await figures(page);
       const json = await cli(["simulate", file, "--json"]);
       expect(json.code, json.err).toBe(0);
@@ -296,7 +300,7 @@ describe("what-if on a doks-measured scenario", () => {
       // Back to 2.5: the figures the page opened with.
       await page.fill("#wi-grace", "2.5");
       await page.locator("#wi-grace").press("Enter");
-      await page.waitForSelector("body[data-runs='2']", { timeout: 60_000 });
+      await page.waitForSelector("body[data-runs='2']", { timeout: 120_000 });
       expect(await figures(page)).toEqual(before);
       expect(errors).toEqual([]);
     } finally {
@@ -403,7 +407,7 @@ describe("what-if in the page", () => {
     try {
       const before = await figures(page);
       await set(page);
-      await page.waitForSelector("body[data-runs='1']", { timeout: 30_000 });
+      await page.waitForSelector("body[data-runs='1']", { timeout: 120_000 });
       const after = await figures(page);
       const r = await cli(["simulate", file, "--json"]);
       expect(r.code, r.err).toBe(0);
@@ -447,7 +451,7 @@ describe("what-if in the page", () => {
       const before = await figures(page);
       expect(before.requestsLost).not.toBeNull();
       await page.selectOption("#wi-etp", "Local");
-      await page.waitForSelector("body[data-runs='1']", { timeout: 30_000 });
+      await page.waitForSelector("body[data-runs='1']", { timeout: 120_000 });
       const after = await figures(page);
       expect(errors).toEqual([]);
       // Local keeps the load balancer's traffic on nodes with a ready pod: fewer requests lost.
@@ -538,7 +542,7 @@ describe("accessibility of every example, on a desktop and on a phone (axe-core)
       const grace = Number(await page.locator("#wi-grace").inputValue());
       await page.fill("#wi-grace", String(grace / 2));
       await page.locator("#wi-grace").press("Enter");
-      await page.waitForSelector("body[data-runs='1']", { timeout: 60_000 });
+      await page.waitForSelector("body[data-runs='1']", { timeout: 120_000 });
       expect(await axe(page), "after a what-if").toEqual([]);
       expect(errors).toEqual([]);
     } finally {

@@ -2,6 +2,7 @@
 // state, one piece per event shown, the end; every piece whole lines, and the pieces join to the text.
 
 import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
 import { formatTimeline, timelineChunks } from "../../src/report/text.ts";
 import { example, run } from "../helpers/sim.ts";
 
@@ -20,4 +21,16 @@ describe("timelineChunks", () => {
     expect(chunks.at(-1)).toMatch(/^\nAt the end\n/);
     expect(chunks.join("")).toBe(formatTimeline(result, scenario, { allLeases }));
   });
+
+  // formatTimeline is the chunks joined, so the check above cannot fail on its own: the command line,
+  // which writes the pieces as they come, must print that same text.
+  it.each([false, true])(
+    "the command line writes the pieces whole and in order (allLeases %s)",
+    async (allLeases) => {
+      const out: string[] = [];
+      const argv = ["simulate", "examples/node-power-loss.yaml", ...(allLeases ? ["--all-leases"] : [])];
+      expect(await main(argv, { out: (s) => out.push(s), err: () => {} })).toBe(0);
+      expect(out.join("")).toBe([...timelineChunks(result, scenario, { allLeases })].join(""));
+    },
+  );
 });

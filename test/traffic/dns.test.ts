@@ -139,7 +139,7 @@ describe("entry: dns on a StatefulSet's headless Service", () => {
     expect(dflt.lastFailure!).toBeLessThanOrEqual(KILL + 30 + TICK);
   });
 
-  it("entry: dns needs a headless Service", () => {
+  it("entry: dns needs a headless Service, and keepalive settings gRPC accepts", () => {
     expect(() => headless({ keepalive: { keepaliveTime: "5s" } })).toThrow(
       /gRPC raises a shorter one to 10s/,
     );

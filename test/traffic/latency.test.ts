@@ -20,12 +20,16 @@ describe("latency", () => {
     const { t } = runTraffic({ profile: "doks-measured", traffic: { ...ONE_CONNECTION, timeout } });
     const window = t.perSecond.filter((r) => r.t >= t.firstFailure! && r.t + 1 <= t.lastFailure!);
     expect(window.length).toBeGreaterThanOrEqual(1);
+    let checked = 0;
     for (const r of window) {
       // a third of the requests go to the lost node while the load balancer and kube-proxy send there
       if (r.timeout < r.sent / 50) continue;
+      checked++;
       expect(r.p99Ms!).toBeGreaterThanOrEqual(ms);
       expect(r.maxMs!).toBeGreaterThanOrEqual(r.p99Ms!);
     }
+    // (not every second skipped: the check above ran)
+    expect(checked).toBeGreaterThan(0);
     // before the kill: the pod's 20ms service time, and no caller waits anywhere near the timeout
     for (const r of t.perSecond.filter((x) => x.t >= 5 && x.t < KILL - 1)) {
       expect(r.p50Ms!).toBeGreaterThanOrEqual(20);
