@@ -19,7 +19,7 @@ function headless(o: {
   dnsTtl?: string;
   entry?: string;
   clusterIP?: string;
-  keepalive?: Record<string, string>;
+  keepalive?: Record<string, string | boolean>;
 }) {
   return scenario(
     stringify({
@@ -146,5 +146,11 @@ describe("entry: dns on a StatefulSet's headless Service", () => {
     expect(() => headless({ keepalive: { keepaliveTimeout: "5s" } })).toThrow(/needs keepaliveTime/);
     expect(() => headless({ clusterIP: "10.96.0.20" })).toThrow(/needs clusterIP: None/);
     expect(() => headless({ entry: "cluster-ip", dnsRefresh: "1s" })).toThrow(/dnsRefresh is for entry: dns/);
+    // gRPC's keepalive and a channel's long-lived connections are modelled on the dns entry only.
+    for (const key of ["keepaliveTime", "keepaliveTimeout"])
+      expect(() => headless({ entry: "cluster-ip", keepalive: { [key]: "20s" } })).toThrow(
+        new RegExp(`${key} is for entry: dns`),
+      );
+    expect(() => headless({ keepalive: { keepAlive: false } })).toThrow(/keepAlive: false is not modelled/);
   });
 });

@@ -146,14 +146,26 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
           "invalid-value",
           `entry: dns resolves a headless Service's pod addresses itself: "${service}" needs clusterIP: None (a Service with a cluster IP resolves to that one address)`,
         );
-    } else if (o.dnsRefresh != null)
-      fail(
-        src,
-        [...p, "dnsRefresh"],
-        "invalid-value",
-        "dnsRefresh is for entry: dns (a caller that resolves the Service itself)",
-        "key",
-      );
+      // The dns entry is a gRPC channel: its subchannels are long-lived HTTP/2 connections, one per
+      // resolved address (traffic/dns-callers.ts); a connection per request is not what it models.
+      if (o.keepAlive === false)
+        fail(
+          src,
+          [...p, "keepAlive"],
+          "invalid-value",
+          "entry: dns models a gRPC channel, whose connections to the resolved addresses stay open: keepAlive: false is not modelled with it",
+          "key",
+        );
+    } else
+      for (const key of ["dnsRefresh", "keepaliveTime", "keepaliveTimeout"] as const)
+        if (o[key] != null)
+          fail(
+            src,
+            [...p, key],
+            "invalid-value",
+            `${key} is for entry: dns (a gRPC caller that resolves the Service itself)`,
+            "key",
+          );
     const { line, col } = src.locate(p);
     const spec: TrafficSpec = {
       service,
