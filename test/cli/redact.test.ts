@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
+import { BUILTIN_NAMESPACES } from "../../src/load/manifest/references.ts";
 import { cli } from "./helpers.ts";
 
 const DUMP = "test/fixtures/cluster/shop-dump.yaml";
-const BUILTIN = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
 const NAMED = new Set([
   "Deployment",
   "ReplicaSet",
@@ -31,7 +31,7 @@ beforeAll(() => {
   const all = new Set<string>(s.nodes.map((n) => n.name));
   for (const { kind, object } of s.manifests) {
     const ns = object.metadata.namespace;
-    if (ns && !BUILTIN.has(ns)) all.add(ns);
+    if (ns && !BUILTIN_NAMESPACES.includes(ns)) all.add(ns);
     if (NAMED.has(kind)) all.add(object.metadata.name);
   }
   names = [...all];
