@@ -93,4 +93,21 @@ describe("--redact", () => {
     expect(steps(a.out, /evicts/)).toBeGreaterThan(0);
     expect(a.out).toContain("node-5 loses power");
   }, 180_000);
+
+  it("--vary on a workload by its real name: varied under its pseudonym, the real name nowhere", async () => {
+    const plain = await cli(["simulate", "--cluster", DUMP, "--vary", "behaviour.cart.bootSeconds=5,10"]);
+    expect(plain.code).toBe(0);
+    expect(plain.out).toContain("behaviour.cart.bootSeconds=5");
+    const r = await cli([
+      "simulate",
+      "--cluster",
+      DUMP,
+      "--redact",
+      "--vary",
+      "behaviour.cart.bootSeconds=5,10",
+    ]);
+    expect([r.code, r.err]).toEqual([0, ""]);
+    expect(r.out).toMatch(/behaviour\.deploy-\d+\.bootSeconds=5 /);
+    expect(survivors(r.out)).toEqual([]);
+  }, 180_000);
 });
