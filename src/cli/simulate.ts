@@ -97,6 +97,8 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
         throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
       let shown = file ?? opts.cluster!;
+      /** --redact's pseudonyms, for what the command line names (a file, a --vary key's workload). */
+      let rename = (text: string) => text;
       const seed = parseSeed(opts.seed);
       const budget: Budget = {
         maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
@@ -120,7 +122,8 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         if (opts.redact) {
           const redacted = redactScenario(scenario);
           scenario = redacted.scenario;
-          shown = redacted.rename(shown);
+          rename = redacted.rename;
+          shown = rename(shown);
         }
         const runner = new Runner(io, shown, budget, seed);
         if (dumpTime !== undefined) {
@@ -137,7 +140,13 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           return;
         }
         if (opts.vary !== undefined) {
-          const { key, values } = parseVary(opts.vary);
+          // A key naming a workload (behaviour.web.bootSeconds) names it as the redacted scenario does.
+          const parsed = parseVary(opts.vary);
+          const { values } = parsed;
+          const key = parsed.key.replace(
+            /^(behaviour\.)(.+)(\.[^.]+)$/,
+            (_, a, name, b) => a + rename(name) + b,
+          );
           const variants = values.map((v) => ({
             label: `${key}=${v}`,
             scenario: applyVariation(scenario, key, v),

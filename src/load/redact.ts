@@ -11,6 +11,7 @@
 import { parseAllDocuments, stringify } from "yaml";
 import type { ManifestKind } from "../kubernetes/objects.ts";
 import type { Scenario, ScenarioSource } from "../scenario/types.ts";
+import { BUILTIN_NAMESPACES } from "./manifest/references.ts";
 import { loadScenarioSource } from "./patch.ts";
 
 /** The pseudonym's stem per kind. */
@@ -25,9 +26,6 @@ const STEM: Partial<Record<ManifestKind, string>> = {
   PersistentVolume: "pv",
   PodDisruptionBudget: "pdb",
 };
-
-/** Namespaces every cluster has: not the user's names. */
-const BUILTIN_NAMESPACES = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
 
 /** Fields whose values are Kubernetes' own words, never a user's name: left as they are. */
 const KUBERNETES_WORDS = new Set([
@@ -83,7 +81,8 @@ function pseudonyms(scenario: Scenario): Map<string, string> {
   for (const n of scenario.nodes) add(n.name, "node");
   for (const { kind, object } of scenario.manifests) {
     const ns = object.metadata.namespace;
-    if (ns !== undefined && !BUILTIN_NAMESPACES.has(ns)) add(ns, "ns");
+    // Every cluster's namespaces are not the user's names.
+    if (ns !== undefined && !BUILTIN_NAMESPACES.includes(ns)) add(ns, "ns");
     const stem = STEM[kind];
     if (stem) add(object.metadata.name, stem);
   }

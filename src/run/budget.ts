@@ -12,7 +12,12 @@
 // underestimate still ends cleanly: the run gets the same budget as its hard cap (`maxEvents`), and
 // the engine stops with EventBudgetExceeded when a run goes past it.
 
-import { LEASE_RENEW_JITTER, resolveControlPlane, resolveKubelet } from "../kubernetes/defaults.ts";
+import {
+  LEASE_RENEW_JITTER,
+  PROBE_DEFAULTS,
+  resolveControlPlane,
+  resolveKubelet,
+} from "../kubernetes/defaults.ts";
 import type { Container, KubeObject, PodSpec, Probe } from "../kubernetes/objects.ts";
 import { PROFILES, resolveNetwork } from "../scenario/profiles.ts";
 import type { Scenario } from "../scenario/types.ts";
@@ -293,7 +298,7 @@ function workloadOf(o: KubeObject, nodes: number): Workload | undefined {
 }
 
 function probed(c: Container): boolean {
-  return c.readinessProbe !== undefined || c.livenessProbe !== undefined || c.startupProbe !== undefined;
+  return PROBE_KINDS.some((k) => c[k] !== undefined);
 }
 
 /** No persistentVolumeClaim volume: what kubelet/bulk-start.ts asks of a quiet start (claimsOf). */
@@ -353,7 +358,7 @@ function probeChecks(
       const busy = b.healthSharesRequestQueue === true && (scenario.traffic?.length ?? 0) > 0;
       const budget = bootBudget(c);
       for (const p of probes) {
-        const period = p.periodSeconds ?? 10;
+        const period = p.periodSeconds ?? PROBE_DEFAULTS.periodSeconds;
         shortest = Math.min(shortest, period);
         // Booting: until the app answers (readiness: until it is ready), once per container start.
         let perPod = (p === c.readinessProbe ? ready : boot) / period + 2;
@@ -400,7 +405,11 @@ function bootBudget(c: Container): number {
 
 function budgetOf(p: Probe | undefined): number {
   if (!p) return Number.POSITIVE_INFINITY;
-  return (p.initialDelaySeconds ?? 0) + (p.periodSeconds ?? 10) * (p.failureThreshold ?? 3);
+  return (
+    (p.initialDelaySeconds ?? PROBE_DEFAULTS.initialDelaySeconds) +
+    (p.periodSeconds ?? PROBE_DEFAULTS.periodSeconds) *
+      (p.failureThreshold ?? PROBE_DEFAULTS.failureThreshold)
+  );
 }
 
 // ---- printing -----------------------------------------------------------------------------------------

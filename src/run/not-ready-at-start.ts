@@ -20,10 +20,14 @@ import { setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { TaintEvictionController } from "../controllers/taint-eviction-controller.ts";
 import type { Kubelet } from "../kubelet/kubelet.ts";
-import { MAX_WAIT_FOR_CONTAINER_RUNTIME } from "../kubernetes/defaults.ts";
+import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD } from "../kubernetes/defaults.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 
-/** The conditions the node lifecycle controller sets Unknown with Ready (NetworkUnavailable is left alone). */
+/**
+ * The conditions the node lifecycle controller sets Unknown with Ready (NetworkUnavailable is left
+ * alone): tryUpdateNodeHealth's nodeConditionTypes. The same list, with Ready, is
+ * controllers/node-lifecycle-writes.ts CONDITIONS_SET_UNKNOWN (not exported: another reviewer's path).
+ */
 const SET_UNKNOWN_WITH_READY = ["MemoryPressure", "DiskPressure", "PIDPressure"];
 
 /**
@@ -42,11 +46,10 @@ export function scheduleNotReady(
     const d = spec.notReady;
     const kubelet = kubelets.get(spec.name);
     if (d?.machine !== "runtime-down" || !kubelet) continue;
-    // The kubelet's status check runs every 5 s: down one check period before it can tell.
-    const at = (d.ready.lastTransitionTime ?? 0) - MAX_WAIT_FOR_CONTAINER_RUNTIME - 5;
-    ctx.engine.at(Math.min(-MAX_WAIT_FOR_CONTAINER_RUNTIME - 5, Math.max(EARLIEST_RUNTIME_DOWN, at)), () =>
-      kubelet.runtimeDown(),
-    );
+    // The kubelet's status check runs every RUNTIME_UP_PERIOD: down one check period before it can tell.
+    const lead = MAX_WAIT_FOR_CONTAINER_RUNTIME + RUNTIME_UP_PERIOD;
+    const at = (d.ready.lastTransitionTime ?? 0) - lead;
+    ctx.engine.at(Math.min(-lead, Math.max(EARLIEST_RUNTIME_DOWN, at)), () => kubelet.runtimeDown());
   }
 }
 

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
+import { BUILTIN_NAMESPACES } from "../../src/load/manifest/references.ts";
 import { cli } from "./helpers.ts";
 
 const DUMP = "test/fixtures/cluster/shop-dump.yaml";
-const BUILTIN = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
 const NAMED = new Set([
   "Deployment",
   "ReplicaSet",
@@ -31,7 +31,7 @@ beforeAll(() => {
   const all = new Set<string>(s.nodes.map((n) => n.name));
   for (const { kind, object } of s.manifests) {
     const ns = object.metadata.namespace;
-    if (ns && !BUILTIN.has(ns)) all.add(ns);
+    if (ns && !BUILTIN_NAMESPACES.includes(ns)) all.add(ns);
     if (NAMED.has(kind)) all.add(object.metadata.name);
   }
   names = [...all];
@@ -92,5 +92,22 @@ describe("--redact", () => {
       expect([what.source, steps(a.out, what)]).toEqual([what.source, steps(plain.out, what)]);
     expect(steps(a.out, /evicts/)).toBeGreaterThan(0);
     expect(a.out).toContain("node-5 loses power");
+  }, 180_000);
+
+  it("--vary on a workload by its real name: varied under its pseudonym, the real name nowhere", async () => {
+    const plain = await cli(["simulate", "--cluster", DUMP, "--vary", "behaviour.cart.bootSeconds=5,10"]);
+    expect(plain.code).toBe(0);
+    expect(plain.out).toContain("behaviour.cart.bootSeconds=5");
+    const r = await cli([
+      "simulate",
+      "--cluster",
+      DUMP,
+      "--redact",
+      "--vary",
+      "behaviour.cart.bootSeconds=5,10",
+    ]);
+    expect([r.code, r.err]).toEqual([0, ""]);
+    expect(r.out).toMatch(/behaviour\.deploy-\d+\.bootSeconds=5 /);
+    expect(survivors(r.out)).toEqual([]);
   }, 180_000);
 });

@@ -11,7 +11,6 @@ import type { PersistentVolume, PersistentVolumeClaim, Pod } from "../../kuberne
 import type { ClusterDumpInfo, NodeSpec, NotReadyAtStart } from "../../scenario/types.ts";
 import { fail, isObj, type Obj } from "../check.ts";
 import { type Collected, collectObjects } from "../manifest/collect.ts";
-import { isListKind } from "../manifest/kinds.ts";
 import { type ReadManifest, readFiles } from "../scenario/manifests.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseJsonDump } from "./json.ts";
@@ -164,9 +163,9 @@ function startNotReady(read: ClusterRead, nodes: DumpNode[], renewed: ReadonlyMa
   }
 }
 
+/** `List` (kubectl's), a built-in kind's list (`PodList`), or any other `…List` (a CRD's): read item by item. */
 function isList(o: Obj): boolean {
-  const kind = typeof o.kind === "string" ? o.kind : "";
-  return kind === "List" || isListKind("", kind) || kind.endsWith("List");
+  return typeof o.kind === "string" && o.kind.endsWith("List");
 }
 
 function noteNode(read: ClusterRead, node: DumpNode, src: SourceDoc, path: Path): void {

@@ -38,8 +38,16 @@ export const REFERENCE_FIELDS: readonly string[] = [
   "EnvFromSource.secretRef",
 ];
 
-/** Namespaces every cluster has (kube-apiserver creates them; system namespaces controller). */
-const BUILTIN_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+/**
+ * Namespaces every cluster has: `default`, and the system namespaces kube-apiserver creates
+ * (pkg/controlplane/controller.go: systemNamespaces = kube-system, kube-public, kube-node-lease).
+ */
+export const BUILTIN_NAMESPACES: readonly string[] = [
+  "default",
+  "kube-system",
+  "kube-public",
+  "kube-node-lease",
+];
 
 /** The identity an object is referred to by: `Namespace/name` for a namespace, else `Kind/namespace/name`. */
 export function objectKey(kind: string, namespace: string, name: string): string {
