@@ -104,6 +104,21 @@ describe("a dump loads", () => {
   });
 });
 
+describe("what a dump holds that the model does not act on is listed, never dropped in silence", () => {
+  it("a node under memory or disk pressure: the condition, where it first stands; a healthy node's False ones are nothing", () => {
+    const pressured = node("n2", "b").replace(
+      'conditions: [{type: Ready, status: "True", reason: KubeletReady}]',
+      'conditions: [{type: MemoryPressure, status: "True", reason: KubeletHasInsufficientMemory}, {type: DiskPressure, status: "False"}, {type: Ready, status: "True", reason: KubeletReady}]',
+    );
+    expect(pressured).toContain("MemoryPressure");
+    const s = load(SCENARIO, { "dump.yaml": list(node("n1", "a") + pressured) });
+    expect(s.notModelled).toEqual([
+      { field: "NodeStatus.conditions[MemoryPressure=True]", where: "dump.yaml:29" },
+    ]);
+    expect(load(SCENARIO, { "dump.yaml": list(node("n1", "a")) }).notModelled).toEqual([]);
+  });
+});
+
 describe("JSON dumps: item positions without the YAML parser", () => {
   it("each item's position from the scan is where the YAML parser puts it", () => {
     const text = readFileSync("test/fixtures/cluster/shop-dump.yaml", "utf8");

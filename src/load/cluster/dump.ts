@@ -14,7 +14,7 @@ import { type Collected, collectObjects } from "../manifest/collect.ts";
 import { type ReadManifest, readFiles } from "../scenario/manifests.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseJsonDump } from "./json.ts";
-import { type DumpNode, dumpNode, optTime } from "./node.ts";
+import { type DumpNode, dumpNode, notePressure, optTime } from "./node.ts";
 
 /**
  * A dump file may be far larger than a manifest: 30,000 pods with their managedFields are about
@@ -69,6 +69,7 @@ export function readCluster(
     const kind = isObj(value) ? value.kind : undefined;
     if (kind === "Node" && isObj(value) && value.apiVersion === "v1") {
       const node = dumpNode(doc, p, value);
+      notePressure(doc, p, value, out.manifests.length, out.notModelled);
       const first = nodeAt.get(node.spec.name);
       if (first) {
         const { line, col } = first.src.locate(first.path);

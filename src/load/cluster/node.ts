@@ -10,6 +10,7 @@ import { TAINT_NOT_READY, TAINT_UNREACHABLE } from "../../kubernetes/taints.ts";
 import type { NodeSpec } from "../../scenario/types.ts";
 import { fail, isObj, type Obj, obj, optBool, quantity, required } from "../check.ts";
 import { labelMap } from "../manifest/meta.ts";
+import type { NotModelled } from "../manifest/not-modelled.ts";
 import { nodeName, parseTaints } from "../scenario/nodes.ts";
 import type { Path, SourceDoc } from "../source.ts";
 
@@ -121,4 +122,24 @@ function resources(src: SourceDoc, path: Path, v: unknown): ResourceList {
   if (o.memory != null) out.memory = quantity(src, [...path, "memory"], o.memory);
   if (o.pods != null) out.pods = quantity(src, [...path, "pods"], o.pods);
   return out;
+}
+
+/**
+ * The node-pressure conditions the kubelet's eviction manager sets (pkg/kubelet/eviction,
+ * MemoryPressure, DiskPressure, PIDPressure): faultline models neither eviction under pressure nor
+ * these conditions (nor, from them, the node lifecycle controller's node.kubernetes.io/*-pressure
+ * taints), so a dumped node under pressure is listed as not modelled, never passed over in silence.
+ */
+const PRESSURE = ["MemoryPressure", "DiskPressure", "PIDPressure"];
+
+export function notePressure(src: SourceDoc, path: Path, o: Obj, object: number, out: NotModelled): void {
+  const status = isObj(o.status) ? o.status : undefined;
+  const conditions = status && Array.isArray(status.conditions) ? status.conditions : [];
+  conditions.forEach((c, i) => {
+    if (!isObj(c) || c.status !== "True" || typeof c.type !== "string" || !PRESSURE.includes(c.type)) return;
+    const name = `NodeStatus.conditions[${c.type}=True]`;
+    if (out.has(name)) return;
+    const { line } = src.locate([...path, "status", "conditions", i], "key");
+    out.set(name, { where: `${src.file}:${line}`, object, line });
+  });
 }
