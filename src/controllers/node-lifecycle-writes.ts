@@ -13,8 +13,11 @@ import { NO_SCHEDULE_CONDITION_TAINTS, TAINT_UNSCHEDULABLE, taintString } from "
 import type { NodeTaintCause, NodeTaintRemovalCause } from "../trace/control-plane-events.ts";
 import type { EventOf } from "../trace/events.ts";
 
-/** Conditions the controller sets to Unknown when the kubelet goes silent (NetworkUnavailable is left alone). */
-const CONDITIONS_SET_UNKNOWN = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
+/**
+ * Conditions the controller sets to Unknown when the kubelet goes silent (NetworkUnavailable is left
+ * alone): tryUpdateNodeHealth's nodeConditionTypes (pkg/controller/nodelifecycle/node_lifecycle_controller.go).
+ */
+export const CONDITIONS_SET_UNKNOWN = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"];
 
 /** The NoSchedule taints the controller manages: one per condition it maps, and unschedulable. */
 const MANAGED_NO_SCHEDULE = [...NO_SCHEDULE_CONDITION_TAINTS.map(([, , key]) => key), TAINT_UNSCHEDULABLE];

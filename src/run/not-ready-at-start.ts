@@ -18,21 +18,15 @@
 
 import { setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
+import { CONDITIONS_SET_UNKNOWN } from "../controllers/node-lifecycle-writes.ts";
 import type { TaintEvictionController } from "../controllers/taint-eviction-controller.ts";
 import type { Kubelet } from "../kubelet/kubelet.ts";
 import { MAX_WAIT_FOR_CONTAINER_RUNTIME, RUNTIME_UP_PERIOD } from "../kubernetes/defaults.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 
 /**
- * The conditions the node lifecycle controller sets Unknown with Ready (NetworkUnavailable is left
- * alone): tryUpdateNodeHealth's nodeConditionTypes. The same list, with Ready, is
- * controllers/node-lifecycle-writes.ts CONDITIONS_SET_UNKNOWN (not exported: another reviewer's path).
- */
-const SET_UNKNOWN_WITH_READY = ["MemoryPressure", "DiskPressure", "PIDPressure"];
-
-/**
- * The earliest the warm-up can take a runtime down with the node's pods already running (they are
- * created at its start, -600 s).
+ * The earliest the warm-up takes a runtime down: the node's pods, created at its start (-600 s),
+ * have had 120 s to be scheduled and started (a start takes seconds) before their runtime stops.
  */
 const EARLIEST_RUNTIME_DOWN = -480;
 
@@ -67,7 +61,7 @@ export function startNotReady(
     if (d.machine === "powered-off") kubelet.powerOff();
     const { status, reason, message, lastHeartbeatTime, lastTransitionTime } = d.ready;
     for (const c of node.status.conditions) {
-      if (c.type !== "Ready" && !(status === "Unknown" && SET_UNKNOWN_WITH_READY.includes(c.type))) continue;
+      if (c.type !== "Ready" && !(status === "Unknown" && CONDITIONS_SET_UNKNOWN.includes(c.type))) continue;
       c.status = status;
       if (c.type === "Ready") {
         if (reason !== undefined) c.reason = reason;
