@@ -151,6 +151,8 @@ export function timelineOf(spec: RunSpec, fault: FaultSpec): TimelineStep[] {
     case "drain":
       // As operators drain: kubectl drain --ignore-daemonsets --delete-emptydir-data --force, so that
       // every pod but a DaemonSet's goes, and what it costs is measured (a bare pod never comes back).
+      // Without them kubectl refuses such a node (staging/src/k8s.io/kubectl/pkg/drain/filters.go:
+      // daemonSetFilter, localStorageFilter, unreplicatedFilter; flags in pkg/cmd/drain/drain.go).
       for (const node of fault.nodes)
         steps.push({ at, do: "drain", node, force: true, deleteEmptyDirData: true, pos: POS });
       break;

@@ -1,7 +1,7 @@
 // The audit's runs on worker threads: a tinypool pool (by default one worker per core, no more than
 // the work is worth; `--jobs N` exactly), each worker given the audit's context once; outcomes come
-// back in the specs' order, so the result does not depend on which worker finished first. Run from the source tree (a .ts module), the
-// workers load TypeScript through tsx (worker-source.cjs).
+// back in the specs' order, so the result does not depend on which worker finished first. Run from
+// the source tree (a .ts module), the workers load TypeScript through tsx (worker-source.cjs).
 
 import { availableParallelism } from "node:os";
 import Tinypool from "tinypool";
@@ -21,17 +21,17 @@ export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
-/**
- * Runs specs on up to `jobs` worker threads. With `fit` (no `--jobs` given), no more threads than the
- * work is worth: a small sweep runs in this thread, where it is done before a worker has started.
- * The result is the same whatever the number.
- */
 /** The threads for `runs` runs of about `events` estimated engine events each (1: this thread). */
 export function threadsFor(jobs: number, fit: boolean, runs: number, events: number): number {
   const worth = Math.max(1, Math.floor((events * runs) / EVENTS_PER_WORKER));
   return Math.min(jobs, runs, fit ? worth : jobs);
 }
 
+/**
+ * Runs specs on up to `jobs` worker threads. With `fit` (no `--jobs` given), no more threads than the
+ * work is worth: a small sweep runs in this thread, where it is done before a worker has started.
+ * The result is the same whatever the number.
+ */
 export function poolRunner(jobs: number, fit = false): Runner {
   return async (ctx, specs, onDone) => {
     const threads = threadsFor(jobs, fit, specs.length, estimateWork(ctx.base).events);

@@ -28,7 +28,7 @@ const TABLE_END = 37;
  * On each step [i, i + 1] / STEPS, i = 0 … TABLE_END · STEPS, the cubic Hermite polynomial in f = a · STEPS − i
  * through g and its slope at both ends, as coefficients: G[4i … 4i + 3] = c0, c1, c2, c3 with g ≈ c0 + f·(c1 +
  * f·(c2 + f·c3)). Stored expanded rather than as values and slopes: g is then a few operations, small enough
- * for V8 to inline into a heartbeat loop (151,552 bytes, once per process).
+ * for V8 to inline into a heartbeat loop (151,584 bytes, once per process).
  */
 const G = new Float64Array(4 * (TABLE_END * STEPS + 1));
 for (let i = 0; i <= TABLE_END * STEPS; i++) {

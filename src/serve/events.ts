@@ -137,25 +137,19 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
         NODE_CONTROLLER,
       );
     case "NodeReady":
-      // The kubelet's ReadyCondition setter (pkg/kubelet/nodestatus/setters.go) records NodeReady.
+    case "KubeletNodeNotReady": {
+      // The kubelet's ReadyCondition setter (pkg/kubelet/nodestatus/setters.go) records NodeReady, or
+      // NodeNotReady when Ready turns False, as "Node <name> status is now: <reason>".
+      const reason = e.type === "NodeReady" ? "NodeReady" : "NodeNotReady";
       return one(
         t,
         nodeRef(ctx, name, "kubelet"),
         "Normal",
-        "NodeReady",
-        `Node ${name} status is now: NodeReady`,
+        reason,
+        `Node ${name} status is now: ${reason}`,
         kubelet(name),
       );
-    case "KubeletNodeNotReady":
-      // The kubelet's ReadyCondition setter records NodeNotReady when Ready turns False.
-      return one(
-        t,
-        nodeRef(ctx, name, "kubelet"),
-        "Normal",
-        "NodeNotReady",
-        `Node ${name} status is now: NodeNotReady`,
-        kubelet(name),
-      );
+    }
     case "NodeRegistered":
       // The node lifecycle controller records RegisteredNode when it first sees a node (monitorNodeHealth).
       return one(

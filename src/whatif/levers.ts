@@ -54,6 +54,10 @@ export const LEVERS: Candidate[] = [
       lever: `externalTrafficPolicy: ${policy}`,
       applies: (s) => {
         const now = new Map(resolvedSettings(s).services.map((x) => [x.service, x.externalTrafficPolicy]));
+        // Only traffic from outside is subject to externalTrafficPolicy: "how nodes distribute service
+        // traffic they receive on one of the Service's "externally-facing" addresses (NodePorts,
+        // ExternalIPs, and LoadBalancer IPs)" (staging/src/k8s.io/api/core/v1/types.go,
+        // ServiceSpec.ExternalTrafficPolicy): not a cluster-ip caller, not a headless Service's DNS.
         return (
           callers(s).some((t) => t.entry === "load-balancer" || t.entry === "node-port") &&
           policyServices(s).some((id) => now.get(id) !== policy)

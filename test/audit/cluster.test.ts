@@ -16,7 +16,15 @@ import type { RunMeasure } from "../../src/audit/types.ts";
 import { readManifestEntry } from "../../src/load/index.ts";
 import { dumpAt, formatDump } from "../../src/serve/dump.ts";
 import { cli, FAULTLINE, shell } from "../cli/helpers.ts";
-import { type Audited, auditJson, findingsOf, measured, readmeBlock, unprinted } from "./helpers.ts";
+import {
+  type Audited,
+  auditJson,
+  findingsOf,
+  measured,
+  readmeBlock,
+  unprinted,
+  writtenTo,
+} from "./helpers.ts";
 
 const DUMP = "test/fixtures/cluster/shop-dump.yaml";
 const TWIN = "test/fixtures/cluster/shop.yaml";
@@ -161,8 +169,7 @@ describe("a fix on a dump's workload", () => {
   it("is measured as on its manifests, as if rolled out before the dump: examples/audit/ dumped at t=0 gives the same findings", async () => {
     const files = readManifestEntry(".", "examples/audit/")!;
     const { scenario } = prepare({ entries: [{ entry: "examples/audit/", files }], cluster: {} });
-    const file = join(dir, "examples-audit-dump.yaml");
-    writeFileSync(file, formatDump(dumpAt(scenario, 0)));
+    const file = writtenTo(dir, "examples-audit-dump.yaml", formatDump(dumpAt(scenario, 0)));
     const args = ["--faults", "power-off,drain", "--duration", "8m"];
     const manifests = await auditJson(["examples/audit/", ...args]);
     const dumped = await auditJson(["--cluster", file, ...args]);
@@ -201,8 +208,7 @@ spec:
 `;
 
   it("are added to the dump's objects: a new single-replica service is found, in its own file", async () => {
-    const file = join(dir, "quotes.yaml");
-    writeFileSync(file, quotes);
+    const file = writtenTo(dir, "quotes.yaml", quotes);
     const r = await auditJson(["--cluster", DUMP, file, "--faults", "power-off", "--duration", "8m"]);
     expect(r.result.audit.inputs).toEqual([DUMP, file]);
     const [f, ...rest] = findingsOf(r.result, "FL001");
@@ -217,9 +223,9 @@ spec:
   }, 120_000);
 
   it("may not hold an object the dump already holds: one line with both places, exit 2", async () => {
-    const file = join(dir, "cart.yaml");
-    writeFileSync(
-      file,
+    const file = writtenTo(
+      dir,
+      "cart.yaml",
       "apiVersion: v1\nkind: Service\nmetadata: {name: cart, namespace: shop}\nspec:\n  selector: {app: cart}\n  ports: [{port: 80}]\n",
     );
     const r = await cli(["audit", "--cluster", DUMP, file]);

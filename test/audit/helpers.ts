@@ -1,7 +1,8 @@
 // Running the audit in tests: through the command line in-process (test/cli/helpers.ts), one worker
 // (--jobs 1 runs in this thread), the result parsed; and lookups into it.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AuditResult, Finding } from "../../src/audit/types.ts";
 import { cli } from "../cli/helpers.ts";
 
@@ -15,6 +16,13 @@ export async function auditJson(args: string[]): Promise<Audited> {
   const r = await cli(["audit", ...args, "--json", "--jobs", "1"]);
   if (r.out === "") throw new Error(`audit printed nothing (exit ${r.code}): ${r.err}`);
   return { code: r.code, err: r.err, result: JSON.parse(r.out) as AuditResult };
+}
+
+/** `text` written to `dir/name`; its path. */
+export function writtenTo(dir: string, name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
 }
 
 /** The findings of `rule` whose location is in a file ending with `file`. */

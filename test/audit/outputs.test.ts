@@ -11,6 +11,7 @@ import type { Log } from "sarif";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { cli, FAULTLINE, oneLine, shell } from "../cli/helpers.ts";
+import { writtenTo } from "./helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "faultline-audit-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,9 +64,9 @@ describe("exit codes", () => {
   }, 120_000);
 
   it("2 with one line for bad input", async () => {
-    const bad = join(dir, "bad.yaml");
-    writeFileSync(
-      bad,
+    const bad = writtenTo(
+      dir,
+      "bad.yaml",
       "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: many\n",
     );
     const cases: [string[], RegExp][] = [

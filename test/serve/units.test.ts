@@ -3,9 +3,11 @@
 
 import { describe, expect, it } from "vitest";
 import { goDuration } from "../../src/kubernetes/go-duration.ts";
+import { loadScenarioFile } from "../../src/load/index.ts";
 import type { ApiObject } from "../../src/serve/api-types.ts";
 import { eventName, newEvent, repeatEvent } from "../../src/serve/event-objects.ts";
 import type { Recorded } from "../../src/serve/events.ts";
+import { ClusterMirror } from "../../src/serve/mirror.ts";
 import { byteQuantity, cpuQuantity } from "../../src/serve/quantity.ts";
 import { fieldMatcher, matchesLabels, parseLabelSelector, SelectorError } from "../../src/serve/selectors.ts";
 import { PRINTERS } from "../../src/serve/tables.ts";
@@ -184,5 +186,24 @@ describe("Events", () => {
   it("two recordings for one object at one instant get names a nanosecond apart", () => {
     const taken = new Set([`worker-2.${unixNanoHex(57.03)}`]);
     expect(eventName(r, (n) => taken.has(n))).not.toBe([...taken][0]);
+  });
+});
+
+describe("the kubelet's node Events", () => {
+  it("a stopped container runtime: the kubelet records NodeNotReady on its node, then NodeReady", () => {
+    const scenario = loadScenarioFile("examples/runtime-down.yaml");
+    const mirror = new ClusterMirror(scenario);
+    while (mirror.step(scenario.duration) !== null);
+    const byKubelet = [...mirror.objects.values()]
+      .map(
+        (s) => s.object as ApiObject & { reason?: string; message?: string; source?: { component?: string } },
+      )
+      .filter(
+        (o) =>
+          o.kind === "Event" && o.source?.component === "kubelet" && /^Node(Not)?Ready$/.test(o.reason ?? ""),
+      )
+      .map((o) => [o.reason, o.message]);
+    expect(byKubelet).toContainEqual(["NodeNotReady", "Node worker-2 status is now: NodeNotReady"]);
+    expect(byKubelet).toContainEqual(["NodeReady", "Node worker-2 status is now: NodeReady"]);
   });
 });
