@@ -117,6 +117,12 @@ describe("what a dump holds that the model does not act on is listed, never drop
     ]);
     expect(load(SCENARIO, { "dump.yaml": list(node("n1", "a")) }).notModelled).toEqual([]);
   });
+
+  it("a dumped object's namespace is not a missing reference: the API server admitted the object into it", () => {
+    const inShop = pod("web", "n1").replace("namespace: default", "namespace: shop");
+    expect(inShop).toContain("namespace: shop");
+    expect(load(SCENARIO, { "dump.yaml": list(node("n1", "a") + inShop) }).notModelled).toEqual([]);
+  });
 });
 
 describe("JSON dumps: item positions without the YAML parser", () => {

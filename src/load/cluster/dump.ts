@@ -11,6 +11,7 @@ import type { PersistentVolume, PersistentVolumeClaim, Pod } from "../../kuberne
 import type { ClusterDumpInfo, NodeSpec, NotReadyAtStart } from "../../scenario/types.ts";
 import { fail, isObj, type Obj } from "../check.ts";
 import { type Collected, collectObjects } from "../manifest/collect.ts";
+import { objectKey } from "../manifest/references.ts";
 import { type ReadManifest, readFiles } from "../scenario/manifests.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseJsonDump } from "./json.ts";
@@ -94,6 +95,10 @@ export function readCluster(
     const before = out.manifests.length;
     collectObjects(doc, p, value, out);
     const added = out.manifests[before];
+    // The NamespaceLifecycle admission plugin refuses an object in a namespace that does not exist,
+    // so each dumped object's namespace was there, though the dump command does not list Namespaces.
+    const namespace = added?.object.metadata.namespace;
+    if (namespace) out.present.add(objectKey("Namespace", "", namespace));
     if (added?.kind === "Pod" && isObj(value)) {
       observedStatus(added.object as Pod, value);
       pods.push({ index: before, src: doc, path: p });
