@@ -2,15 +2,15 @@
 // terminated (preStop hooks, SIGTERM, SIGKILL, then the kubelet's final delete), and a process
 // whose pod object is gone is killed as an orphan.
 
-import { removePod } from "../cluster/api.ts";
+import { type ApiWriter, removePod } from "../cluster/api.ts";
 import { ref } from "../cluster/store.ts";
 import type { Pod } from "../kubernetes/objects.ts";
-import type { KubeletEnv } from "./kubelet.ts";
 import type { PodWorker } from "./pod-worker.ts";
 
 /** What ending a pod needs from its kubelet. */
 export interface PodEndHost {
-  readonly ctx: KubeletEnv;
+  /** the clock, the API and the event recorder (a kubelet's KubeletEnv has them) */
+  readonly ctx: ApiWriter;
   /** the node's name */
   readonly name: string;
   /** the kubelet reaches the API server */
