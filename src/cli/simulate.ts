@@ -23,7 +23,7 @@ import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget 
 import { type PullLevers, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { VariantRun } from "../whatif/index.ts";
-import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
 import { progressLine } from "./progress.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
 
@@ -162,8 +162,8 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         runner.check(scenario);
         const result = runner.run(scenario, scenario.name, true);
         const allLeases = opts.allLeases ?? false;
-        if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), escapeJsonControls);
-        else writeChunks(io, timelineChunks(result, scenario, { allLeases }));
+        if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), "json");
+        else writeChunks(io, timelineChunks(result, scenario, { allLeases }), "text");
         if (opts.report !== undefined)
           await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
       } catch (error) {
@@ -231,25 +231,6 @@ function print(io: Io, file: string, format: () => string, json: boolean | undef
     throw error;
   }
   io.out(json ? escapeJsonControls(text) : text);
-}
-
-/**
- * Output written as it is made, in writes of about 64 KiB, each passed through `escapeText` first (JSON's
- * control characters as JSON escapes; the text's are escaped at the output boundary, io.ts).
- */
-function writeChunks(
-  io: Io,
-  chunks: Iterable<string>,
-  escapeText: (text: string) => string = (t) => t,
-): void {
-  let buffer = "";
-  for (const chunk of chunks) {
-    buffer += chunk;
-    if (buffer.length < 65536) continue;
-    io.out(escapeText(buffer));
-    buffer = "";
-  }
-  if (buffer) io.out(escapeText(buffer));
 }
 
 async function writeReport(
