@@ -42,6 +42,7 @@ export class Store {
   private uid = 0;
   private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
   private sortedCache = new Map<Kind, KubeObject[]>();
+  private sortedKeys = new Map<Kind, string[]>();
   /** the watch events written since the last engine event was scheduled (notify) */
   private deliveries: Deliveries | undefined;
 
@@ -57,9 +58,18 @@ export class Store {
     if (cached) return cached as ObjectOf<K>[];
     const m = this.objects.get(kind);
     if (!m) return [];
-    const list = [...m.keys()].sort().map((k) => m.get(k) as ObjectOf<K>);
+    const keys = [...m.keys()].sort();
+    const list = keys.map((k) => m.get(k) as ObjectOf<K>);
     this.sortedCache.set(kind, list);
+    this.sortedKeys.set(kind, keys);
     return list;
+  }
+
+  /** The keys (`<namespace>/<name>`) of `list(kind)`, in its order: a reader of every object need not build them again. */
+  keys(kind: Kind): readonly string[] {
+    // list() sorts the keys again whenever its cache was dropped, so these are always its keys.
+    this.list(kind);
+    return this.sortedKeys.get(kind) ?? [];
   }
 
   count(kind: Kind): number {
