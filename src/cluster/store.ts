@@ -3,7 +3,7 @@
 // engine at the same virtual instant, in write order, as informers deliver events after the write.
 
 import type { Engine, Timer } from "../engine/engine.ts";
-import type { Kind, KubeObject, Pod } from "../kubernetes/objects.ts";
+import type { Kind, KubeObject, OwnerReference, Pod } from "../kubernetes/objects.ts";
 
 export type ObjectOf<K extends Kind> = Extract<KubeObject, { kind: K }>;
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -18,18 +18,24 @@ export function ref(obj: KubeObject): string {
   return `${obj.kind}/${keyOf(obj)}`;
 }
 
-/** Each object's controller key, built once: every watcher asks it of every pod write. */
-const controllers = new WeakMap<KubeObject, string | null>();
+/**
+ * Controller keys by ownerReferences array, built once: every watcher asks it of every pod write,
+ * and the pods of one template share their array (controllers/pod-template.ts), so they share one
+ * key too. The namespace is part of the key: kept with it, checked on each use.
+ */
+const controllers = new WeakMap<readonly OwnerReference[], { namespace: string; key: string | undefined }>();
 
 /** `ReplicaSet/<ns>/<name>`: the object's controlling owner (ownerReferences are set at creation, never changed). */
 export function controllerOf(obj: KubeObject): string | undefined {
-  let key = controllers.get(obj);
-  if (key === undefined) {
-    const owner = obj.metadata.ownerReferences?.find((o) => o.controller !== false);
-    key = owner ? `${owner.kind}/${obj.metadata.namespace ?? ""}/${owner.name}` : null;
-    controllers.set(obj, key);
-  }
-  return key ?? undefined;
+  const refs = obj.metadata.ownerReferences;
+  if (!refs) return undefined;
+  const namespace = obj.metadata.namespace ?? "";
+  const cached = controllers.get(refs);
+  if (cached?.namespace === namespace) return cached.key;
+  const owner = refs.find((o) => o.controller !== false);
+  const key = owner ? `${owner.kind}/${namespace}/${owner.name}` : undefined;
+  controllers.set(refs, { namespace, key });
+  return key;
 }
 
 export class Store {
@@ -37,8 +43,13 @@ export class Store {
   private watchers = new Map<Kind, Watcher<Kind>[]>();
   private podsByNode = new Map<string, Set<Pod>>();
   private podsByOwner = new Map<string, Set<Pod>>();
-  /** the objects stored, by identity (exists() without building a key) */
-  private live = new Set<KubeObject>();
+  /**
+   * The objects stored, by identity and kind (exists() without building a key; a Lease or Node
+   * asked about every pass is looked up among its kind's few thousand, not among every pod).
+   */
+  private live = new Map<Kind, Set<KubeObject>>();
+  /** nodesWithPods(), until a node's set of pods becomes empty or not empty */
+  private nodesWithPodsCache: string[] | undefined;
   private uid = 0;
   private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
   private sortedCache = new Map<Kind, KubeObject[]>();
@@ -88,10 +99,12 @@ export class Store {
   }
 
   /** The names of the nodes some pod is bound to (existing or not), sorted. */
-  nodesWithPods(): string[] {
+  nodesWithPods(): readonly string[] {
+    if (this.nodesWithPodsCache) return this.nodesWithPodsCache;
     const out: string[] = [];
     for (const [node, pods] of this.podsByNode) if (pods.size > 0) out.push(node);
-    return out.sort();
+    this.nodesWithPodsCache = out.sort();
+    return out;
   }
 
   /** The pods bound to a node, unsorted (for caches; models use podsOnNode). */
@@ -113,7 +126,12 @@ export class Store {
     obj.metadata.uid ??= `uid-${++this.uid}`;
     obj.metadata.creationTimestamp ??= this.engine.now;
     m.set(key, obj);
-    this.live.add(obj);
+    let live = this.live.get(obj.kind);
+    if (!live) {
+      live = new Set();
+      this.live.set(obj.kind, live);
+    }
+    live.add(obj);
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, true);
     this.notify("ADDED", obj);
@@ -123,8 +141,8 @@ export class Store {
   /** The object was changed in place by its writer; index and tell the watchers. */
   update(obj: KubeObject, previousNodeName?: string): void {
     if (obj.kind === "Pod" && previousNodeName !== obj.spec.nodeName) {
-      if (previousNodeName) this.podsByNode.get(previousNodeName)?.delete(obj);
-      if (obj.spec.nodeName) setOf(this.podsByNode, obj.spec.nodeName).add(obj);
+      if (previousNodeName) this.unbind(obj, previousNodeName);
+      if (obj.spec.nodeName) this.bind(obj, obj.spec.nodeName);
     }
     this.notify("MODIFIED", obj, previousNodeName);
   }
@@ -135,25 +153,36 @@ export class Store {
     const stored = m?.get(key);
     if (!m || !stored) return;
     m.delete(key);
-    this.live.delete(stored);
+    this.live.get(obj.kind)?.delete(stored);
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, false);
     this.notify("DELETED", obj);
   }
 
   exists(obj: KubeObject): boolean {
-    return this.live.has(obj);
+    return this.live.get(obj.kind)?.has(obj) === true;
   }
 
   private indexPod(pod: Pod, add: boolean): void {
     const owner = controllerOf(pod);
     if (add) {
-      if (pod.spec.nodeName) setOf(this.podsByNode, pod.spec.nodeName).add(pod);
+      if (pod.spec.nodeName) this.bind(pod, pod.spec.nodeName);
       if (owner) setOf(this.podsByOwner, owner).add(pod);
     } else {
-      if (pod.spec.nodeName) this.podsByNode.get(pod.spec.nodeName)?.delete(pod);
+      if (pod.spec.nodeName) this.unbind(pod, pod.spec.nodeName);
       if (owner) this.podsByOwner.get(owner)?.delete(pod);
     }
+  }
+
+  private bind(pod: Pod, node: string): void {
+    const pods = setOf(this.podsByNode, node);
+    if (pods.size === 0) this.nodesWithPodsCache = undefined;
+    pods.add(pod);
+  }
+
+  private unbind(pod: Pod, node: string): void {
+    const pods = this.podsByNode.get(node);
+    if (pods?.delete(pod) && pods.size === 0) this.nodesWithPodsCache = undefined;
   }
 
   private notify(type: WatchEventType, obj: KubeObject, previousNodeName?: string): void {
