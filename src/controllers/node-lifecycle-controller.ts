@@ -50,6 +50,13 @@ export class NodeLifecycleController {
   private rates = new Map<string, Rate>();
   /** Each zone's list of Ready statuses, emptied and refilled at every pass (not built anew each time). */
   private conditionLists = new Map<string, ConditionStatus[]>();
+  /**
+   * The store's node list at the last pass and each node's health record at the same index: while
+   * no Node is created or deleted the list is the same array, and a pass finds each record without
+   * a lookup by name.
+   */
+  private listed: readonly Node[] = [];
+  private listedHealth: NodeHealth[] = [];
   private taintTimer: Timer | undefined;
   /** Phase of the 100ms doNoExecuteTaintingPass ticker. */
   private readonly tickPhase: number;
@@ -80,8 +87,14 @@ export class NodeLifecycleController {
     const now = this.cluster.engine.now;
     const nodes = this.cluster.store.list("Node");
     const zoneConditions = new Map<string, ConditionStatus[]>();
-    for (const node of nodes) {
-      let h = this.health.get(node.metadata.name);
+    const same = nodes === this.listed;
+    if (!same) {
+      this.listed = nodes;
+      this.listedHealth = new Array(nodes.length);
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      let h = same ? this.listedHealth[i]! : this.health.get(node.metadata.name);
       if (!h) {
         h = firstSight(node, now);
         this.health.set(node.metadata.name, h);
@@ -89,6 +102,7 @@ export class NodeLifecycleController {
         // all excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
         if (!this.zoneStates.has(h.zone)) this.addZone(h.zone);
       }
+      this.listedHealth[i] = h;
       const ready = readyOf(node, h);
       const observed: ConditionStatus = ready?.status ?? "Unknown";
       const current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, ready);
