@@ -88,10 +88,12 @@ export class ReplicaSetController {
     const rs = this.cluster.store.get("ReplicaSet", key);
     if (!rs) return;
     const pods = this.cluster.store.podSetOwnedBy(`ReplicaSet/${key}`);
-    const active = [...pods].filter(isActive);
-    const diff = rs.spec.replicas - active.length;
+    // Counted without a list: the active pods themselves are needed only to scale down.
+    let activeCount = 0;
+    for (const pod of pods) if (isActive(pod)) activeCount++;
+    const diff = rs.spec.replicas - activeCount;
     for (let i = 0; i < diff; i++) {
-      const terminating = pods.size - active.length;
+      const terminating = pods.size - activeCount;
       createPod(
         this.cluster,
         podFromTemplate(
@@ -108,14 +110,15 @@ export class ReplicaSetController {
           by: "replicaset-controller",
           replicaSet: rs.metadata.name,
           replicas: rs.spec.replicas,
-          active: active.length,
+          active: activeCount,
           terminating,
         },
       );
     }
     // Scaling down picks the pods least far along (unscheduled, not ready, newest): getPodsToDelete.
     if (diff < 0) {
-      const victims = active
+      const victims = [...pods]
+        .filter(isActive)
         .sort(
           (a, b) =>
             rank(a) - rank(b) || (b.metadata.creationTimestamp ?? 0) - (a.metadata.creationTimestamp ?? 0),
@@ -128,7 +131,7 @@ export class ReplicaSetController {
           by: "replicaset-controller",
           replicaSet: rs.metadata.name,
           replicas: rs.spec.replicas,
-          active: active.length,
+          active: activeCount,
         });
     }
   }
