@@ -10,45 +10,49 @@ import type { Endpoint, EndpointSlice, Pod, Service } from "../kubernetes/object
 import type { EndpointView } from "../trace/control-plane-events.ts";
 
 export class EndpointSliceController {
-  /** The Services selecting each pod (labels do not change here); cleared when Services change. */
-  private selecting = new Map<string, Service[]>();
-  /** The same by namespace and labels (in their order): a template's pods filter the Services once. */
+  /**
+   * The Services selecting the pods of each labels object (labels do not change here), with the
+   * namespace they were found for: the pods of one template share theirs (pod-template.ts), so one
+   * entry serves them all. Cleared when Services change.
+   */
+  private selecting = new WeakMap<
+    Record<string, string>,
+    { namespace: string | undefined; list: Service[] }
+  >();
+  /** The same by namespace and labels (in their order): pods with labels of their own, equal ones. */
   private byLabels = new Map<string, Service[]>();
+  /** Each Service's slice, found or created once (slices are never deleted). */
+  private slices = new Map<Service, EndpointSlice>();
   /** Each slice's endpoints by pod name, so a pod change costs no scan of the slice. */
   private index = new Map<EndpointSlice, Map<string, Endpoint>>();
 
   constructor(private readonly cluster: Cluster) {
     cluster.store.watch("Pod", (type, pod) => {
       for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, type === "DELETED");
-      if (type === "DELETED") this.selecting.delete(pod.metadata.uid!);
     });
     cluster.store.watch("Service", () => {
-      this.selecting.clear();
+      this.selecting = new WeakMap();
       this.byLabels.clear();
     });
   }
 
   private servicesFor(pod: Pod): Service[] {
-    const uid = pod.metadata.uid!;
-    let list = this.selecting.get(uid);
+    const labels = pod.metadata.labels ?? NO_LABELS;
+    const namespace = pod.metadata.namespace;
+    const cached = this.selecting.get(labels);
+    if (cached?.namespace === namespace) return cached.list;
+    let same = `${namespace}\n`;
+    for (const k in labels) same += `${k}=${labels[k]}\n`;
+    let list = this.byLabels.get(same);
     if (!list) {
-      // The pods of one template share their namespace and labels, and so their Services.
-      const labels = pod.metadata.labels ?? {};
-      let same = `${pod.metadata.namespace}\n`;
-      for (const k in labels) same += `${k}=${labels[k]}\n`;
-      list = this.byLabels.get(same);
-      if (!list) {
-        list = this.cluster.store
-          .list("Service")
-          .filter(
-            (s) =>
-              s.metadata.namespace === pod.metadata.namespace &&
-              matchesMap(s.spec.selector, pod.metadata.labels),
-          );
-        this.byLabels.set(same, list);
-      }
-      this.selecting.set(uid, list);
+      list = this.cluster.store
+        .list("Service")
+        .filter(
+          (s) => s.metadata.namespace === namespace && matchesMap(s.spec.selector, pod.metadata.labels),
+        );
+      this.byLabels.set(same, list);
     }
+    this.selecting.set(labels, { namespace, list });
     return list;
   }
 
@@ -74,8 +78,10 @@ export class EndpointSliceController {
 
   /** The slice for a Service, created on first use. */
   slice(svc: Service): EndpointSlice {
+    let slice = this.slices.get(svc);
+    if (slice) return slice;
     const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
-    let slice = this.cluster.store.get("EndpointSlice", key);
+    slice = this.cluster.store.get("EndpointSlice", key);
     if (!slice) {
       slice = this.cluster.store.create<EndpointSlice>({
         kind: "EndpointSlice",
@@ -88,6 +94,7 @@ export class EndpointSliceController {
         endpoints: [],
       });
     }
+    this.slices.set(svc, slice);
     return slice;
   }
 
@@ -188,6 +195,8 @@ function endpointView(e: Endpoint): EndpointView {
     ...(e.nodeName ? { nodeName: e.nodeName } : {}),
   };
 }
+
+const NO_LABELS: Record<string, string> = {};
 
 function sameConditions(a: Endpoint, b: Endpoint): boolean {
   return (
