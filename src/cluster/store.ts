@@ -38,6 +38,33 @@ export function controllerOf(obj: KubeObject): string | undefined {
   return key;
 }
 
+/** Each stored object's serial number in its store (a hidden, non-enumerable property: not data). */
+const SERIAL = Symbol("serial");
+
+/**
+ * Per-object state a watcher keeps (was this pod active, on which node did it last see it), in an
+ * array indexed by the object's serial number in the store: a read per watch event instead of a
+ * hash lookup by uid in a map as large as the cluster's pods.
+ */
+export class BySerial<T> {
+  private readonly values: (T | undefined)[] = [];
+
+  get(obj: KubeObject): T | undefined {
+    return this.values[serialOf(obj)];
+  }
+
+  set(obj: KubeObject, value: T | undefined): void {
+    const i = serialOf(obj);
+    // Grown element by element: the array stays dense (a store far past its end would make it sparse).
+    while (this.values.length <= i) this.values.push(undefined);
+    this.values[i] = value;
+  }
+}
+
+function serialOf(obj: KubeObject): number {
+  return (obj as unknown as Record<symbol, number>)[SERIAL]!;
+}
+
 export class Store {
   private objects = new Map<Kind, Map<string, KubeObject>>();
   private watchers = new Map<Kind, Watcher<Kind>[]>();
@@ -51,6 +78,7 @@ export class Store {
   /** nodesWithPods(), until a node's set of pods becomes empty or not empty */
   private nodesWithPodsCache: string[] | undefined;
   private uid = 0;
+  private serial = 0;
   private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
   private sortedCache = new Map<Kind, KubeObject[]>();
   /** the watch events written since the last engine event was scheduled (notify) */
@@ -124,6 +152,7 @@ export class Store {
     const key = keyOf(obj);
     if (m.has(key)) throw new Error(`${obj.kind} ${key} already exists`);
     obj.metadata.uid ??= `uid-${++this.uid}`;
+    Object.defineProperty(obj, SERIAL, { value: ++this.serial, writable: true, configurable: true });
     obj.metadata.creationTimestamp ??= this.engine.now;
     m.set(key, obj);
     let live = this.live.get(obj.kind);

@@ -5,7 +5,7 @@
 
 import { createPod, deletePodGracefully } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
-import { controllerOf } from "../cluster/store.ts";
+import { BySerial, controllerOf } from "../cluster/store.ts";
 import { podTemplateHash } from "../kubernetes/names.ts";
 import type { Deployment, Pod, PodTemplateSpec, ReplicaSet } from "../kubernetes/objects.ts";
 import { generatePodName, isActive, podFromTemplate } from "./pod-template.ts";
@@ -13,7 +13,8 @@ import { WorkQueue } from "./work-queue.ts";
 
 export class ReplicaSetController {
   private readonly queue: WorkQueue;
-  private wasActive = new Map<string, boolean>();
+  /** Whether each pod was active at its last watch event (by the store's serial number, not a map by uid). */
+  private wasActive = new BySerial<boolean>();
 
   constructor(private readonly cluster: Cluster) {
     this.queue = new WorkQueue(cluster.engine, (key) => this.sync(key));
@@ -21,11 +22,10 @@ export class ReplicaSetController {
       const owner = controllerOf(pod);
       if (!owner?.startsWith("ReplicaSet/")) return;
       // Only what changes the count of active pods matters to a ReplicaSet.
-      const uid = pod.metadata.uid!;
       const active = type !== "DELETED" && isActive(pod);
-      if (type === "DELETED") this.wasActive.delete(uid);
-      else if (this.wasActive.get(uid) === active) return;
-      else this.wasActive.set(uid, active);
+      if (type === "DELETED") this.wasActive.set(pod, undefined);
+      else if (this.wasActive.get(pod) === active) return;
+      else this.wasActive.set(pod, active);
       this.queue.add(owner.slice("ReplicaSet/".length));
     });
     cluster.store.watch("ReplicaSet", (type, rs) => {
