@@ -108,8 +108,11 @@ export class EndpointSliceController {
       ? !this.cluster.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
       : true;
     if (!samePod) return;
+    const isMember = !deleted && member(pod);
+    // Most pod writes leave its endpoint as it is: compared before anything is built.
+    if (before && isMember && unchanged(before, svc, pod)) return;
     const write = (s: EndpointSlice) => (written ? written.add(s) : this.cluster.store.update(s));
-    if (deleted || !member(pod)) {
+    if (!isMember) {
       if (!before) return;
       const common = eventFields(svc, pod);
       slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
@@ -133,7 +136,6 @@ export class EndpointSliceController {
       return;
     }
     const after = endpointFor(svc, pod);
-    if (before && sameConditions(before, after)) return;
     const wasReady = before?.conditions.ready ?? false;
     if (before) Object.assign(before, after);
     else {
@@ -198,11 +200,14 @@ function endpointView(e: Endpoint): EndpointView {
 
 const NO_LABELS: Record<string, string> = {};
 
-function sameConditions(a: Endpoint, b: Endpoint): boolean {
+/** Whether the endpoint is the one endpointFor(svc, pod) would build now (conditions and address). */
+function unchanged(e: Endpoint, svc: Service, pod: Pod): boolean {
+  const serving = pod.status.conditions.find((c) => c.type === "Ready")?.status === "True";
+  const terminating = pod.metadata.deletionTimestamp !== undefined;
   return (
-    a.conditions.ready === b.conditions.ready &&
-    a.conditions.serving === b.conditions.serving &&
-    a.conditions.terminating === b.conditions.terminating &&
-    a.addresses[0] === b.addresses[0]
+    e.conditions.ready === (svc.spec.publishNotReadyAddresses === true || (serving && !terminating)) &&
+    e.conditions.serving === serving &&
+    e.conditions.terminating === terminating &&
+    e.addresses[0] === (pod.status.podIP ?? "")
   );
 }
