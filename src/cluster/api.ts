@@ -6,7 +6,7 @@ import type { Engine } from "../engine/engine.ts";
 import { admitPod } from "../kubernetes/admission.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
-import type { ConditionStatus, Pod } from "../kubernetes/objects.ts";
+import type { ConditionStatus, Pod, ReplicaSet } from "../kubernetes/objects.ts";
 import type {
   EvictionCause,
   PodCreatedCause,
@@ -45,9 +45,18 @@ export function workloadOf(ctx: { store: Store }, pod: Pod): string | undefined 
   const owner = controllerOf(pod);
   if (!owner?.startsWith("ReplicaSet/")) return owner;
   const rs = ctx.store.get("ReplicaSet", owner.slice("ReplicaSet/".length));
-  const deployment = rs?.metadata.ownerReferences?.find((o) => o.kind === "Deployment");
-  return deployment ? `Deployment/${pod.metadata.namespace}/${deployment.name}` : owner;
+  if (!rs) return owner;
+  // Built once per ReplicaSet (its ownerReferences never change; its namespace is the pod's).
+  let workload = WORKLOADS.get(rs);
+  if (workload === undefined) {
+    const deployment = rs.metadata.ownerReferences?.find((o) => o.kind === "Deployment");
+    workload = deployment ? `Deployment/${rs.metadata.namespace}/${deployment.name}` : owner;
+    WORKLOADS.set(rs, workload);
+  }
+  return workload;
 }
+
+const WORKLOADS = new WeakMap<ReplicaSet, string>();
 
 export function graceOf(pod: Pod): number {
   return pod.spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;

@@ -80,7 +80,8 @@ export function generatePodName(
   prefix: string,
 ): string {
   for (;;) {
-    const name = `${prefix}-${randomSuffix(ctx.names)}`;
+    // Joined, not a template literal: one flat string kept as the pod's name, not a chain of three.
+    const name = [prefix, randomSuffix(ctx.names)].join("-");
     if (!ctx.store.get("Pod", `${namespace}/${name}`)) return name;
   }
 }
