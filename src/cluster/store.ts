@@ -38,31 +38,26 @@ export function controllerOf(obj: KubeObject): string | undefined {
   return key;
 }
 
-/** Each stored object's serial number in its store (a hidden, non-enumerable property: not data). */
-const SERIAL = Symbol("serial");
-
 /**
  * Per-object state a watcher keeps (was this pod active, on which node did it last see it), in an
  * array indexed by the object's serial number in the store: a read per watch event instead of a
- * hash lookup by uid in a map as large as the cluster's pods.
+ * hash lookup by uid in a map as large as the cluster's pods. For objects of this store only.
  */
 export class BySerial<T> {
   private readonly values: (T | undefined)[] = [];
 
+  constructor(private readonly store: Store) {}
+
   get(obj: KubeObject): T | undefined {
-    return this.values[serialOf(obj)];
+    return this.values[this.store.serialOf(obj)!];
   }
 
   set(obj: KubeObject, value: T | undefined): void {
-    const i = serialOf(obj);
+    const i = this.store.serialOf(obj)!;
     // Grown element by element: the array stays dense (a store far past its end would make it sparse).
     while (this.values.length <= i) this.values.push(undefined);
     this.values[i] = value;
   }
-}
-
-function serialOf(obj: KubeObject): number {
-  return (obj as unknown as Record<symbol, number>)[SERIAL]!;
 }
 
 export class Store {
@@ -71,14 +66,16 @@ export class Store {
   private podsByNode = new Map<string, Set<Pod>>();
   private podsByOwner = new Map<string, Set<Pod>>();
   /**
-   * The objects stored, by identity and kind (exists() without building a key; a Lease or Node
-   * asked about every pass is looked up among its kind's few thousand, not among every pod).
+   * Each object's serial number in this store, under this store's own key (a hidden, non-enumerable
+   * property: not data; an object never stored here has none), and whether the object with that
+   * serial is stored: exists() reads a byte instead of hashing into a set of every object.
    */
-  private live = new Map<Kind, Set<KubeObject>>();
+  private readonly serialKey = Symbol("serial");
+  private serial = 0;
+  private alive = new Uint8Array(1024);
   /** nodesWithPods(), until a node's set of pods becomes empty or not empty */
   private nodesWithPodsCache: string[] | undefined;
   private uid = 0;
-  private serial = 0;
   private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
   private sortedCache = new Map<Kind, KubeObject[]>();
   /** the watch events written since the last engine event was scheduled (notify) */
@@ -152,15 +149,16 @@ export class Store {
     const key = keyOf(obj);
     if (m.has(key)) throw new Error(`${obj.kind} ${key} already exists`);
     obj.metadata.uid ??= `uid-${++this.uid}`;
-    Object.defineProperty(obj, SERIAL, { value: ++this.serial, writable: true, configurable: true });
+    const serial = ++this.serial;
+    Object.defineProperty(obj, this.serialKey, { value: serial, writable: true, configurable: true });
+    if (serial >= this.alive.length) {
+      const grown = new Uint8Array(this.alive.length * 2);
+      grown.set(this.alive);
+      this.alive = grown;
+    }
+    this.alive[serial] = 1;
     obj.metadata.creationTimestamp ??= this.engine.now;
     m.set(key, obj);
-    let live = this.live.get(obj.kind);
-    if (!live) {
-      live = new Set();
-      this.live.set(obj.kind, live);
-    }
-    live.add(obj);
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, true);
     this.notify("ADDED", obj);
@@ -182,14 +180,20 @@ export class Store {
     const stored = m?.get(key);
     if (!m || !stored) return;
     m.delete(key);
-    this.live.get(obj.kind)?.delete(stored);
+    this.alive[this.serialOf(stored)!] = 0;
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, false);
     this.notify("DELETED", obj);
   }
 
   exists(obj: KubeObject): boolean {
-    return this.live.get(obj.kind)?.has(obj) === true;
+    const serial = this.serialOf(obj);
+    return serial !== undefined && this.alive[serial] === 1;
+  }
+
+  /** The object's serial number in this store (undefined if never stored here): see BySerial. */
+  serialOf(obj: KubeObject): number | undefined {
+    return (obj as unknown as Record<symbol, number | undefined>)[this.serialKey];
   }
 
   private indexPod(pod: Pod, add: boolean): void {

@@ -14,10 +14,11 @@ import { WorkQueue } from "./work-queue.ts";
 export class ReplicaSetController {
   private readonly queue: WorkQueue;
   /** Whether each pod was active at its last watch event (by the store's serial number, not a map by uid). */
-  private wasActive = new BySerial<boolean>();
+  private readonly wasActive: BySerial<boolean>;
 
   constructor(private readonly cluster: Cluster) {
     this.queue = new WorkQueue(cluster.engine, (key) => this.sync(key));
+    this.wasActive = new BySerial(cluster.store);
     cluster.store.watch("Pod", (type, pod) => {
       const owner = controllerOf(pod);
       if (!owner?.startsWith("ReplicaSet/")) return;

@@ -28,11 +28,13 @@ export class TaintEvictionController {
    * Each pod's nodeName (null: none) and tolerations at its last watch event, by the store's serial
    * number: pod updates matter only when they change. No node seen: the pod's first event.
    */
-  private seenNode = new BySerial<string | null>();
-  private seenTolerations = new BySerial<Toleration[]>();
+  private readonly seenNode: BySerial<string | null>;
+  private readonly seenTolerations: BySerial<Toleration[]>;
   private evictions = new Map<string, ScheduledEviction>();
 
   constructor(private readonly cluster: Cluster) {
+    this.seenNode = new BySerial(cluster.store);
+    this.seenTolerations = new BySerial(cluster.store);
     cluster.store.watch("Node", (type, node) => {
       if (type === "DELETED") {
         this.seenTaints.delete(node.metadata.name);
