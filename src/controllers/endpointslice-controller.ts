@@ -118,6 +118,7 @@ export class EndpointSliceController {
       slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
       byPod.delete(pod.metadata.name);
       write(slice);
+      if (this.cluster.trace.muted) return;
       if (before.conditions.ready)
         this.cluster.trace.emit({
           type: "EndpointNotReady",
@@ -143,7 +144,7 @@ export class EndpointSliceController {
       byPod.set(pod.metadata.name, after);
     }
     write(slice);
-    if (after.conditions.ready === wasReady) return;
+    if (after.conditions.ready === wasReady || this.cluster.trace.muted) return;
     const common = eventFields(svc, pod);
     const endpoint = endpointView(after);
     if (after.conditions.ready)
