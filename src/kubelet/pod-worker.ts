@@ -120,15 +120,18 @@ export class PodWorker implements ProbeResults, RestartHost {
     if (exitAfter !== undefined)
       c.exitTimer = engine.after(exitAfter, () => this.exitsByItself(c, exitAfter));
     if (this.host.connected()) this.host.api.update(pod);
-    this.host.trace.emit({
-      type: "ContainerStarted",
-      lane: "kubelet",
-      ...this.eventBase(),
-      container: c.name,
-      restartCount: c.restartCount,
-      podRow: podRow(pod, now),
-      ...cause,
-    });
+    // The event and its kubectl row are built only when recorded (not during the muted warm-up).
+    const trace = this.host.trace;
+    if (!trace.muted)
+      trace.emit({
+        type: "ContainerStarted",
+        lane: "kubelet",
+        ...this.eventBase(),
+        container: c.name,
+        restartCount: c.restartCount,
+        podRow: podRow(pod, now),
+        ...cause,
+      });
     this.sync();
   }
 
@@ -288,15 +291,17 @@ export class PodWorker implements ProbeResults, RestartHost {
     for (const w of c.workers.values()) w.containerStopped();
     c.ready = false;
     this.writeStatus(c, { state: "terminated", reason: exitCode === 0 ? "Completed" : "Error", exitCode });
-    this.host.trace.emit({
-      type: "ContainerExited",
-      lane: "app",
-      ...this.eventBase(),
-      container: c.name,
-      exitCode,
-      podRow: podRow(pod, now),
-      ...cause,
-    });
+    const trace = this.host.trace;
+    if (!trace.muted)
+      trace.emit({
+        type: "ContainerExited",
+        lane: "app",
+        ...this.eventBase(),
+        container: c.name,
+        exitCode,
+        podRow: podRow(pod, now),
+        ...cause,
+      });
     this.sync({ cause: "container-exited", container: c.name, exitCode });
     this.terminated?.(c);
   }
