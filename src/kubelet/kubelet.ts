@@ -123,6 +123,7 @@ export class Kubelet {
         },
         connected: () => this.connected(),
         whenRuntime: (action) => this.syncLoop.whenRuntime(action),
+        started: (pod) => checkRunsTwice(ctx, pod, spec.name),
       },
       bulk,
     );
@@ -337,24 +338,10 @@ export class Kubelet {
     if (claims.length > 0) this.volumesChanged();
     // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
     worker.added();
-    // Its containers ran before (the machine came back): restartCount climbs. A cluster dump's pod
-    // brings only its counts (no start time): it starts from them.
-    const restart = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
-    const start = () => {
-      if (!this.powered) return;
-      worker.startAll(
-        restart
-          ? { start: "rebooted", restartPolicy: pod.spec.restartPolicy ?? "Always" }
-          : { start: "scheduled" },
-      );
-      checkRunsTwice(this.ctx, pod, this.name);
-    };
+    // The start is cancelled with the worker (powerOff and the pod's removal stop it).
     const engine = this.ctx.engine;
-    worker.addTimer(
-      this.bulk?.open
-        ? this.bulk.add(engine.now + POD_STARTUP_SECONDS, pod, restart, start)
-        : engine.after(POD_STARTUP_SECONDS, start),
-    );
+    if (this.bulk?.open) this.bulk.add(engine.now + POD_STARTUP_SECONDS, worker);
+    else worker.addTimer(engine.after(POD_STARTUP_SECONDS, () => worker.start()));
   }
 
   private removeWorker(worker: PodWorker): void {

@@ -1,6 +1,7 @@
 // What a kubelet hands each of its pod workers (PodWorkerHost, one for all its pods): the clock, the
-// trace, its settings and version switches (its CrashLoopBackOff among them), the API as its status
-// manager writes it, the health checks' queue, its prober's random source and the node's pod addresses.
+// trace, its settings and version switches (its CrashLoopBackOff among them), its status manager and
+// the API as that writes it, the health checks' queue, its prober's random source, the node's pod
+// addresses and what the kubelet does once a pod's containers started.
 
 import { setPodCondition, setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
@@ -10,10 +11,11 @@ import {
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
+import type { Pod } from "../kubernetes/objects.ts";
 import type { HealthCheckQueue } from "./app.ts";
 import type { BulkStart } from "./bulk-start.ts";
 import type { CrashLoopSettings, RestartEnv } from "./restart.ts";
-import type { PodStatusApi } from "./status-manager.ts";
+import { type PodStatusApi, StatusManager } from "./status-manager.ts";
 
 /** What the host reads of the cluster (the kubelet's own KubeletEnv has it). */
 export type PodHostEnv = Pick<Context, "engine" | "store" | "trace" | "kubelet" | "traffic"> & {
@@ -34,6 +36,8 @@ export interface PodHostKubelet {
   readonly kubeletStartedAt: number;
   connected(): boolean;
   whenRuntime(action: () => void): void;
+  /** a pod's containers started here (the kubelet's "runs twice" check) */
+  started(pod: Pod): void;
 }
 
 /** What a pod worker needs from its kubelet. */
@@ -46,6 +50,8 @@ export interface PodWorkerHost extends RestartEnv {
   /** the kubelet's CrashLoopBackOff (restart.ts), with PR #133066 (≈1.35): the retry when it expires */
   readonly crashLoop: CrashLoopSettings;
   readonly api: PodStatusApi;
+  /** the kubelet's status manager, one for all its pods */
+  readonly status: StatusManager;
   /** the request queue an app's health checks may wait in */
   readonly healthChecks: HealthCheckQueue;
   /** the kubelet reaches the API server */
@@ -58,6 +64,8 @@ export interface PodWorkerHost extends RestartEnv {
   nextIp(): string;
   /** run what needs the container runtime now, or when the kubelet can use it again (kubelet.ts) */
   whenRuntime(action: () => void): void;
+  /** the pod's containers started */
+  started(pod: Pod): void;
 }
 
 export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: BulkStart): PodWorkerHost {
@@ -73,7 +81,7 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
   };
   let proberRng: Rng | undefined;
   let ipCounter = 1;
-  return {
+  const host: Omit<PodWorkerHost, "status"> = {
     engine: ctx.engine,
     trace: ctx.trace,
     node,
@@ -115,5 +123,7 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       }
     },
     whenRuntime: (action) => kubelet.whenRuntime(action),
+    started: (pod) => kubelet.started(pod),
   };
+  return Object.assign(host, { status: new StatusManager(host) });
 }
