@@ -11,7 +11,7 @@ import {
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
-import type { Pod } from "../kubernetes/objects.ts";
+import type { KubeObject, Pod } from "../kubernetes/objects.ts";
 import type { HealthCheckQueue } from "./app.ts";
 import type { BulkStart } from "./bulk-start.ts";
 import type { CrashLoopSettings, RestartEnv } from "./restart.ts";
@@ -19,7 +19,7 @@ import { type PodStatusApi, StatusManager } from "./status-manager.ts";
 
 /** What the host reads of the cluster (the kubelet's own KubeletEnv has it). */
 export type PodHostEnv = Pick<Context, "engine" | "store" | "trace" | "kubelet" | "traffic"> & {
-  scenario: { traffic?: readonly unknown[] };
+  scenario: { traffic?: readonly unknown[]; manifests: readonly { object: KubeObject }[] };
 };
 
 /** What the host reads of its kubelet as it changes. */
@@ -81,6 +81,7 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
   };
   let proberRng: Rng | undefined;
   let ipCounter = 1;
+  const brought = broughtAddresses(ctx.scenario.manifests);
   const host: Omit<PodWorkerHost, "status"> = {
     engine: ctx.engine,
     trace: ctx.trace,
@@ -109,21 +110,40 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       return proberRng;
     },
     nextIp: () => {
-      // Skip the addresses pods of a cluster dump brought with them (they keep theirs).
-      const pods = ctx.store.podSetOnNode(node);
+      // Skip the addresses pods of a cluster dump brought with them (they keep theirs) while such a
+      // pod is here. Every other pod here has its address from this counter, below the next one:
+      // only a brought address can be taken, so only those are looked for among the node's pods.
       for (;;) {
         const ip = `10.244.${kubelet.index}.${ipCounter++}`;
-        let taken = false;
-        for (const p of pods)
-          if (p.status.podIP === ip) {
-            taken = true;
-            break;
-          }
-        if (!taken) return ip;
+        if (!brought.has(ip) || !takenOn(ctx.store.podSetOnNode(node), ip)) return ip;
       }
     },
     whenRuntime: (action) => kubelet.whenRuntime(action),
     started: (pod) => kubelet.started(pod),
   };
   return Object.assign(host, { status: new StatusManager(host) });
+}
+
+function takenOn(pods: ReadonlySet<Pod>, ip: string): boolean {
+  for (const p of pods) if (p.status.podIP === ip) return true;
+  return false;
+}
+
+/** The scenario's pods' addresses, by its manifests (one scan for all kubelets). */
+const broughtByScenario = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * The addresses the scenario's pods come with (a cluster dump's, load/cluster/dump.ts): the only
+ * pod addresses not given by a kubelet's counter (a manifest's pod or a controller's starts with none).
+ */
+function broughtAddresses(manifests: readonly { object: KubeObject }[]): ReadonlySet<string> {
+  let ips = broughtByScenario.get(manifests);
+  if (ips === undefined) {
+    const found = new Set<string>();
+    for (const m of manifests)
+      if (m.object.kind === "Pod" && m.object.status.podIP) found.add(m.object.status.podIP);
+    ips = found;
+    broughtByScenario.set(manifests, ips);
+  }
+  return ips;
 }
