@@ -31,6 +31,7 @@ export interface NodeLeaseHost {
 }
 
 export class NodeLease {
+  /** the loop's next pass, while one is queued */
   private timer: Timer | undefined;
   /** backoffEnsureLease's current wait while the API server is unreachable; 0 when reachable */
   private backoff = 0;
@@ -91,12 +92,20 @@ export class NodeLease {
     this.timer = this.host.engine.after(delay, this.sync);
   }
 
+  /** The next pass, from the pass now running: its timer, which has run, is queued again (no new one per renewal). */
+  private next(ran: Timer, delay: number): void {
+    this.host.engine.rearm(ran, this.host.engine.now + delay);
+    this.timer = ran;
+  }
+
   /**
    * One pass: renew, then wait renewInterval × U[1, 1.04) from the end of this pass (JitterUntil,
    * sliding). Unreachable API: backoffEnsureLease retries forever, 200ms doubling to 7s.
    */
   private renew(): void {
     const host = this.host;
+    // The pass runs from its timer, the one queued last (schedule cancels any other).
+    const ran = this.timer!;
     this.timer = undefined;
     if (!host.running()) return;
     if (host.partitioned()) {
@@ -104,7 +113,7 @@ export class NodeLease {
         this.backoff === 0 ? LEASE_BACKOFF_INITIAL : this.backoff * 2,
         LEASE_BACKOFF_MAX,
       );
-      this.schedule(this.backoff);
+      this.next(ran, this.backoff);
       return;
     }
     this.backoff = 0;
@@ -115,6 +124,6 @@ export class NodeLease {
     lease.spec.renewTime = host.engine.now;
     host.store.update(lease);
     host.trace.emitRenewal(this.renewed);
-    this.schedule(this.renewInterval * host.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
+    this.next(ran, this.renewInterval * host.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
   }
 }
