@@ -93,8 +93,7 @@ export class Kubelet {
       rng,
       node: spec.name,
       nodeLeaseDurationSeconds: settings.nodeLeaseDurationSeconds,
-      running: () => this.powered && this.kubeletRunning,
-      partitioned: () => this.partitioned,
+      machine: this,
     });
     this.status = new NodeStatus({
       engine: ctx.engine,
