@@ -115,8 +115,9 @@ export class SchedulerCache {
       this.room.reset(nodes.length);
       for (let i = 0; i < nodes.length; i++) {
         this.positionOf[this.order[i]!] = i;
-        this.roomOf(this.order[i]!);
+        this.roomOf(this.order[i]!, true);
       }
+      this.room.build();
     }
     return { nodes, rows: this.order };
   }
@@ -131,8 +132,11 @@ export class SchedulerCache {
     return this.room.fits(start, n, cpuMilli, memory) && this.room.fits(0, end - n, cpuMilli, memory);
   }
 
-  /** A row's numbers changed: its position's room follows (a row out of the list has none). */
-  private roomOf(row: number): void {
+  /**
+   * A row's numbers changed: its position's room follows (a row out of the list has none), or is
+   * loaded for the `build` of a new list.
+   */
+  private roomOf(row: number, load = false): void {
     const at = this.positionOf[row]!;
     if (at < 0) return;
     const free = this.freeCpuMilli[row]!;
@@ -141,7 +145,9 @@ export class SchedulerCache {
       this.blocked[row] === 0 && this.freePods[row]! >= 1 && !Number.isNaN(free)
         ? free
         : Number.NEGATIVE_INFINITY;
-    this.room.set(at, cpu, memoryLeft(this.memory[row]!, this.allocMemory[row]!));
+    const memory = memoryLeft(this.memory[row]!, this.allocMemory[row]!);
+    if (load) this.room.load(at, cpu, memory);
+    else this.room.set(at, cpu, memory);
   }
 
   rowOf(name: string): number {

@@ -43,6 +43,21 @@ export class Room {
     }
   }
 
+  /** A position's numbers before `build`: the whole list at once costs one pass, not one per node. */
+  load(position: number, cpu: number, memory: number): void {
+    this.cpu[this.leaves + position] = cpu;
+    this.memory[this.leaves + position] = memory;
+  }
+
+  build(): void {
+    const c = this.cpu;
+    const m = this.memory;
+    for (let i = this.leaves - 1; i >= 1; i--) {
+      c[i] = Math.min(c[2 * i]!, c[2 * i + 1]!);
+      m[i] = Math.min(m[2 * i]!, m[2 * i + 1]!);
+    }
+  }
+
   /** Whether every position of [from, to) has at least `cpu` millicores and `memory` bytes left. */
   fits(from: number, to: number, cpu: number, memory: number): boolean {
     const c = this.cpu;
