@@ -37,9 +37,13 @@ export class Room {
     if (c[i] === cpu && m[i] === memory) return;
     c[i] = cpu;
     m[i] = memory;
+    // up to the first minimum that stays as it was: those above it stay too
     for (i >>= 1; i >= 1; i >>= 1) {
-      c[i] = Math.min(c[2 * i]!, c[2 * i + 1]!);
-      m[i] = Math.min(m[2 * i]!, m[2 * i + 1]!);
+      const cpuMin = Math.min(c[2 * i]!, c[2 * i + 1]!);
+      const memoryMin = Math.min(m[2 * i]!, m[2 * i + 1]!);
+      if (c[i] === cpuMin && m[i] === memoryMin) return;
+      c[i] = cpuMin;
+      m[i] = memoryMin;
     }
   }
 
