@@ -49,8 +49,9 @@ function initialPod(store: Store, pod: Pod, name: string, owner: string): Initia
 }
 
 /**
- * Each pod's workload; a bare Pod is its own (`Pod/<ns>/<name>`). One text per controller, shared by
- * its pods (150,000 pods have a few hundred owners).
+ * Each pod's workload; a bare Pod is its own (`Pod/<ns>/<name>`). Found once per controller (150,000
+ * pods have a few hundred owners) by its key, which the pods share: workloadOf would look the
+ * ReplicaSet up in the store again for every pod.
  */
 function workloads(store: Store): (pod: Pod) => string {
   const byController = new Map<string, string>();
