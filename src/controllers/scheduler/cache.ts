@@ -13,17 +13,14 @@
 //   and so do the per-workload counts here, which feed the system default spreading.
 
 import type { Cluster } from "../../cluster/context.ts";
-import { controllerOf, keyOf } from "../../cluster/store.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
-import { podInfo, podRequests } from "./pod-info.ts";
+import { podInfo } from "./pod-info.ts";
 import { memoryLeft, Room } from "./room.ts";
 import { ZoneBlocks, type ZoneView } from "./zone-blocks.ts";
 
 /** What a counted pod adds to its node's row. */
 export interface Counted {
-  /** `<namespace>/<name>`, the pod's key in the store */
-  key: string;
   row: number;
   terminating: boolean;
   cpuMilli: number;
@@ -302,7 +299,7 @@ export class SchedulerCache implements ZoneView {
       node !== undefined &&
       pod.status.phase !== "Succeeded" &&
       pod.status.phase !== "Failed" &&
-      this.ctx.store.get("Pod", before ? before.key : keyOf(pod)) === pod;
+      this.ctx.store.exists(pod);
     const terminating = pod.metadata.deletionTimestamp !== undefined;
     if (before) {
       // Status updates (Running, Ready…) leave the row as it is.
@@ -310,15 +307,15 @@ export class SchedulerCache implements ZoneView {
       this.uncount(pod, before);
     }
     if (!counts) return;
-    const { cpuMilli, memory } = podRequests(pod);
+    // A pod's spec does not change: its requests, owner and terms are those worked out once.
+    const info = podInfo(pod);
     const c: Counted = {
-      key: before ? before.key : keyOf(pod),
       row: this.rowOf(node!),
       terminating,
-      cpuMilli,
-      memory,
-      owner: before ? before.owner : controllerOf(pod),
-      antiAffinity: podInfo(pod).requiredAntiAffinity.length > 0,
+      cpuMilli: info.cpuMilli,
+      memory: info.memory,
+      owner: info.owner,
+      antiAffinity: info.requiredAntiAffinity.length > 0,
     };
     this.count(pod, c);
   }
