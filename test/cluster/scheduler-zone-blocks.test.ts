@@ -10,6 +10,7 @@ import { Store } from "../../src/cluster/store.ts";
 import { SchedulerCache } from "../../src/controllers/scheduler/cache.ts";
 import { Engine } from "../../src/engine/engine.ts";
 import type { Node, Pod } from "../../src/kubernetes/objects.ts";
+import { markTerminating, replicaSetPod } from "../helpers/store-writes.ts";
 
 const NODES = 150;
 const ZONES = ["a", "b", "c"];
@@ -30,16 +31,7 @@ function node(i: number, zone: string | undefined): Node {
 }
 
 function pod(i: number, owner: number, nodeName: string): Pod {
-  return {
-    kind: "Pod",
-    metadata: {
-      name: `p-${i}`,
-      namespace: "default",
-      ownerReferences: [{ kind: "ReplicaSet", name: `rs-${owner}`, controller: true }],
-    },
-    spec: { nodeName, containers: [{ name: "c" }] },
-    status: { phase: "Running", conditions: [], containerStatuses: [] },
-  };
+  return replicaSetPod(i, owner, { nodeName, containers: [{ name: "c" }] }, "Running");
 }
 
 const ops = fc.array(
@@ -96,10 +88,7 @@ describe("the zone sums by blocks", () => {
               if (p) store.delete(p);
               break;
             case "terminate":
-              if (p && store.exists(p) && p.metadata.deletionTimestamp === undefined) {
-                p.metadata.deletionTimestamp = engine.now + 30;
-                store.update(p, p.spec.nodeName);
-              }
+              markTerminating(engine, store, p);
               break;
             case "relabel": {
               const n = store.get("Node", node(s.node, undefined).metadata.name);
