@@ -17,7 +17,7 @@ import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
 import { podInfo } from "./pod-info.ts";
 import { memoryLeft, Room } from "./room.ts";
-import { ZoneBlocks, type ZoneView } from "./zone-blocks.ts";
+import { type Counts, ZoneBlocks, type ZoneView } from "./zone-blocks.ts";
 
 /** What a counted pod adds to its node's row. */
 export interface Counted {
@@ -30,8 +30,7 @@ export interface Counted {
   antiAffinity: boolean;
 }
 
-/** Pods per node of one workload; 16 bits until a node holds more than 65,535 of them. */
-export type Counts = Uint16Array | Int32Array;
+export type { Counts };
 
 /** The pods of the default per-node limit the LeastAllocated score assumes when allocatable has none. */
 const DEFAULT_MAX_PODS = 110;

@@ -4,7 +4,8 @@
 // list, kept write by write, so a stretch of 500 nodes reads 7 blocks and the nodes at its two ends
 // instead of 500 nodes. The sums are of whole numbers, exact in any order: the same as node by node.
 
-import type { Counts } from "./cache.ts";
+/** Pods per node (row) of one workload; 16 bits until a node holds more than 65,535 of them. */
+export type Counts = Uint16Array | Int32Array;
 
 /** Positions per block. */
 const BLOCK = 64;
