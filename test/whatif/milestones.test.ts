@@ -57,11 +57,15 @@ timeline:
 `,
       { "web.yaml": WEB },
     );
-    const [run] = JSON.parse(
-      formatVariants("x", simulateVariants(s, "kubelet.nodeStatusUpdateFrequency=10s"), true),
-    ) as {
+    const runs = simulateVariants(s, "kubelet.nodeStatusUpdateFrequency=10s");
+    const [run] = JSON.parse(formatVariants("x", runs, true)) as {
       milestones: Record<string, number | null>;
     }[];
+    // The kubelet keeps posting its status (Ready=False, KubeletNotReady): the node lifecycle
+    // controller's grace period never runs out, so no NodeNotReady of its own (status Unknown).
+    const events = runs[0]!.result.events;
+    expect(events.some((e) => e.type === "KubeletNodeNotReady" && e.node === "worker-1")).toBe(true);
+    expect(events.filter((e) => e.type === "NodeNotReady" && e.status === "Unknown")).toEqual([]);
     // updateRuntimeUp every 5s, maxWaitForContainerRuntime 30s, the status loop's next run within 10.4s.
     expect(run!.milestones.notReady).toBeGreaterThanOrEqual(30 - 5 + 30);
     expect(run!.milestones.notReady).toBeLessThanOrEqual(30 + 30 + 10.4);
