@@ -123,6 +123,13 @@ export class Store {
     return list;
   }
 
+  /** The keys (`<namespace>/<name>`) of `list(kind)`, in its order: a reader of every object need not build them again. */
+  keys(kind: Kind): readonly string[] {
+    // list() rebuilds the keys whenever its cache was dropped, so these are always its keys.
+    this.list(kind);
+    return this.sortedKeys.get(kind) ?? [];
+  }
+
   count(kind: Kind): number {
     return this.objects.get(kind)?.size ?? 0;
   }

@@ -54,14 +54,29 @@ export class Engine {
 
   /** Run fn at absolute time `at` (never earlier than now), on the microsecond grid. */
   at(at: number, fn: () => void): Timer {
+    const timer = { at: 0, cancelled: false, fn };
+    this.queue(timer, at);
+    return timer;
+  }
+
+  /**
+   * Queue a timer that has run once more, at `at`, as `at(at, timer.fn)` would (same place among
+   * the events of its instant): a loop that runs for the whole run re-arms its one timer instead of
+   * making one per pass. Not for a timer still queued (cancelled or not): it would run twice.
+   */
+  rearm(timer: Timer, at: number): void {
+    this.queue(timer, at);
+  }
+
+  private queue(timer: { at: number; cancelled: boolean }, at: number): void {
     let t = quantize(at);
     // A time strictly after now stays strictly after now on the grid (a ticker's "next tick after
     // now" must not round back onto now and run again at the same instant).
     if (t <= this.now) t = at > this.now ? quantize(this.now + TICK) : this.now;
-    const timer: Timer = { at: t, cancelled: false, fn };
-    if (t === this.now) this.current.push(timer);
-    else this.heap.push(t, timer);
-    return timer;
+    timer.at = t;
+    timer.cancelled = false;
+    if (t === this.now) this.current.push(timer as Timer);
+    else this.heap.push(t, timer as Timer);
   }
 
   /** Run fn `delay` seconds from now. */

@@ -13,16 +13,21 @@
 import { setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
-import type { Engine, Timer } from "../engine/engine.ts";
+import type { Engine } from "../engine/engine.ts";
 import { quantize } from "../engine/time.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { claimsOf } from "../kubernetes/volumes.ts";
 import type { PodStatusApi } from "./status-manager.ts";
 
-interface Start {
-  timer: Timer;
-  pod: Pod;
-  quiet: boolean;
+/** A pod waiting for its start: its pod worker (pod-worker.ts). */
+export interface PendingStart {
+  readonly pod: Pod;
+  /** its containers ran before: a restart, never quiet */
+  readonly rebooted: boolean;
+  /** the worker was stopped before the start was due: it does nothing */
+  readonly stopped: boolean;
+  /** the kubelet's start of the pod */
+  start(): void;
 }
 
 export class BulkStart {
@@ -30,7 +35,8 @@ export class BulkStart {
   open = true;
   /** a quiet start runs: the kubelet's status writes change the object only */
   private quiet = false;
-  private batch: { at: number; starts: Start[] } | undefined;
+  /** the starts due at one instant, in the order asked: the workers themselves, no entry per pod */
+  private batch: { at: number; starts: PendingStart[] } | undefined;
 
   constructor(
     private readonly engine: Engine,
@@ -39,30 +45,28 @@ export class BulkStart {
   ) {}
 
   /**
-   * Start `pod` at `at` with the others due then, in the order asked (one engine event for them
-   * all, where each had its own timer: simultaneous events run in scheduling order either way).
-   * Returns the start's timer, for the pod worker to cancel if the pod goes first.
+   * Start the pod at `at` with the others due then, in the order asked (one engine event for them
+   * all, where each had its own timer: simultaneous events run in scheduling order either way). A
+   * worker stopped before then (the pod went first) is skipped, as its cancelled timer was.
    */
-  add(at: number, pod: Pod, restart: boolean, fn: () => void): Timer {
+  add(at: number, start: PendingStart): void {
     const t = quantize(at);
     let batch = this.batch;
     if (batch?.at !== t) {
-      const starts: Start[] = [];
+      const starts: PendingStart[] = [];
       batch = { at: t, starts };
       this.batch = batch;
       this.engine.at(t, () => this.run(starts));
     }
-    const timer: Timer = { at: t, cancelled: false, fn };
-    batch.starts.push({ timer, pod, quiet: !restart && quietly(pod) });
-    return timer;
+    batch.starts.push(start);
   }
 
-  private run(starts: Start[]): void {
+  private run(starts: PendingStart[]): void {
     const done: Pod[] = [];
     for (const s of starts) {
-      if (s.timer.cancelled) continue;
-      this.quiet = this.open && s.quiet;
-      s.timer.fn();
+      if (s.stopped) continue;
+      this.quiet = this.open && !s.rebooted && quietly(s.pod);
+      s.start();
       if (this.quiet) done.push(s.pod);
     }
     this.quiet = false;

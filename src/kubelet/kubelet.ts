@@ -10,7 +10,7 @@ import { workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
 import type { WatchEventType } from "../cluster/store.ts";
 import { minor, NODE_STATUS_REPORT_JITTER_SINCE_MINOR } from "../kubernetes/defaults.ts";
-import type { Pod } from "../kubernetes/objects.ts";
+import type { KubeObject, Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { KubeletStart } from "../trace/node-events.ts";
@@ -44,7 +44,7 @@ export type KubeletEnv = Pick<
   "engine" | "store" | "trace" | "kubelet" | "version" | "versionString" | "behaviour" | "traffic"
 > & {
   machines: Pick<Machines, "runningCopies" | "reachable">;
-  scenario: { traffic?: readonly unknown[] };
+  scenario: { traffic?: readonly unknown[]; manifests: readonly { object: KubeObject }[] };
 };
 
 export class Kubelet {
@@ -93,8 +93,7 @@ export class Kubelet {
       rng,
       node: spec.name,
       nodeLeaseDurationSeconds: settings.nodeLeaseDurationSeconds,
-      running: () => this.powered && this.kubeletRunning,
-      partitioned: () => this.partitioned,
+      machine: this,
     });
     this.status = new NodeStatus({
       engine: ctx.engine,
@@ -123,6 +122,7 @@ export class Kubelet {
         },
         connected: () => this.connected(),
         whenRuntime: (action) => this.syncLoop.whenRuntime(action),
+        started: (pod) => checkRunsTwice(ctx, pod, spec.name),
       },
       bulk,
     );
@@ -337,24 +337,10 @@ export class Kubelet {
     if (claims.length > 0) this.volumesChanged();
     // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
     worker.added();
-    // Its containers ran before (the machine came back): restartCount climbs. A cluster dump's pod
-    // brings only its counts (no start time): it starts from them.
-    const restart = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
-    const start = () => {
-      if (!this.powered) return;
-      worker.startAll(
-        restart
-          ? { start: "rebooted", restartPolicy: pod.spec.restartPolicy ?? "Always" }
-          : { start: "scheduled" },
-      );
-      checkRunsTwice(this.ctx, pod, this.name);
-    };
+    // The start is cancelled with the worker (powerOff and the pod's removal stop it).
     const engine = this.ctx.engine;
-    worker.addTimer(
-      this.bulk?.open
-        ? this.bulk.add(engine.now + POD_STARTUP_SECONDS, pod, restart, start)
-        : engine.after(POD_STARTUP_SECONDS, start),
-    );
+    if (this.bulk?.open) this.bulk.add(engine.now + POD_STARTUP_SECONDS, worker);
+    else worker.addTimer(engine.after(POD_STARTUP_SECONDS, () => worker.start()));
   }
 
   private removeWorker(worker: PodWorker): void {

@@ -24,13 +24,23 @@ export interface NodeLeaseHost {
   readonly node: string;
   /** kubelet setting nodeLeaseDurationSeconds (40s) */
   readonly nodeLeaseDurationSeconds: number;
-  /** the machine is on and the kubelet process runs */
-  running(): boolean;
-  /** the kubelet cannot reach the API server */
-  partitioned(): boolean;
+  /** the machine and its kubelet as they are now (the Kubelet itself) */
+  readonly machine: LeaseMachine;
 }
 
+/** What a pass reads of the machine: whether it runs the loop, and whether it reaches the API server. */
+export interface LeaseMachine {
+  readonly powered: boolean;
+  readonly kubeletRunning: boolean;
+  /** the kubelet cannot reach the API server */
+  readonly partitioned: boolean;
+}
+
+// A large cluster renews a Lease per node every 10s, and a renewal's cost is mostly reaching the
+// node's objects in memory: a pass reads its own fields and the machine's flags directly, not
+// through the host object and a closure per flag.
 export class NodeLease {
+  /** the loop's next pass, while one is queued */
   private timer: Timer | undefined;
   /** backoffEnsureLease's current wait while the API server is unreachable; 0 when reachable */
   private backoff = 0;
@@ -43,8 +53,18 @@ export class NodeLease {
   /** The LeaseRenewed event without its time, built once: every renewal's is the same (the trace stamps the time). */
   private readonly renewed: Omit<EventOf<"LeaseRenewed">, "t">;
   private readonly sync = () => this.renew();
+  private readonly engine: Engine;
+  private readonly store: Store;
+  private readonly trace: Trace;
+  private readonly rng: Rng;
+  private readonly machine: LeaseMachine;
 
   constructor(private readonly host: NodeLeaseHost) {
+    this.engine = host.engine;
+    this.store = host.store;
+    this.trace = host.trace;
+    this.rng = host.rng;
+    this.machine = host.machine;
     this.key = `kube-node-lease/${host.node}`;
     this.renewInterval = host.nodeLeaseDurationSeconds * NODE_LEASE_RENEW_INTERVAL_FRACTION;
     this.renewed = {
@@ -65,14 +85,14 @@ export class NodeLease {
       spec: {
         holderIdentity: this.host.node,
         leaseDurationSeconds: this.host.nodeLeaseDurationSeconds,
-        renewTime: this.host.engine.now,
+        renewTime: this.engine.now,
       },
     };
   }
 
   /** The loop as it stands when a `start: running` scenario begins: its next renewal anywhere in one interval. */
   startRunning(): void {
-    this.schedule(this.host.rng.uniform(0, this.renewInterval * (1 + LEASE_RENEW_JITTER)));
+    this.schedule(this.rng.uniform(0, this.renewInterval * (1 + LEASE_RENEW_JITTER)));
   }
 
   /** A kubelet process starts: the controller's first pass is at once. */
@@ -82,13 +102,19 @@ export class NodeLease {
   }
 
   stop(): void {
-    this.host.engine.cancel(this.timer);
+    this.engine.cancel(this.timer);
     this.timer = undefined;
   }
 
   private schedule(delay: number): void {
-    this.host.engine.cancel(this.timer);
-    this.timer = this.host.engine.after(delay, this.sync);
+    this.engine.cancel(this.timer);
+    this.timer = this.engine.after(delay, this.sync);
+  }
+
+  /** The next pass, from the pass now running: its timer, which has run, is queued again (no new one per renewal). */
+  private next(ran: Timer, delay: number): void {
+    this.engine.rearm(ran, this.engine.now + delay);
+    this.timer = ran;
   }
 
   /**
@@ -96,25 +122,28 @@ export class NodeLease {
    * sliding). Unreachable API: backoffEnsureLease retries forever, 200ms doubling to 7s.
    */
   private renew(): void {
-    const host = this.host;
+    const machine = this.machine;
+    const engine = this.engine;
+    // The pass runs from its timer, the one queued last (schedule cancels any other).
+    const ran = this.timer!;
     this.timer = undefined;
-    if (!host.running()) return;
-    if (host.partitioned()) {
+    if (!machine.powered || !machine.kubeletRunning) return;
+    if (machine.partitioned) {
       this.backoff = Math.min(
         this.backoff === 0 ? LEASE_BACKOFF_INITIAL : this.backoff * 2,
         LEASE_BACKOFF_MAX,
       );
-      this.schedule(this.backoff);
+      this.next(ran, this.backoff);
       return;
     }
     this.backoff = 0;
+    const store = this.store;
     let lease = this.lease;
-    if (!lease || !host.store.exists(lease))
-      lease = this.lease =
-        host.store.get("Lease", this.key) ?? host.store.create(this.object(host.engine.now));
-    lease.spec.renewTime = host.engine.now;
-    host.store.update(lease);
-    host.trace.emitRenewal(this.renewed);
-    this.schedule(this.renewInterval * host.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
+    if (!lease || !store.exists(lease))
+      lease = this.lease = store.get("Lease", this.key) ?? store.create(this.object(engine.now));
+    lease.spec.renewTime = engine.now;
+    store.update(lease);
+    this.trace.emitRenewal(this.renewed);
+    this.next(ran, this.renewInterval * this.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
   }
 }

@@ -1,6 +1,7 @@
 // What a kubelet hands each of its pod workers (PodWorkerHost, one for all its pods): the clock, the
-// trace, its settings and version switches (its CrashLoopBackOff among them), the API as its status
-// manager writes it, the health checks' queue, its prober's random source and the node's pod addresses.
+// trace, its settings and version switches (its CrashLoopBackOff among them), its status manager and
+// the API as that writes it, the health checks' queue, its prober's random source, the node's pod
+// addresses and what the kubelet does once a pod's containers started.
 
 import { setPodCondition, setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
@@ -10,14 +11,15 @@ import {
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
+import type { KubeObject, Pod } from "../kubernetes/objects.ts";
 import type { HealthCheckQueue } from "./app.ts";
 import type { BulkStart } from "./bulk-start.ts";
 import type { CrashLoopSettings, RestartEnv } from "./restart.ts";
-import type { PodStatusApi } from "./status-manager.ts";
+import { type PodStatusApi, StatusManager } from "./status-manager.ts";
 
 /** What the host reads of the cluster (the kubelet's own KubeletEnv has it). */
 export type PodHostEnv = Pick<Context, "engine" | "store" | "trace" | "kubelet" | "traffic"> & {
-  scenario: { traffic?: readonly unknown[] };
+  scenario: { traffic?: readonly unknown[]; manifests: readonly { object: KubeObject }[] };
 };
 
 /** What the host reads of its kubelet as it changes. */
@@ -34,6 +36,8 @@ export interface PodHostKubelet {
   readonly kubeletStartedAt: number;
   connected(): boolean;
   whenRuntime(action: () => void): void;
+  /** a pod's containers started here (the kubelet's "runs twice" check) */
+  started(pod: Pod): void;
 }
 
 /** What a pod worker needs from its kubelet. */
@@ -46,6 +50,8 @@ export interface PodWorkerHost extends RestartEnv {
   /** the kubelet's CrashLoopBackOff (restart.ts), with PR #133066 (≈1.35): the retry when it expires */
   readonly crashLoop: CrashLoopSettings;
   readonly api: PodStatusApi;
+  /** the kubelet's status manager, one for all its pods */
+  readonly status: StatusManager;
   /** the request queue an app's health checks may wait in */
   readonly healthChecks: HealthCheckQueue;
   /** the kubelet reaches the API server */
@@ -58,6 +64,8 @@ export interface PodWorkerHost extends RestartEnv {
   nextIp(): string;
   /** run what needs the container runtime now, or when the kubelet can use it again (kubelet.ts) */
   whenRuntime(action: () => void): void;
+  /** the pod's containers started */
+  started(pod: Pod): void;
 }
 
 export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: BulkStart): PodWorkerHost {
@@ -73,7 +81,8 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
   };
   let proberRng: Rng | undefined;
   let ipCounter = 1;
-  return {
+  const brought = broughtAddresses(ctx.scenario.manifests);
+  const host: Omit<PodWorkerHost, "status"> = {
     engine: ctx.engine,
     trace: ctx.trace,
     node,
@@ -101,19 +110,40 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       return proberRng;
     },
     nextIp: () => {
-      // Skip the addresses pods of a cluster dump brought with them (they keep theirs).
-      const pods = ctx.store.podSetOnNode(node);
+      // Skip the addresses pods of a cluster dump brought with them (they keep theirs) while such a
+      // pod is here. Every other pod here has its address from this counter, below the next one:
+      // only a brought address can be taken, so only those are looked for among the node's pods.
       for (;;) {
         const ip = `10.244.${kubelet.index}.${ipCounter++}`;
-        let taken = false;
-        for (const p of pods)
-          if (p.status.podIP === ip) {
-            taken = true;
-            break;
-          }
-        if (!taken) return ip;
+        if (!brought.has(ip) || !takenOn(ctx.store.podSetOnNode(node), ip)) return ip;
       }
     },
     whenRuntime: (action) => kubelet.whenRuntime(action),
+    started: (pod) => kubelet.started(pod),
   };
+  return Object.assign(host, { status: new StatusManager(host) });
+}
+
+function takenOn(pods: ReadonlySet<Pod>, ip: string): boolean {
+  for (const p of pods) if (p.status.podIP === ip) return true;
+  return false;
+}
+
+/** The scenario's pods' addresses, by its manifests (one scan for all kubelets). */
+const broughtByScenario = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * The addresses the scenario's pods come with (a cluster dump's, load/cluster/dump.ts): the only
+ * pod addresses not given by a kubelet's counter (a manifest's pod or a controller's starts with none).
+ */
+function broughtAddresses(manifests: readonly { object: KubeObject }[]): ReadonlySet<string> {
+  let ips = broughtByScenario.get(manifests);
+  if (ips === undefined) {
+    const found = new Set<string>();
+    for (const m of manifests)
+      if (m.object.kind === "Pod" && m.object.status.podIP) found.add(m.object.status.podIP);
+    ips = found;
+    broughtByScenario.set(manifests, ips);
+  }
+  return ips;
 }

@@ -23,21 +23,29 @@ import {
   EXIT_SIGTERM,
   writeContainerStatus,
 } from "./runtime.ts";
-import { PodStatusManager } from "./status-manager.ts";
+import type { PodStatusSource } from "./status-manager.ts";
 
-export class PodWorker implements ProbeResults, RestartHost {
+// A large cluster has a pod worker per pod: what most pods never need (the application model, a
+// probe manager for a pod without probes, restarts and their back-off, timers, the event fields)
+// is made when first needed, and the status manager is the kubelet's (pod-host.ts).
+export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   readonly containers: ContainerRun[];
   /** the pod's deletionTimestamp was seen: its containers are being killed (preStop, SIGTERM), no more restarts */
   terminating = false;
+  /** stop() ran: everything this worker had scheduled is cancelled (its start among them) */
+  stopped = false;
+  /** its containers ran before (the machine came back, or a cluster dump's pod with start times): restartCount climbs */
+  readonly rebooted: boolean;
+  resyncTimer: Timer | undefined;
   /** the kubelet process runs: its PLEG sees exits and its pod worker restarts them */
   private kubeletRunning = true;
-  private timers: Timer[] = [];
+  private timers: Timer[] | undefined;
   /** while the pod terminates: a container exited by itself during its kill */
   private terminated: ((c: ContainerRun) => void) | undefined;
-  private readonly status: PodStatusManager;
-  private readonly app: App;
-  private readonly prober: ProbeManager;
-  private readonly restarts: Restarts;
+  private appModel: App | undefined;
+  /** made when the kubelet adds a pod with probes */
+  private prober: ProbeManager | undefined;
+  private restartsModel: Restarts | undefined;
   private base: { object: string; node: string; owner?: string } | undefined;
 
   constructor(
@@ -49,12 +57,21 @@ export class PodWorker implements ProbeResults, RestartHost {
     behaviourOf: (container?: string) => Behaviour,
   ) {
     this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
-    this.app = new App(host.engine, host.healthChecks, pod);
-    // The prober, the status manager and the restarts call back into this worker's own methods and
-    // fields (ProbeResults, RestartHost): no closures per pod.
-    this.prober = new ProbeManager(host, this, this.app);
-    this.status = new PodStatusManager(host, pod, owner, this.containers, this);
-    this.restarts = new Restarts(host, this);
+    // A dump's pod brings only its counts (no start time): it starts from them.
+    this.rebooted = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
+  }
+
+  /** The application inside (app.ts); its dependency flag is the pod's, so it is made once. */
+  private get app(): App {
+    this.appModel ??= new App(this.host.engine, this.host.healthChecks, this.pod);
+    return this.appModel;
+  }
+
+  // The prober, the status manager and the restarts call back into this worker's own methods and
+  // fields (ProbeResults, RestartHost, PodStatusSource): no closures per pod.
+  private get restarts(): Restarts {
+    this.restartsModel ??= new Restarts(this.host, this);
+    return this.restartsModel;
   }
 
   get running(): boolean {
@@ -86,15 +103,27 @@ export class PodWorker implements ProbeResults, RestartHost {
 
   /** The kubelet added the pod (prober_manager.go AddPod): probe workers, before its containers exist. */
   added(): void {
+    this.addProbeWorkers();
+  }
+
+  /** A probe worker per probe; a pod without probes has none to make, nor a manager for them. */
+  private addProbeWorkers(): void {
+    if (!this.prober && this.containers.every((c) => c.probes.length === 0)) return;
+    this.prober ??= new ProbeManager(this.host, this, this.app);
     this.prober.addPod(this.containers);
   }
 
   /**
-   * The sandbox is up: start every container. `rebooted`: the pod's containers ran here before (the
-   * machine came back), so restartCount climbs.
+   * The sandbox is up (the kubelet's start, POD_STARTUP_SECONDS after it admitted the pod): every
+   * container starts, then the kubelet's "runs twice" check. Nothing once the worker is stopped.
    */
-  startAll(cause: Extract<StartCause, { start: "scheduled" | "rebooted" }>): void {
-    for (const c of this.containers) this.startContainer(c, cause.start === "rebooted", cause);
+  start(): void {
+    if (this.stopped) return;
+    const cause: Extract<StartCause, { start: "scheduled" | "rebooted" }> = this.rebooted
+      ? { start: "rebooted", restartPolicy: this.restartPolicy() }
+      : { start: "scheduled" };
+    for (const c of this.containers) this.startContainer(c, this.rebooted, cause);
+    this.host.started(this.pod);
   }
 
   private startContainer(c: ContainerRun, restart: boolean, cause: StartCause): void {
@@ -120,15 +149,18 @@ export class PodWorker implements ProbeResults, RestartHost {
     if (exitAfter !== undefined)
       c.exitTimer = engine.after(exitAfter, () => this.exitsByItself(c, exitAfter));
     if (this.host.connected()) this.host.api.update(pod);
-    this.host.trace.emit({
-      type: "ContainerStarted",
-      lane: "kubelet",
-      ...this.eventBase(),
-      container: c.name,
-      restartCount: c.restartCount,
-      podRow: podRow(pod, now),
-      ...cause,
-    });
+    // The event and its kubectl row are built only when recorded (not during the muted warm-up).
+    const trace = this.host.trace;
+    if (!trace.muted)
+      trace.emit({
+        type: "ContainerStarted",
+        lane: "kubelet",
+        ...this.eventBase(),
+        container: c.name,
+        restartCount: c.restartCount,
+        podRow: podRow(pod, now),
+        ...cause,
+      });
     this.sync();
   }
 
@@ -136,22 +168,22 @@ export class PodWorker implements ProbeResults, RestartHost {
 
   /** One pod sync (status-manager.ts): `cause` is what this sync was for, if it changes the pod's Ready. */
   sync(cause?: KubeletReadyCause): void {
-    this.status.sync(cause);
+    this.host.status.sync(this, cause);
   }
 
   /** Write the pod's Ready condition again (after the kubelet reconnects). */
   report(): void {
-    this.status.report();
+    this.host.status.report(this);
   }
 
   /** The API's Ready condition is not the kubelet's (status-manager.ts needsReconcile). */
   needsReconcile(): boolean {
-    return this.status.needsReconcile();
+    return this.host.status.needsReconcile(this);
   }
 
   /** The status manager's syncBatch writes the kubelet's Ready condition back over someone else's. */
   reconcile(syncPeriod: number): void {
-    this.status.report({ cause: "status-reconcile", syncPeriod });
+    this.host.status.report(this, { cause: "status-reconcile", syncPeriod });
   }
 
   // ---- probe results (the syncLoop's handleProbeSync) -------------------------------------------
@@ -245,6 +277,7 @@ export class PodWorker implements ProbeResults, RestartHost {
 
   /** What a kill (kill.ts) needs: the clock, the trace, the pod's event fields, the timers. */
   private killEnv(): KillEnv {
+    this.timers ??= [];
     return { engine: this.host.engine, trace: this.host.trace, event: this.eventBase(), timers: this.timers };
   }
 
@@ -288,15 +321,17 @@ export class PodWorker implements ProbeResults, RestartHost {
     for (const w of c.workers.values()) w.containerStopped();
     c.ready = false;
     this.writeStatus(c, { state: "terminated", reason: exitCode === 0 ? "Completed" : "Error", exitCode });
-    this.host.trace.emit({
-      type: "ContainerExited",
-      lane: "app",
-      ...this.eventBase(),
-      container: c.name,
-      exitCode,
-      podRow: podRow(pod, now),
-      ...cause,
-    });
+    const trace = this.host.trace;
+    if (!trace.muted)
+      trace.emit({
+        type: "ContainerExited",
+        lane: "app",
+        ...this.eventBase(),
+        container: c.name,
+        exitCode,
+        podRow: podRow(pod, now),
+        ...cause,
+      });
     this.sync({ cause: "container-exited", container: c.name, exitCode });
     this.terminated?.(c);
   }
@@ -305,24 +340,27 @@ export class PodWorker implements ProbeResults, RestartHost {
   private finishPodIfDone(): void {
     if (!this.containers.every((c) => !c.running && c.done)) return;
     for (const c of this.containers) for (const w of c.workers.values()) w.stop();
-    this.status.completed(this.containers.every((c) => c.exitCode === 0));
+    this.host.status.completed(
+      this,
+      this.containers.every((c) => c.exitCode === 0),
+    );
   }
 
   // ---- faults -----------------------------------------------------------------------------------
 
   deadlock(): void {
     for (const c of this.containers) if (c.running) c.hung = true;
-    this.prober.poke(this.containers);
+    this.prober?.poke(this.containers);
   }
 
   recover(): void {
     for (const c of this.containers) c.hung = false;
-    this.prober.poke(this.containers);
+    this.prober?.poke(this.containers);
   }
 
   setDependency(up: boolean): void {
     this.app.dependencyDown = !up;
-    this.prober.poke(this.containers);
+    this.prober?.poke(this.containers);
   }
 
   // ---- the kubelet process ----------------------------------------------------------------------
@@ -336,7 +374,7 @@ export class PodWorker implements ProbeResults, RestartHost {
       engine.cancel(c.waitingTimer);
       c.waitingTimer = undefined;
     }
-    this.status.cancelResync();
+    this.host.status.cancelResync(this);
   }
 
   /** A new kubelet process adopts the running pod: new probe workers (with jitter), restarts resume. */
@@ -344,8 +382,8 @@ export class PodWorker implements ProbeResults, RestartHost {
     // The back-off lives in the kubelet process's memory: a new kubelet starts with none, so a
     // crashed container restarts at once.
     this.kubeletRunning = true;
-    this.restarts.forget();
-    this.prober.addPod(this.containers);
+    this.restartsModel?.forget();
+    this.addProbeWorkers();
     for (const c of this.containers) {
       // The new workers' results start at their initial values; a running, started container keeps
       // its Started (the runtime reports it) and readiness is probed again.
@@ -366,20 +404,22 @@ export class PodWorker implements ProbeResults, RestartHost {
       engine.cancel(c.waitingTimer);
       c.waitingTimer = undefined;
     }
-    this.status.cancelResync();
+    this.host.status.cancelResync(this);
   }
 
   /** Everything stops (power off, the pod's containers exit for its deletion). */
   stop(): void {
     const engine = this.host.engine;
+    this.stopped = true;
     for (const c of this.containers) c.stop(engine);
     this.terminated = undefined;
-    for (const t of this.timers) engine.cancel(t);
-    this.timers = [];
-    this.status.cancelResync();
+    for (const t of this.timers ?? []) engine.cancel(t);
+    this.timers = undefined;
+    this.host.status.cancelResync(this);
   }
 
   addTimer(t: Timer): void {
+    this.timers ??= [];
     this.timers.push(t);
   }
 }

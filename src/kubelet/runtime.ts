@@ -23,6 +23,8 @@ export const DEFAULT_CRASH_EXIT_CODE = 1;
 
 /** The workers of every container without probes: nothing is ever added to it (prober-manager.ts addPod). */
 const NO_PROBE_WORKERS = new Map<ProbeType, ProbeWorker>();
+/** The probes of every container without any. */
+const NO_PROBES: readonly ResolvedProbe[] = [];
 
 /** One container of the pod and its current instance. */
 export class ContainerRun implements ContainerView, AppProcess {
@@ -48,16 +50,20 @@ export class ContainerRun implements ContainerView, AppProcess {
   done = false;
   /** one per probe (prober-manager.ts sets them); a container without probes shares one that stays empty */
   readonly workers: Map<ProbeType, ProbeWorker>;
-  readonly probes: ResolvedProbe[];
+  readonly probes: readonly ResolvedProbe[];
 
   constructor(
     readonly spec: Container,
     readonly behaviour: Behaviour,
   ) {
-    this.probes = PROBE_TYPES.flatMap((type) => {
+    let probes: ResolvedProbe[] | undefined;
+    for (const type of PROBE_TYPES) {
       const p = spec[`${type}Probe`];
-      return p ? [resolveProbe(type, p)] : [];
-    });
+      if (!p) continue;
+      probes ??= [];
+      probes.push(resolveProbe(type, p));
+    }
+    this.probes = probes ?? NO_PROBES;
     this.workers = this.probes.length > 0 ? new Map() : NO_PROBE_WORKERS;
   }
 

@@ -33,17 +33,24 @@ export interface StatusManagerHost {
   connected(): boolean;
 }
 
-export class PodStatusManager {
-  private resyncTimer: Timer | undefined;
+/** One pod as its status manager sees it: its pod worker (pod-worker.ts). */
+export interface PodStatusSource {
+  readonly pod: Pod;
+  /** the pod's workload (`Deployment/<ns>/<name>`…), for events; undefined for a bare Pod */
+  readonly owner: string | undefined;
+  readonly containers: readonly ContainerRun[];
+  /** the pod is being deleted: its status is no longer the kubelet's to report here */
+  readonly terminating: boolean;
+  /** the pod worker's next resync (pod_workers.go requeues the pod after each sync) */
+  resyncTimer: Timer | undefined;
+}
 
-  constructor(
-    private readonly host: StatusManagerHost,
-    private readonly pod: Pod,
-    private readonly owner: string | undefined,
-    private readonly containers: readonly ContainerRun[],
-    /** its pod worker: `terminating`, the pod is being deleted, its status no longer the kubelet's to report here */
-    private readonly worker: { readonly terminating: boolean },
-  ) {}
+/**
+ * The kubelet's status manager (one per kubelet, as status_manager.go's manager is): each method
+ * takes the pod's worker, which holds the pod's own state.
+ */
+export class StatusManager {
+  constructor(private readonly host: StatusManagerHost) {}
 
   /**
    * One pod sync: the status the kubelet generates. A running container is ready when it has
@@ -51,12 +58,12 @@ export class PodStatusManager {
    * sync triggers an extra readiness run. The pod is Ready when every container is and every
    * readinessGates condition is True. `cause`: what this sync was for, if it changes the pod's Ready.
    */
-  sync(cause?: KubeletReadyCause): void {
-    if (this.worker.terminating) return;
+  sync(w: PodStatusSource, cause?: KubeletReadyCause): void {
+    if (w.terminating) return;
     const engine = this.host.engine;
     const kubernetes = this.host.settings.probeSchedule === "kubernetes";
     let waitingForReadiness = false;
-    for (const c of this.containers) {
+    for (const c of w.containers) {
       const readiness = c.workers.get("readiness");
       const ready = c.running && c.started && (!readiness || readiness.result === "Success");
       c.ready = ready;
@@ -65,66 +72,57 @@ export class PodStatusManager {
         if (kubernetes) readiness.trigger();
       }
     }
-    this.report(cause);
+    this.report(w, cause);
     // The pod worker re-queues the pod after every sync (syncFrequency, 1m, + up to 50% jitter);
     // only a not-ready pod's resync can change anything here (it triggers another readiness run).
-    this.cancelResync();
+    this.cancelResync(w);
     if (kubernetes && waitingForReadiness) {
       const delay = KUBELET_SYNC_FREQUENCY * (1 + POD_WORKER_RESYNC_JITTER * this.host.rng().float());
-      this.resyncTimer = engine.after(delay, () => {
-        this.resyncTimer = undefined;
-        this.sync();
+      w.resyncTimer = engine.after(delay, () => {
+        w.resyncTimer = undefined;
+        this.sync(w);
       });
     }
   }
 
-  cancelResync(): void {
-    this.host.engine.cancel(this.resyncTimer);
-    this.resyncTimer = undefined;
+  cancelResync(w: PodStatusSource): void {
+    this.host.engine.cancel(w.resyncTimer);
+    w.resyncTimer = undefined;
   }
 
   /** Write the Ready condition the status manager would (when the API is reachable). */
-  report(cause?: KubeletReadyCause): void {
-    const pod = this.pod;
+  report(w: PodStatusSource, cause?: KubeletReadyCause): void {
+    const pod = w.pod;
     const api = this.host.api;
-    if (!this.host.connected() || !api.exists(pod) || this.worker.terminating) return;
-    for (const c of this.containers) {
+    if (!this.host.connected() || !api.exists(pod) || w.terminating) return;
+    for (const c of w.containers) {
       const s = pod.status.containerStatuses.find((x) => x.name === c.name);
       if (s) {
         s.ready = c.ready;
         s.started = c.started;
       }
     }
-    const { containersReady, gates, ready } = this.generated();
+    const containersReady = allReady(w.containers);
+    const ready = containersReady && gatesMet(pod);
     api.setCondition(pod, "ContainersReady", containersReady ? "True" : "False");
     if (podReady(pod) === ready) return;
-    const unready = this.containers.filter((c) => !c.ready).map((c) => c.name);
+    const unready = w.containers.filter((c) => !c.ready).map((c) => c.name);
     const why: KubeletReadyCause =
       cause ??
       (ready
         ? {
             cause: "containers-ready",
-            readinessProbe: this.containers.some((c) => c.workers.has("readiness")),
+            readinessProbe: w.containers.some((c) => c.workers.has("readiness")),
           }
         : unready.length > 0
           ? { cause: "containers-not-ready", containers: unready }
-          : { cause: "readiness-gates", gates: gates.map((g) => g.conditionType) });
+          : { cause: "readiness-gates", gates: unmetGates(pod) });
     api.setReady(
       pod,
       ready,
       ready ? undefined : unready.length > 0 ? "ContainersNotReady" : "ReadinessGatesNotReady",
-      this.readyFields(why),
+      readyFields(w, why),
     );
-  }
-
-  /** The readiness the kubelet generates (generateAPIPodStatus): its containers', then the readiness gates. */
-  private generated(): { containersReady: boolean; gates: { conditionType: string }[]; ready: boolean } {
-    const pod = this.pod;
-    const containersReady = this.containers.every((c) => c.ready);
-    const gates = (pod.spec.readinessGates ?? []).filter(
-      (g) => pod.status.conditions.find((x) => x.type === g.conditionType)?.status !== "True",
-    );
-    return { containersReady, gates, ready: containersReady && gates.length === 0 };
   }
 
   /**
@@ -132,23 +130,23 @@ export class PodStatusManager {
    * generated (someone else wrote it: the node lifecycle controller's MarkPodsNotReady). Its next
    * syncBatch writes its own back.
    */
-  needsReconcile(): boolean {
-    if (!this.host.api.exists(this.pod) || this.worker.terminating || this.pod.status.phase !== "Running")
-      return false;
-    return podReady(this.pod) !== this.generated().ready;
+  needsReconcile(w: PodStatusSource): boolean {
+    const pod = w.pod;
+    if (!this.host.api.exists(pod) || w.terminating || pod.status.phase !== "Running") return false;
+    return podReady(pod) !== (allReady(w.containers) && gatesMet(pod));
   }
 
   /** No container will run again: the pod is Succeeded or Failed, and not Ready (PodCompleted). */
-  completed(exitedZero: boolean): void {
-    const pod = this.pod;
+  completed(w: PodStatusSource, exitedZero: boolean): void {
+    const pod = w.pod;
     pod.status.phase = exitedZero ? "Succeeded" : "Failed";
-    this.cancelResync();
+    this.cancelResync(w);
     if (!this.host.connected()) return;
     this.host.api.setReady(
       pod,
       false,
       "PodCompleted",
-      this.readyFields({
+      readyFields(w, {
         cause: "completed",
         phase: pod.status.phase,
         restartPolicy: pod.spec.restartPolicy ?? "Always",
@@ -157,12 +155,38 @@ export class PodStatusManager {
     );
     this.host.api.update(pod);
   }
+}
 
-  private readyFields(cause: KubeletReadyCause): KubeletPodReadyFields {
-    return {
-      by: "kubelet",
-      ...(this.owner === undefined ? {} : { owner: this.owner }),
-      ...cause,
-    };
-  }
+// The readiness the kubelet generates (generateAPIPodStatus): its containers', then the readiness gates.
+
+function allReady(containers: readonly ContainerRun[]): boolean {
+  for (const c of containers) if (!c.ready) return false;
+  return true;
+}
+
+/** Every readinessGates condition is True. */
+function gatesMet(pod: Pod): boolean {
+  const gates = pod.spec.readinessGates;
+  if (gates === undefined) return true;
+  for (const g of gates) if (!gateTrue(pod, g.conditionType)) return false;
+  return true;
+}
+
+/** The readiness gates whose condition is not True. */
+function unmetGates(pod: Pod): string[] {
+  return (pod.spec.readinessGates ?? [])
+    .filter((g) => !gateTrue(pod, g.conditionType))
+    .map((g) => g.conditionType);
+}
+
+function gateTrue(pod: Pod, type: string): boolean {
+  return pod.status.conditions.find((x) => x.type === type)?.status === "True";
+}
+
+function readyFields(w: PodStatusSource, cause: KubeletReadyCause): KubeletPodReadyFields {
+  return {
+    by: "kubelet",
+    ...(w.owner === undefined ? {} : { owner: w.owner }),
+    ...cause,
+  };
 }

@@ -247,6 +247,9 @@ function timelineMachine(k: Kubelet, moved: () => void): Machine {
   };
 }
 
+/** The behaviour of a container the scenario says nothing of: one for all of them, never written. */
+const NO_BEHAVIOUR: Behaviour = Object.freeze({});
+
 /** `behaviour.<workload>` and `behaviour.<workload>/<container>` of the scenario, for one pod's container. */
 function behaviourFor(
   scenario: Scenario,
@@ -255,9 +258,10 @@ function behaviourFor(
   podName: string,
   container?: string,
 ): Behaviour {
-  const workload = owner ? owner.split("/")[2]! : podName;
-  return {
-    ...(scenario.behaviour[workload] ?? {}),
-    ...(container ? (scenario.behaviour[`${workload}/${container}`] ?? {}) : {}),
-  };
+  // owner is `<Kind>/<namespace>/<name>`, and a name has no "/".
+  const workload = owner ? owner.slice(owner.lastIndexOf("/") + 1) : podName;
+  const own = scenario.behaviour[workload];
+  const containers = container ? scenario.behaviour[`${workload}/${container}`] : undefined;
+  if (own === undefined && containers === undefined) return NO_BEHAVIOUR;
+  return { ...(own ?? {}), ...(containers ?? {}) };
 }

@@ -34,8 +34,10 @@ describe("store indexes", () => {
         const store = new Store(new Engine(1));
         const stored = new Map<string, Service>();
         const check = () => {
-          const expected = [...stored.keys()].sort().map((k) => stored.get(k));
+          const keys = [...stored.keys()].sort();
+          const expected = keys.map((k) => stored.get(k));
           expect(store.list("Service")).toEqual(expected);
+          expect(store.keys("Service")).toEqual(keys.map((k) => `default/${k}`));
           for (const [i, s] of store.list("Service").entries()) expect(s).toBe(expected[i]);
         };
         for (const s of steps) {

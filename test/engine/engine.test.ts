@@ -88,3 +88,41 @@ describe("the engine's order", () => {
     );
   });
 });
+
+/** A loop that schedules its next pass from each pass (re-arming its timer, or a new one each time), among other events. */
+function loop(engine: Engine, rearm: boolean, passes: number[], others: number[]): string[] {
+  const log: string[] = [];
+  let pass = 0;
+  let timer: Timer;
+  const run = () => {
+    log.push(`${engine.now}:loop`);
+    const d = passes[pass++];
+    if (d === undefined) return;
+    // Events scheduled from the pass before its next one: the order among them must hold.
+    engine.at(engine.now + d, () => log.push(`${engine.now}:child`));
+    if (rearm) engine.rearm(timer, engine.now + d);
+    else timer = engine.at(engine.now + d, run);
+  };
+  timer = engine.at(0, run);
+  for (const [i, t] of others.entries()) engine.at(t, () => log.push(`${engine.now}:other-${i}`));
+  engine.run(100);
+  return log;
+}
+
+describe("a re-armed timer", () => {
+  it("runs where a new timer scheduled at the same moment would", () => {
+    const d = fc.constantFrom(0, TICK, 0.5, 1, 2.25);
+    fc.assert(
+      fc.property(
+        fc.array(d, { maxLength: 30 }),
+        fc.array(fc.constantFrom(0, 0.5, 1, 3, 7.25), { maxLength: 20 }),
+        (passes, others) => {
+          const rearmed = loop(new Engine(1), true, passes, others);
+          expect(rearmed).toEqual(loop(new Engine(1), false, passes, others));
+          expect(rearmed.filter((e) => e.endsWith(":loop"))).toHaveLength(passes.length + 1);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,5 +1,5 @@
 // The warm-up's bulk start (src/kubelet/bulk-start.ts): the starts due at one instant run in the
-// order asked, a cancelled one not at all; a pod no other component waits on (a ReplicaSet's, a
+// order asked, a stopped worker's not at all; a pod no other component waits on (a ReplicaSet's, a
 // bare pod) gets its status without a watch notification and goes to the EndpointSlice pass; a
 // StatefulSet's, a DaemonSet's or one with a claim writes through the API; after the warm-up
 // every start writes through the API.
@@ -50,21 +50,29 @@ function setUp() {
     setReady: (p, ready, _reason, fields) => setPodReady(ctx, p, ready, { lane: "kubelet", ...fields }),
   });
   const ran: string[] = [];
-  /** What a pod worker's start writes: the phase, then Ready. */
-  const add = (p: Pod) =>
-    bulk.add(engine.now + 2, p, false, () => {
-      ran.push(p.metadata.name);
-      p.status.phase = "Running";
-      api.update(p);
-      api.setReady(p, true, undefined, { by: "kubelet", cause: "containers-ready", readinessProbe: false });
-    });
+  /** A pod worker as the bulk start sees it; its start writes the phase, then Ready. */
+  const add = (p: Pod) => {
+    const start = {
+      pod: p,
+      rebooted: false,
+      stopped: false,
+      start() {
+        ran.push(p.metadata.name);
+        p.status.phase = "Running";
+        api.update(p);
+        api.setReady(p, true, undefined, { by: "kubelet", cause: "containers-ready", readinessProbe: false });
+      },
+    };
+    bulk.add(engine.now + 2, start);
+    return start;
+  };
   return { engine, store, bulk, add, ran, notified, started };
 }
 
 const ready = (p: Pod) => p.status.conditions.find((c) => c.type === "Ready")?.status;
 
 describe("the warm-up's bulk start", () => {
-  it("runs the starts of one instant in order, skips a cancelled one, and keeps quiet only those no one waits on", () => {
+  it("runs the starts of one instant in order, skips a stopped worker's, and keeps quiet only those no one waits on", () => {
     const { engine, store, add, ran, notified, started } = setUp();
     const pods = [
       pod("web-1", "ReplicaSet/web-abc"),
@@ -77,8 +85,8 @@ describe("the warm-up's bulk start", () => {
     for (const p of pods) store.create(p);
     engine.run(-10);
     notified.length = 0;
-    const timers = pods.map(add);
-    timers[2]!.cancelled = true;
+    const starts = pods.map(add);
+    starts[2]!.stopped = true;
     engine.run(0);
     expect(ran).toEqual(["web-1", "db-0", "bare", "agent-x", "claims"]);
     expect(started).toEqual(["web-1", "bare"]);

@@ -20,8 +20,7 @@ function setup() {
     rng: engine.rng.fork("kubelet/worker-1"),
     node: "worker-1",
     nodeLeaseDurationSeconds: 40,
-    running: () => true,
-    partitioned: () => false,
+    machine: { powered: true, kubeletRunning: true, partitioned: false },
   });
   lease.start();
   const stored = () => store.get("Lease", "kube-node-lease/worker-1");
