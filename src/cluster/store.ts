@@ -78,7 +78,9 @@ export class Store {
   private uid = 0;
   private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
   private sortedCache = new Map<Kind, KubeObject[]>();
+  /** Each kind's keys in order as of its last list(), and the keys created since (merged in, not re-sorted). */
   private sortedKeys = new Map<Kind, string[]>();
+  private addedKeys = new Map<Kind, string[]>();
   /** the watch events written since the last engine event was scheduled (notify) */
   private deliveries: Deliveries | undefined;
 
@@ -94,16 +96,36 @@ export class Store {
     if (cached) return cached as ObjectOf<K>[];
     const m = this.objects.get(kind);
     if (!m) return [];
-    const keys = [...m.keys()].sort();
-    const list = keys.map((k) => m.get(k) as ObjectOf<K>);
-    this.sortedCache.set(kind, list);
+    const before = this.sortedKeys.get(kind);
+    const added = this.addedKeys.get(kind);
+    const keys: string[] = [];
+    const list: ObjectOf<K>[] = [];
+    const keep = (k: string) => {
+      const obj = m.get(k);
+      if (obj && keys[keys.length - 1] !== k) {
+        keys.push(k);
+        list.push(obj as ObjectOf<K>);
+      }
+    };
+    if (!before) for (const k of [...m.keys()].sort()) keep(k);
+    else {
+      // The keys of the last list, those deleted since skipped, merged with the new ones sorted
+      // (a key deleted and created again is in both: kept once, with its object now).
+      const fresh = (added ?? []).sort();
+      let i = 0;
+      let j = 0;
+      while (i < before.length || j < fresh.length)
+        keep(j >= fresh.length || (i < before.length && before[i]! < fresh[j]!) ? before[i++]! : fresh[j++]!);
+    }
     this.sortedKeys.set(kind, keys);
+    this.addedKeys.delete(kind);
+    this.sortedCache.set(kind, list);
     return list;
   }
 
   /** The keys (`<namespace>/<name>`) of `list(kind)`, in its order: a reader of every object need not build them again. */
   keys(kind: Kind): readonly string[] {
-    // list() sorts the keys again whenever its cache was dropped, so these are always its keys.
+    // list() rebuilds the keys whenever its cache was dropped, so these are always its keys.
     this.list(kind);
     return this.sortedKeys.get(kind) ?? [];
   }
@@ -170,6 +192,11 @@ export class Store {
     obj.metadata.creationTimestamp ??= this.engine.now;
     m.set(key, obj);
     this.sortedCache.delete(obj.kind);
+    if (this.sortedKeys.has(obj.kind)) {
+      const added = this.addedKeys.get(obj.kind);
+      if (added) added.push(key);
+      else this.addedKeys.set(obj.kind, [key]);
+    }
     if (obj.kind === "Pod") this.indexPod(obj, true);
     this.notify("ADDED", obj);
     return obj;

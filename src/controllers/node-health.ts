@@ -5,7 +5,8 @@
 //
 // It runs for every node at every pass, so a healthy node costs a few reads: its zone and exclusion
 // are read once at first sight (the labels a node registers with are never changed), its Ready
-// condition and its Lease are the objects found at the last pass while they are still the API's.
+// condition and its Lease are the objects found at the last pass while they are still the API's
+// (the Ready condition without a look at the Node if nothing wrote it since: `written`, `settled`).
 
 import type { Cluster } from "../cluster/context.ts";
 import type { ControlPlaneSettings } from "../kubernetes/defaults.ts";
@@ -31,6 +32,10 @@ export interface NodeHealth {
   excluded: boolean;
   /** added to its zone's NoExecute tainting queue and not removed since (the controller's Add and Remove) */
   queued: boolean;
+  /** the Node was written since a pass last read it */
+  written: boolean;
+  /** that pass found it Ready, before and after its update, and so removed its NoExecute taints and dequeued it */
+  settled: boolean;
   /** status.conditions as last seen, and its Ready condition */
   conditions: NodeCondition[] | undefined;
   ready: NodeCondition | undefined;
@@ -57,6 +62,8 @@ export function firstSight(node: Node, now: number): NodeHealth {
     // so the label's presence excludes the node, whatever its value (an empty one too).
     excluded: Object.hasOwn(node.metadata.labels ?? {}, LABEL_EXCLUDE_DISRUPTION),
     queued: false,
+    written: true,
+    settled: false,
     conditions: undefined,
     ready: undefined,
   };

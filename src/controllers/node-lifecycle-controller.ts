@@ -7,7 +7,7 @@
 // is in node-health.ts; its writes of a Node (conditions set Unknown, taints added and removed) and
 // the NoSchedule pass in node-lifecycle-writes.ts; the pure parts in zone-state.ts,
 // rate-limited-queue.ts. A Ready node with no NoExecute taint and nothing queued is looked at, not
-// written.
+// written; if nothing wrote it since the last pass, only its Lease and grace period are.
 
 import { setPodReady } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
@@ -74,6 +74,12 @@ export class NodeLifecycleController {
       if (type === "DELETED") this.forgetNode(node);
       else doNoScheduleTaintingPass(cluster, node);
     });
+    // Which Nodes were written since a pass read them (a cache flag, set at the write itself).
+    cluster.store.observe((obj) => {
+      if (obj.kind !== "Node") return;
+      const h = this.health.get(obj.metadata.name);
+      if (h) h.written = true;
+    });
   }
 
   /** A zone's disruption state as last computed (`Initial` before its first pass). */
@@ -103,11 +109,23 @@ export class NodeLifecycleController {
         if (!this.zoneStates.has(h.zone)) this.addZone(h.zone);
       }
       this.listedHealth[i] = h;
-      const ready = readyOf(node, h);
-      const observed: ConditionStatus = ready?.status ?? "Unknown";
-      const current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, ready);
-      this.processTaintBaseEviction(node, h, observed);
-      if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
+      let current: ConditionStatus;
+      if (h.settled && !h.written) {
+        // Nothing wrote the Node since the last pass read it and found it Ready, with none of the
+        // controller's NoExecute taints and not queued: readyOf would find the same Ready condition,
+        // processTaintBaseEviction nothing to do (markNodeAsReachable). Only its Lease and the clock moved.
+        current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, h.ready);
+        if (current !== "True") this.markPodsNotReady(node, current);
+      } else {
+        h.written = false;
+        const ready = readyOf(node, h);
+        const observed: ConditionStatus = ready?.status ?? "Unknown";
+        current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, ready);
+        this.processTaintBaseEviction(node, h, observed);
+        if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
+        h.settled = observed === "True";
+      }
+      h.settled &&= current === "True";
       if (!h.excluded) {
         let list = zoneConditions.get(h.zone);
         if (!list) {
