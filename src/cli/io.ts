@@ -3,10 +3,12 @@
 // from the user's files never reach the terminal as they are); a closed standard output ends the
 // process quietly (guardStreams).
 
-import { escapeControls } from "../report/escape.ts";
+import { escapeControls, escapeJsonControls } from "../report/escape.ts";
 
 export interface Io {
   out(text: string): void;
+  /** Text already escaped for its format (JSON's escapes): written without the boundary's escaping. */
+  outEscaped?: (text: string) => void;
   err(text: string): void;
   /** A progress line on a terminal, rewritten in place (undefined clears it); absent when stderr is not one. */
   progress?: (line: string | undefined) => void;
@@ -35,11 +37,35 @@ export function escapingIo(io: Io): Io {
   const { progress } = io;
   return {
     out: (text) => io.out(escapeControls(text)),
+    outEscaped: (text) => io.out(text),
     err: (text) => io.err(escapeControls(text)),
     ...(progress
       ? { progress: (line) => progress(line === undefined ? undefined : escapeControls(line)) }
       : {}),
   };
+}
+
+/** How much output one write carries (64 KiB: larger writes measured no faster), never the whole output. */
+const WRITE_SIZE = 1 << 16;
+
+/**
+ * Output written as it is made, in writes of about 64 KiB, each joined from its pieces once. JSON has
+ * its control characters written as JSON escapes (escapeJsonControls) and skips the boundary's scan,
+ * which would find none left; text is escaped at the boundary (escapingIo).
+ */
+export function writeChunks(io: Io, chunks: Iterable<string>, format: "text" | "json"): void {
+  const write = format === "json" ? (t: string) => (io.outEscaped ?? io.out)(escapeJsonControls(t)) : io.out;
+  let pieces: string[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    pieces.push(chunk);
+    size += chunk.length;
+    if (size < WRITE_SIZE) continue;
+    write(pieces.join(""));
+    pieces = [];
+    size = 0;
+  }
+  if (size > 0) write(pieces.join(""));
 }
 
 /** Exit codes: 0 ok, 1 an internal failure, 2 bad input (a usage error, an invalid file, a budget). */

@@ -1,5 +1,7 @@
 // `faultline simulate FILE [--seed N] [--json] [--report FILE] [--vary KEY=V1,V2] [--max-events N]`:
-// load, check the work against the budget (src/run/budget.ts), run, print, write the report.
+// load, check the work against the budget (src/run/budget.ts), run, print, write the report. What
+// only some runs use (--redact, --dump-at, --vary, --report, the levers of a run with callers) is
+// imported when used: a plain run does not pay for loading it.
 
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
@@ -13,25 +15,15 @@ import {
   parseDuration,
   UnitError,
 } from "../load/index.ts";
-import { redactScenario } from "../load/redact.ts";
 import { escapeJsonControls } from "../report/escape.ts";
-import { simulatePayload, writeHtmlReport } from "../report/html.ts";
 import { jsonChunks } from "../report/json.ts";
-import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
+import { parseReportInclude, type ReportInclude } from "../report/privacy.ts";
 import { timelineChunks } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
-import { type SimulationResult, simulate } from "../run/simulate.ts";
+import { type PullLevers, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
-import { dumpAt, formatDump } from "../serve/dump.ts";
-import {
-  applyVariation,
-  formatVariants,
-  parseVary,
-  pullLevers,
-  type VariantRun,
-  VaryError,
-} from "../whatif/index.ts";
-import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import type { VariantRun } from "../whatif/index.ts";
+import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
 import { progressLine } from "./progress.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
 
@@ -112,6 +104,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       }
       if (opts.reportInclude !== undefined && opts.report === undefined)
         throw new UsageError("--report-include goes with --report");
+      let whatif: typeof import("../whatif/index.ts") | undefined;
       try {
         let scenario = loadScenarioFile(file, {
           ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
@@ -120,18 +113,22 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         if (opts.report !== undefined)
           checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
         if (opts.redact) {
+          const { redactScenario } = await import("../load/redact.ts");
           const redacted = redactScenario(scenario);
           scenario = redacted.scenario;
           rename = redacted.rename;
           shown = rename(shown);
         }
-        const runner = new Runner(io, shown, budget, seed);
+        // The levers rerun a scenario with callers; the --vary variants never pull them.
+        whatif = scenario.traffic || opts.vary !== undefined ? await import("../whatif/index.ts") : undefined;
+        const runner = new Runner(io, shown, budget, seed, whatif?.pullLevers);
         if (dumpTime !== undefined) {
           if (dumpTime > scenario.duration)
             throw new UsageError(
               `--dump-at ${opts.dumpAt}: after the end of the scenario (${formatDuration(scenario.duration)})`,
             );
           runner.check(scenario);
+          const { dumpAt, formatDump } = await import("../serve/dump.ts");
           const items = dumpAt(scenario, dumpTime, {
             ...(seed === undefined ? {} : { seed }),
             maxEvents: budget.maxEvents,
@@ -139,7 +136,8 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           print(io, shown, () => formatDump(items, opts.json ? "json" : "yaml"), opts.json);
           return;
         }
-        if (opts.vary !== undefined) {
+        if (whatif && opts.vary !== undefined) {
+          const { applyVariation, formatVariants, parseVary } = whatif;
           // A key naming a workload (behaviour.web.bootSeconds) names it as the redacted scenario does.
           const parsed = parseVary(opts.vary);
           const { values } = parsed;
@@ -164,8 +162,8 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         runner.check(scenario);
         const result = runner.run(scenario, scenario.name, true);
         const allLeases = opts.allLeases ?? false;
-        if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), escapeJsonControls);
-        else writeChunks(io, timelineChunks(result, scenario, { allLeases }));
+        if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), "json");
+        else writeChunks(io, timelineChunks(result, scenario, { allLeases }), "text");
         if (opts.report !== undefined)
           await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
       } catch (error) {
@@ -175,7 +173,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
           return;
         }
         if (error instanceof UnsupportedFault) throw new UsageError(`${shown}: ${error.message}`);
-        if (error instanceof VaryError) throw new UsageError(error.message);
+        if (whatif && error instanceof whatif.VaryError) throw new UsageError(error.message);
         throw error;
       }
     });
@@ -188,6 +186,7 @@ class Runner {
     private readonly file: string,
     private readonly budget: Budget,
     private readonly seed: number | undefined,
+    private readonly levers: PullLevers | undefined,
   ) {}
 
   check(scenario: Scenario, label?: string): void {
@@ -201,7 +200,7 @@ class Runner {
     try {
       return simulate(scenario, {
         ...(this.seed === undefined ? {} : { seed: this.seed }),
-        ...(levers ? { levers: pullLevers } : {}),
+        ...(levers && this.levers ? { levers: this.levers } : {}),
         engine: {
           maxEvents: this.budget.maxEvents,
           ...(progress ? { onProgress: progress.onProgress } : {}),
@@ -234,25 +233,6 @@ function print(io: Io, file: string, format: () => string, json: boolean | undef
   io.out(json ? escapeJsonControls(text) : text);
 }
 
-/**
- * Output written as it is made, in writes of about 64 KiB, each passed through `escapeText` first (JSON's
- * control characters as JSON escapes; the text's are escaped at the output boundary, io.ts).
- */
-function writeChunks(
-  io: Io,
-  chunks: Iterable<string>,
-  escapeText: (text: string) => string = (t) => t,
-): void {
-  let buffer = "";
-  for (const chunk of chunks) {
-    buffer += chunk;
-    if (buffer.length < 65536) continue;
-    io.out(escapeText(buffer));
-    buffer = "";
-  }
-  if (buffer) io.out(escapeText(buffer));
-}
-
 async function writeReport(
   io: Io,
   path: string,
@@ -262,6 +242,8 @@ async function writeReport(
   budget: Budget,
   vary?: { key: string; values: string[] },
 ): Promise<void> {
+  const { redactForReport } = await import("../report/privacy.ts");
+  const { simulatePayload, writeHtmlReport } = await import("../report/html.ts");
   const safe = redactForReport(
     scenario,
     runs.map((r) => r.result),

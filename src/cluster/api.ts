@@ -6,7 +6,7 @@ import type { Engine } from "../engine/engine.ts";
 import { admitPod } from "../kubernetes/admission.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
-import type { ConditionStatus, Pod } from "../kubernetes/objects.ts";
+import type { ConditionStatus, Pod, PodCondition, ReplicaSet } from "../kubernetes/objects.ts";
 import type {
   EvictionCause,
   PodCreatedCause,
@@ -45,9 +45,18 @@ export function workloadOf(ctx: { store: Store }, pod: Pod): string | undefined 
   const owner = controllerOf(pod);
   if (!owner?.startsWith("ReplicaSet/")) return owner;
   const rs = ctx.store.get("ReplicaSet", owner.slice("ReplicaSet/".length));
-  const deployment = rs?.metadata.ownerReferences?.find((o) => o.kind === "Deployment");
-  return deployment ? `Deployment/${pod.metadata.namespace}/${deployment.name}` : owner;
+  if (!rs) return owner;
+  // Built once per ReplicaSet (its ownerReferences never change; its namespace is the pod's).
+  let workload = WORKLOADS.get(rs);
+  if (workload === undefined) {
+    const deployment = rs.metadata.ownerReferences?.find((o) => o.kind === "Deployment");
+    workload = deployment ? `Deployment/${rs.metadata.namespace}/${deployment.name}` : owner;
+    WORKLOADS.set(rs, workload);
+  }
+  return workload;
 }
+
+const WORKLOADS = new WeakMap<ReplicaSet, string>();
 
 export function graceOf(pod: Pod): number {
   return pod.spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;
@@ -73,6 +82,7 @@ export function deletePodGracefully(
   pod.metadata.deletionTimestamp = api.engine.now + grace;
   pod.metadata.deletionGracePeriodSeconds = grace;
   api.store.update(pod, pod.spec.nodeName);
+  if (api.trace.muted) return;
   api.trace.emit({
     type: "PodEvicted",
     lane,
@@ -92,6 +102,7 @@ export function removePod(
 ): void {
   if (!api.store.exists(pod)) return;
   api.store.delete(pod);
+  if (api.trace.muted) return;
   const node = pod.spec.nodeName ? { node: pod.spec.nodeName } : {};
   const { lane, ...fields } = event;
   api.trace.emit({ type: "PodDeleted", lane, object: ref(pod), ...node, ...fields } as Emitted);
@@ -116,14 +127,16 @@ export function setPodCondition(
 ): boolean {
   const i = pod.status.conditions.findIndex((c) => c.type === type);
   const existing = pod.status.conditions[i];
-  const cond = {
+  // Built field by field in the order of the output (type, status, lastTransitionTime, reason,
+  // message), without a spread per optional field.
+  const cond: PodCondition = {
     type,
     status,
     lastTransitionTime:
       existing?.status === status ? (existing.lastTransitionTime ?? ctx.engine.now) : ctx.engine.now,
-    ...(reason ? { reason } : {}),
-    ...(message ? { message } : {}),
   };
+  if (reason) cond.reason = reason;
+  if (message) cond.message = message;
   if (existing) pod.status.conditions[i] = cond;
   else pod.status.conditions.push(cond);
   return existing?.status !== status;
@@ -142,6 +155,7 @@ export function setPodReady(
   if (!api.store.exists(pod)) return;
   if (!setPodCondition(api, pod, "Ready", ready ? "True" : "False", event.reason)) return;
   api.store.update(pod, pod.spec.nodeName);
+  if (api.trace.muted) return;
   const type = ready ? "PodReady" : "PodNotReady";
   const node = pod.spec.nodeName ? { node: pod.spec.nodeName } : {};
   const row = podRow(pod, api.engine.now);

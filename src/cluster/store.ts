@@ -3,7 +3,7 @@
 // engine at the same virtual instant, in write order, as informers deliver events after the write.
 
 import type { Engine, Timer } from "../engine/engine.ts";
-import type { Kind, KubeObject, Pod } from "../kubernetes/objects.ts";
+import type { Kind, KubeObject, OwnerReference, Pod } from "../kubernetes/objects.ts";
 
 export type ObjectOf<K extends Kind> = Extract<KubeObject, { kind: K }>;
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -18,18 +18,46 @@ export function ref(obj: KubeObject): string {
   return `${obj.kind}/${keyOf(obj)}`;
 }
 
-/** Each object's controller key, built once: every watcher asks it of every pod write. */
-const controllers = new WeakMap<KubeObject, string | null>();
+/**
+ * Controller keys by ownerReferences array, built once: every watcher asks it of every pod write,
+ * and the pods of one template share their array (controllers/pod-template.ts), so they share one
+ * key too. The namespace is part of the key: kept with it, checked on each use.
+ */
+const controllers = new WeakMap<readonly OwnerReference[], { namespace: string; key: string | undefined }>();
 
 /** `ReplicaSet/<ns>/<name>`: the object's controlling owner (ownerReferences are set at creation, never changed). */
 export function controllerOf(obj: KubeObject): string | undefined {
-  let key = controllers.get(obj);
-  if (key === undefined) {
-    const owner = obj.metadata.ownerReferences?.find((o) => o.controller !== false);
-    key = owner ? `${owner.kind}/${obj.metadata.namespace ?? ""}/${owner.name}` : null;
-    controllers.set(obj, key);
+  const refs = obj.metadata.ownerReferences;
+  if (!refs) return undefined;
+  const namespace = obj.metadata.namespace ?? "";
+  const cached = controllers.get(refs);
+  if (cached?.namespace === namespace) return cached.key;
+  const owner = refs.find((o) => o.controller !== false);
+  const key = owner ? `${owner.kind}/${namespace}/${owner.name}` : undefined;
+  controllers.set(refs, { namespace, key });
+  return key;
+}
+
+/**
+ * Per-object state a watcher keeps (was this pod active, on which node did it last see it), in an
+ * array indexed by the object's serial number in the store: a read per watch event instead of a
+ * hash lookup by uid in a map as large as the cluster's pods. For objects of this store only.
+ */
+export class BySerial<T> {
+  private readonly values: (T | undefined)[] = [];
+
+  constructor(private readonly store: Store) {}
+
+  get(obj: KubeObject): T | undefined {
+    return this.values[this.store.serialOf(obj)!];
   }
-  return key ?? undefined;
+
+  set(obj: KubeObject, value: T | undefined): void {
+    const i = this.store.serialOf(obj)!;
+    // Grown element by element: the array stays dense (a store far past its end would make it sparse).
+    while (this.values.length <= i) this.values.push(undefined);
+    this.values[i] = value;
+  }
 }
 
 export class Store {
@@ -37,11 +65,20 @@ export class Store {
   private watchers = new Map<Kind, Watcher<Kind>[]>();
   private podsByNode = new Map<string, Set<Pod>>();
   private podsByOwner = new Map<string, Set<Pod>>();
-  /** the objects stored, by identity (exists() without building a key) */
-  private live = new Set<KubeObject>();
+  /**
+   * Each object's serial number in this store, under this store's own key (a hidden, non-enumerable
+   * property: not data; an object never stored here has none), and whether the object with that
+   * serial is stored: exists() reads a byte instead of hashing into a set of every object.
+   */
+  private readonly serialKey = Symbol("serial");
+  private serial = 0;
+  private alive = new Uint8Array(1024);
+  /** nodesWithPods(), until a node's set of pods becomes empty or not empty */
+  private nodesWithPodsCache: string[] | undefined;
   private uid = 0;
   private observers: ((obj: KubeObject, previousNodeName?: string) => void)[] = [];
   private sortedCache = new Map<Kind, KubeObject[]>();
+  private sortedKeys = new Map<Kind, string[]>();
   /** the watch events written since the last engine event was scheduled (notify) */
   private deliveries: Deliveries | undefined;
 
@@ -57,9 +94,18 @@ export class Store {
     if (cached) return cached as ObjectOf<K>[];
     const m = this.objects.get(kind);
     if (!m) return [];
-    const list = [...m.keys()].sort().map((k) => m.get(k) as ObjectOf<K>);
+    const keys = [...m.keys()].sort();
+    const list = keys.map((k) => m.get(k) as ObjectOf<K>);
     this.sortedCache.set(kind, list);
+    this.sortedKeys.set(kind, keys);
     return list;
+  }
+
+  /** The keys (`<namespace>/<name>`) of `list(kind)`, in its order: a reader of every object need not build them again. */
+  keys(kind: Kind): readonly string[] {
+    // list() sorts the keys again whenever its cache was dropped, so these are always its keys.
+    this.list(kind);
+    return this.sortedKeys.get(kind) ?? [];
   }
 
   count(kind: Kind): number {
@@ -88,10 +134,12 @@ export class Store {
   }
 
   /** The names of the nodes some pod is bound to (existing or not), sorted. */
-  nodesWithPods(): string[] {
+  nodesWithPods(): readonly string[] {
+    if (this.nodesWithPodsCache) return this.nodesWithPodsCache;
     const out: string[] = [];
     for (const [node, pods] of this.podsByNode) if (pods.size > 0) out.push(node);
-    return out.sort();
+    this.nodesWithPodsCache = out.sort();
+    return out;
   }
 
   /** The pods bound to a node, unsorted (for caches; models use podsOnNode). */
@@ -111,9 +159,16 @@ export class Store {
     const key = keyOf(obj);
     if (m.has(key)) throw new Error(`${obj.kind} ${key} already exists`);
     obj.metadata.uid ??= `uid-${++this.uid}`;
+    const serial = ++this.serial;
+    Object.defineProperty(obj, this.serialKey, { value: serial, writable: true, configurable: true });
+    if (serial >= this.alive.length) {
+      const grown = new Uint8Array(this.alive.length * 2);
+      grown.set(this.alive);
+      this.alive = grown;
+    }
+    this.alive[serial] = 1;
     obj.metadata.creationTimestamp ??= this.engine.now;
     m.set(key, obj);
-    this.live.add(obj);
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, true);
     this.notify("ADDED", obj);
@@ -123,8 +178,8 @@ export class Store {
   /** The object was changed in place by its writer; index and tell the watchers. */
   update(obj: KubeObject, previousNodeName?: string): void {
     if (obj.kind === "Pod" && previousNodeName !== obj.spec.nodeName) {
-      if (previousNodeName) this.podsByNode.get(previousNodeName)?.delete(obj);
-      if (obj.spec.nodeName) setOf(this.podsByNode, obj.spec.nodeName).add(obj);
+      if (previousNodeName) this.unbind(obj, previousNodeName);
+      if (obj.spec.nodeName) this.bind(obj, obj.spec.nodeName);
     }
     this.notify("MODIFIED", obj, previousNodeName);
   }
@@ -135,25 +190,42 @@ export class Store {
     const stored = m?.get(key);
     if (!m || !stored) return;
     m.delete(key);
-    this.live.delete(stored);
+    this.alive[this.serialOf(stored)!] = 0;
     this.sortedCache.delete(obj.kind);
     if (obj.kind === "Pod") this.indexPod(obj, false);
     this.notify("DELETED", obj);
   }
 
   exists(obj: KubeObject): boolean {
-    return this.live.has(obj);
+    const serial = this.serialOf(obj);
+    return serial !== undefined && this.alive[serial] === 1;
+  }
+
+  /** The object's serial number in this store (undefined if never stored here): see BySerial. */
+  serialOf(obj: KubeObject): number | undefined {
+    return (obj as unknown as Record<symbol, number | undefined>)[this.serialKey];
   }
 
   private indexPod(pod: Pod, add: boolean): void {
     const owner = controllerOf(pod);
     if (add) {
-      if (pod.spec.nodeName) setOf(this.podsByNode, pod.spec.nodeName).add(pod);
+      if (pod.spec.nodeName) this.bind(pod, pod.spec.nodeName);
       if (owner) setOf(this.podsByOwner, owner).add(pod);
     } else {
-      if (pod.spec.nodeName) this.podsByNode.get(pod.spec.nodeName)?.delete(pod);
+      if (pod.spec.nodeName) this.unbind(pod, pod.spec.nodeName);
       if (owner) this.podsByOwner.get(owner)?.delete(pod);
     }
+  }
+
+  private bind(pod: Pod, node: string): void {
+    const pods = setOf(this.podsByNode, node);
+    if (pods.size === 0) this.nodesWithPodsCache = undefined;
+    pods.add(pod);
+  }
+
+  private unbind(pod: Pod, node: string): void {
+    const pods = this.podsByNode.get(node);
+    if (pods?.delete(pod) && pods.size === 0) this.nodesWithPodsCache = undefined;
   }
 
   private notify(type: WatchEventType, obj: KubeObject, previousNodeName?: string): void {

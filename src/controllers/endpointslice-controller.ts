@@ -10,45 +10,49 @@ import type { Endpoint, EndpointSlice, Pod, Service } from "../kubernetes/object
 import type { EndpointView } from "../trace/control-plane-events.ts";
 
 export class EndpointSliceController {
-  /** The Services selecting each pod (labels do not change here); cleared when Services change. */
-  private selecting = new Map<string, Service[]>();
-  /** The same by namespace and labels (in their order): a template's pods filter the Services once. */
+  /**
+   * The Services selecting the pods of each labels object (labels do not change here), with the
+   * namespace they were found for: the pods of one template share theirs (pod-template.ts), so one
+   * entry serves them all. Cleared when Services change.
+   */
+  private selecting = new WeakMap<
+    Record<string, string>,
+    { namespace: string | undefined; list: Service[] }
+  >();
+  /** The same by namespace and labels (in their order): pods with labels of their own, equal ones. */
   private byLabels = new Map<string, Service[]>();
+  /** Each Service's slice, found or created once (slices are never deleted). */
+  private slices = new Map<Service, EndpointSlice>();
   /** Each slice's endpoints by pod name, so a pod change costs no scan of the slice. */
   private index = new Map<EndpointSlice, Map<string, Endpoint>>();
 
   constructor(private readonly cluster: Cluster) {
     cluster.store.watch("Pod", (type, pod) => {
       for (const svc of this.servicesFor(pod)) this.syncEndpoint(svc, pod, type === "DELETED");
-      if (type === "DELETED") this.selecting.delete(pod.metadata.uid!);
     });
     cluster.store.watch("Service", () => {
-      this.selecting.clear();
+      this.selecting = new WeakMap();
       this.byLabels.clear();
     });
   }
 
   private servicesFor(pod: Pod): Service[] {
-    const uid = pod.metadata.uid!;
-    let list = this.selecting.get(uid);
+    const labels = pod.metadata.labels ?? NO_LABELS;
+    const namespace = pod.metadata.namespace;
+    const cached = this.selecting.get(labels);
+    if (cached?.namespace === namespace) return cached.list;
+    let same = `${namespace}\n`;
+    for (const k in labels) same += `${k}=${labels[k]}\n`;
+    let list = this.byLabels.get(same);
     if (!list) {
-      // The pods of one template share their namespace and labels, and so their Services.
-      const labels = pod.metadata.labels ?? {};
-      let same = `${pod.metadata.namespace}\n`;
-      for (const k in labels) same += `${k}=${labels[k]}\n`;
-      list = this.byLabels.get(same);
-      if (!list) {
-        list = this.cluster.store
-          .list("Service")
-          .filter(
-            (s) =>
-              s.metadata.namespace === pod.metadata.namespace &&
-              matchesMap(s.spec.selector, pod.metadata.labels),
-          );
-        this.byLabels.set(same, list);
-      }
-      this.selecting.set(uid, list);
+      list = this.cluster.store
+        .list("Service")
+        .filter(
+          (s) => s.metadata.namespace === namespace && matchesMap(s.spec.selector, pod.metadata.labels),
+        );
+      this.byLabels.set(same, list);
     }
+    this.selecting.set(labels, { namespace, list });
     return list;
   }
 
@@ -74,8 +78,10 @@ export class EndpointSliceController {
 
   /** The slice for a Service, created on first use. */
   slice(svc: Service): EndpointSlice {
+    let slice = this.slices.get(svc);
+    if (slice) return slice;
     const key = `${svc.metadata.namespace}/${svc.metadata.name}`;
-    let slice = this.cluster.store.get("EndpointSlice", key);
+    slice = this.cluster.store.get("EndpointSlice", key);
     if (!slice) {
       slice = this.cluster.store.create<EndpointSlice>({
         kind: "EndpointSlice",
@@ -88,6 +94,7 @@ export class EndpointSliceController {
         endpoints: [],
       });
     }
+    this.slices.set(svc, slice);
     return slice;
   }
 
@@ -101,13 +108,17 @@ export class EndpointSliceController {
       ? !this.cluster.store.get("Pod", `${pod.metadata.namespace}/${pod.metadata.name}`)
       : true;
     if (!samePod) return;
+    const isMember = !deleted && member(pod);
+    // Most pod writes leave its endpoint as it is: compared before anything is built.
+    if (before && isMember && unchanged(before, svc, pod)) return;
     const write = (s: EndpointSlice) => (written ? written.add(s) : this.cluster.store.update(s));
-    if (deleted || !member(pod)) {
+    if (!isMember) {
       if (!before) return;
       const common = eventFields(svc, pod);
       slice.endpoints.splice(slice.endpoints.indexOf(before), 1);
       byPod.delete(pod.metadata.name);
       write(slice);
+      if (this.cluster.trace.muted) return;
       if (before.conditions.ready)
         this.cluster.trace.emit({
           type: "EndpointNotReady",
@@ -126,7 +137,6 @@ export class EndpointSliceController {
       return;
     }
     const after = endpointFor(svc, pod);
-    if (before && sameConditions(before, after)) return;
     const wasReady = before?.conditions.ready ?? false;
     if (before) Object.assign(before, after);
     else {
@@ -134,7 +144,7 @@ export class EndpointSliceController {
       byPod.set(pod.metadata.name, after);
     }
     write(slice);
-    if (after.conditions.ready === wasReady) return;
+    if (after.conditions.ready === wasReady || this.cluster.trace.muted) return;
     const common = eventFields(svc, pod);
     const endpoint = endpointView(after);
     if (after.conditions.ready)
@@ -189,11 +199,16 @@ function endpointView(e: Endpoint): EndpointView {
   };
 }
 
-function sameConditions(a: Endpoint, b: Endpoint): boolean {
+const NO_LABELS: Record<string, string> = {};
+
+/** Whether the endpoint is the one endpointFor(svc, pod) would build now (conditions and address). */
+function unchanged(e: Endpoint, svc: Service, pod: Pod): boolean {
+  const serving = pod.status.conditions.find((c) => c.type === "Ready")?.status === "True";
+  const terminating = pod.metadata.deletionTimestamp !== undefined;
   return (
-    a.conditions.ready === b.conditions.ready &&
-    a.conditions.serving === b.conditions.serving &&
-    a.conditions.terminating === b.conditions.terminating &&
-    a.addresses[0] === b.addresses[0]
+    e.conditions.ready === (svc.spec.publishNotReadyAddresses === true || (serving && !terminating)) &&
+    e.conditions.serving === serving &&
+    e.conditions.terminating === terminating &&
+    e.addresses[0] === (pod.status.podIP ?? "")
   );
 }

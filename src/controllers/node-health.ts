@@ -29,6 +29,8 @@ export interface NodeHealth {
   zone: string;
   /** isNodeExcludedFromDisruptionChecks */
   excluded: boolean;
+  /** added to its zone's NoExecute tainting queue and not removed since (the controller's Add and Remove) */
+  queued: boolean;
   /** status.conditions as last seen, and its Ready condition */
   conditions: NodeCondition[] | undefined;
   ready: NodeCondition | undefined;
@@ -54,6 +56,7 @@ export function firstSight(node: Node, now: number): NodeHealth {
     // isNodeExcludedFromDisruptionChecks (node_lifecycle_controller.go): `_, ok := node.Labels[…]`,
     // so the label's presence excludes the node, whatever its value (an empty one too).
     excluded: Object.hasOwn(node.metadata.labels ?? {}, LABEL_EXCLUDE_DISRUPTION),
+    queued: false,
     conditions: undefined,
     ready: undefined,
   };

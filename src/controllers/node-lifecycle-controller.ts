@@ -50,6 +50,13 @@ export class NodeLifecycleController {
   private rates = new Map<string, Rate>();
   /** Each zone's list of Ready statuses, emptied and refilled at every pass (not built anew each time). */
   private conditionLists = new Map<string, ConditionStatus[]>();
+  /**
+   * The store's node list at the last pass and each node's health record at the same index: while
+   * no Node is created or deleted the list is the same array, and a pass finds each record without
+   * a lookup by name.
+   */
+  private listed: readonly Node[] = [];
+  private listedHealth: NodeHealth[] = [];
   private taintTimer: Timer | undefined;
   /** Phase of the 100ms doNoExecuteTaintingPass ticker. */
   private readonly tickPhase: number;
@@ -80,8 +87,14 @@ export class NodeLifecycleController {
     const now = this.cluster.engine.now;
     const nodes = this.cluster.store.list("Node");
     const zoneConditions = new Map<string, ConditionStatus[]>();
-    for (const node of nodes) {
-      let h = this.health.get(node.metadata.name);
+    const same = nodes === this.listed;
+    if (!same) {
+      this.listed = nodes;
+      this.listedHealth = new Array(nodes.length);
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      let h = same ? this.listedHealth[i]! : this.health.get(node.metadata.name);
       if (!h) {
         h = firstSight(node, now);
         this.health.set(node.metadata.name, h);
@@ -89,10 +102,11 @@ export class NodeLifecycleController {
         // all excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
         if (!this.zoneStates.has(h.zone)) this.addZone(h.zone);
       }
+      this.listedHealth[i] = h;
       const ready = readyOf(node, h);
       const observed: ConditionStatus = ready?.status ?? "Unknown";
       const current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, ready);
-      this.processTaintBaseEviction(node, h.zone, observed);
+      this.processTaintBaseEviction(node, h, observed);
       if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
       if (!h.excluded) {
         let list = zoneConditions.get(h.zone);
@@ -128,31 +142,35 @@ export class NodeLifecycleController {
   // ---- NoExecute tainting ---------------------------------------------------------------------
 
   /** processTaintBaseEviction: decided on the Ready condition observed *before* this pass's update. */
-  private processTaintBaseEviction(node: Node, zone: string, observed: ConditionStatus): void {
+  private processTaintBaseEviction(node: Node, h: NodeHealth, observed: ConditionStatus): void {
     const taints = node.spec.taints ?? [];
     if (observed === "False") {
       if (hasTaint(taints, TAINT_UNREACHABLE, "NoExecute"))
         this.swapNoExecute(node, TAINT_NOT_READY, "False");
-      else this.markNodeForTainting(node, zone, TAINT_NOT_READY);
+      else this.markNodeForTainting(node, h, TAINT_NOT_READY);
     } else if (observed === "Unknown") {
       if (hasTaint(taints, TAINT_NOT_READY, "NoExecute"))
         this.swapNoExecute(node, TAINT_UNREACHABLE, "Unknown");
-      else this.markNodeForTainting(node, zone, TAINT_UNREACHABLE);
+      else this.markNodeForTainting(node, h, TAINT_UNREACHABLE);
     } else {
-      this.markNodeAsReachable(node, zone, "ready-again");
+      this.markNodeAsReachable(node, h, "ready-again");
     }
   }
 
   /** markNodeForTainting: Remove (if the expected taint is missing) then Add, which is a no-op for a queued node. */
-  private markNodeForTainting(node: Node, zone: string, key: string): void {
-    const queue = this.queues.get(zone)!;
+  private markNodeForTainting(node: Node, h: NodeHealth, key: string): void {
+    const queue = this.queues.get(h.zone)!;
     if (!hasTaint(node.spec.taints, key, "NoExecute")) queue.remove(node.metadata.name);
     queue.add(node.metadata.name, this.cluster.engine.now);
+    h.queued = true;
   }
 
-  private markNodeAsReachable(node: Node, zone: string, cause: NodeTaintRemovalCause): void {
+  private markNodeAsReachable(node: Node, h: NodeHealth, cause: NodeTaintRemovalCause): void {
     removeTaints(this.cluster, node, NO_EXECUTE_KEYS, "NoExecute", cause);
-    this.queues.get(zone)?.remove(node.metadata.name);
+    // Remove is a no-op for a node not in the queue: a healthy node never added skips the lookup.
+    if (!h.queued) return;
+    this.queues.get(h.zone)?.remove(node.metadata.name);
+    h.queued = false;
   }
 
   private scheduleTaintTick(): void {
@@ -248,7 +266,7 @@ export class NodeLifecycleController {
     if (allAreFull) {
       // "Controller detected that all Nodes are not-Ready. Entering master disruption mode."
       for (const node of nodes)
-        this.markNodeAsReachable(node, this.health.get(node.metadata.name)!.zone, "all-zones-down");
+        this.markNodeAsReachable(node, this.health.get(node.metadata.name)!, "all-zones-down");
       for (const zone of zones) {
         this.swapLimiter(zone, { value: 0 });
         this.setZoneState(zone, "FullDisruption", zoneConditions.get(zone)!);

@@ -11,22 +11,63 @@ export function podFromTemplate(
   namespace: string,
   name: string,
   owner: OwnerReference,
-  extraLabels: Record<string, string> = {},
+  extraLabels?: Record<string, string>,
 ): Pod {
-  const spec = copyData(template.spec);
+  const shared = sharedParts(template, namespace, owner);
   return {
     kind: "Pod",
     metadata: {
       name,
       namespace,
-      labels: { ...(template.metadata?.labels ?? {}), ...extraLabels },
-      ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-      ownerReferences: [{ ...owner, controller: true }],
+      labels: extraLabels ? { ...shared.labels, ...extraLabels } : shared.labels,
+      ...(shared.annotations ? { annotations: shared.annotations } : {}),
+      ownerReferences: shared.ownerReferences,
       creationTimestamp: ctx.engine.now,
     },
-    spec,
+    // A pod's own spec object (the scheduler sets nodeName, admission replaces tolerations, the
+    // StatefulSet controller sets hostname, subdomain and volumes: each a field of the spec); what
+    // the fields hold is the template's, frozen, which no one writes in place.
+    spec: { ...template.spec },
     status: { phase: "Pending", conditions: [], containerStatuses: [] },
   };
+}
+
+/** What the pods of one template (and one owner, in one namespace) share, frozen: nobody writes them. */
+interface Shared {
+  namespace: string;
+  owner: OwnerReference;
+  labels: Record<string, string>;
+  annotations: Record<string, string> | undefined;
+  ownerReferences: OwnerReference[];
+}
+
+const SHARED = new WeakMap<PodTemplateSpec, Shared>();
+
+/**
+ * The parts each pod of a template copied before (labels, annotations, ownerReferences, the spec's
+ * containers, volumes, tolerations...), made once per template and frozen, so that an accidental
+ * write throws instead of changing every pod of the template.
+ */
+function sharedParts(template: PodTemplateSpec, namespace: string, owner: OwnerReference): Shared {
+  const cached = SHARED.get(template);
+  if (
+    cached &&
+    cached.namespace === namespace &&
+    cached.owner.kind === owner.kind &&
+    cached.owner.name === owner.name
+  )
+    return cached;
+  for (const v of Object.values(template.spec)) deepFreeze(v);
+  const annotations = template.metadata?.annotations;
+  const shared: Shared = {
+    namespace,
+    owner,
+    labels: Object.freeze({ ...(template.metadata?.labels ?? {}) }),
+    annotations: annotations ? Object.freeze({ ...annotations }) : undefined,
+    ownerReferences: Object.freeze([Object.freeze({ ...owner, controller: true })]) as OwnerReference[],
+  };
+  SHARED.set(template, shared);
+  return shared;
 }
 
 /**
@@ -39,7 +80,8 @@ export function generatePodName(
   prefix: string,
 ): string {
   for (;;) {
-    const name = `${prefix}-${randomSuffix(ctx.names)}`;
+    // Joined, not a template literal: one flat string kept as the pod's name, not a chain of three.
+    const name = [prefix, randomSuffix(ctx.names)].join("-");
     if (!ctx.store.get("Pod", `${namespace}/${name}`)) return name;
   }
 }
@@ -53,14 +95,9 @@ export function isActive(pod: Pod): boolean {
   );
 }
 
-/**
- * A deep copy of plain data (objects, arrays, primitives: what the loader builds a template from),
- * as structuredClone makes it, without its serialization (a pod per replica made it a hot spot).
- */
-function copyData<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(copyData) as T;
-  if (v === null || typeof v !== "object") return v;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = copyData((v as Record<string, unknown>)[k]);
-  return out as T;
+/** Freeze plain data (objects, arrays: what the loader builds a template from) and all it holds. */
+function deepFreeze(v: unknown): void {
+  if (v === null || typeof v !== "object" || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const x of Object.values(v)) deepFreeze(x);
 }

@@ -5,7 +5,7 @@
 
 import { createPod, deletePodGracefully } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
-import { controllerOf } from "../cluster/store.ts";
+import { BySerial, controllerOf } from "../cluster/store.ts";
 import { podTemplateHash } from "../kubernetes/names.ts";
 import type { Deployment, Pod, PodTemplateSpec, ReplicaSet } from "../kubernetes/objects.ts";
 import { generatePodName, isActive, podFromTemplate } from "./pod-template.ts";
@@ -13,19 +13,20 @@ import { WorkQueue } from "./work-queue.ts";
 
 export class ReplicaSetController {
   private readonly queue: WorkQueue;
-  private wasActive = new Map<string, boolean>();
+  /** Whether each pod was active at its last watch event (by the store's serial number, not a map by uid). */
+  private readonly wasActive: BySerial<boolean>;
 
   constructor(private readonly cluster: Cluster) {
     this.queue = new WorkQueue(cluster.engine, (key) => this.sync(key));
+    this.wasActive = new BySerial(cluster.store);
     cluster.store.watch("Pod", (type, pod) => {
       const owner = controllerOf(pod);
       if (!owner?.startsWith("ReplicaSet/")) return;
       // Only what changes the count of active pods matters to a ReplicaSet.
-      const uid = pod.metadata.uid!;
       const active = type !== "DELETED" && isActive(pod);
-      if (type === "DELETED") this.wasActive.delete(uid);
-      else if (this.wasActive.get(uid) === active) return;
-      else this.wasActive.set(uid, active);
+      if (type === "DELETED") this.wasActive.set(pod, undefined);
+      else if (this.wasActive.get(pod) === active) return;
+      else this.wasActive.set(pod, active);
       this.queue.add(owner.slice("ReplicaSet/".length));
     });
     cluster.store.watch("ReplicaSet", (type, rs) => {
@@ -88,10 +89,12 @@ export class ReplicaSetController {
     const rs = this.cluster.store.get("ReplicaSet", key);
     if (!rs) return;
     const pods = this.cluster.store.podSetOwnedBy(`ReplicaSet/${key}`);
-    const active = [...pods].filter(isActive);
-    const diff = rs.spec.replicas - active.length;
+    // Counted without a list: the active pods themselves are needed only to scale down.
+    let activeCount = 0;
+    for (const pod of pods) if (isActive(pod)) activeCount++;
+    const diff = rs.spec.replicas - activeCount;
     for (let i = 0; i < diff; i++) {
-      const terminating = pods.size - active.length;
+      const terminating = pods.size - activeCount;
       createPod(
         this.cluster,
         podFromTemplate(
@@ -108,14 +111,15 @@ export class ReplicaSetController {
           by: "replicaset-controller",
           replicaSet: rs.metadata.name,
           replicas: rs.spec.replicas,
-          active: active.length,
+          active: activeCount,
           terminating,
         },
       );
     }
     // Scaling down picks the pods least far along (unscheduled, not ready, newest): getPodsToDelete.
     if (diff < 0) {
-      const victims = active
+      const victims = [...pods]
+        .filter(isActive)
         .sort(
           (a, b) =>
             rank(a) - rank(b) || (b.metadata.creationTimestamp ?? 0) - (a.metadata.creationTimestamp ?? 0),
@@ -128,7 +132,7 @@ export class ReplicaSetController {
           by: "replicaset-controller",
           replicaSet: rs.metadata.name,
           replicas: rs.spec.replicas,
-          active: active.length,
+          active: activeCount,
         });
     }
   }

@@ -5,6 +5,7 @@
 
 import { deletePodGracefully, setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
+import { BySerial } from "../cluster/store.ts";
 import type { Timer } from "../engine/engine.ts";
 import { addedByAdmission } from "../kubernetes/admission.ts";
 import type { Node, Pod, Taint, Toleration } from "../kubernetes/objects.ts";
@@ -23,11 +24,17 @@ interface ScheduledEviction {
 export class TaintEvictionController {
   /** Last NoExecute taint set seen per node: node updates matter only when it changes. */
   private seenTaints = new Map<string, string>();
-  /** Last tolerations/nodeName seen per pod uid: pod updates matter only when they change. */
-  private seenPods = new Map<string, { node: string | undefined; tolerations: Toleration[] | undefined }>();
+  /**
+   * Each pod's nodeName (null: none) and tolerations at its last watch event, by the store's serial
+   * number: pod updates matter only when they change. No node seen: the pod's first event.
+   */
+  private readonly seenNode: BySerial<string | null>;
+  private readonly seenTolerations: BySerial<Toleration[]>;
   private evictions = new Map<string, ScheduledEviction>();
 
   constructor(private readonly cluster: Cluster) {
+    this.seenNode = new BySerial(cluster.store);
+    this.seenTolerations = new BySerial(cluster.store);
     cluster.store.watch("Node", (type, node) => {
       if (type === "DELETED") {
         this.seenTaints.delete(node.metadata.name);
@@ -40,20 +47,22 @@ export class TaintEvictionController {
       this.handleNodeUpdate(node, taints);
     });
     cluster.store.watch("Pod", (type, pod) => {
-      const uid = pod.metadata.uid!;
       if (type === "DELETED") {
-        this.cancel(uid);
-        this.seenPods.delete(uid);
+        this.cancel(pod.metadata.uid!);
+        this.seenNode.set(pod, undefined);
+        this.seenTolerations.set(pod, undefined);
         return;
       }
       // Only a change of nodeName or tolerations matters (the tolerations array is replaced, never edited in place).
-      const seen = this.seenPods.get(uid);
-      if (seen && seen.node === pod.spec.nodeName && seen.tolerations === pod.spec.tolerations) return;
-      this.seenPods.set(uid, { node: pod.spec.nodeName, tolerations: pod.spec.tolerations });
-      const node = pod.spec.nodeName ? cluster.store.get("Node", pod.spec.nodeName) : undefined;
-      if (!node) return;
-      const taints = noExecute(node);
-      if (taints.length > 0) this.processPodOnNode(pod, node, taints);
+      const node = pod.spec.nodeName ?? null;
+      const seen = this.seenNode.get(pod);
+      if (seen === node && this.seenTolerations.get(pod) === pod.spec.tolerations) return;
+      this.seenNode.set(pod, node);
+      this.seenTolerations.set(pod, pod.spec.tolerations);
+      const bound = node ? cluster.store.get("Node", node) : undefined;
+      if (!bound?.spec.taints?.length) return;
+      const taints = noExecute(bound);
+      if (taints.length > 0) this.processPodOnNode(pod, bound, taints);
     });
   }
 

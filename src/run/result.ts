@@ -2,7 +2,7 @@
 // after the warm-up) and at the end (`summary`). The types are in trace/result.ts.
 
 import { podReady, workloadOf } from "../cluster/api.ts";
-import type { Store } from "../cluster/store.ts";
+import { controllerOf, type Store } from "../cluster/store.ts";
 import type { ControlPlaneSettings, KubeletSettings } from "../kubernetes/defaults.ts";
 import { nodeStatus, podStatusColumn } from "../kubernetes/kubectl.ts";
 import { LABEL_ZONE } from "../kubernetes/labels.ts";
@@ -13,6 +13,8 @@ import type { DrainSummary, InitialPod, InitialState, Summary } from "../trace/r
 
 /** The cluster at t=0: every node, every pod (with why it is not Running and Ready), every Service's endpoints. */
 export function initialState(store: Store): InitialState {
+  const names = store.keys("Pod");
+  const owners = workloads(store);
   return {
     nodes: store.list("Node").map((n) => ({
       name: n.metadata.name,
@@ -20,7 +22,7 @@ export function initialState(store: Store): InitialState {
       status: nodeStatus(n),
       taints: (n.spec.taints ?? []).map(taintString),
     })),
-    pods: store.list("Pod").map((p) => initialPod(store, p)),
+    pods: store.list("Pod").map((p, i) => initialPod(store, p, names[i]!, owners(p))),
     endpoints: store.list("EndpointSlice").map((s) => ({
       service: s.service,
       ready: s.endpoints.filter((e) => e.conditions.ready).length,
@@ -33,22 +35,35 @@ export function initialState(store: Store): InitialState {
   };
 }
 
-function initialPod(store: Store, pod: Pod): InitialPod {
+function initialPod(store: Store, pod: Pod, name: string, owner: string): InitialPod {
   const ready = podReady(pod);
   const out: InitialPod = {
-    pod: `${pod.metadata.namespace}/${pod.metadata.name}`,
+    pod: name,
     node: pod.spec.nodeName ?? null,
     phase: pod.status.phase,
     ready,
-    owner: ownerOf(store, pod),
+    owner,
   };
   if (pod.status.phase === "Running" && ready) return out;
   return { ...out, ...notRunningReason(store, pod) };
 }
 
-/** The pod's workload; a bare Pod is its own (`Pod/<ns>/<name>`). */
-export function ownerOf(store: Store, pod: Pod): string {
-  return workloadOf({ store }, pod) ?? `Pod/${pod.metadata.namespace}/${pod.metadata.name}`;
+/**
+ * Each pod's workload; a bare Pod is its own (`Pod/<ns>/<name>`). One text per controller, shared by
+ * its pods (150,000 pods have a few hundred owners).
+ */
+function workloads(store: Store): (pod: Pod) => string {
+  const byController = new Map<string, string>();
+  return (pod) => {
+    const controller = controllerOf(pod);
+    if (controller === undefined) return `Pod/${pod.metadata.namespace}/${pod.metadata.name}`;
+    let workload = byController.get(controller);
+    if (workload === undefined) {
+      workload = workloadOf({ store }, pod) ?? controller;
+      byController.set(controller, workload);
+    }
+    return workload;
+  };
 }
 
 /**
@@ -96,6 +111,7 @@ export function summarize(
   const counts: Record<string, number> = {};
   for (const e of events) counts[e.type] = (counts[e.type] ?? 0) + 1;
   const cp = settings.controlPlane;
+  const names = store.keys("Pod");
   return {
     duration,
     engineEvents: processed,
@@ -116,8 +132,8 @@ export function summarize(
       status: nodeStatus(n),
       taints: (n.spec.taints ?? []).map(taintString),
     })),
-    pods: store.list("Pod").map((p) => ({
-      pod: `${p.metadata.namespace}/${p.metadata.name}`,
+    pods: store.list("Pod").map((p, i) => ({
+      pod: names[i]!,
       node: p.spec.nodeName ?? null,
       status: podStatusColumn(p),
       ready: p.status.conditions.some((c) => c.type === "Ready" && c.status === "True"),

@@ -12,14 +12,19 @@
 
 import { build, type Histogram, initWebAssemblySync } from "hdr-histogram-js";
 
-const WASM = (() => {
-  try {
-    initWebAssemblySync();
-    return true;
-  } catch {
-    return false;
+/** Compiled on the first histogram, not at import: a run without callers never needs it. */
+let wasm: boolean | undefined;
+function useWasm(): boolean {
+  if (wasm === undefined) {
+    try {
+      initWebAssemblySync();
+      wasm = true;
+    } catch {
+      wasm = false;
+    }
   }
-})();
+  return wasm;
+}
 
 const US = 1e6;
 
@@ -31,7 +36,7 @@ function histogram(): Histogram {
     // an hour in µs; larger values grow it
     highestTrackableValue: 3_600 * US,
     autoResize: true,
-    useWebAssembly: WASM,
+    useWebAssembly: useWasm(),
   });
 }
 

@@ -1,7 +1,9 @@
 // The scheduler cache (src/controllers/scheduler/cache.ts) is updated write by write; whatever the
 // writes, it must equal a count made from scratch from the store: per node the pods that count
 // (bound, not Succeeded or Failed, Terminating included), their requests, and per workload the
-// active (not Terminating) pods. Built as Kubernetes' cache tests are: an engine, a store, the cache.
+// active (not Terminating) pods; and the room it keeps by position in the node list (room.ts) must
+// answer as the walk's test would node by node. Built as Kubernetes' cache tests are: an engine, a
+// store, the cache.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -33,7 +35,13 @@ function pod(i: number, owner: number): Pod {
     },
     spec: {
       containers: [
-        { name: "c", resources: { requests: { cpu: 0.1 * (1 + (i % 3)), memory: 2 ** 20 * (i + 1) } } },
+        // every seventh pod asks for a fraction of a byte, which the room leaves to the walk
+        {
+          name: "c",
+          resources: {
+            requests: { cpu: 0.1 * (1 + (i % 3)), memory: 2 ** 20 * (i + 1) + (i % 7 === 0 ? 0.5 : 0) },
+          },
+        },
       ],
     },
     status: { phase: "Pending", conditions: [], containerStatuses: [] },
@@ -41,6 +49,15 @@ function pod(i: number, owner: number): Pod {
 }
 
 const NODES = ["n-a", "n-b", "n-c", "n-d"];
+
+/** Requests the room is asked about: millicores and whole bytes (the walk asks for no other). */
+const REQUESTS: [number, number][] = [
+  [0, 0],
+  [100, 2 ** 20],
+  [3700, 2 ** 20],
+  [200, 2 ** 34 - 2 ** 24],
+  [4001, 0],
+];
 
 const ops = fc.array(
   fc.oneof(
@@ -51,6 +68,7 @@ const ops = fc.array(
     fc.record({ op: fc.constant("delete" as const), pod: fc.nat(30) }),
     fc.record({ op: fc.constant("resize" as const), node: fc.nat(3), pods: fc.integer({ min: 1, max: 20 }) }),
     fc.record({ op: fc.constant("deleteNode" as const), node: fc.nat(3) }),
+    fc.record({ op: fc.constant("cordon" as const), node: fc.nat(3) }),
   ),
   { maxLength: 80 },
 );
@@ -126,7 +144,17 @@ describe("the scheduler cache", () => {
               else store.create(node(NODES[s.node]!, 10));
               break;
             }
+            case "cordon": {
+              const n = store.get("Node", NODES[s.node]!);
+              if (n) {
+                n.spec.unschedulable = !n.spec.unschedulable;
+                store.update(n);
+              }
+              break;
+            }
           }
+          // a scheduling cycle lists the nodes between writes
+          if ("pod" in s && s.pod % 2 === 0) cache.nodeList();
         }
         const want = recount(store);
         for (const name of NODES) {
@@ -145,6 +173,26 @@ describe("the scheduler cache", () => {
             expect(cache.ownerCounts(key)?.[row] ?? 0).toBe(want.owners.get(`${key}|${name}`) ?? 0);
           }
         }
+        const { nodes, rows } = cache.nodeList();
+        const n = nodes.length;
+        const passes = (row: number, cpu: number, memory: number) =>
+          cache.blocked[row] === 0 &&
+          cache.freePods[row]! >= 1 &&
+          cache.freeCpuMilli[row]! >= cpu &&
+          cache.memory[row]! + memory <= cache.allocMemory[row]!;
+        for (const [cpu, memory] of REQUESTS)
+          for (let start = 0; start < n; start++)
+            for (let want = 1; want <= n; want++) {
+              let all = true;
+              let whole = true;
+              for (let k = 0; k < want; k++) {
+                const row = rows[(start + k) % n]!;
+                all &&= passes(row, cpu, memory);
+                whole &&= Number.isSafeInteger(cache.memory[row]);
+              }
+              // where a node holds a fraction of a byte the room says no and leaves it to the walk
+              expect(cache.roomFor(start, want, n, cpu, memory)).toBe(all && whole);
+            }
       }),
       { numRuns: 200 },
     );

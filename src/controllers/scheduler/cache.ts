@@ -17,6 +17,7 @@ import { controllerOf, keyOf } from "../../cluster/store.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
 import { podInfo, podRequests } from "./pod-info.ts";
+import { memoryLeft, Room } from "./room.ts";
 
 /** What a counted pod adds to its node's row. */
 export interface Counted {
@@ -81,6 +82,10 @@ export class SchedulerCache {
   private listed: readonly Node[] | undefined;
   /** row of each node of the last `store.list("Node")`, by position */
   private order = new Int32Array(0);
+  /** position of each row in that list, or -1 */
+  private positionOf = new Int32Array(0);
+  /** what the nodes of that list have room for, by position */
+  private readonly room = new Room();
 
   constructor(private readonly ctx: Pick<Cluster, "store">) {
     ctx.store.observe((obj) => this.observe(obj));
@@ -105,9 +110,44 @@ export class SchedulerCache {
     if (nodes !== this.listed) {
       this.listed = nodes;
       if (this.order.length < nodes.length) this.order = new Int32Array(nodes.length * 2);
+      this.positionOf.fill(-1);
       for (let i = 0; i < nodes.length; i++) this.order[i] = this.refreshNode(nodes[i]!);
+      this.room.reset(nodes.length);
+      for (let i = 0; i < nodes.length; i++) {
+        this.positionOf[this.order[i]!] = i;
+        this.roomOf(this.order[i]!, true);
+      }
+      this.room.build();
     }
     return { nodes, rows: this.order };
+  }
+
+  /**
+   * Whether the `want` nodes from position `start` of the list (round it, `n` long) all pass the
+   * walk's test for a pod requesting `cpuMilli` and `memory` whole bytes (room.ts).
+   */
+  roomFor(start: number, want: number, n: number, cpuMilli: number, memory: number): boolean {
+    const end = start + want;
+    if (end <= n) return this.room.fits(start, end, cpuMilli, memory);
+    return this.room.fits(start, n, cpuMilli, memory) && this.room.fits(0, end - n, cpuMilli, memory);
+  }
+
+  /**
+   * A row's numbers changed: its position's room follows (a row out of the list has none), or is
+   * loaded for the `build` of a new list.
+   */
+  private roomOf(row: number, load = false): void {
+    const at = this.positionOf[row]!;
+    if (at < 0) return;
+    const free = this.freeCpuMilli[row]!;
+    // −∞ where the walk's test fails whatever the request: cordoned, tainted, no pod slot left
+    const cpu =
+      this.blocked[row] === 0 && this.freePods[row]! >= 1 && !Number.isNaN(free)
+        ? free
+        : Number.NEGATIVE_INFINITY;
+    const memory = memoryLeft(this.memory[row]!, this.allocMemory[row]!);
+    if (load) this.room.load(at, cpu, memory);
+    else this.room.set(at, cpu, memory);
   }
 
   rowOf(name: string): number {
@@ -124,6 +164,7 @@ export class SchedulerCache {
       this.freeCpuMilli[row] = Number.POSITIVE_INFINITY;
       this.scorePods[row] = 0.5 / DEFAULT_MAX_PODS;
       this.zone[row] = -1;
+      this.positionOf[row] = -1;
     }
     return row;
   }
@@ -173,6 +214,7 @@ export class SchedulerCache {
     this.zone = i32(this.zone);
     this.hostname = u8(this.hostname);
     this.taintSet = i32(this.taintSet);
+    this.positionOf = i32(this.positionOf);
     for (const [owner, counts] of this.owners) {
       const b = counts instanceof Uint16Array ? new Uint16Array(capacity) : new Int32Array(capacity);
       b.set(counts);
@@ -200,6 +242,7 @@ export class SchedulerCache {
     this.hostname[row] = labels?.[LABEL_HOSTNAME] !== undefined ? 1 : 0;
     this.taintSet[row] = this.taintSetOf(node.spec.taints);
     this.blocked[row] = this.unschedulable[row] || this.taintSet[row] !== 0 ? 1 : 0;
+    this.roomOf(row);
     return row;
   }
 
@@ -263,6 +306,7 @@ export class SchedulerCache {
     this.memory[c.row]! += c.memory;
     this.freePods[c.row]! -= 1;
     this.freeCpuMilli[c.row]! -= c.cpuMilli;
+    this.roomOf(c.row);
     if (c.antiAffinity) this.withRequiredAntiAffinity.add(pod);
     if (c.owner === undefined || c.terminating) return;
     let counts = this.owners.get(c.owner);
@@ -284,6 +328,7 @@ export class SchedulerCache {
     this.memory[c.row]! -= c.memory;
     this.freePods[c.row]! += 1;
     this.freeCpuMilli[c.row]! += c.cpuMilli;
+    this.roomOf(c.row);
     this.withRequiredAntiAffinity.delete(pod);
     if (c.owner === undefined || c.terminating) return;
     const counts = this.owners.get(c.owner);

@@ -24,6 +24,7 @@ import { FilterReasons, slot } from "./filter-reasons.ts";
 import { type AffinityState, affinityFilter, affinityPreFilter } from "./inter-pod-affinity.ts";
 import { matchesRequired, type RequiredNodeAffinity } from "./node-affinity.ts";
 import type { PodInfo } from "./pod-info.ts";
+import { wholeBytes } from "./room.ts";
 import { Scorer } from "./scores.ts";
 import { type SpreadState, spreadFilter, spreadPreFilter } from "./topology-spread.ts";
 import { type VolumeState, volumeFilter, volumePreFilter, volumeZoneFits } from "./volume-binding.ts";
@@ -160,7 +161,9 @@ export class SchedulingCycle {
    * A node that is not cordoned or tainted and has room passes every filter of a pod with no
    * claims, spread constraints or pod affinity (and none of the pods bound has required
    * anti-affinity) if it matches the pod's node selector: that common case is decided here, the rest
-   * by the plugins in `filter`. (One loop per case, so that each runs every branch it has.)
+   * by the plugins in `filter`. (One loop per case, so that each runs every branch it has.) Without a
+   * selector, when the cache's room (room.ts) shows that every node of the stretch ahead passes that
+   * test, they are taken at once: the loop would have found each of them, and nothing else.
    */
   private walk(rows: Int32Array, n: number, start: number, want: number): number {
     const info = this.info;
@@ -169,6 +172,8 @@ export class SchedulingCycle {
     const { blocked, freePods, freeCpuMilli, memory, allocMemory } = this.cache;
     const cpu = info.cpuMilli;
     const mem = info.memory;
+    if (n > 0 && wholeBytes(mem) && this.cache.roomFor(start % n, want, n, cpu, mem))
+      return this.takeAll(rows, n, start % n, want);
     const feasible = this.feasibleRows;
     const feasibleAt = this.feasibleAt;
     let found = 0;
@@ -191,6 +196,23 @@ export class SchedulingCycle {
     this.found = found;
     return processed;
   }
+
+  /** The walk when each of the `want` nodes from `start` passes its test: they are those found. */
+  private takeAll(rows: Int32Array, n: number, start: number, want: number): number {
+    if (this.positions.length < n) this.positions = Int32Array.from({ length: n * 2 }, (_, i) => i);
+    const first = Math.min(want, n - start);
+    this.feasibleRows.set(rows.subarray(start, start + first));
+    this.feasibleAt.set(this.positions.subarray(start, start + first));
+    if (first < want) {
+      this.feasibleRows.set(rows.subarray(0, want - first), first);
+      this.feasibleAt.set(this.positions.subarray(0, want - first), first);
+    }
+    this.found = want;
+    return want;
+  }
+
+  /** 0, 1, 2…: the positions of the node list */
+  private positions = new Int32Array(0);
 
   /** The walk for a pod with a node selector or required node affinity and nothing else. */
   private walkSelected(
