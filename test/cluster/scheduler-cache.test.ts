@@ -12,6 +12,7 @@ import { controllerOf, Store } from "../../src/cluster/store.ts";
 import { SchedulerCache } from "../../src/controllers/scheduler/cache.ts";
 import { Engine } from "../../src/engine/engine.ts";
 import type { Node, Pod } from "../../src/kubernetes/objects.ts";
+import { markTerminating, replicaSetPod } from "../helpers/store-writes.ts";
 
 function node(name: string, pods: number): Node {
   return {
@@ -26,26 +27,10 @@ function node(name: string, pods: number): Node {
 }
 
 function pod(i: number, owner: number): Pod {
-  return {
-    kind: "Pod",
-    metadata: {
-      name: `p-${i}`,
-      namespace: "default",
-      ownerReferences: [{ kind: "ReplicaSet", name: `rs-${owner}`, controller: true }],
-    },
-    spec: {
-      containers: [
-        // every seventh pod asks for a fraction of a byte, which the room leaves to the walk
-        {
-          name: "c",
-          resources: {
-            requests: { cpu: 0.1 * (1 + (i % 3)), memory: 2 ** 20 * (i + 1) + (i % 7 === 0 ? 0.5 : 0) },
-          },
-        },
-      ],
-    },
-    status: { phase: "Pending", conditions: [], containerStatuses: [] },
-  };
+  // every seventh pod asks for a fraction of a byte, which the room leaves to the walk
+  const memory = 2 ** 20 * (i + 1) + (i % 7 === 0 ? 0.5 : 0);
+  const requests = { cpu: 0.1 * (1 + (i % 3)), memory };
+  return replicaSetPod(i, owner, { containers: [{ name: "c", resources: { requests } }] }, "Pending");
 }
 
 const NODES = ["n-a", "n-b", "n-c", "n-d"];
@@ -116,10 +101,7 @@ describe("the scheduler cache", () => {
               }
               break;
             case "terminate":
-              if (p && store.exists(p) && p.metadata.deletionTimestamp === undefined) {
-                p.metadata.deletionTimestamp = engine.now + 30;
-                store.update(p, p.spec.nodeName);
-              }
+              markTerminating(engine, store, p);
               break;
             case "fail":
               if (p && store.exists(p)) {

@@ -13,16 +13,14 @@
 //   and so do the per-workload counts here, which feed the system default spreading.
 
 import type { Cluster } from "../../cluster/context.ts";
-import { controllerOf, keyOf } from "../../cluster/store.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
-import { podInfo, podRequests } from "./pod-info.ts";
+import { podInfo } from "./pod-info.ts";
 import { memoryLeft, Room } from "./room.ts";
+import { type Counts, ZoneBlocks, type ZoneView } from "./zone-blocks.ts";
 
 /** What a counted pod adds to its node's row. */
 export interface Counted {
-  /** `<namespace>/<name>`, the pod's key in the store */
-  key: string;
   row: number;
   terminating: boolean;
   cpuMilli: number;
@@ -32,13 +30,12 @@ export interface Counted {
   antiAffinity: boolean;
 }
 
-/** Pods per node of one workload; 16 bits until a node holds more than 65,535 of them. */
-export type Counts = Uint16Array | Int32Array;
+export type { Counts };
 
 /** The pods of the default per-node limit the LeastAllocated score assumes when allocatable has none. */
 const DEFAULT_MAX_PODS = 110;
 
-export class SchedulerCache {
+export class SchedulerCache implements ZoneView {
   private readonly rowByName = new Map<string, number>();
   /** rows in use */
   size = 0;
@@ -83,9 +80,11 @@ export class SchedulerCache {
   /** row of each node of the last `store.list("Node")`, by position */
   private order = new Int32Array(0);
   /** position of each row in that list, or -1 */
-  private positionOf = new Int32Array(0);
+  positionOf = new Int32Array(0);
   /** what the nodes of that list have room for, by position */
   private readonly room = new Room();
+  /** each workload's pods per zone by blocks of that list */
+  private readonly zoneBlocks = new ZoneBlocks(this);
 
   constructor(private readonly ctx: Pick<Cluster, "store">) {
     ctx.store.observe((obj) => this.observe(obj));
@@ -118,6 +117,7 @@ export class SchedulerCache {
         this.roomOf(this.order[i]!, true);
       }
       this.room.build();
+      this.zoneBlocks.invalidate();
     }
     return { nodes, rows: this.order };
   }
@@ -148,6 +148,24 @@ export class SchedulerCache {
     const memory = memoryLeft(this.memory[row]!, this.allocMemory[row]!);
     if (load) this.room.load(at, cpu, memory);
     else this.room.set(at, cpu, memory);
+  }
+
+  nodeRows(): { rows: Int32Array; n: number } {
+    return { rows: this.order, n: this.listed?.length ?? 0 };
+  }
+
+  workloads(): IterableIterator<[string, Counts]> {
+    return this.owners.entries();
+  }
+
+  /**
+   * Adds to `out` (per zone id) the pods of `owner` (its counts `own`) on the `want` nodes from
+   * position `start` of the last node list (round it, `n` long).
+   */
+  zoneSumsOver(owner: string, own: Counts, start: number, want: number, n: number, out: Float64Array): void {
+    const end = start + want;
+    this.zoneBlocks.sum(owner, own, this.order, start, Math.min(end, n), out);
+    if (end > n) this.zoneBlocks.sum(owner, own, this.order, 0, end - n, out);
   }
 
   rowOf(name: string): number {
@@ -238,7 +256,9 @@ export class SchedulerCache {
     this.unschedulable[row] = node.spec.unschedulable ? 1 : 0;
     const labels = node.metadata.labels;
     const zone = labels?.[LABEL_ZONE];
-    this.zone[row] = zone === undefined ? -1 : this.zoneId(zone);
+    const zoneId = zone === undefined ? -1 : this.zoneId(zone);
+    if (this.zone[row] !== zoneId) this.zoneBlocks.invalidate();
+    this.zone[row] = zoneId;
     this.hostname[row] = labels?.[LABEL_HOSTNAME] !== undefined ? 1 : 0;
     this.taintSet[row] = this.taintSetOf(node.spec.taints);
     this.blocked[row] = this.unschedulable[row] || this.taintSet[row] !== 0 ? 1 : 0;
@@ -278,7 +298,7 @@ export class SchedulerCache {
       node !== undefined &&
       pod.status.phase !== "Succeeded" &&
       pod.status.phase !== "Failed" &&
-      this.ctx.store.get("Pod", before ? before.key : keyOf(pod)) === pod;
+      this.ctx.store.exists(pod);
     const terminating = pod.metadata.deletionTimestamp !== undefined;
     if (before) {
       // Status updates (Running, Ready…) leave the row as it is.
@@ -286,15 +306,15 @@ export class SchedulerCache {
       this.uncount(pod, before);
     }
     if (!counts) return;
-    const { cpuMilli, memory } = podRequests(pod);
+    // A pod's spec does not change: its requests, owner and terms are those worked out once.
+    const info = podInfo(pod);
     const c: Counted = {
-      key: before ? before.key : keyOf(pod),
       row: this.rowOf(node!),
       terminating,
-      cpuMilli,
-      memory,
-      owner: before ? before.owner : controllerOf(pod),
-      antiAffinity: podInfo(pod).requiredAntiAffinity.length > 0,
+      cpuMilli: info.cpuMilli,
+      memory: info.memory,
+      owner: info.owner,
+      antiAffinity: info.requiredAntiAffinity.length > 0,
     };
     this.count(pod, c);
   }
@@ -319,6 +339,7 @@ export class SchedulerCache {
       this.owners.set(c.owner, counts);
     }
     counts[c.row]! += 1;
+    this.zoneBlocks.add(c.owner, c.row, 1);
   }
 
   private uncount(pod: Pod, c: Counted): void {
@@ -332,6 +353,8 @@ export class SchedulerCache {
     this.withRequiredAntiAffinity.delete(pod);
     if (c.owner === undefined || c.terminating) return;
     const counts = this.owners.get(c.owner);
-    if (counts) counts[c.row]! -= 1;
+    if (!counts) return;
+    counts[c.row]! -= 1;
+    this.zoneBlocks.add(c.owner, c.row, -1);
   }
 }

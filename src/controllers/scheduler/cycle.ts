@@ -130,6 +130,7 @@ export class SchedulingCycle {
       this.feasibleAt = new Int32Array(want);
     }
     const start = state.nextStartNodeIndex;
+    this.tookAll = false;
     const processed = this.walk(rows, n, start, want);
     if (n > 0) state.nextStartNodeIndex = (start + processed) % n;
     const found = this.found;
@@ -139,7 +140,16 @@ export class SchedulingCycle {
     outcome.resolvable = this.resolvable;
     if (found === 0) return outcome;
     // Score and select
-    const chosen = this.scorer.select(pod, info, this.feasibleRows, this.feasibleAt, nodes, found, rng);
+    const chosen = this.scorer.select(
+      pod,
+      info,
+      this.feasibleRows,
+      this.feasibleAt,
+      nodes,
+      found,
+      rng,
+      this.tookAll,
+    );
     outcome.node = nodes[this.feasibleAt[chosen]!]!;
     return outcome;
   }
@@ -151,6 +161,8 @@ export class SchedulingCycle {
   }
 
   private found = 0;
+  /** this cycle's walk took a stretch of nodes at once (takeAll) */
+  private tookAll = false;
   private unresolvable = 0;
   private resolvable = 0;
 
@@ -208,6 +220,7 @@ export class SchedulingCycle {
       this.feasibleAt.set(this.positions.subarray(0, want - first), first);
     }
     this.found = want;
+    this.tookAll = true;
     return want;
   }
 

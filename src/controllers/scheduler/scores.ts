@@ -38,7 +38,8 @@ export class Scorer {
   /**
    * Scores the `n` feasible nodes (their rows `rows[0..n)`, their positions in `nodes` `at[0..n)`)
    * and picks one (selectHost): the best score, ties within 1e-9 (the scores are sums of floats)
-   * broken at random. Returns its index in `0..n)`.
+   * broken at random. Returns its index in `0..n)`. `stretch`: the nodes are the `n` from position
+   * `at[0]` of the list, round it.
    */
   select(
     pod: Pod,
@@ -48,11 +49,12 @@ export class Scorer {
     nodes: readonly Node[],
     n: number,
     rng: Rng,
+    stretch: boolean,
   ): number {
     const cache = this.cache;
     const defaultSpread = !info.hasSpreadConstraints && info.owner !== undefined;
     const own = defaultSpread ? cache.ownerCounts(info.owner!) : undefined;
-    if (defaultSpread) this.zoneSumsOf(own, rows, n);
+    if (defaultSpread) this.zoneSumsOf(info.owner!, own, rows, n, stretch ? at[0]! : -1, nodes.length);
     const zoneSums = this.zoneSums;
     const podTerms = this.podTerms(pod, info, rows, at, nodes, n);
     const { hostname, zone, cpuMilli, scoreCpu, podCount, scorePods } = cache;
@@ -128,13 +130,27 @@ export class Scorer {
     return out;
   }
 
-  /** The workload's active pods per zone, over the feasible nodes. */
-  private zoneSumsOf(own: Counts | undefined, rows: Int32Array, n: number): void {
+  /**
+   * The workload's active pods per zone, over the feasible nodes: from the cache's blocks when they
+   * are the stretch of the node list from position `start` (zone-blocks.ts), else node by node.
+   */
+  private zoneSumsOf(
+    owner: string,
+    own: Counts | undefined,
+    rows: Int32Array,
+    n: number,
+    start: number,
+    listed: number,
+  ): void {
     const cache = this.cache;
     if (this.zoneSums.length < cache.zones.length) this.zoneSums = new Float64Array(cache.zones.length * 2);
     const zoneSums = this.zoneSums;
     zoneSums.fill(0, 0, cache.zones.length);
     if (!own) return;
+    if (start >= 0) {
+      cache.zoneSumsOver(owner, own, start, n, listed, zoneSums);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const row = rows[i]!;
       const z = cache.zone[row]!;
