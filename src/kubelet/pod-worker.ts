@@ -1,7 +1,7 @@
 // One pod on one kubelet, as pkg/kubelet/pod_workers.go drives it: its containers start, are
 // probed (prober-manager.ts), killed for a failed probe, exit, restart in place or wait out their
 // back-off (restart.ts), and terminate when the pod is deleted; each change reaches the API through
-// the pod's status manager (status-manager.ts). The application inside follows the scenario's
+// the kubelet's status manager (status-manager.ts). The application inside follows the scenario's
 // `behaviour` (app.ts) and the timeline's pod actions (deadlock, crash, dependency-down/up, recover).
 
 import type { Timer } from "../engine/engine.ts";
@@ -68,7 +68,8 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   }
 
   // The prober, the status manager and the restarts call back into this worker's own methods and
-  // fields (ProbeResults, RestartHost, PodStatusSource): no closures per pod.
+  // fields (ProbeResults, PodStatusSource, RestartHost): no closures per pod.
+  /** The container restarts and their back-off (restart.ts), made at the first exit. */
   private get restarts(): Restarts {
     this.restartsModel ??= new Restarts(this.host, this);
     return this.restartsModel;

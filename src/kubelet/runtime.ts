@@ -25,6 +25,8 @@ export const DEFAULT_CRASH_EXIT_CODE = 1;
 const NO_PROBE_WORKERS = new Map<ProbeType, ProbeWorker>();
 /** The probes of every container without any. */
 const NO_PROBES: readonly ResolvedProbe[] = [];
+/** Each probe type and its Container field, named once (not a string per container). */
+const PROBE_FIELDS = PROBE_TYPES.map((type) => [type, `${type}Probe`] as const);
 
 /** One container of the pod and its current instance. */
 export class ContainerRun implements ContainerView, AppProcess {
@@ -57,8 +59,8 @@ export class ContainerRun implements ContainerView, AppProcess {
     readonly behaviour: Behaviour,
   ) {
     let probes: ResolvedProbe[] | undefined;
-    for (const type of PROBE_TYPES) {
-      const p = spec[`${type}Probe`];
+    for (const [type, field] of PROBE_FIELDS) {
+      const p = spec[field];
       if (!p) continue;
       probes ??= [];
       probes.push(resolveProbe(type, p));
@@ -96,10 +98,11 @@ export function writeContainerStatus(
   if (!s) {
     s = { name: c.name, ready: false, started: false, restartCount: 0, state: "waiting" };
     statuses.push(s);
-    statuses.sort(
-      (a, b) =>
-        containers.findIndex((x) => x.name === a.name) - containers.findIndex((x) => x.name === b.name),
-    );
+    if (statuses.length > 1)
+      statuses.sort(
+        (a, b) =>
+          containers.findIndex((x) => x.name === a.name) - containers.findIndex((x) => x.name === b.name),
+      );
   }
   s.restartCount = c.restartCount;
   s.ready = c.ready;

@@ -1,4 +1,4 @@
-// The kubelet's status manager for one pod (pkg/kubelet/status/status_manager.go, with
+// The kubelet's status manager, for each of its pods (pkg/kubelet/status/status_manager.go, with
 // kubelet_pods.go generateAPIPodStatus and prober_manager.go UpdatePodStatus): which containers are
 // ready, the pod's ContainersReady and Ready conditions and the events that say why Ready changed,
 // and the pod worker's periodic resync that keeps a not-ready pod's readiness probed.
