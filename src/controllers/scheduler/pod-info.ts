@@ -96,9 +96,9 @@ export function podInfo(pod: Pod): PodInfo {
 type Derived = Omit<PodInfo, "key" | "owner" | "tolerations" | "claims">;
 
 /**
- * The inputs of `Derived` as read from one pod of a template (each compared by identity: the
- * template's values are frozen, pod-template.ts), what was derived from them, and the claims of its
- * volumes (a StatefulSet's pod has volumes of its own, the rest of its spec from the template).
+ * The inputs of `Derived` as read from one pod of a template (compared by identity, the template's
+ * values being frozen, pod-template.ts; the tolerations element by element), what was derived from
+ * them, and the claims of its volumes (a StatefulSet's pod has volumes of its own).
  */
 interface Group {
   namespace: string;
