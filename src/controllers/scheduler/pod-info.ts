@@ -1,6 +1,7 @@
 // A pod as the scheduler's plugins read it (framework.PodInfo and each plugin's PreFilter state):
 // its requests, tolerations, node affinity, pod (anti-)affinity terms, spread constraints and
-// claims, worked out once per pod and kept, since a pod's spec does not change while it waits.
+// claims, worked out once per pod and kept, since a pod's spec does not change while it waits; what
+// is worked out from the values a template's pods share is worked out once per template.
 
 import { controllerOf, keyOf } from "../../cluster/store.ts";
 import { matchesSelector } from "../../kubernetes/labels.ts";
@@ -85,10 +86,107 @@ const infos = new WeakMap<Pod, PodInfo>();
 export function podInfo(pod: Pod): PodInfo {
   let info = infos.get(pod);
   if (!info) {
-    info = computePodInfo(pod);
+    info = sharedPodInfo(pod);
     infos.set(pod, info);
   }
   return info;
+}
+
+/** What a PodInfo holds that is worked out from the pod's spec values, its namespace and labels. */
+type Derived = Omit<PodInfo, "key" | "owner" | "tolerations" | "claims">;
+
+/**
+ * The inputs of `Derived` as read from one pod of a template (compared by identity, the template's
+ * values being frozen, pod-template.ts; the tolerations element by element), what was derived from
+ * them, and the claims of its volumes (a StatefulSet's pod has volumes of its own).
+ */
+interface Group {
+  namespace: string;
+  labels: Record<string, string> | undefined;
+  initContainers: Pod["spec"]["initContainers"];
+  tolerations: readonly Toleration[];
+  affinity: Pod["spec"]["affinity"];
+  constraints: Pod["spec"]["topologySpreadConstraints"];
+  nodeSelector: Pod["spec"]["nodeSelector"];
+  volumes: Pod["spec"]["volumes"];
+  claims: readonly string[];
+  derived: Derived;
+}
+
+/** By the containers array, which the pods of one template share (the last group seen for it). */
+const groups = new WeakMap<readonly Container[], Group>();
+
+/**
+ * podInfo for a pod whose inputs are those of the last pod seen with the same (frozen) containers:
+ * the same derived values, with its own key, owner, tolerations array and, when its volumes are its
+ * own, claims. Anything else is computed afresh, as computePodInfo does, and becomes the group.
+ */
+function sharedPodInfo(pod: Pod): PodInfo {
+  const containers = pod.spec.containers;
+  let group = groups.get(containers);
+  if (!group || !sameInputs(group, pod)) {
+    // Only a template's values are frozen (a group's containers are: freezing is for good); a bare
+    // or dumped pod's are its own, and shared with none.
+    if (!Object.isFrozen(containers)) return computePodInfo(pod);
+    group = groupOf(pod);
+    groups.set(containers, group);
+  }
+  const claims = pod.spec.volumes === group.volumes ? group.claims : claimsOf(pod);
+  return assemble(pod, group.derived, claims);
+}
+
+function groupOf(pod: Pod): Group {
+  const s = pod.spec;
+  return {
+    namespace: pod.metadata.namespace,
+    labels: pod.metadata.labels,
+    initContainers: s.initContainers,
+    tolerations: s.tolerations ?? NONE,
+    affinity: s.affinity,
+    constraints: s.topologySpreadConstraints,
+    nodeSelector: s.nodeSelector,
+    volumes: s.volumes,
+    claims: claimsOf(pod),
+    derived: derive(pod),
+  };
+}
+
+/** Does `pod` give `derive` the same inputs as the group's pod? (containers: the group's key) */
+function sameInputs(g: Group, pod: Pod): boolean {
+  const s = pod.spec;
+  return (
+    g.namespace === pod.metadata.namespace &&
+    g.initContainers === s.initContainers &&
+    g.affinity === s.affinity &&
+    g.constraints === s.topologySpreadConstraints &&
+    g.nodeSelector === s.nodeSelector &&
+    // the labels are read by the spread constraints only (matchLabelKeys, selfMatch)
+    ((s.topologySpreadConstraints ?? NONE).length === 0 || g.labels === pod.metadata.labels) &&
+    sameTolerations(g.tolerations, s.tolerations ?? NONE)
+  );
+}
+
+/**
+ * Each pod has its own tolerations array (admission writes one, the DaemonSet controller another),
+ * holding the template's tolerations and the ones added: equal element by element, field by field.
+ */
+function sameTolerations(a: readonly Toleration[], b: readonly Toleration[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (
+      x !== y &&
+      (x.key !== y.key ||
+        x.operator !== y.operator ||
+        x.value !== y.value ||
+        x.effect !== y.effect ||
+        x.tolerationSeconds !== y.tolerationSeconds)
+    )
+      return false;
+  }
+  return true;
 }
 
 /** millicores, as resource.Quantity.MilliValue rounds them */
@@ -162,14 +260,46 @@ function spreadConstraint(pod: Pod, c: TopologySpreadConstraint): SpreadConstrai
 
 const NONE: readonly never[] = [];
 
-function computePodInfo(pod: Pod): PodInfo {
+/** A PodInfo worked out from the pod alone. */
+export function computePodInfo(pod: Pod): PodInfo {
+  return assemble(pod, derive(pod), claimsOf(pod));
+}
+
+/** One literal for every PodInfo, so that the scheduler's readers see one shape. */
+function assemble(pod: Pod, d: Derived, claims: readonly string[]): PodInfo {
+  return {
+    key: keyOf(pod),
+    namespace: d.namespace,
+    owner: controllerOf(pod),
+    cpuMilli: d.cpuMilli,
+    memory: d.memory,
+    tolerations: pod.spec.tolerations ?? NONE,
+    toleratesUnschedulable: d.toleratesUnschedulable,
+    nodeAffinity: d.nodeAffinity,
+    preferredNodeAffinity: d.preferredNodeAffinity,
+    requiredAffinity: d.requiredAffinity,
+    requiredAntiAffinity: d.requiredAntiAffinity,
+    preferredAffinity: d.preferredAffinity,
+    preferredAntiAffinity: d.preferredAntiAffinity,
+    hasSpreadConstraints: d.hasSpreadConstraints,
+    spreadFilter: d.spreadFilter,
+    spreadScore: d.spreadScore,
+    claims,
+  };
+}
+
+function claimsOf(pod: Pod): readonly string[] {
+  const claims: string[] = [];
+  for (const v of pod.spec.volumes ?? NONE)
+    if (v.persistentVolumeClaim) claims.push(v.persistentVolumeClaim.claimName);
+  return claims.length > 0 ? claims : NONE;
+}
+
+function derive(pod: Pod): Derived {
   const { cpuMilli, memory } = podRequests(pod);
   const tolerations = pod.spec.tolerations ?? NONE;
   const affinity = pod.spec.affinity;
   const constraints = pod.spec.topologySpreadConstraints ?? NONE;
-  const claims: string[] = [];
-  for (const v of pod.spec.volumes ?? NONE)
-    if (v.persistentVolumeClaim) claims.push(v.persistentVolumeClaim.claimName);
   const spread = (when: TopologySpreadConstraint["whenUnsatisfiable"]) =>
     constraints.length === 0
       ? NONE
@@ -177,12 +307,9 @@ function computePodInfo(pod: Pod): PodInfo {
   const required = (terms: readonly PodAffinityTerm[] | undefined) =>
     terms && terms.length > 0 ? terms.map((t) => affinityTerm(pod, t)) : NONE;
   return {
-    key: keyOf(pod),
     namespace: pod.metadata.namespace,
-    owner: controllerOf(pod),
     cpuMilli,
     memory,
-    tolerations,
     toleratesUnschedulable: tolerations.some((t) =>
       tolerates(t, { key: TAINT_UNSCHEDULABLE, effect: "NoSchedule" }),
     ),
@@ -203,7 +330,6 @@ function computePodInfo(pod: Pod): PodInfo {
     hasSpreadConstraints: constraints.length > 0,
     spreadFilter: spread("DoNotSchedule"),
     spreadScore: spread("ScheduleAnyway"),
-    claims: claims.length > 0 ? claims : NONE,
   };
 }
 
