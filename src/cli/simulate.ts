@@ -17,7 +17,7 @@ import {
 } from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { jsonChunks } from "../report/json.ts";
-import { parseReportInclude, type ReportInclude } from "../report/privacy.ts";
+import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
 import { timelineChunks } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
 import { type PullLevers, type SimulationResult, simulate } from "../run/simulate.ts";
@@ -242,7 +242,6 @@ async function writeReport(
   budget: Budget,
   vary?: { key: string; values: string[] },
 ): Promise<void> {
-  const { redactForReport } = await import("../report/privacy.ts");
   const { simulatePayload, writeHtmlReport } = await import("../report/html.ts");
   const safe = redactForReport(
     scenario,

@@ -65,6 +65,8 @@ export class BulkStart {
     const done: Pod[] = [];
     for (const s of starts) {
       if (s.stopped) continue;
+      // quietly reads the pod's owner and claims, fixed at its creation (pod-template.ts freezes the
+      // owner references): the same answer here as when the start was asked for.
       this.quiet = this.open && !s.rebooted && quietly(s.pod);
       s.start();
       if (this.quiet) done.push(s.pod);

@@ -34,7 +34,7 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   terminating = false;
   /** stop() ran: everything this worker had scheduled is cancelled (its start among them) */
   stopped = false;
-  /** its containers ran before (the machine came back, or a cluster dump's pod with start times): restartCount climbs */
+  /** its containers ran before (the machine came back: their statuses keep the start times this kubelet wrote): restartCount climbs */
   readonly rebooted: boolean;
   resyncTimer: Timer | undefined;
   /** the kubelet process runs: its PLEG sees exits and its pod worker restarts them */
@@ -57,7 +57,8 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     behaviourOf: (container?: string) => Behaviour,
   ) {
     this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
-    // A dump's pod brings only its counts (no start time): it starts from them.
+    // A cluster dump's pod brings only its counts (load/cluster/dump.ts writes no start time): it is
+    // not rebooted, and starts from them.
     this.rebooted = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
   }
 

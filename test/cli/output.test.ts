@@ -83,6 +83,18 @@ describe("help", () => {
       expect(r.out).not.toMatch(/\bthe seed\b|seed's|seed \d{3}/i);
     },
   );
+
+  // main.ts loads a command's module only when it is named (or when none is): each must still be
+  // reachable from the top-level help, and a mistyped one still a usage error naming the nearest.
+  it("faultline --help lists every command, and a mistyped one exits 2 with the nearest", async () => {
+    const r = await cli(["--help"]);
+    expect(r.code).toBe(0);
+    for (const command of ["simulate", "detector", "probes", "serve", "audit"])
+      expect(r.out).toMatch(new RegExp(`^  ${command}\\b`, "m"));
+    const typo = await cli(["simulte", "x.yaml"]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain("(Did you mean simulate?)");
+  });
 });
 
 describe("the package", () => {

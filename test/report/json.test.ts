@@ -32,4 +32,25 @@ describe("formatJson", () => {
     expect([...jsonChunks(result, undefined, { allLeases: true })].join("")).toBe(text);
     expect(JSON.parse(text).summary).toEqual(JSON.parse(JSON.stringify(result.summary)));
   });
+
+  it("writes initial, leaseRenewals and summary as JSON.stringify does, lists longer than a piece too", () => {
+    // 450 pods: lists are written 200 elements at a time (json.ts pieces), which a small run never reaches.
+    const many = <T>(list: readonly T[], pod: (p: T, i: number) => T) =>
+      Array.from({ length: 450 }, (_, i) => pod(list[i % list.length]!, i));
+    const large = {
+      ...result,
+      initial: {
+        ...result.initial,
+        pods: many(result.initial.pods, (p, i) => ({ ...p, pod: `default/p-${i}` })),
+      },
+      summary: {
+        ...result.summary,
+        pods: many(result.summary.pods, (p, i) => ({ ...p, pod: `default/p-${i}` })),
+      },
+    };
+    const text = formatJson(large);
+    expect(text).toContain(`,"initial":${JSON.stringify(large.initial)},"events":[`);
+    expect(text).toContain(`,"leaseRenewals":${JSON.stringify(JSON.parse(text).leaseRenewals)},"summary":`);
+    expect(text).toContain(`,"summary":${JSON.stringify(large.summary)}`);
+  });
 });
