@@ -219,8 +219,10 @@ export class Store {
     m.delete(key);
     this.alive[this.serialOf(stored)!] = 0;
     this.sortedCache.delete(obj.kind);
-    if (obj.kind === "Pod") this.indexPod(obj, false);
-    this.notify("DELETED", obj);
+    // The stored object, which may not be `obj` itself (an equal copy, its key): it leaves the
+    // indexes, and watchers keeping state by its serial (BySerial) get the object they saw.
+    if (stored.kind === "Pod") this.indexPod(stored, false);
+    this.notify("DELETED", stored);
   }
 
   exists(obj: KubeObject): boolean {

@@ -39,12 +39,15 @@ export class DaemonSetController {
     const covered = new Set<string | undefined>();
     for (const p of this.cluster.store.podSetOwnedBy(`DaemonSet/${key}`))
       if (isActive(p)) covered.add(p.spec.nodeName);
-    const spec = withTolerations(ds).spec;
+    // One template for the pods of this pass: podFromTemplate shares its frozen parts among them
+    // (a template per pod made each pod's labels, ownerReferences and tolerations anew).
+    const template = withTolerations(ds);
+    const spec = template.spec;
     for (const node of this.cluster.store.list("Node")) {
       if (covered.has(node.metadata.name) || !shouldRunOn(spec, node)) continue;
       const pod = podFromTemplate(
         this.cluster,
-        withTolerations(ds),
+        template,
         ds.metadata.namespace,
         generatePodName(this.cluster, ds.metadata.namespace, ds.metadata.name),
         {

@@ -166,12 +166,12 @@ function member(pod: Pod): boolean {
 }
 
 export function endpointFor(svc: Service, pod: Pod): Endpoint {
-  const serving = pod.status.conditions.find((c) => c.type === "Ready")?.status === "True";
+  const serving = servingOf(pod);
   const terminating = pod.metadata.deletionTimestamp !== undefined;
   return {
     addresses: [pod.status.podIP ?? ""],
     conditions: {
-      ready: svc.spec.publishNotReadyAddresses === true || (serving && !terminating),
+      ready: readyOf(svc, serving, terminating),
       serving,
       terminating,
     },
@@ -201,12 +201,22 @@ function endpointView(e: Endpoint): EndpointView {
 
 const NO_LABELS: Record<string, string> = {};
 
+/** An endpoint's serving condition: the pod's Ready condition is True (podutil.IsPodReady). */
+function servingOf(pod: Pod): boolean {
+  return pod.status.conditions.find((c) => c.type === "Ready")?.status === "True";
+}
+
+/** An endpoint's ready condition (podToEndpoint, endpointslice/utils.go): serving and not terminating, or publishNotReadyAddresses. */
+function readyOf(svc: Service, serving: boolean, terminating: boolean): boolean {
+  return svc.spec.publishNotReadyAddresses === true || (serving && !terminating);
+}
+
 /** Whether the endpoint is the one endpointFor(svc, pod) would build now (conditions and address). */
 function unchanged(e: Endpoint, svc: Service, pod: Pod): boolean {
-  const serving = pod.status.conditions.find((c) => c.type === "Ready")?.status === "True";
+  const serving = servingOf(pod);
   const terminating = pod.metadata.deletionTimestamp !== undefined;
   return (
-    e.conditions.ready === (svc.spec.publishNotReadyAddresses === true || (serving && !terminating)) &&
+    e.conditions.ready === readyOf(svc, serving, terminating) &&
     e.conditions.serving === serving &&
     e.conditions.terminating === terminating &&
     e.addresses[0] === (pod.status.podIP ?? "")

@@ -339,6 +339,9 @@ export class NodeLifecycleController {
 
   private forgetNode(node: Node): void {
     this.health.delete(node.metadata.name);
+    // The next pass finds its records by name: a pass between the delete and this watch event (the
+    // same instant) may have kept this record at a list index, for a Node of the same name created since.
+    this.listed = [];
     for (const q of this.queues.values()) q.remove(node.metadata.name);
   }
 }

@@ -1,13 +1,14 @@
 // The store's list() is every stored object of a kind in key order, whatever creates and deletes came
 // between two lists (the keys of the last list are merged with the new ones, not sorted again), and
 // exists() is true exactly while the object itself is stored (not another object of the same key,
-// not an object of another store).
+// not an object of another store); delete() by an equal copy deletes the stored object, from its
+// indexes too, and its watchers are told of the object they saw.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/cluster/store.ts";
 import { Engine } from "../../src/engine/engine.ts";
-import type { Service } from "../../src/kubernetes/objects.ts";
+import type { Pod, Service } from "../../src/kubernetes/objects.ts";
 
 const service = (name: string): Service => ({
   kind: "Service",
@@ -69,5 +70,28 @@ describe("store indexes", () => {
     const again = store.create(service("a"));
     expect(store.exists(again)).toBe(true);
     expect(store.exists(a)).toBe(false);
+  });
+
+  it("delete() by an equal copy removes the stored object from the indexes and tells the watchers of it", () => {
+    const engine = new Engine(1);
+    const store = new Store(engine);
+    const pod = (): Pod =>
+      ({
+        kind: "Pod",
+        metadata: { name: "p", namespace: "default" },
+        spec: { nodeName: "n1", containers: [] },
+        status: { phase: "Running", conditions: [], containerStatuses: [] },
+      }) as unknown as Pod;
+    const stored = store.create(pod());
+    const deleted: Pod[] = [];
+    store.watch("Pod", (type, p) => {
+      if (type === "DELETED") deleted.push(p);
+    });
+    store.delete(pod());
+    engine.run(0);
+    expect(store.exists(stored)).toBe(false);
+    expect(store.podsOnNode("n1")).toEqual([]);
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]).toBe(stored);
   });
 });

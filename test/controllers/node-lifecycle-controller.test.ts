@@ -11,7 +11,17 @@ import {
 } from "../../src/controllers/node-lifecycle-controller.ts";
 import { computeZoneState, zoneRate } from "../../src/controllers/zone-state.ts";
 import { MONITOR_PASS_PROCESSING, resolveControlPlane } from "../../src/kubernetes/defaults.ts";
-import { type Harness, harness, lease, node, pod, readyOf, renew, taintsOf } from "./harness.ts";
+import {
+  type Harness,
+  harness,
+  lease,
+  node,
+  pod,
+  readyOf,
+  renew,
+  taintsOf,
+  UNREACHABLE_NOEXECUTE,
+} from "./harness.ts";
 
 const PASS = 5 + MONITOR_PASS_PROCESSING;
 
@@ -240,6 +250,23 @@ describe("node lifecycle controller: taints", () => {
     h.to(30);
     expect(h.events("NodeTainted")).toMatchObject([
       { t: 20, taint: "node.kubernetes.io/unschedulable:NoSchedule", cause: "unschedulable" },
+    ]);
+  });
+
+  it("a NoExecute taint written on a Ready node between passes is removed at the next pass (markNodeAsReachable)", () => {
+    // Passes before t=20 found the node Ready, untainted: the controller only reads its Lease while
+    // nothing writes the Node; this write must send the next pass through processTaintBaseEviction.
+    const h = cluster({ n1: "a" });
+    keepAlive(h, "n1");
+    h.engine.at(20, () => {
+      const n = h.store.get("Node", "n1")!;
+      n.spec.taints = [{ ...UNREACHABLE_NOEXECUTE, timeAdded: 20 }];
+      h.store.update(n);
+    });
+    h.to(20 + PASS + 0.001);
+    expect(taintsOf(h, "n1")).toEqual([]);
+    expect(h.events("NodeTaintRemoved")).toMatchObject([
+      { taint: "node.kubernetes.io/unreachable:NoExecute", cause: "ready-again" },
     ]);
   });
 });
