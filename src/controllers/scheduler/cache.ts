@@ -30,8 +30,6 @@ export interface Counted {
   antiAffinity: boolean;
 }
 
-export type { Counts };
-
 /** The pods of the default per-node limit the LeastAllocated score assumes when allocatable has none. */
 const DEFAULT_MAX_PODS = 110;
 
