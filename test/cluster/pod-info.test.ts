@@ -197,6 +197,25 @@ describe("podInfo shared by a template's pods", () => {
     expect(podInfo(second).toleratesUnschedulable).toBe(false);
   });
 
+  // Only frozen values (a template's, pod-template.ts) are shared: a bare pod's may be written in
+  // place, so that a later pod holding the same objects has other inputs behind the same identities.
+  it("takes nothing from a group for a pod whose containers are not frozen", () => {
+    const spec: PodSpec = { containers: [container(0.5, 1)], nodeSelector: { disk: "ssd" } };
+    const bare = (name: string): Pod => ({
+      kind: "Pod",
+      metadata: { name, namespace: "default" },
+      spec: { ...spec },
+      status: { phase: "Pending", conditions: [], containerStatuses: [] },
+    });
+    const first = bare("first");
+    expect(podInfo(first)).toStrictEqual(computePodInfo(first));
+    spec.nodeSelector!.disk = "hdd";
+    spec.containers[0]!.resources!.requests!.cpu = 2;
+    const second = bare("second");
+    expect(podInfo(second)).toStrictEqual(computePodInfo(second));
+    expect(podInfo(second).cpuMilli).toBe(2000);
+  });
+
   it("gives every PodInfo the same keys in the same order (one shape for the scheduler's readers)", () => {
     const t: PodTemplateSpec = { spec: { containers: [container(0.5, 1)] } };
     const a = makePod([t], { template: 0, own: "none", bare: false });

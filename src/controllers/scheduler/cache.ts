@@ -30,8 +30,6 @@ export interface Counted {
   antiAffinity: boolean;
 }
 
-export type { Counts };
-
 /** The pods of the default per-node limit the LeastAllocated score assumes when allocatable has none. */
 const DEFAULT_MAX_PODS = 110;
 
@@ -140,7 +138,8 @@ export class SchedulerCache implements ZoneView {
     const at = this.positionOf[row]!;
     if (at < 0) return;
     const free = this.freeCpuMilli[row]!;
-    // −∞ where the walk's test fails whatever the request: cordoned, tainted, no pod slot left
+    // −∞ where the walk's test fails whatever the request: cordoned, tainted, no pod slot left, or
+    // NaN left (∞ − ∞), which the walk's `≥` fails but the room's `<` test (room.ts fits) would pass
     const cpu =
       this.blocked[row] === 0 && this.freePods[row]! >= 1 && !Number.isNaN(free)
         ? free
@@ -306,7 +305,8 @@ export class SchedulerCache implements ZoneView {
       this.uncount(pod, before);
     }
     if (!counts) return;
-    // A pod's spec does not change: its requests, owner and terms are those worked out once.
+    // A pod's spec does not change, nor its owner (no model rewrites a pod's ownerReferences): its
+    // requests, owner and terms are those worked out once.
     const info = podInfo(pod);
     const c: Counted = {
       row: this.rowOf(node!),

@@ -5,11 +5,14 @@
 //
 // Per position it keeps the two numbers the walk's own test reads (cycle.ts walk):
 // - cpu: the millicores left (allocatable − requested), or −∞ when the node is cordoned, has a
-//   NoSchedule/NoExecute taint or no room for one more pod; `cpu ≥ request` is then the walk's
-//   test on those four;
+//   NoSchedule/NoExecute taint or no room for one more pod (and for NaN, which no request passes);
+//   `cpu ≥ request` is then the walk's test on those four, a request being never NaN (a sum of
+//   rounded quantities, which the loader takes finite and ≥ 0, load/check.ts quantity);
 // - memory: the bytes left, or −∞ when what the node holds or has is not a whole number of bytes
-//   below 2^53 (or +∞ when it gives none). For whole numbers there the subtraction is exact, so `request ≤ left` answers
-//   `requested + request ≤ allocatable` as the walk computes it; otherwise the walk decides.
+//   below 2^53 (or +∞ when it gives none). For whole numbers there the subtraction is exact, so
+//   `request ≤ left` answers `requested + request ≤ allocatable` as the walk computes it, for a
+//   request of whole bytes too (the walk asks the room about no other, cycle.ts); otherwise the
+//   walk decides.
 
 export class Room {
   /** leaves: a power of two, at least the positions */

@@ -18,10 +18,11 @@
 import type { Rng } from "../../engine/rng.ts";
 import { matchesSelector } from "../../kubernetes/labels.ts";
 import type { Node, Pod } from "../../kubernetes/objects.ts";
-import type { Counts, SchedulerCache } from "./cache.ts";
+import type { SchedulerCache } from "./cache.ts";
 import { affinityScoreOf, preferredAffinityScores } from "./inter-pod-affinity.ts";
 import { preferredScore } from "./node-affinity.ts";
 import type { PodInfo } from "./pod-info.ts";
+import type { Counts } from "./zone-blocks.ts";
 
 /** DefaultNormalizeScore's maximum (framework.MaxNodeScore). */
 const MAX_NODE_SCORE = 100;
