@@ -10,7 +10,7 @@ import { workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
 import type { WatchEventType } from "../cluster/store.ts";
 import { minor, NODE_STATUS_REPORT_JITTER_SINCE_MINOR } from "../kubernetes/defaults.ts";
-import type { KubeObject, Pod } from "../kubernetes/objects.ts";
+import type { Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { KubeletStart } from "../trace/node-events.ts";
@@ -18,7 +18,7 @@ import type { BulkStart } from "./bulk-start.ts";
 import { NodeLease } from "./node-lease.ts";
 import { NodeStatus } from "./node-status.ts";
 import { killOrphan, type PodEndHost, terminatePod } from "./pod-end.ts";
-import { type PodWorkerHost, podWorkerHost } from "./pod-host.ts";
+import { type PodHostEnv, type PodWorkerHost, podWorkerHost } from "./pod-host.ts";
 import { PodWorker } from "./pod-worker.ts";
 import { checkRunsTwice } from "./runs-twice.ts";
 import { RuntimeState } from "./runtime-state.ts";
@@ -44,7 +44,7 @@ export type KubeletEnv = Pick<
   "engine" | "store" | "trace" | "kubelet" | "version" | "versionString" | "behaviour" | "traffic"
 > & {
   machines: Pick<Machines, "runningCopies" | "reachable">;
-  scenario: { traffic?: readonly unknown[]; manifests: readonly { object: KubeObject }[] };
+  scenario: PodHostEnv["scenario"];
 };
 
 export class Kubelet {

@@ -19,18 +19,17 @@ import { type PodStatusApi, StatusManager } from "./status-manager.ts";
 
 /** What the host reads of the cluster (the kubelet's own KubeletEnv has it). */
 export type PodHostEnv = Pick<Context, "engine" | "store" | "trace" | "kubelet" | "traffic"> & {
-  scenario: { traffic?: readonly unknown[]; manifests: readonly { object: KubeObject }[] };
+  scenario: {
+    traffic?: readonly unknown[];
+    manifests: readonly { object: KubeObject }[];
+    nodes: readonly unknown[];
+  };
 };
 
 /** What the host reads of its kubelet as it changes. */
 export interface PodHostKubelet {
   readonly name: string;
-  /**
-   * the node's index: its pod CIDR is 10.244.<index>.0/24 (flannel's kube-flannel.yml net-conf.json
-   * "Network": "10.244.0.0/16", the usual kubeadm --pod-network-cidr; kube-controller-manager's
-   * --node-cidr-mask-size defaults to 24 for IPv4). Not checked: past node index 255 or a node's
-   * 254th address the strings leave the /16 and the /24 (no wrap, no exhaustion).
-   */
+  /** the node's index (1, 2, …), which picks its pod CIDR (podCidrPrefix) */
   readonly index: number;
   readonly minor: number;
   readonly kubeletStartedAt: number;
@@ -80,7 +79,10 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       setPodReady(ctx, pod, ready, { lane: "kubelet", ...(reason ? { reason } : {}), ...fields }),
   };
   let proberRng: Rng | undefined;
+  const prefix = podCidrPrefix(kubelet.index, ctx.scenario.nodes.length);
   let ipCounter = 1;
+  /** the counter went past the range's last address and started again: its addresses may be in use */
+  let wrapped = false;
   const brought = broughtAddresses(ctx.scenario.manifests);
   const host: Omit<PodWorkerHost, "status"> = {
     engine: ctx.engine,
@@ -110,18 +112,41 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       return proberRng;
     },
     nextIp: () => {
-      // Skip the addresses pods of a cluster dump brought with them (they keep theirs) while such a
-      // pod is here. Every other pod here has its address from this counter, below the next one:
-      // only a brought address can be taken, so only those are looked for among the node's pods.
-      for (;;) {
-        const ip = `10.244.${kubelet.index}.${ipCounter++}`;
-        if (!brought.has(ip) || !takenOn(ctx.store.podSetOnNode(node), ip)) return ip;
+      // host-local IPAM (containernetworking/plugins, plugins/ipam/host-local): the address after the
+      // last one it gave, wrapping at the range's end, skipping those in use. Before a wrap, every pod
+      // here has its address from this counter, below the next one, or brought it (a cluster dump's
+      // pods keep theirs): only a brought address can be taken, so only those are looked for.
+      // Not modelled: a /24 with every address in use (more than 254 pods at once, a maxPods above
+      // the default 110 that high) gets one in use again, where host-local would fail the sandbox.
+      for (let tries = 0; ; tries++) {
+        if (ipCounter > LAST_HOST_ADDRESS) {
+          ipCounter = 1;
+          wrapped = true;
+        }
+        const ip = `${prefix}.${ipCounter++}`;
+        if (tries >= LAST_HOST_ADDRESS || !(wrapped || brought.has(ip))) return ip;
+        if (!takenOn(ctx.store.podSetOnNode(node), ip)) return ip;
       }
     },
     whenRuntime: (action) => kubelet.whenRuntime(action),
     started: (pod) => kubelet.started(pod),
   };
   return Object.assign(host, { status: new StatusManager(host) });
+}
+
+/** The last host address of a node's /24 (.255 is its broadcast address). */
+const LAST_HOST_ADDRESS = 254;
+
+/**
+ * A node's pod CIDR without its last octet, as kube-controller-manager's range allocator gives them
+ * (--allocate-node-cidrs; --cluster-cidr cut by --node-cidr-mask-size, 24 for IPv4 by default;
+ * pkg/controller/nodeipam/ipam/range_allocator.go): one /24 per node. Up to 255 nodes the cluster
+ * CIDR is flannel's 10.244.0.0/16 (kube-flannel.yml net-conf.json "Network", the usual kubeadm
+ * --pod-network-cidr), node i taking 10.244.i.0/24. A /16 holds 256 of them, so a larger cluster is
+ * taken to have 10.0.0.0/8 (65,536 of them), node i taking 10.<i div 256>.<i mod 256>.0/24.
+ */
+export function podCidrPrefix(index: number, nodes: number): string {
+  return nodes <= 255 ? `10.244.${index}` : `10.${index >> 8}.${index & 255}`;
 }
 
 function takenOn(pods: ReadonlySet<Pod>, ip: string): boolean {

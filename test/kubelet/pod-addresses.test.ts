@@ -1,11 +1,13 @@
-// A node's pod addresses (src/kubelet/pod-host.ts nextIp): 10.244.<node index>.<n>, n counting up
-// from 1, skipping an address a pod of the scenario (a cluster dump's) brought with it while that pod
-// is on the node; once it is gone, its address is free again.
+// A node's pod addresses (src/kubelet/pod-host.ts nextIp): 10.244.<node index>.<n> up to 255 nodes,
+// 10.<index div 256>.<index mod 256>.<n> past them (a /16 holds 256 /24s), n counting up from 1,
+// skipping an address a pod of the scenario (a cluster dump's) brought with it while that pod is on
+// the node; once it is gone, its address is free again. Past .254 the count starts again at 1 and
+// skips every address a pod on the node holds (host-local IPAM).
 
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/cluster/store.ts";
 import { Engine } from "../../src/engine/engine.ts";
-import { podWorkerHost } from "../../src/kubelet/pod-host.ts";
+import { podCidrPrefix, podWorkerHost } from "../../src/kubelet/pod-host.ts";
 import { resolveKubelet } from "../../src/kubernetes/defaults.ts";
 import type { Pod } from "../../src/kubernetes/objects.ts";
 import { Trace } from "../../src/trace/events.ts";
@@ -19,7 +21,7 @@ function pod(name: string, node: string, podIP?: string): Pod {
   };
 }
 
-function host(manifests: Pod[]) {
+function host(manifests: Pod[], index = 1, nodes = 3) {
   const engine = new Engine(1);
   const store = new Store(engine);
   const ctx = {
@@ -27,11 +29,11 @@ function host(manifests: Pod[]) {
     store,
     trace: new Trace(engine),
     kubelet: resolveKubelet("1.32", {}),
-    scenario: { manifests: manifests.map((object) => ({ object })) },
+    scenario: { manifests: manifests.map((object) => ({ object })), nodes: new Array<unknown>(nodes) },
   };
   const kubelet = {
     name: "n-1",
-    index: 1,
+    index,
     minor: 32,
     kubeletStartedAt: 0,
     connected: () => true,
@@ -58,5 +60,30 @@ describe("a node's pod addresses", () => {
     const { store, host: h } = host([]);
     store.create(pod("web", "n-1"));
     expect([h.nextIp(), h.nextIp()]).toEqual(["10.244.1.1", "10.244.1.2"]);
+  });
+
+  it("starts again at 1 past .254, skipping every address a pod on the node holds", () => {
+    const { store, host: h } = host([]);
+    const given = Array.from({ length: 254 }, () => h.nextIp());
+    expect(given.at(-1)).toBe("10.244.1.254");
+    store.create(pod("old-a", "n-1", given[0]));
+    store.create(pod("old-c", "n-1", given[2]));
+    store.create(pod("old-elsewhere", "n-2", given[1]));
+    expect([h.nextIp(), h.nextIp(), h.nextIp()]).toEqual(["10.244.1.2", "10.244.1.4", "10.244.1.5"]);
+  });
+});
+
+describe("a node's pod CIDR", () => {
+  it.each([
+    // [node index, nodes in the cluster, the /24 without its last octet]
+    [1, 3, "10.244.1"],
+    [255, 255, "10.244.255"],
+    [1, 256, "10.0.1"],
+    [256, 256, "10.1.0"],
+    [300, 1000, "10.1.44"],
+    [5000, 5000, "10.19.136"],
+  ])("node %i of %i: %s.0/24", (index, nodes, prefix) => {
+    expect(podCidrPrefix(index, nodes)).toBe(prefix);
+    expect(host([], index, nodes).host.nextIp()).toBe(`${prefix}.1`);
   });
 });
