@@ -116,6 +116,7 @@ export class Kubelet {
       {
         name: spec.name,
         index,
+        ...(spec.podCIDR ? { podCIDR: spec.podCIDR } : {}),
         minor: m,
         get kubeletStartedAt() {
           return self.kubeletStartedAt;

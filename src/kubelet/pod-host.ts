@@ -6,6 +6,7 @@
 import { setPodCondition, setPodReady } from "../cluster/api.ts";
 import type { Context } from "../cluster/context.ts";
 import type { Rng } from "../engine/rng.ts";
+import { type Ipv4Cidr, ipv4 } from "../kubernetes/cidr.ts";
 import type { KubeletSettings } from "../kubernetes/defaults.ts";
 import {
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
@@ -29,8 +30,10 @@ export type PodHostEnv = Pick<Context, "engine" | "store" | "trace" | "kubelet" 
 /** What the host reads of its kubelet as it changes. */
 export interface PodHostKubelet {
   readonly name: string;
-  /** the node's index (1, 2, …), which picks its pod CIDR (podCidrPrefix) */
+  /** the node's index (1, 2, …), which picks its pod CIDR when it has none of its own (podCidr) */
   readonly index: number;
+  /** spec.podCIDR of a Node of a cluster dump, IPv4 (the range allocator gave it) */
+  readonly podCIDR?: Ipv4Cidr;
   readonly minor: number;
   readonly kubeletStartedAt: number;
   connected(): boolean;
@@ -79,7 +82,7 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       setPodReady(ctx, pod, ready, { lane: "kubelet", ...(reason ? { reason } : {}), ...fields }),
   };
   let proberRng: Rng | undefined;
-  const prefix = podCidrPrefix(kubelet.index, ctx.scenario.nodes.length);
+  const cidr = kubelet.podCIDR ?? podCidr(kubelet.index, ctx.scenario.nodes.length);
   let ipCounter = 1;
   /** the counter went past the range's last address and started again: its addresses may be in use */
   let wrapped = false;
@@ -116,15 +119,16 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       // last one it gave, wrapping at the range's end, skipping those in use. Before a wrap, every pod
       // here has its address from this counter, below the next one, or brought it (a cluster dump's
       // pods keep theirs): only a brought address can be taken, so only those are looked for.
-      // Not modelled: a /24 with every address in use (more than 254 pods at once, a maxPods above
-      // the default 110 that high) gets one in use again, where host-local would fail the sandbox.
+      // Not modelled: a range with every address in use (a /24 holding more than 254 pods at once,
+      // a maxPods above the default 110 that high) gives one in use again, where host-local would
+      // fail the sandbox.
       for (let tries = 0; ; tries++) {
-        if (ipCounter > LAST_HOST_ADDRESS) {
+        if (ipCounter > cidr.hosts) {
           ipCounter = 1;
           wrapped = true;
         }
-        const ip = `${prefix}.${ipCounter++}`;
-        if (tries >= LAST_HOST_ADDRESS || !(wrapped || brought.has(ip))) return ip;
+        const ip = ipv4(cidr.network + ipCounter++);
+        if (tries >= cidr.hosts || !(wrapped || brought.has(ip))) return ip;
         if (!takenOn(ctx.store.podSetOnNode(node), ip)) return ip;
       }
     },
@@ -134,19 +138,17 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
   return Object.assign(host, { status: new StatusManager(host) });
 }
 
-/** The last host address of a node's /24 (.255 is its broadcast address). */
-const LAST_HOST_ADDRESS = 254;
-
 /**
- * A node's pod CIDR without its last octet, as kube-controller-manager's range allocator gives them
- * (--allocate-node-cidrs; --cluster-cidr cut by --node-cidr-mask-size, 24 for IPv4 by default;
+ * A node's pod CIDR when the scenario gives none, as kube-controller-manager's range allocator gives
+ * them (--allocate-node-cidrs; --cluster-cidr cut by --node-cidr-mask-size, 24 for IPv4 by default;
  * pkg/controller/nodeipam/ipam/range_allocator.go): one /24 per node. Up to 255 nodes the cluster
  * CIDR is flannel's 10.244.0.0/16 (kube-flannel.yml net-conf.json "Network", the usual kubeadm
  * --pod-network-cidr), node i taking 10.244.i.0/24. A /16 holds 256 of them, so a larger cluster is
  * taken to have 10.0.0.0/8 (65,536 of them), node i taking 10.<i div 256>.<i mod 256>.0/24.
  */
-export function podCidrPrefix(index: number, nodes: number): string {
-  return nodes <= 255 ? `10.244.${index}` : `10.${index >> 8}.${index & 255}`;
+export function podCidr(index: number, nodes: number): Ipv4Cidr {
+  const third = nodes <= 255 ? 244 * 256 + index : index;
+  return { network: (10 * 65536 + third) * 256, hosts: 254 };
 }
 
 function takenOn(pods: ReadonlySet<Pod>, ip: string): boolean {

@@ -1,6 +1,7 @@
 // The scenario: what the user asks faultline to simulate, after loading and validation.
 // The YAML contract is documented in README.md ("Scenario file"); load/ turns a file into this.
 
+import type { Ipv4Cidr } from "../kubernetes/cidr.ts";
 import type { KubeObject, ManifestKind, ResourceList, Taint } from "../kubernetes/objects.ts";
 
 export const SUPPORTED_VERSIONS = [
@@ -40,6 +41,8 @@ export interface NodeSpec {
   labelsAsRegistered?: boolean;
   /** NotReady when the cluster was dumped: it starts so (run/not-ready-at-start.ts) */
   notReady?: NotReadyAtStart;
+  /** spec.podCIDR(s) of a Node of a cluster dump, its IPv4 one: new pods' addresses come from it */
+  podCIDR?: Ipv4Cidr;
 }
 
 /**

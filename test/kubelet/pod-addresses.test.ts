@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/cluster/store.ts";
 import { Engine } from "../../src/engine/engine.ts";
-import { podCidrPrefix, podWorkerHost } from "../../src/kubelet/pod-host.ts";
+import { podCidr, podWorkerHost } from "../../src/kubelet/pod-host.ts";
+import { type Ipv4Cidr, ipv4, parseIpv4Cidr } from "../../src/kubernetes/cidr.ts";
 import { resolveKubelet } from "../../src/kubernetes/defaults.ts";
 import type { Pod } from "../../src/kubernetes/objects.ts";
 import { Trace } from "../../src/trace/events.ts";
@@ -21,7 +22,7 @@ function pod(name: string, node: string, podIP?: string): Pod {
   };
 }
 
-function host(manifests: Pod[], index = 1, nodes = 3) {
+function host(manifests: Pod[], index = 1, nodes = 3, podCIDR?: Ipv4Cidr) {
   const engine = new Engine(1);
   const store = new Store(engine);
   const ctx = {
@@ -34,6 +35,7 @@ function host(manifests: Pod[], index = 1, nodes = 3) {
   const kubelet = {
     name: "n-1",
     index,
+    ...(podCIDR ? { podCIDR } : {}),
     minor: 32,
     kubeletStartedAt: 0,
     connected: () => true,
@@ -83,7 +85,32 @@ describe("a node's pod CIDR", () => {
     [300, 1000, "10.1.44"],
     [5000, 5000, "10.19.136"],
   ])("node %i of %i: %s.0/24", (index, nodes, prefix) => {
-    expect(podCidrPrefix(index, nodes)).toBe(prefix);
+    expect(podCidr(index, nodes)).toEqual(parseIpv4Cidr(`${prefix}.0/24`));
     expect(host([], index, nodes).host.nextIp()).toBe(`${prefix}.1`);
+  });
+
+  it("a dumped node's own spec.podCIDR gives its pods' addresses, from its first host address, wrapping at its last", () => {
+    const { host: h } = host([], 7, 3, parseIpv4Cidr("10.42.3.64/26"));
+    const given = Array.from({ length: 63 }, () => h.nextIp());
+    expect(given.slice(0, 2)).toEqual(["10.42.3.65", "10.42.3.66"]);
+    expect(given.at(61)).toBe("10.42.3.126");
+    expect(given.at(62)).toBe("10.42.3.65");
+  });
+
+  it.each([
+    ["10.42.3.0/24", { network: 10 * 16777216 + 42 * 65536 + 3 * 256, hosts: 254 }],
+    ["10.42.3.7/24", { network: 10 * 16777216 + 42 * 65536 + 3 * 256, hosts: 254 }],
+    ["192.168.0.0/16", { network: 192 * 16777216 + 168 * 65536, hosts: 65534 }],
+    ["10.0.0.0/30", { network: 10 * 16777216, hosts: 2 }],
+    ["10.0.0.0/31", undefined],
+    ["10.0.0.256/24", undefined],
+    ["fd00:10:244:1::/64", undefined],
+    ["10.0.0.0", undefined],
+  ])("parseIpv4Cidr(%s)", (text, cidr) => {
+    expect(parseIpv4Cidr(text)).toEqual(cidr);
+  });
+
+  it("ipv4 writes an unsigned 32-bit address dotted", () => {
+    expect(ipv4(parseIpv4Cidr("255.254.253.0/24")!.network + 252)).toBe("255.254.253.252");
   });
 });

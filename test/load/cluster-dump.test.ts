@@ -6,9 +6,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseIpv4Cidr } from "../../src/kubernetes/cidr.ts";
 import { parseJsonDump } from "../../src/load/cluster/json.ts";
 import { formatLoadError, LoadError } from "../../src/load/index.ts";
 import { parseYamlFile } from "../../src/load/source.ts";
+import { createSimulation } from "../../src/run/simulate.ts";
 import { cli, FAULTLINE, oneLine, shell } from "../cli/helpers.ts";
 import { load } from "./helpers.ts";
 
@@ -74,6 +76,32 @@ describe("a dump loads", () => {
       ],
     ).toEqual(["n2", "10.8.3.7", 4]);
     expect(s.ignored).toEqual([]);
+  });
+
+  it("a node's pod CIDR: podCIDRs' IPv4 one (dual-stack, either order) or podCIDR; IPv6 only or none: none; and the run's new pods get their addresses from it", () => {
+    const s = load(`${SCENARIO}manifests: [web.yaml]\n`, {
+      "dump.yaml": list(
+        node("n1", "a", "\n    podCIDR: fd00:10:8:1::/64\n    podCIDRs: [fd00:10:8:1::/64, 10.8.1.0/24]") +
+          node("n2", "a", "\n    podCIDR: 10.8.2.0/24") +
+          node("n3", "a", "\n    podCIDR: fd00:10:8:3::/64") +
+          node("n4", "a"),
+      ),
+      "web.yaml":
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: app}], topologySpreadConstraints: [{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}]}\n",
+    });
+    expect(s.nodes.map((n) => n.podCIDR)).toEqual([
+      parseIpv4Cidr("10.8.1.0/24"),
+      parseIpv4Cidr("10.8.2.0/24"),
+      undefined,
+      undefined,
+    ]);
+    const sim = createSimulation(s);
+    const ips = Object.fromEntries(
+      sim.store.list("Pod").map((p) => [p.spec.nodeName, p.status.podIP] as const),
+    );
+    // One pod per node (the spread constraint); n3 and n4 have no IPv4 pod CIDR of their own: the
+    // generated plan's 10.244.<node index>.0/24.
+    expect(ips).toEqual({ n1: "10.8.1.1", n2: "10.8.2.1", n3: "10.244.3.1", n4: "10.244.4.1" });
   });
 
   it("a folder of dumps, nodes in one file and pods in another, in any order", () => {
@@ -218,6 +246,12 @@ describe("bad dumps", () => {
       ),
     });
     expect(s.ignored.map((i) => i.kind)).toEqual(["ServiceMonitor"]);
+  });
+
+  it("a pod CIDR that is no CIDR: located", () => {
+    expect(error(SCENARIO, { "dump.yaml": list(node("n1", "a", "\n    podCIDRs: [10.8.1.0]")) })).toBe(
+      'dump.yaml:12:16: items[0].spec.podCIDRs[0]: "10.8.1.0" is not a CIDR (e.g. "10.244.1.0/24")',
+    );
   });
 
   it("no Node in the dump, nodes beside a dump, a dump that is not there", () => {

@@ -4,11 +4,12 @@
 // condition is not True keeps that condition and the node lifecycle controller's taints
 // (unreachable, not-ready, with timeAdded) aside, with their times: the run starts it NotReady.
 
+import { type Ipv4Cidr, parseIpv4Cidr } from "../../kubernetes/cidr.ts";
 import { LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { ResourceList, Taint } from "../../kubernetes/objects.ts";
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from "../../kubernetes/taints.ts";
 import type { NodeSpec } from "../../scenario/types.ts";
-import { fail, isObj, type Obj, obj, optBool, quantity, required } from "../check.ts";
+import { fail, isObj, list, type Obj, obj, optBool, quantity, required, str } from "../check.ts";
 import { labelMap } from "../manifest/meta.ts";
 import type { NotModelled } from "../manifest/not-modelled.ts";
 import { nodeName, parseTaints } from "../scenario/nodes.ts";
@@ -63,6 +64,8 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
   if (labels[LABEL_ZONE] !== undefined) node.zone = labels[LABEL_ZONE];
   if (labels[LABEL_REGION] !== undefined) node.region = labels[LABEL_REGION];
   if (optBool(src, [...sp, "unschedulable"], spec.unschedulable)) node.unschedulable = true;
+  const podCIDR = podCidrOf(src, sp, spec);
+  if (podCIDR) node.podCIDR = podCIDR;
   const out: DumpNode = { spec: node };
   const info = status.nodeInfo;
   if (isObj(info) && typeof info.kubeletVersion === "string") out.kubeletVersion = info.kubeletVersion;
@@ -110,6 +113,27 @@ export function optTime(src: SourceDoc, path: Path, v: unknown): number | undefi
       `${JSON.stringify(v)} is not a time in RFC 3339 form (e.g. "2025-01-01T00:00:00Z")`,
     );
   return ms / 1000;
+}
+
+/**
+ * The node's IPv4 pod CIDR: spec.podCIDRs (one per IP family, dual-stack) or spec.podCIDR (its first),
+ * as the range allocator set them. Absent, or IPv6 only: new pods get addresses from the plan of
+ * kubelet/pod-host.ts podCidr (an address's family changes nothing the models do).
+ */
+function podCidrOf(src: SourceDoc, path: Path, spec: Obj): Ipv4Cidr | undefined {
+  const [field, values] =
+    spec.podCIDRs == null
+      ? (["podCIDR", spec.podCIDR == null ? [] : [spec.podCIDR]] as const)
+      : (["podCIDRs", list(src, [...path, "podCIDRs"], spec.podCIDRs)] as const);
+  for (const [i, v] of values.entries()) {
+    const at = field === "podCIDRs" ? [...path, field, i] : [...path, field];
+    const s = str(src, at, v);
+    const cidr = parseIpv4Cidr(s);
+    if (cidr) return cidr;
+    if (!s.includes(":"))
+      fail(src, at, "invalid-value", `${JSON.stringify(s)} is not a CIDR (e.g. "10.244.1.0/24")`);
+  }
+  return undefined;
 }
 
 /** status.capacity / allocatable: cpu, memory and pods are what the scheduler's fit reads. */
