@@ -115,13 +115,16 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       return proberRng;
     },
     nextIp: () => {
-      // host-local IPAM (containernetworking/plugins, plugins/ipam/host-local): the address after the
-      // last one it gave, wrapping at the range's end, skipping those in use. Before a wrap, every pod
-      // here has its address from this counter, below the next one, or brought it (a cluster dump's
-      // pods keep theirs): only a brought address can be taken, so only those are looked for.
-      // Not modelled: a range with every address in use (a /24 holding more than 254 pods at once,
-      // a maxPods above the default 110 that high) gives one in use again, where host-local would
-      // fail the sandbox.
+      // host-local IPAM (containernetworking/plugins plugins/ipam/host-local/backend/allocator/
+      // allocator.go, GetIter and RangeIter.Next): round-robin from the last reserved address + 1,
+      // from RangeEnd (the last before broadcast) back to RangeStart (network + 1), skipping those
+      // in use. Before a wrap, every pod here has its address from this counter, below the next
+      // one, or brought it (a cluster dump's pods keep theirs): only a brought address can be
+      // taken, so only those are looked for. Two differences, kept so that every run's addresses
+      // stay as they were: Next also skips the range's Gateway (.1, the bridge's cni0 with flannel),
+      // where the count here starts at .1; and a range with every address in use (a /24 holding
+      // more than 254 pods at once, a maxPods above the default 110 that high) gives one in use
+      // again, where Get fails the sandbox ("no IP addresses available in range set").
       for (let tries = 0; ; tries++) {
         if (ipCounter > cidr.hosts) {
           ipCounter = 1;
