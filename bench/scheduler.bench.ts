@@ -5,11 +5,11 @@
 
 import type { Context } from "../src/cluster/context.ts";
 import { Store } from "../src/cluster/store.ts";
-import { SchedulerCache } from "../src/controllers/scheduler/cache.ts";
-import { type SchedulerState, SchedulingCycle } from "../src/controllers/scheduler/cycle.ts";
-import { podInfo } from "../src/controllers/scheduler/pod-info.ts";
 import { Engine } from "../src/engine/engine.ts";
 import type { Pod } from "../src/kubernetes/objects.ts";
+import { SchedulerCache } from "../src/scheduler/framework/cache.ts";
+import { type SchedulerState, SchedulingCycle } from "../src/scheduler/framework/cycle.ts";
+import { podInfo } from "../src/scheduler/framework/pod-info.ts";
 
 const NODES = 1000;
 const WORKLOADS = 100;

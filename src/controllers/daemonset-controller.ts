@@ -9,8 +9,8 @@ import { controllerOf } from "../cluster/store.ts";
 import { daemonSetTolerations } from "../kubernetes/admission.ts";
 import type { DaemonSet, Node } from "../kubernetes/objects.ts";
 import { toleratesAll } from "../kubernetes/taints.ts";
+import { bindPod } from "../scheduler/scheduler.ts";
 import { generatePodName, isActive, podFromTemplate } from "./pod-template.ts";
-import { bindPod } from "./scheduler.ts";
 import { WorkQueue } from "./work-queue.ts";
 
 export class DaemonSetController {

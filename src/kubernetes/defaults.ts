@@ -275,3 +275,5 @@ function definedOnly<T extends object>(o: T): Partial<T> {
   for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
   return out;
 }
+
+export * from "./scheduler-defaults.ts";

@@ -11,7 +11,6 @@ import { NodeLifecycleController } from "../controllers/node-lifecycle-controlle
 import { PersistentVolumeController } from "../controllers/persistentvolume-controller.ts";
 import { PodGCController } from "../controllers/podgc-controller.ts";
 import { ReplicaSetController } from "../controllers/replicaset-controller.ts";
-import { Scheduler, SchedulerCache } from "../controllers/scheduler.ts";
 import { StatefulSetController } from "../controllers/statefulset-controller.ts";
 import { TaintEvictionController } from "../controllers/taint-eviction-controller.ts";
 import { Engine } from "../engine/engine.ts";
@@ -24,6 +23,7 @@ import { kubeletVersionString } from "../kubernetes/defaults.ts";
 import type { KubeObject } from "../kubernetes/objects.ts";
 import { resolveSettings } from "../scenario/settings.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
+import { Scheduler, SchedulerCache } from "../scheduler/scheduler.ts";
 import { Trace } from "../trace/events.ts";
 import type { InitialState, SimulationResult } from "../trace/result.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 /** The model layers: what the page bundles and runs in the browser (src/simulate.ts moves to run/). */
 const MODELS = [
-  "^src/(controllers|cluster|kubelet|network|traffic|faults|kubernetes|scenario|trace|engine|run)/",
+  "^src/(controllers|scheduler|cluster|kubelet|network|traffic|faults|kubernetes|scenario|trace|engine|run)/",
   "^src/simulate[.]ts$",
 ];
 
@@ -51,6 +51,14 @@ const RULES: IForbiddenRuleType[] = [
     severity: "error",
     from: { pathNot: "^src/cli/" },
     to: { path: "^src/cli/" },
+  },
+  {
+    name: "the-scheduler-sits-on-the-store",
+    comment:
+      "src/scheduler/ is a control-plane component beside controllers/: the store, the kubelet, the network, the API types and the trace below it never import it",
+    severity: "error",
+    from: { path: "^src/(cluster|kubelet|network|traffic|faults|kubernetes|scenario|trace|engine)/" },
+    to: { path: "^src/scheduler/" },
   },
   {
     name: "models-import-no-node-modules",
@@ -113,6 +121,11 @@ describe("the structure of src/", () => {
       );
       file("src/serve/s.ts", 'import { c } from "../cli/c.ts";\nexport const s = c;\n');
       file("src/cli/c.ts", "export const c = 1;\n");
+      file(
+        "src/cluster/store.ts",
+        'import { q } from "../scheduler/framework/queue.ts";\nexport const st = q;\n',
+      );
+      file("src/scheduler/framework/queue.ts", "export const q = 1;\n");
       const names = new Set((await violations(dir)).map((v) => v.rule.name));
       expect([...names].sort()).toEqual([
         "detectors-import-only-the-engine",
@@ -121,6 +134,7 @@ describe("the structure of src/", () => {
         "models-know-no-cli-or-report",
         "no-cycles",
         "only-the-cli-imports-the-cli",
+        "the-scheduler-sits-on-the-store",
       ]);
     }, 120_000);
   });

@@ -1,9 +1,9 @@
 // The prose for the events of trace/scheduling-events.ts: kube-scheduler's events (its reasons and
-// FitError in its own words, from controllers/scheduler/fit-error.ts) and the PersistentVolume
+// FitError in its own words, from scheduler/framework/fit-error.ts) and the PersistentVolume
 // controller's and provisioner's.
 
-import { fitErrorMessage, reasonText } from "../../controllers/scheduler/fit-error.ts";
 import { printPodRow } from "../../kubernetes/kubectl.ts";
+import { fitErrorMessage, reasonText } from "../../scheduler/framework/fit-error.ts";
 import type { EventOf } from "../../trace/events.ts";
 import type { SchedulingEventFields } from "../../trace/scheduling-events.ts";
 import type { Printers, Prose } from "./prose.ts";

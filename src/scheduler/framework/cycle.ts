@@ -15,23 +15,35 @@
 
 import type { Cluster } from "../../cluster/context.ts";
 import type { Rng } from "../../engine/rng.ts";
+import {
+  ADAPTIVE_PERCENTAGE_BASE,
+  ADAPTIVE_PERCENTAGE_NODES_PER_POINT,
+  MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND,
+  MIN_FEASIBLE_NODES_TO_FIND,
+  minor,
+  UNRESOLVABLE_FIT_SINCE_MINOR,
+} from "../../kubernetes/defaults.ts";
 import type { Node, Pod } from "../../kubernetes/objects.ts";
-import { tolerates } from "../../kubernetes/taints.ts";
 import type { KubernetesVersion } from "../../scenario/types.ts";
 import type { FilterReason, PreFilterFailure } from "../../trace/scheduling-events.ts";
+import { type AffinityState, affinityFilter, affinityPreFilter } from "../plugins/inter-pod-affinity.ts";
+import { matchesRequired, nodeAffinityFilter, type RequiredNodeAffinity } from "../plugins/node-affinity.ts";
+import { nodeResourcesFitFilter } from "../plugins/node-resources-fit.ts";
+import { nodeUnschedulableFilter } from "../plugins/node-unschedulable.ts";
+import { type SpreadState, spreadFilter, spreadPreFilter } from "../plugins/pod-topology-spread.ts";
+import { TaintToleration } from "../plugins/taint-toleration.ts";
+import {
+  type VolumeState,
+  volumeFilter,
+  volumePreFilter,
+  volumeZoneFits,
+} from "../plugins/volume-binding.ts";
 import type { SchedulerCache } from "./cache.ts";
 import { FilterReasons, slot } from "./filter-reasons.ts";
-import { type AffinityState, affinityFilter, affinityPreFilter } from "./inter-pod-affinity.ts";
-import { matchesRequired, type RequiredNodeAffinity } from "./node-affinity.ts";
 import type { PodInfo } from "./pod-info.ts";
 import { wholeBytes } from "./room.ts";
 import { Scorer } from "./scores.ts";
-import { type SpreadState, spreadFilter, spreadPreFilter } from "./topology-spread.ts";
-import { type VolumeState, volumeFilter, volumePreFilter, volumeZoneFits } from "./volume-binding.ts";
-
-/** minFeasibleNodesToFind and minFeasibleNodesPercentageToFind (pkg/scheduler/schedule_one.go). */
-const MIN_FEASIBLE_NODES_TO_FIND = 100;
-const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+import { type FilterCode, PASS, UNRESOLVABLE, UNSCHEDULABLE } from "./status.ts";
 
 /**
  * numFeasibleNodesToFind with percentageOfNodesToScore unset (0, the default): all nodes below 100;
@@ -39,7 +51,10 @@ const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
  */
 export function numFeasibleNodesToFind(numAllNodes: number): number {
   if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
-  const percentage = Math.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND, 50 - Math.trunc(numAllNodes / 125));
+  const percentage = Math.max(
+    MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND,
+    ADAPTIVE_PERCENTAGE_BASE - Math.trunc(numAllNodes / ADAPTIVE_PERCENTAGE_NODES_PER_POINT),
+  );
   return Math.max(MIN_FEASIBLE_NODES_TO_FIND, Math.trunc((numAllNodes * percentage) / 100));
 }
 
@@ -64,21 +79,10 @@ export interface CycleOutcome {
   volumes?: VolumeState;
 }
 
-const PASS = 0;
-const UNSCHEDULABLE = 1;
-const UNRESOLVABLE = 2;
-
-/**
- * From 1.34 NodeResourcesFit rejects a node whose allocatable is smaller than the request as
- * UnschedulableAndUnresolvable (kubernetes#131345): preemption there cannot help.
- */
-const UNRESOLVABLE_FIT_SINCE_MINOR = 34;
-
 export class SchedulingCycle {
   readonly reasons = new FilterReasons();
   private readonly scorer: Scorer;
-  /** per taint set, this cycle: 0 not yet checked, 1 tolerated, 2 + i: taint i not tolerated */
-  private toleration = new Int32Array(16);
+  private readonly taintToleration: TaintToleration;
   /** the rows of the nodes that passed, and their positions in the node list */
   private feasibleRows = new Int32Array(0);
   private feasibleAt = new Int32Array(0);
@@ -97,7 +101,8 @@ export class SchedulingCycle {
     version: KubernetesVersion,
   ) {
     this.scorer = new Scorer(cache);
-    this.unresolvableFit = Number(version.split(".")[1]) >= UNRESOLVABLE_FIT_SINCE_MINOR;
+    this.taintToleration = new TaintToleration(cache);
+    this.unresolvableFit = minor(version) >= UNRESOLVABLE_FIT_SINCE_MINOR;
   }
 
   run(pod: Pod, info: PodInfo, rng: Rng, state: SchedulerState): CycleOutcome {
@@ -116,12 +121,10 @@ export class SchedulingCycle {
     if (volumes.failure) return this.preFiltered(outcome, volumes.failure);
     this.volumes = volumes.state;
     if (volumes.state) outcome.volumes = volumes.state;
-    if (this.toleration.length < cache.taintSets.length)
-      this.toleration = new Int32Array(cache.taintSets.length * 2);
-    this.toleration.fill(0, 0, cache.taintSets.length);
+    this.taintToleration.preFilter(info);
     this.spread =
       info.spreadFilter.length > 0
-        ? spreadPreFilter(cache, pod, info, nodes, rows, (row) => this.untoleratedTaint(row) < 0)
+        ? spreadPreFilter(cache, pod, info, nodes, rows, (row) => this.taintToleration.untolerated(row) < 0)
         : undefined;
     this.affinity = affinityPreFilter(cache, pod, info);
     // Filter
@@ -282,24 +285,6 @@ export class SchedulingCycle {
     return processed;
   }
 
-  /** The first NoSchedule/NoExecute taint of the node's row the pod does not tolerate, or −1. */
-  private untoleratedTaint(row: number): number {
-    const set = this.cache.taintSet[row]!;
-    if (set === 0) return -1;
-    let v = this.toleration[set]!;
-    if (v === 0) {
-      v = 1;
-      const taints = this.cache.taintSets[set]!;
-      for (let i = 0; i < taints.length; i++)
-        if (!this.info.tolerations.some((t) => tolerates(t, taints[i]!))) {
-          v = 2 + i;
-          break;
-        }
-      this.toleration[set] = v;
-    }
-    return v === 1 ? -1 : v - 2;
-  }
-
   /**
    * The plugins' verdict for the node at a position of this cycle's node list, counted by code.
    * (Out of the walk's loop: branches there that it rarely reaches would cost its optimized code.)
@@ -312,45 +297,18 @@ export class SchedulingCycle {
     return false;
   }
 
-  /** The filter plugins on one node, in order; records the reasons of the first that fails. */
-  private filter(row: number, node: Node): number {
-    const cache = this.cache;
+  /** The filter plugins on one node, in order (RunFilterPlugins); the first to refuse it gives the reasons. */
+  private filter(row: number, node: Node): FilterCode {
     const info = this.info;
     const reasons = this.reasons;
-    // NodeUnschedulable
-    if (cache.unschedulable[row] && !info.toleratesUnschedulable) {
-      reasons.add(slot("Unschedulable"));
-      return UNRESOLVABLE;
-    }
-    // TaintToleration
-    const taint = this.untoleratedTaint(row);
-    if (taint >= 0) {
-      const t = cache.taintSets[cache.taintSet[row]!]![taint]!;
-      reasons.add(reasons.taintSlot(t.key, t.value ?? ""));
-      return UNRESOLVABLE;
-    }
-    // NodeAffinity
-    if (info.nodeAffinity && !matchesRequired(info.nodeAffinity, node)) {
-      reasons.add(slot("NodeAffinity"));
-      return UNRESOLVABLE;
-    }
-    // NodeResourcesFit (fitsRequest): every insufficient resource is a reason
-    let fit = PASS;
-    if (cache.podCount[row]! + 1 > cache.allocPods[row]!) {
-      reasons.add(slot("TooManyPods"));
-      fit = UNSCHEDULABLE;
-    }
-    if (info.cpuMilli > 0 && cache.cpuMilli[row]! + info.cpuMilli > cache.allocCpuMilli[row]!) {
-      reasons.add(slot("InsufficientCPU"));
-      if (fit === PASS) fit = UNSCHEDULABLE;
-      if (this.unresolvableFit && info.cpuMilli > cache.allocCpuMilli[row]!) fit = UNRESOLVABLE;
-    }
-    if (info.memory > 0 && cache.memory[row]! + info.memory > cache.allocMemory[row]!) {
-      reasons.add(slot("InsufficientMemory"));
-      if (fit === PASS) fit = UNSCHEDULABLE;
-      if (this.unresolvableFit && info.memory > cache.allocMemory[row]!) fit = UNRESOLVABLE;
-    }
-    if (fit !== PASS) return fit;
+    let code = nodeUnschedulableFilter(this.cache, row, info, reasons);
+    if (code !== PASS) return code;
+    code = this.taintToleration.filter(row, reasons);
+    if (code !== PASS) return code;
+    code = nodeAffinityFilter(info.nodeAffinity, node, reasons);
+    if (code !== PASS) return code;
+    code = nodeResourcesFitFilter(this.cache, row, info, reasons, this.unresolvableFit);
+    if (code !== PASS) return code;
     if (this.volumes) {
       // VolumeBinding
       const out = this.volumeReasons;

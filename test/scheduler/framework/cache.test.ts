@@ -1,4 +1,4 @@
-// The scheduler cache (src/controllers/scheduler/cache.ts) is updated write by write; whatever the
+// The scheduler cache (src/scheduler/framework/cache.ts) is updated write by write; whatever the
 // writes, it must equal a count made from scratch from the store: per node the pods that count
 // (bound, not Succeeded or Failed, Terminating included), their requests, and per workload the
 // active (not Terminating) pods; and the room it keeps by position in the node list (room.ts) must
@@ -7,12 +7,12 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Context } from "../../src/cluster/context.ts";
-import { controllerOf, Store } from "../../src/cluster/store.ts";
-import { SchedulerCache } from "../../src/controllers/scheduler/cache.ts";
-import { Engine } from "../../src/engine/engine.ts";
-import type { Node, Pod } from "../../src/kubernetes/objects.ts";
-import { markTerminating, replicaSetPod } from "../helpers/store-writes.ts";
+import type { Context } from "../../../src/cluster/context.ts";
+import { controllerOf, Store } from "../../../src/cluster/store.ts";
+import { Engine } from "../../../src/engine/engine.ts";
+import type { Node, Pod } from "../../../src/kubernetes/objects.ts";
+import { SchedulerCache } from "../../../src/scheduler/framework/cache.ts";
+import { markTerminating, replicaSetPod } from "../../helpers/store-writes.ts";
 
 function node(name: string, pods: number): Node {
   return {

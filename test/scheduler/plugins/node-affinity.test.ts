@@ -3,15 +3,15 @@
 // component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go and labels.Requirement.Matches).
 
 import { describe, expect, it } from "vitest";
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm } from "../../../src/kubernetes/objects.ts";
 import {
   compileNodeSelector,
   compilePreferred,
   matchesRequired,
   preferredScore,
   requiredNodeAffinity,
-} from "../../src/controllers/scheduler/node-affinity.ts";
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm } from "../../src/kubernetes/objects.ts";
-import { eventsOf, run, scenario } from "../helpers/sim.ts";
+} from "../../../src/scheduler/plugins/node-affinity.ts";
+import { eventsOf, run, scenario } from "../../helpers/sim.ts";
 
 function node(name: string, labels: Record<string, string>): Node {
   return {

@@ -21,6 +21,8 @@ import type {
   NodeSelectorTerm,
   PreferredSchedulingTerm,
 } from "../../kubernetes/objects.ts";
+import { type FilterReasons, slot } from "../framework/filter-reasons.ts";
+import { type FilterCode, PASS, UNRESOLVABLE } from "../framework/status.ts";
 
 const IN = 0;
 const NOT_IN = 1;
@@ -193,4 +195,19 @@ export function preferredScore(terms: readonly PreferredTerm[], node: Node): num
   let score = 0;
   for (const t of terms) if (termMatches(t.term, node)) score += t.weight;
   return score;
+}
+
+/**
+ * NodeAffinity's Filter (nodeaffinity/node_affinity.go): the pod's nodeSelector and required node
+ * affinity must match the node, else UnschedulableAndUnresolvable ("node(s) didn't match Pod's node
+ * affinity/selector", ErrReasonPod).
+ */
+export function nodeAffinityFilter(
+  required: RequiredNodeAffinity | undefined,
+  node: Node,
+  reasons: FilterReasons,
+): FilterCode {
+  if (!required || matchesRequired(required, node)) return PASS;
+  reasons.add(slot("NodeAffinity"));
+  return UNRESOLVABLE;
 }

@@ -16,19 +16,14 @@
 //   a tie-breaker toward emptier nodes.
 
 import type { Rng } from "../../engine/rng.ts";
+import { MAX_NODE_SCORE, WEIGHT_NODE_AFFINITY, WEIGHT_TOPOLOGY_SPREAD } from "../../kubernetes/defaults.ts";
 import { matchesSelector } from "../../kubernetes/labels.ts";
 import type { Node, Pod } from "../../kubernetes/objects.ts";
+import { affinityScoreOf, preferredAffinityScores } from "../plugins/inter-pod-affinity.ts";
+import { preferredScore } from "../plugins/node-affinity.ts";
 import type { SchedulerCache } from "./cache.ts";
-import { affinityScoreOf, preferredAffinityScores } from "./inter-pod-affinity.ts";
-import { preferredScore } from "./node-affinity.ts";
 import type { PodInfo } from "./pod-info.ts";
 import type { Counts } from "./zone-blocks.ts";
-
-/** DefaultNormalizeScore's maximum (framework.MaxNodeScore). */
-const MAX_NODE_SCORE = 100;
-/** Plugin weights of the default profile (apis/config/v1/default_plugins.go). */
-const WEIGHT_NODE_AFFINITY = 2;
-const WEIGHT_TOPOLOGY_SPREAD = 2;
 
 export class Scorer {
   private zoneSums = new Float64Array(8);

@@ -6,11 +6,17 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { podFromTemplate } from "../../src/controllers/pod-template.ts";
-import { computePodInfo, podInfo } from "../../src/controllers/scheduler/pod-info.ts";
-import { Engine } from "../../src/engine/engine.ts";
-import { admitPod } from "../../src/kubernetes/admission.ts";
-import type { Container, Pod, PodSpec, PodTemplateSpec, Toleration } from "../../src/kubernetes/objects.ts";
+import { podFromTemplate } from "../../../src/controllers/pod-template.ts";
+import { Engine } from "../../../src/engine/engine.ts";
+import { admitPod } from "../../../src/kubernetes/admission.ts";
+import type {
+  Container,
+  Pod,
+  PodSpec,
+  PodTemplateSpec,
+  Toleration,
+} from "../../../src/kubernetes/objects.ts";
+import { computePodInfo, podInfo } from "../../../src/scheduler/framework/pod-info.ts";
 
 const ctx = { engine: new Engine(1) };
 const admission = { defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 120 };

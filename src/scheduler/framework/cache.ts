@@ -13,6 +13,7 @@
 //   and so do the per-workload counts here, which feed the system default spreading.
 
 import type { Cluster } from "../../cluster/context.ts";
+import { SCORE_DEFAULT_MAX_PODS } from "../../kubernetes/defaults.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
 import { podInfo } from "./pod-info.ts";
@@ -29,9 +30,6 @@ export interface Counted {
   /** the pod has required anti-affinity terms (the symmetric check reads them) */
   antiAffinity: boolean;
 }
-
-/** The pods of the default per-node limit the LeastAllocated score assumes when allocatable has none. */
-const DEFAULT_MAX_PODS = 110;
 
 export class SchedulerCache implements ZoneView {
   private readonly rowByName = new Map<string, number>();
@@ -179,7 +177,7 @@ export class SchedulerCache implements ZoneView {
       this.allocMemory[row] = Number.POSITIVE_INFINITY;
       this.freePods[row] = Number.POSITIVE_INFINITY;
       this.freeCpuMilli[row] = Number.POSITIVE_INFINITY;
-      this.scorePods[row] = 0.5 / DEFAULT_MAX_PODS;
+      this.scorePods[row] = 0.5 / SCORE_DEFAULT_MAX_PODS;
       this.zone[row] = -1;
       this.positionOf[row] = -1;
     }
@@ -251,7 +249,7 @@ export class SchedulerCache implements ZoneView {
     this.freePods[row] = this.allocPods[row]! - this.podCount[row]!;
     this.freeCpuMilli[row] = this.allocCpuMilli[row]! - this.cpuMilli[row]!;
     this.scoreCpu[row] = a.cpu ? 0.5 / (a.cpu * 1000) : 0;
-    this.scorePods[row] = 0.5 / (a.pods ?? DEFAULT_MAX_PODS);
+    this.scorePods[row] = 0.5 / (a.pods ?? SCORE_DEFAULT_MAX_PODS);
     this.unschedulable[row] = node.spec.unschedulable ? 1 : 0;
     const labels = node.metadata.labels;
     const zone = labels?.[LABEL_ZONE];

@@ -14,9 +14,6 @@
 //   (the persistentvolume controller and provisioner), before the pod is bound.
 
 import type { Cluster } from "../../cluster/context.ts";
-import { LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
-import type { Node, PersistentVolume, PersistentVolumeClaim } from "../../kubernetes/objects.ts";
-import type { FilterReason, PreFilterFailure } from "../../trace/scheduling-events.ts";
 import {
   ANN_SELECTED_NODE,
   bindStatic,
@@ -28,9 +25,12 @@ import {
   matchesTopology,
   provisions,
   provisionVolume,
-} from "../persistentvolume-controller.ts";
+} from "../../controllers/persistentvolume-controller.ts";
+import { LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
+import type { Node, PersistentVolume, PersistentVolumeClaim } from "../../kubernetes/objects.ts";
+import type { FilterReason, PreFilterFailure } from "../../trace/scheduling-events.ts";
+import type { PodInfo } from "../framework/pod-info.ts";
 import { type CompiledTerm, compileNodeSelector, termMatches } from "./node-affinity.ts";
-import type { PodInfo } from "./pod-info.ts";
 
 const BETA_ZONE = "failure-domain.beta.kubernetes.io/zone";
 const BETA_REGION = "failure-domain.beta.kubernetes.io/region";

@@ -13,9 +13,9 @@
 
 import { matchesSelector } from "../../kubernetes/labels.ts";
 import type { Node, Pod } from "../../kubernetes/objects.ts";
-import type { SchedulerCache } from "./cache.ts";
+import type { SchedulerCache } from "../framework/cache.ts";
+import type { PodInfo } from "../framework/pod-info.ts";
 import { matchesRequired } from "./node-affinity.ts";
-import type { PodInfo } from "./pod-info.ts";
 
 export interface SpreadState {
   /** per DoNotSchedule constraint: matching pods per domain value */

@@ -4,8 +4,8 @@
 // countPodsMatchSelector, "Bypass terminating Pod", #87621).
 
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../src/scenario/types.ts";
-import { clusterHead, eventsOf, first, initialState, run, scenario } from "../helpers/sim.ts";
+import type { Scenario } from "../../../src/scenario/types.ts";
+import { clusterHead, eventsOf, first, initialState, run, scenario } from "../../helpers/sim.ts";
 
 const ZONE = "topology.kubernetes.io/zone";
 

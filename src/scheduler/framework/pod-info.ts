@@ -14,13 +14,14 @@ import type {
   TopologySpreadConstraint,
   WeightedPodAffinityTerm,
 } from "../../kubernetes/objects.ts";
+import { podRequests } from "../../kubernetes/pod-resources.ts";
 import { TAINT_UNSCHEDULABLE, tolerates } from "../../kubernetes/taints.ts";
 import {
   compilePreferred,
   type PreferredTerm,
   type RequiredNodeAffinity,
   requiredNodeAffinity,
-} from "./node-affinity.ts";
+} from "../plugins/node-affinity.ts";
 
 /**
  * A processed PodAffinityTerm (framework.AffinityTerm): the namespaces it names (its pod's own when
@@ -187,29 +188,6 @@ function sameTolerations(a: readonly Toleration[], b: readonly Toleration[]): bo
       return false;
   }
   return true;
-}
-
-/** millicores, as resource.Quantity.MilliValue rounds them */
-function milli(cores: number | undefined): number {
-  return cores === undefined ? 0 : Math.round(cores * 1000);
-}
-
-/**
- * computePodResourceRequest (noderesources/fit.go, resource.PodRequests): the containers' requests
- * summed, or the largest init container's where that is more (init containers run one at a time).
- */
-export function podRequests(pod: Pod): { cpuMilli: number; memory: number } {
-  let cpuMilli = 0;
-  let memory = 0;
-  for (const c of pod.spec.containers) {
-    cpuMilli += milli(c.resources?.requests?.cpu);
-    memory += c.resources?.requests?.memory ?? 0;
-  }
-  for (const c of pod.spec.initContainers ?? ([] as Container[])) {
-    cpuMilli = Math.max(cpuMilli, milli(c.resources?.requests?.cpu));
-    memory = Math.max(memory, c.resources?.requests?.memory ?? 0);
-  }
-  return { cpuMilli, memory };
 }
 
 function affinityTerm(pod: Pod, t: PodAffinityTerm): AffinityTerm {

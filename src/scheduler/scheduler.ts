@@ -1,5 +1,5 @@
 // kube-scheduler: the scheduling queue and the bind. Each pod that needs a node goes through one
-// scheduling cycle (scheduler/cycle.ts: filter, score, select, over the cache in scheduler/cache.ts);
+// scheduling cycle (framework/cycle.ts: filter, score, select, over the cache in framework/cache.ts);
 // a pod no node passes waits and is tried again after a cluster event, once its backoff has run out.
 // The plugins modelled: NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector, required
 // and preferred node affinity), NodeResourcesFit, VolumeBinding and VolumeZone (with the
@@ -11,37 +11,20 @@
 import { setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
-import type { Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import type { KubernetesVersion } from "../scenario/types.ts";
 import type { SchedulingEventFields } from "../trace/scheduling-events.ts";
-import type { SchedulerCache } from "./scheduler/cache.ts";
-import { type CycleOutcome, type SchedulerState, SchedulingCycle } from "./scheduler/cycle.ts";
-import { fitErrorMessage } from "./scheduler/fit-error.ts";
-import { podInfo } from "./scheduler/pod-info.ts";
-import { bindVolumes, boundVolumeZones } from "./scheduler/volume-binding.ts";
+import type { SchedulerCache } from "./framework/cache.ts";
+import { type CycleOutcome, type SchedulerState, SchedulingCycle } from "./framework/cycle.ts";
+import { fitErrorMessage } from "./framework/fit-error.ts";
+import { podInfo } from "./framework/pod-info.ts";
+import { SchedulingQueue } from "./framework/queue.ts";
+import { bindVolumes, boundVolumeZones } from "./plugins/volume-binding.ts";
 
-export { SchedulerCache } from "./scheduler/cache.ts";
-export { numFeasibleNodesToFind, type SchedulerState } from "./scheduler/cycle.ts";
-
-/**
- * The scheduling queue's backoff for a pod that failed to schedule: podInitialBackoffSeconds 1,
- * doubling per attempt to podMaxBackoffSeconds 10 (pkg/scheduler/apis/config/v1/defaults.go). A
- * cluster event moves it back to be tried once its backoff has run out.
- */
-const POD_INITIAL_BACKOFF = 1;
-const POD_MAX_BACKOFF = 10;
-
-interface Waiting {
-  pod: Pod;
-  attempts: number;
-  lastAttempt: number;
-  timer: Timer | undefined;
-  /** the last failure turned nodes down for pod (anti-)affinity or spreading: a newly bound pod may help */
-  onPods: boolean;
-}
+export { SchedulerCache } from "./framework/cache.ts";
+export { numFeasibleNodesToFind, type SchedulerState } from "./framework/cycle.ts";
 
 /** Why a pod is Pending, as the scheduler last found it: the FailedScheduling event's fields. */
 type Unschedulable = Omit<SchedulingEventFields["FailedScheduling"], "podRow">;
@@ -52,7 +35,7 @@ export interface SchedulerSettings {
 }
 
 export class Scheduler {
-  private waiting = new Map<string, Waiting>();
+  private readonly queue: SchedulingQueue;
   private readonly rng: Rng;
   /** the last failure's key per pod: the FailedScheduling event is not repeated for the same */
   private reported = new Map<string, string>();
@@ -66,56 +49,31 @@ export class Scheduler {
     settings: SchedulerSettings,
   ) {
     this.rng = ctx.engine.rng.fork("scheduler");
+    this.queue = new SchedulingQueue(ctx.engine, (pod) => this.schedule(pod));
     this.cycle = new SchedulingCycle(ctx, cache, settings.version);
     ctx.store.watch("Pod", (type, pod) => {
       const uid = pod.metadata.uid!;
       if (type === "DELETED") {
-        this.forget(uid);
-        this.retryAll();
+        this.queue.forget(uid);
+        this.queue.retryAll();
         return;
       }
       if (pod.spec.nodeName || pod.metadata.deletionTimestamp !== undefined) {
-        this.forget(uid);
+        this.queue.forget(uid);
         // A pod newly bound (AssignedPodAdd) may satisfy a waiting pod's affinity or spreading.
         if (pod.spec.nodeName && !this.seenBound.has(pod)) {
           this.seenBound.add(pod);
-          this.retry((w) => w.onPods);
+          this.queue.retry((w) => w.onPods);
         }
         return;
       }
       if (type === "ADDED") this.schedule(pod);
     });
-    ctx.store.watch("Node", () => this.retryAll());
+    ctx.store.watch("Node", () => this.queue.retryAll());
     // VolumeBinding and VolumeZone register claim, volume and class events (EventsToRegister).
-    ctx.store.watch("PersistentVolumeClaim", () => this.retryAll());
-    ctx.store.watch("PersistentVolume", () => this.retryAll());
-    ctx.store.watch("StorageClass", () => this.retryAll());
-  }
-
-  private forget(uid: string): void {
-    const w = this.waiting.get(uid);
-    if (w) this.ctx.engine.cancel(w.timer);
-    this.waiting.delete(uid);
-  }
-
-  private retryAll(): void {
-    this.retry(() => true);
-  }
-
-  /**
-   * A cluster event may make waiting pods schedulable (moveAllToActiveOrBackoffQueue): each is
-   * tried again once its backoff since its last attempt has run out.
-   */
-  private retry(which: (w: Waiting) => boolean): void {
-    const now = this.ctx.engine.now;
-    for (const w of this.waiting.values()) {
-      if ((w.timer && !w.timer.cancelled) || !which(w)) continue;
-      const backoff = Math.min(POD_INITIAL_BACKOFF * 2 ** (w.attempts - 1), POD_MAX_BACKOFF);
-      w.timer = this.ctx.engine.at(Math.max(now, w.lastAttempt + backoff), () => {
-        w.timer = undefined;
-        this.schedule(w.pod);
-      });
-    }
+    ctx.store.watch("PersistentVolumeClaim", () => this.queue.retryAll());
+    ctx.store.watch("PersistentVolume", () => this.queue.retryAll());
+    ctx.store.watch("StorageClass", () => this.queue.retryAll());
   }
 
   private schedule(pod: Pod): void {
@@ -124,9 +82,9 @@ export class Scheduler {
     if (this.ctx.store.get("Pod", info.key) !== pod) return;
     const uid = pod.metadata.uid!;
     const outcome = this.cycle.run(pod, info, this.rng, this.state);
-    const before = this.waiting.get(uid);
+    const before = this.queue.get(uid);
     if (outcome.node) {
-      this.forget(uid);
+      this.queue.forget(uid);
       const boundClaims = outcome.volumes ? bindVolumes(this.ctx, outcome.volumes, outcome.node) : [];
       const traced = !this.ctx.trace.muted;
       bind(this.ctx, pod, outcome.node.metadata.name, () => ({
@@ -143,13 +101,12 @@ export class Scheduler {
       return;
     }
     const filtered = this.cycle.reasons.list();
-    this.waiting.set(uid, {
+    this.queue.unschedulable(
+      uid,
       pod,
-      attempts: (before?.attempts ?? 0) + 1,
-      lastAttempt: this.ctx.engine.now,
-      timer: undefined,
-      onPods: filtered.some((f) => ON_PODS.has(f.reason)),
-    });
+      (before?.attempts ?? 0) + 1,
+      filtered.some((f) => ON_PODS.has(f.reason)),
+    );
     const fields = failure(outcome, filtered);
     // handleSchedulingFailure: PodScheduled=False, reason Unschedulable, the FitError as message
     // (written to the object as the status patch would; the model's readers take it from there).

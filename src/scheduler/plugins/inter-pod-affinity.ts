@@ -7,14 +7,14 @@
 // object exists, which for a StatefulSet on an unreachable node means until it is force-deleted.
 
 import type { Node, Pod } from "../../kubernetes/objects.ts";
-import type { SchedulerCache } from "./cache.ts";
+import type { SchedulerCache } from "../framework/cache.ts";
 import {
   type AffinityTerm,
   type PodInfo,
   podInfo,
   termMatchesPod,
   type WeightedAffinityTerm,
-} from "./pod-info.ts";
+} from "../framework/pod-info.ts";
 
 /** Pods per topology pair: topologyKey → value → count (topologyToMatchedTermCount). */
 type PairCounts = Map<string, Map<string, number>>;

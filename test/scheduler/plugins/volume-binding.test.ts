@@ -5,8 +5,8 @@
 // conflict", volumebinding/binder.go checkBoundClaims).
 
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../src/scenario/types.ts";
-import { clusterHead, eventsOf, first, only, run, scenario } from "../helpers/sim.ts";
+import type { Scenario } from "../../../src/scenario/types.ts";
+import { clusterHead, eventsOf, first, only, run, scenario } from "../../helpers/sim.ts";
 
 const ZONES: Record<string, string> = { "worker-1": "a", "worker-2": "b", "worker-3": "c" };
 

@@ -1,16 +1,16 @@
 // The system default spreading's zone sums over a stretch of the node list come from per-workload
-// blocks of 64 positions kept write by write (src/controllers/scheduler/zone-blocks.ts): whatever the
+// blocks of 64 positions kept write by write (src/scheduler/framework/zone-blocks.ts): whatever the
 // writes (binds, deletions, Terminating pods, nodes relabelled to another zone, removed, re-added),
 // they must equal the sums node by node over the same stretch.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Context } from "../../src/cluster/context.ts";
-import { Store } from "../../src/cluster/store.ts";
-import { SchedulerCache } from "../../src/controllers/scheduler/cache.ts";
-import { Engine } from "../../src/engine/engine.ts";
-import type { Node, Pod } from "../../src/kubernetes/objects.ts";
-import { markTerminating, replicaSetPod } from "../helpers/store-writes.ts";
+import type { Context } from "../../../src/cluster/context.ts";
+import { Store } from "../../../src/cluster/store.ts";
+import { Engine } from "../../../src/engine/engine.ts";
+import type { Node, Pod } from "../../../src/kubernetes/objects.ts";
+import { SchedulerCache } from "../../../src/scheduler/framework/cache.ts";
+import { markTerminating, replicaSetPod } from "../../helpers/store-writes.ts";
 
 const NODES = 150;
 const ZONES = ["a", "b", "c"];

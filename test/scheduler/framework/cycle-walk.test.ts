@@ -1,4 +1,4 @@
-// The walk's fast path (src/controllers/scheduler/cycle.ts takeAll, from the room of room.ts) and
+// The walk's fast path (src/scheduler/framework/cycle.ts takeAll, from the room of room.ts) and
 // the zone sums by blocks it lets the scoring read (zone-blocks.ts) must find and choose as the walk
 // node by node does. A pod asking for half a byte more takes the walk node by node and the sums node
 // by node (the room answers for whole bytes only) and is scored alike (memory is in no score, and at
@@ -7,15 +7,15 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Context } from "../../src/cluster/context.ts";
-import { Store } from "../../src/cluster/store.ts";
-import { SchedulerCache } from "../../src/controllers/scheduler/cache.ts";
-import { numFeasibleNodesToFind, SchedulingCycle } from "../../src/controllers/scheduler/cycle.ts";
-import { podInfo } from "../../src/controllers/scheduler/pod-info.ts";
-import { Engine } from "../../src/engine/engine.ts";
-import { Rng } from "../../src/engine/rng.ts";
-import type { Node, Pod } from "../../src/kubernetes/objects.ts";
-import { replicaSetPod } from "../helpers/store-writes.ts";
+import type { Context } from "../../../src/cluster/context.ts";
+import { Store } from "../../../src/cluster/store.ts";
+import { Engine } from "../../../src/engine/engine.ts";
+import { Rng } from "../../../src/engine/rng.ts";
+import type { Node, Pod } from "../../../src/kubernetes/objects.ts";
+import { SchedulerCache } from "../../../src/scheduler/framework/cache.ts";
+import { numFeasibleNodesToFind, SchedulingCycle } from "../../../src/scheduler/framework/cycle.ts";
+import { podInfo } from "../../../src/scheduler/framework/pod-info.ts";
+import { replicaSetPod } from "../../helpers/store-writes.ts";
 
 /** 100 of them to find (numFeasibleNodesToFind), so that a stretch may wrap round the list. */
 const NODES = 160;
