@@ -55,6 +55,12 @@ export interface ResourceList {
   cpu?: number; // cores
   memory?: number; // bytes
   pods?: number;
+  /**
+   * Every other resource the scheduler counts, by name, as the quantity's number (bytes for
+   * ephemeral-storage and hugepages-<size>, a count for an extended resource such as nvidia.com/gpu):
+   * framework.Resource's EphemeralStorage and ScalarResources (pod-resources.ts isScalarResourceName).
+   */
+  scalar?: Record<string, number>;
 }
 
 export interface Node {
@@ -120,10 +126,20 @@ export interface Probe {
   terminationGracePeriodSeconds?: number;
 }
 
+export interface ContainerPort {
+  containerPort: number;
+  name?: string;
+  protocol?: string;
+  /** the node's port the container's is exposed on (1–65535; unset: none), which NodePorts reserves */
+  hostPort?: number;
+  /** the node's address of hostPort (unset: 0.0.0.0, every address) */
+  hostIP?: string;
+}
+
 export interface Container {
   name: string;
   image?: string;
-  ports?: { containerPort: number; name?: string; protocol?: string }[];
+  ports?: ContainerPort[];
   resources?: { requests?: ResourceList; limits?: ResourceList };
   startupProbe?: Probe;
   livenessProbe?: Probe;

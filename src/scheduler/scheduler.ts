@@ -2,7 +2,8 @@
 // scheduling cycle (framework/cycle.ts: filter, score, select, over the cache in framework/cache.ts);
 // a pod no node passes waits and is tried again after a cluster event, once its backoff has run out.
 // The plugins modelled: NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector, required
-// and preferred node affinity), NodeResourcesFit, VolumeBinding and VolumeZone (with the
+// and preferred node affinity), NodePorts (host ports), NodeResourcesFit (cpu, memory, pods,
+// ephemeral-storage, hugepages, extended resources), VolumeBinding and VolumeZone (with the
 // persistentvolume controller that binds and provisions claims), PodTopologySpread (explicit
 // constraints and the system defaults), InterPodAffinity (required and preferred, Terminating pods
 // counted), DefaultPreemption's verdict (no pod outranks another in the model, so nothing is
@@ -145,7 +146,7 @@ function failure(o: CycleOutcome, filtered: Unschedulable["filtered"]): Unschedu
 function failureKey(f: Unschedulable): string {
   const pre = f.preFilter ? JSON.stringify(f.preFilter) : "";
   const parts = f.filtered.map(
-    (c) => `${c.nodes} ${c.reason} ${c.taint ? `${c.taint.key}=${c.taint.value}` : ""}`,
+    (c) => `${c.nodes} ${c.reason} ${c.taint ? `${c.taint.key}=${c.taint.value}` : ""}${c.resource ?? ""}`,
   );
   return `${f.nodes}|${pre}|${parts.sort().join(",")}|${f.preemption.notHelpful}/${f.preemption.noVictims}`;
 }

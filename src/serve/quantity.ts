@@ -30,14 +30,19 @@ export function byteQuantity(bytes: number): string {
   return String(bytes);
 }
 
-/** A ResourceList (cpu in cores, memory in bytes, pods as a count) as the API writes it. */
+/**
+ * A ResourceList (cpu in cores, memory in bytes, pods as a count, the other resources by name: bytes
+ * for ephemeral-storage and hugepages-<size>, else a count) as the API writes it.
+ */
 export function resourceList(
-  r: { cpu?: number; memory?: number; pods?: number } | undefined,
+  r: { cpu?: number; memory?: number; pods?: number; scalar?: Record<string, number> } | undefined,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   if (!r) return out;
   if (r.cpu !== undefined) out.cpu = cpuQuantity(r.cpu);
   if (r.memory !== undefined) out.memory = byteQuantity(r.memory);
   if (r.pods !== undefined) out.pods = String(r.pods);
+  for (const [name, v] of Object.entries(r.scalar ?? {}))
+    out[name] = name === "ephemeral-storage" || name.startsWith("hugepages-") ? byteQuantity(v) : String(v);
   return out;
 }

@@ -14,10 +14,14 @@ export type FilterReason =
   | "UntoleratedTaint"
   /** NodeAffinity: nodeSelector or required node affinity */
   | "NodeAffinity"
+  /** NodePorts: a host port the pod wants is in use on the node */
+  | "NodePorts"
   /** NodeResourcesFit */
   | "TooManyPods"
   | "InsufficientCPU"
   | "InsufficientMemory"
+  /** NodeResourcesFit: any other resource (`resource`: ephemeral-storage, hugepages-2Mi, nvidia.com/gpu…) */
+  | "InsufficientResource"
   /** VolumeBinding: a bound volume's node affinity excludes the node */
   | "VolumeNodeAffinityConflict"
   /** VolumeBinding: no PersistentVolume to bind and none can be provisioned for this node */
@@ -43,6 +47,8 @@ export interface FilterCount {
   nodes: number;
   /** the untolerated taint, for UntoleratedTaint */
   taint?: { key: string; value: string };
+  /** the resource's name, for InsufficientResource */
+  resource?: string;
 }
 
 /** Why the scheduling cycle stopped before the filters (a PreFilter plugin's verdict). */

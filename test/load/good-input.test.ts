@@ -502,7 +502,12 @@ spec:
     ]);
     expect(spec.initContainers?.map((c) => c.name)).toEqual(["migrate"]);
     const c = spec.containers[0]!;
-    expect(c.resources?.requests).toEqual({ cpu: 0.1, memory: 128 * 2 ** 20 });
+    // ephemeral-storage is kept by name: NodeResourcesFit compares it (noderesources/fit.go fitsRequest)
+    expect(c.resources?.requests).toEqual({
+      cpu: 0.1,
+      memory: 128 * 2 ** 20,
+      scalar: { "ephemeral-storage": 2 ** 30 },
+    });
     expect(c.livenessProbe).toEqual({
       grpc: { port: 9090 },
       timeoutSeconds: 3,

@@ -43,11 +43,6 @@ describe("not modelled", () => {
       "m.yaml:11",
     ],
     [
-      "ContainerPort.hostPort",
-      deployment("", "", "          ports: [{containerPort: 80, hostPort: 80}]\n"),
-      "m.yaml:11",
-    ],
-    [
       "PodAffinityTerm.matchLabelKeys",
       deployment(
         "",

@@ -7,6 +7,7 @@
 import { type Ipv4Cidr, parseIpv4Cidr } from "../../kubernetes/cidr.ts";
 import { LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { ResourceList, Taint } from "../../kubernetes/objects.ts";
+import { isScalarResourceName } from "../../kubernetes/pod-resources.ts";
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from "../../kubernetes/taints.ts";
 import type { NodeSpec } from "../../scenario/types.ts";
 import { fail, isObj, list, type Obj, obj, optBool, quantity, required, str } from "../check.ts";
@@ -136,15 +137,22 @@ function podCidrOf(src: SourceDoc, path: Path, spec: Obj): Ipv4Cidr | undefined 
   return undefined;
 }
 
-/** status.capacity / allocatable: cpu, memory and pods are what the scheduler's fit reads. */
+/**
+ * status.capacity / allocatable: cpu, memory and pods, and every other resource the node lists by
+ * name (ephemeral-storage, hugepages-1Gi, hugepages-2Mi, nvidia.com/gpu…), which NodeResourcesFit
+ * compares the pods' requests with (kubernetes/pod-resources.ts).
+ */
 function resources(src: SourceDoc, path: Path, v: unknown): ResourceList {
   if (v == null)
     fail(src, path, "missing-field", "a Node needs status.capacity (cpu, memory, pods) to place pods on it");
   const o = obj(src, path, v);
   const out: ResourceList = {};
-  if (o.cpu != null) out.cpu = quantity(src, [...path, "cpu"], o.cpu);
-  if (o.memory != null) out.memory = quantity(src, [...path, "memory"], o.memory);
-  if (o.pods != null) out.pods = quantity(src, [...path, "pods"], o.pods);
+  for (const [key, value] of Object.entries(o)) {
+    if (value == null) continue;
+    const n = quantity(src, [...path, key], value);
+    if (key === "cpu" || key === "memory" || key === "pods") out[key] = n;
+    else if (isScalarResourceName(key)) out.scalar = { ...out.scalar, [key]: n };
+  }
   return out;
 }
 

@@ -3,11 +3,13 @@
 
 import type {
   Container,
+  ContainerPort,
   HTTPGetAction,
   LifecycleHandler,
   Probe,
   ResourceList,
 } from "../../kubernetes/objects.ts";
+import { isScalarResourceName } from "../../kubernetes/pod-resources.ts";
 import {
   fail,
   int,
@@ -43,7 +45,7 @@ export function container(src: SourceDoc, path: Path, v: unknown): Container {
       const ip = [...pp, i];
       const po = obj(src, ip, p);
       knownFields(src, ip, po, F.CONTAINER_PORT_FIELDS, "ContainerPort");
-      const port: { containerPort: number; name?: string; protocol?: string } = {
+      const port: ContainerPort = {
         containerPort: int(
           src,
           [...ip, "containerPort"],
@@ -64,6 +66,12 @@ export function container(src: SourceDoc, path: Path, v: unknown): Container {
       if (name !== undefined) port.name = name;
       const protocol = optOneOf(src, [...ip, "protocol"], po.protocol, ["TCP", "UDP", "SCTP"] as const);
       if (protocol) port.protocol = protocol;
+      // validateContainerPorts: a hostPort, when not 0, is a port number; 0 is none.
+      const hostPort =
+        po.hostPort == null ? 0 : int(src, [...ip, "hostPort"], po.hostPort, { min: 0, max: 65535 });
+      if (hostPort > 0) port.hostPort = hostPort;
+      const hostIP = optStr(src, [...ip, "hostIP"], po.hostIP);
+      if (hostIP) port.hostIP = hostIP;
       return port;
     });
   }
@@ -128,7 +136,9 @@ function resources(
   let requests = o.requests == null ? undefined : resourceList(src, [...path, "requests"], o.requests);
   if (limits) {
     // API defaulting (core/v1 SetDefaults_Pod): a limit without a request sets the request.
+    const scalar = limits.scalar || requests?.scalar ? { ...limits.scalar, ...requests?.scalar } : undefined;
     requests = { ...limits, ...requests };
+    if (scalar) requests.scalar = scalar;
     for (const key of ["cpu", "memory"] as const) {
       const r = requests[key];
       const l = limits[key];
@@ -148,14 +158,19 @@ function resources(
   return out;
 }
 
-/** cpu in cores, memory in bytes; other resources are checked as quantities and not kept. */
+/**
+ * cpu in cores, memory in bytes; ephemeral-storage, hugepages-<size> and extended resources
+ * (nvidia.com/gpu) by name, as the scheduler counts them (kubernetes/pod-resources.ts
+ * isScalarResourceName); other resources are checked as quantities and not kept.
+ */
 export function resourceList(src: SourceDoc, path: Path, v: unknown): ResourceList {
   const o = obj(src, path, v);
   const out: ResourceList = {};
   for (const [key, value] of Object.entries(o)) {
     const n = quantity(src, [...path, key], value);
     if (key === "cpu" || key === "memory") out[key] = n;
-    if (key === "pods") out.pods = int(src, [...path, key], n, { min: 0 });
+    else if (key === "pods") out.pods = int(src, [...path, key], n, { min: 0 });
+    else if (isScalarResourceName(key)) out.scalar = { ...out.scalar, [key]: n };
   }
   return out;
 }

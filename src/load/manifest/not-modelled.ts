@@ -64,7 +64,6 @@ const RULES: Record<string, Record<string, When>> = {
     "resources.claims": nonEmpty,
     "resources.limits": nonEmpty,
   },
-  ContainerPort: { hostPort: notZero },
   ServiceSpec: {
     internalTrafficPolicy: not("Cluster"),
     sessionAffinity: not("None"),
@@ -130,10 +129,7 @@ export function noteNotModelled(
     if (!isObj(spec)) return;
     visit("PodSpec", p, spec);
     for (const list of ["containers", "initContainers"] as const) {
-      each("Container", [...p, list], spec[list], (type, cp, c) => {
-        visit(type, cp, c);
-        if (isObj(c)) each("ContainerPort", [...cp, "ports"], c.ports);
-      });
+      each("Container", [...p, list], spec[list]);
     }
     if (isObj(spec.affinity)) {
       visit("Affinity", [...p, "affinity"], spec.affinity);

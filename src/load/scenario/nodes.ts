@@ -3,6 +3,7 @@
 
 import { LABEL_HOSTNAME, LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { Taint } from "../../kubernetes/objects.ts";
+import { isScalarResourceName } from "../../kubernetes/pod-resources.ts";
 import type { NodeSpec } from "../../scenario/types.ts";
 import {
   bool,
@@ -174,15 +175,35 @@ function agree(
     );
 }
 
+/**
+ * A scenario node's capacity: cpu, memory and pods (defaults 4, 16Gi, 110), and any resource the
+ * scheduler counts by name (kubernetes/pod-resources.ts isScalarResourceName): ephemeral-storage,
+ * hugepages-<size>, an extended resource such as nvidia.com/gpu. A node that lists none of the
+ * latter has none, ephemeral-storage aside (scheduler/plugins/node-resources-fit.ts).
+ */
 function parseCapacity(src: SourceDoc, path: Path, v: unknown): NodeSpec["capacity"] {
   const o = obj(src, path, v);
-  knownFields(src, path, o, CAPACITY_FIELDS, "node capacity");
+  const named = Object.keys(o).filter((k) => !(CAPACITY_FIELDS as readonly string[]).includes(k));
+  const scalar: Record<string, number> = {};
+  for (const k of named) {
+    if (!isScalarResourceName(k)) continue;
+    const q = quantity(src, [...path, k], o[k]);
+    if (q < 0) fail(src, [...path, k], "invalid-quantity", `${k} must be 0 or more`);
+    scalar[k] = q;
+  }
+  knownFields(
+    src,
+    path,
+    Object.fromEntries(Object.entries(o).filter(([k]) => !isScalarResourceName(k))),
+    CAPACITY_FIELDS,
+    "node capacity",
+  );
   const cpu = o.cpu == null ? DEFAULT_CAPACITY.cpu : quantity(src, [...path, "cpu"], o.cpu);
   const memory = o.memory == null ? DEFAULT_CAPACITY.memory : quantity(src, [...path, "memory"], o.memory);
   const pods = o.pods == null ? DEFAULT_CAPACITY.pods : int(src, [...path, "pods"], o.pods, { min: 1 });
   if (cpu <= 0) fail(src, [...path, "cpu"], "invalid-quantity", "a node needs more than 0 cpu");
   if (memory <= 0) fail(src, [...path, "memory"], "invalid-quantity", "a node needs more than 0 memory");
-  return { cpu, memory, pods };
+  return Object.keys(scalar).length > 0 ? { cpu, memory, pods, scalar } : { cpu, memory, pods };
 }
 
 /** Node taints; `fields`: a Node object's taints also carry timeAdded (set by the API server). */

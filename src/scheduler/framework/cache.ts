@@ -16,6 +16,8 @@ import type { Cluster } from "../../cluster/context.ts";
 import { SCORE_DEFAULT_MAX_PODS } from "../../kubernetes/defaults.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
+import type { PodRequest } from "../../kubernetes/pod-resources.ts";
+import type { HostPort, UsedPorts } from "../plugins/node-ports.ts";
 import { podInfo } from "./pod-info.ts";
 import { memoryLeft, Room } from "./room.ts";
 import { type Counts, ZoneBlocks, type ZoneView } from "./zone-blocks.ts";
@@ -26,6 +28,10 @@ export interface Counted {
   terminating: boolean;
   cpuMilli: number;
   memory: number;
+  /** ephemeral-storage and the scalar resources it requests (most pods: none) */
+  scalar: PodRequest["scalar"];
+  /** the host ports its containers use (most pods: none) */
+  hostPorts: readonly HostPort[];
   owner: string | undefined;
   /** the pod has required anti-affinity terms (the symmetric check reads them) */
   antiAffinity: boolean;
@@ -42,6 +48,12 @@ export class SchedulerCache implements ZoneView {
   podCount = new Int32Array(0);
   cpuMilli = new Float64Array(0);
   memory = new Float64Array(0);
+  /** NodeInfo.Requested's ephemeral-storage and scalar resources, per row; undefined while none */
+  readonly requestedScalar: (Map<string, number> | undefined)[] = [];
+  /** NodeInfo.UsedPorts per row: the host ports of its pods; undefined while none */
+  readonly usedPorts: (UsedPorts | undefined)[] = [];
+  /** NodeInfo.Allocatable's, from the Node (a name it does not list: none, ephemeral-storage aside) */
+  readonly allocScalar: (Readonly<Record<string, number>> | undefined)[] = [];
   // NodeInfo.Allocatable (+Infinity where the node does not say)
   allocPods = new Float64Array(0);
   allocCpuMilli = new Float64Array(0);
@@ -246,6 +258,7 @@ export class SchedulerCache implements ZoneView {
     this.allocPods[row] = a.pods ?? Number.POSITIVE_INFINITY;
     this.allocCpuMilli[row] = a.cpu === undefined ? Number.POSITIVE_INFINITY : Math.round(a.cpu * 1000);
     this.allocMemory[row] = a.memory ?? Number.POSITIVE_INFINITY;
+    this.allocScalar[row] = a.scalar;
     this.freePods[row] = this.allocPods[row]! - this.podCount[row]!;
     this.freeCpuMilli[row] = this.allocCpuMilli[row]! - this.cpuMilli[row]!;
     this.scoreCpu[row] = a.cpu ? 0.5 / (a.cpu * 1000) : 0;
@@ -311,6 +324,8 @@ export class SchedulerCache implements ZoneView {
       terminating,
       cpuMilli: info.cpuMilli,
       memory: info.memory,
+      scalar: info.scalar,
+      hostPorts: info.hostPorts,
       owner: info.owner,
       antiAffinity: info.requiredAntiAffinity.length > 0,
     };
@@ -324,6 +339,8 @@ export class SchedulerCache implements ZoneView {
     this.memory[c.row]! += c.memory;
     this.freePods[c.row]! -= 1;
     this.freeCpuMilli[c.row]! -= c.cpuMilli;
+    if (c.scalar.length > 0) this.addScalar(c.row, c.scalar, 1);
+    if (c.hostPorts.length > 0) this.addPorts(c.row, c.hostPorts, 1);
     this.roomOf(c.row);
     if (c.antiAffinity) this.withRequiredAntiAffinity.add(pod);
     if (c.owner === undefined || c.terminating) return;
@@ -340,6 +357,32 @@ export class SchedulerCache implements ZoneView {
     this.zoneBlocks.add(c.owner, c.row, 1);
   }
 
+  private addScalar(row: number, scalar: Counted["scalar"], sign: 1 | -1): void {
+    let m = this.requestedScalar[row];
+    if (!m) {
+      m = new Map();
+      this.requestedScalar[row] = m;
+    }
+    for (const [name, v] of scalar) m.set(name, (m.get(name) ?? 0) + sign * v);
+  }
+
+  /** NodeInfo's updateUsedPorts: counted per pod, so that a pod removed frees only its own use. */
+  private addPorts(row: number, ports: readonly HostPort[], sign: 1 | -1): void {
+    let used = this.usedPorts[row];
+    if (!used) {
+      used = new Map();
+      this.usedPorts[row] = used;
+    }
+    for (const p of ports) {
+      let ips = used.get(p.key);
+      if (!ips) {
+        ips = new Map();
+        used.set(p.key, ips);
+      }
+      ips.set(p.ip, (ips.get(p.ip) ?? 0) + sign);
+    }
+  }
+
   private uncount(pod: Pod, c: Counted): void {
     this.counted.delete(pod);
     this.podCount[c.row]! -= 1;
@@ -347,6 +390,8 @@ export class SchedulerCache implements ZoneView {
     this.memory[c.row]! -= c.memory;
     this.freePods[c.row]! += 1;
     this.freeCpuMilli[c.row]! += c.cpuMilli;
+    if (c.scalar.length > 0) this.addScalar(c.row, c.scalar, -1);
+    if (c.hostPorts.length > 0) this.addPorts(c.row, c.hostPorts, -1);
     this.roomOf(c.row);
     this.withRequiredAntiAffinity.delete(pod);
     if (c.owner === undefined || c.terminating) return;

@@ -5,7 +5,7 @@
 //
 // The filters run in the default profile's order and a node stops at the first plugin that turns it
 // down (RunFilterPlugins), though one plugin may give several reasons: NodeUnschedulable,
-// TaintToleration, NodeAffinity, NodeResourcesFit, VolumeBinding, VolumeZone, PodTopologySpread,
+// TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeBinding, VolumeZone, PodTopologySpread,
 // InterPodAffinity (apis/config/v1/default_plugins.go). Each node's verdict is kept with its code:
 // Unschedulable (preemption might help) or UnschedulableAndUnresolvable (it cannot), which is what
 // DefaultPreemption reports on when nothing fits.
@@ -25,9 +25,10 @@ import {
 } from "../../kubernetes/defaults.ts";
 import type { Node, Pod } from "../../kubernetes/objects.ts";
 import type { KubernetesVersion } from "../../scenario/types.ts";
-import type { FilterReason, PreFilterFailure } from "../../trace/scheduling-events.ts";
+import type { PreFilterFailure } from "../../trace/scheduling-events.ts";
 import { type AffinityState, affinityFilter, affinityPreFilter } from "../plugins/inter-pod-affinity.ts";
 import { matchesRequired, nodeAffinityFilter, type RequiredNodeAffinity } from "../plugins/node-affinity.ts";
+import { nodePortsFilter } from "../plugins/node-ports.ts";
 import { nodeResourcesFitFilter } from "../plugins/node-resources-fit.ts";
 import { nodeUnschedulableFilter } from "../plugins/node-unschedulable.ts";
 import { type SpreadState, spreadFilter, spreadPreFilter } from "../plugins/pod-topology-spread.ts";
@@ -39,7 +40,7 @@ import {
   volumeZoneFits,
 } from "../plugins/volume-binding.ts";
 import type { SchedulerCache } from "./cache.ts";
-import { FilterReasons, slot } from "./filter-reasons.ts";
+import { FilterReasons, type FixedReason, slot } from "./filter-reasons.ts";
 import type { PodInfo } from "./pod-info.ts";
 import { wholeBytes } from "./room.ts";
 import { Scorer } from "./scores.ts";
@@ -86,7 +87,7 @@ export class SchedulingCycle {
   /** the rows of the nodes that passed, and their positions in the node list */
   private feasibleRows = new Int32Array(0);
   private feasibleAt = new Int32Array(0);
-  private readonly volumeReasons: FilterReason[] = [];
+  private readonly volumeReasons: FixedReason[] = [];
   private readonly unresolvableFit: boolean;
   // this cycle's pod and nodes
   private info!: PodInfo;
@@ -182,7 +183,9 @@ export class SchedulingCycle {
    */
   private walk(rows: Int32Array, n: number, start: number, want: number): number {
     const info = this.info;
-    if (this.volumes || this.spread || this.affinity) return this.walkEach(rows, n, start, want);
+    // the fast path's test reads cpu, memory and pods only: no host ports, no other resources
+    if (this.volumes || this.spread || this.affinity || info.scalar.length > 0 || info.hostPorts.length > 0)
+      return this.walkEach(rows, n, start, want);
     if (info.nodeAffinity) return this.walkSelected(rows, n, start, want, info.nodeAffinity);
     const { blocked, freePods, freeCpuMilli, memory, allocMemory } = this.cache;
     const cpu = info.cpuMilli;
@@ -306,6 +309,8 @@ export class SchedulingCycle {
     code = this.taintToleration.filter(row, reasons);
     if (code !== PASS) return code;
     code = nodeAffinityFilter(info.nodeAffinity, node, reasons);
+    if (code !== PASS) return code;
+    code = nodePortsFilter(this.cache.usedPorts[row], info.hostPorts, reasons);
     if (code !== PASS) return code;
     code = nodeResourcesFitFilter(this.cache, row, info, reasons, this.unresolvableFit);
     if (code !== PASS) return code;

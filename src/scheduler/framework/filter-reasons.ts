@@ -4,10 +4,13 @@
 
 import type { FilterCount, FilterReason } from "../../trace/scheduling-events.ts";
 
-const REASONS: readonly FilterReason[] = [
+/** The reasons without a key of their own (a taint, a resource's name). */
+export type FixedReason = Exclude<FilterReason, "UntoleratedTaint" | "InsufficientResource">;
+
+const REASONS: readonly FixedReason[] = [
   "Unschedulable",
-  "UntoleratedTaint",
   "NodeAffinity",
+  "NodePorts",
   "TooManyPods",
   "InsufficientCPU",
   "InsufficientMemory",
@@ -22,16 +25,16 @@ const REASONS: readonly FilterReason[] = [
   "ExistingPodsAntiAffinity",
 ];
 const SLOT = new Map(REASONS.map((r, i) => [r, i]));
-export const slot = (r: FilterReason): number => SLOT.get(r)!;
-/** Untolerated taints get a slot each, after the fixed reasons. */
-const TAINT_SLOTS = REASONS.length;
+export const slot = (r: FixedReason): number => SLOT.get(r)!;
+/** Untolerated taints and insufficient resources other than cpu and memory get a slot each, after the fixed reasons. */
+const KEYED_SLOTS = REASONS.length;
 
 /** The filters' reasons of one cycle, counted per slot and listed in the order first met. */
 export class FilterReasons {
   private counts: number[] = [];
   private order: number[] = [];
-  private readonly taintSlots = new Map<string, number>();
-  private readonly taints: { key: string; value: string }[] = [];
+  private readonly keyedSlots = new Map<string, number>();
+  private readonly keyed: FilterCount[] = [];
 
   reset(): void {
     for (const s of this.order) this.counts[s] = 0;
@@ -47,12 +50,24 @@ export class FilterReasons {
   }
 
   taintSlot(key: string, value: string): number {
-    const k = `${key}\x00${value}`;
-    let s = this.taintSlots.get(k);
+    return this.keyedSlot(`t\x00${key}\x00${value}`, {
+      reason: "UntoleratedTaint",
+      nodes: 0,
+      taint: { key, value },
+    });
+  }
+
+  /** "Insufficient <name>" for a resource other than cpu and memory (noderesources/fit.go fitsRequest). */
+  resourceSlot(name: string): number {
+    return this.keyedSlot(`r\x00${name}`, { reason: "InsufficientResource", nodes: 0, resource: name });
+  }
+
+  private keyedSlot(k: string, entry: FilterCount): number {
+    let s = this.keyedSlots.get(k);
     if (s === undefined) {
-      s = TAINT_SLOTS + this.taints.length;
-      this.taints.push({ key, value });
-      this.taintSlots.set(k, s);
+      s = KEYED_SLOTS + this.keyed.length;
+      this.keyed.push(entry);
+      this.keyedSlots.set(k, s);
     }
     return s;
   }
@@ -63,8 +78,8 @@ export class FilterReasons {
 
   list(): FilterCount[] {
     return this.order.map((s) =>
-      s >= TAINT_SLOTS
-        ? { reason: "UntoleratedTaint", nodes: this.counts[s]!, taint: this.taints[s - TAINT_SLOTS]! }
+      s >= KEYED_SLOTS
+        ? { ...this.keyed[s - KEYED_SLOTS]!, nodes: this.counts[s]! }
         : { reason: REASONS[s]!, nodes: this.counts[s]! },
     );
   }

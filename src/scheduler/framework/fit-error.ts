@@ -11,11 +11,13 @@ import type {
 } from "../../trace/scheduling-events.ts";
 
 /** Each reason as the plugin writes it (the constant's name and file under pkg/scheduler/framework/plugins). */
-const REASON_TEXT: Record<Exclude<FilterReason, "UntoleratedTaint">, string> = {
+const REASON_TEXT: Record<Exclude<FilterReason, "UntoleratedTaint" | "InsufficientResource">, string> = {
   // nodeunschedulable/node_unschedulable.go ErrReasonUnschedulable
   Unschedulable: "node(s) were unschedulable",
   // nodeaffinity/node_affinity.go ErrReasonPod
   NodeAffinity: "node(s) didn't match Pod's node affinity/selector",
+  // nodeports/node_ports.go ErrReason
+  NodePorts: "node(s) didn't have free ports for the requested pod ports",
   // noderesources/fit.go fitsRequest
   TooManyPods: "Too many pods",
   InsufficientCPU: "Insufficient cpu",
@@ -37,9 +39,11 @@ const REASON_TEXT: Record<Exclude<FilterReason, "UntoleratedTaint">, string> = {
 };
 
 /** A filter reason in kube-scheduler's words (tainttoleration/taint_toleration.go for taints). */
-export function reasonText(f: Pick<FilterCount, "reason" | "taint">): string {
+export function reasonText(f: Pick<FilterCount, "reason" | "taint" | "resource">): string {
   if (f.reason === "UntoleratedTaint")
     return `node(s) had untolerated taint {${f.taint?.key}: ${f.taint?.value}}`;
+  // noderesources/fit.go fitsRequest: fmt.Sprintf("Insufficient %v", rName) ("Insufficient ephemeral-storage")
+  if (f.reason === "InsufficientResource") return `Insufficient ${f.resource}`;
   return REASON_TEXT[f.reason];
 }
 

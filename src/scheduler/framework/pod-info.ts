@@ -14,7 +14,7 @@ import type {
   TopologySpreadConstraint,
   WeightedPodAffinityTerm,
 } from "../../kubernetes/objects.ts";
-import { podRequests } from "../../kubernetes/pod-resources.ts";
+import { type PodRequest, podRequests } from "../../kubernetes/pod-resources.ts";
 import { TAINT_UNSCHEDULABLE, tolerates } from "../../kubernetes/taints.ts";
 import {
   compilePreferred,
@@ -22,6 +22,7 @@ import {
   type RequiredNodeAffinity,
   requiredNodeAffinity,
 } from "../plugins/node-affinity.ts";
+import { type HostPort, hostPortsOf } from "../plugins/node-ports.ts";
 
 /**
  * A processed PodAffinityTerm (framework.AffinityTerm): the namespaces it names (its pod's own when
@@ -64,6 +65,10 @@ export interface PodInfo {
   /** NodeResourcesFit's request: millicores (MilliValue) and bytes */
   cpuMilli: number;
   memory: number;
+  /** NodeResourcesFit's other resources: ephemeral-storage and the scalar resources, by name */
+  scalar: PodRequest["scalar"];
+  /** NodePorts: the host ports its containers want */
+  hostPorts: readonly HostPort[];
   tolerations: readonly Toleration[];
   /** NodeUnschedulable: does the pod tolerate node.kubernetes.io/unschedulable:NoSchedule? */
   toleratesUnschedulable: boolean;
@@ -251,6 +256,8 @@ function assemble(pod: Pod, d: Derived, claims: readonly string[]): PodInfo {
     owner: controllerOf(pod),
     cpuMilli: d.cpuMilli,
     memory: d.memory,
+    scalar: d.scalar,
+    hostPorts: d.hostPorts,
     tolerations: pod.spec.tolerations ?? NONE,
     toleratesUnschedulable: d.toleratesUnschedulable,
     nodeAffinity: d.nodeAffinity,
@@ -274,7 +281,7 @@ function claimsOf(pod: Pod): readonly string[] {
 }
 
 function derive(pod: Pod): Derived {
-  const { cpuMilli, memory } = podRequests(pod);
+  const { cpuMilli, memory, scalar } = podRequests(pod);
   const tolerations = pod.spec.tolerations ?? NONE;
   const affinity = pod.spec.affinity;
   const constraints = pod.spec.topologySpreadConstraints ?? NONE;
@@ -288,6 +295,8 @@ function derive(pod: Pod): Derived {
     namespace: pod.metadata.namespace,
     cpuMilli,
     memory,
+    scalar,
+    hostPorts: hostPortsOf(pod),
     toleratesUnschedulable: tolerations.some((t) =>
       tolerates(t, { key: TAINT_UNSCHEDULABLE, effect: "NoSchedule" }),
     ),
