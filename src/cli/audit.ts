@@ -6,7 +6,7 @@
 
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { AuditBudgetError, audit } from "../audit/audit.ts";
+import { AuditBudgetError, audit, NothingToMeasureError } from "../audit/audit.ts";
 import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
 import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
 import { auditPage } from "../audit/page.ts";
@@ -131,7 +131,12 @@ async function guarded(io: Io, run: () => Promise<number>): Promise<number> {
       io.err(`${formatLoadError(error)}\n`);
       return EXIT_BAD_INPUT;
     }
-    if (error instanceof AuditBudgetError || error instanceof ShardError) throw new UsageError(error.message);
+    if (
+      error instanceof AuditBudgetError ||
+      error instanceof ShardError ||
+      error instanceof NothingToMeasureError
+    )
+      throw new UsageError(error.message);
     throw error;
   }
 }
