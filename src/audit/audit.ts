@@ -15,7 +15,7 @@ import { Locator } from "./locate.ts";
 import { planSweep, timelineOf } from "./plan.ts";
 import { type Draft, RULES, type RuleInput } from "./rules/index.ts";
 import { lower } from "./rules/rule.ts";
-import { countDaemonPods, objectsOf, type StartState } from "./state.ts";
+import { countDaemonPods, type Objects, objectsOf, type StartState } from "./state.ts";
 import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, RunSpec, Severity } from "./types.ts";
 
 /** Runs specs and returns their outcomes in the same order (in-process, or on worker threads). */
@@ -42,6 +42,9 @@ export interface AuditOptions {
 /** A run over its budget, or a sweep over the audit's: one line for the command line (exit 2). */
 export class AuditBudgetError extends Error {}
 
+/** An audit that would measure nothing (no Service or workload, no fault run): exit 2, never a pass. */
+export class NothingToMeasureError extends Error {}
+
 export const DEFAULT_MAX_SWEEP_EVENTS = 200_000_000;
 
 export interface Phase1 {
@@ -59,6 +62,7 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
   const over = overBudget(estimateWork(base), options.budget);
   if (over) throw new AuditBudgetError(`${source.file}: each run of the sweep: ${over}`);
   const objects = objectsOf(base);
+  checkSomethingToMeasure(prepared, objects);
   const start = startOf(base, maxEvents);
   countDaemonPods(objects, start);
   const ctx: RunContext = {
@@ -80,6 +84,10 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
     manifestEntries: manifestEntries(source.text),
   };
   const sweep = planSweep(base, start, options.faults, FAULT_AT);
+  if (sweep.runs.every((r) => r.fault.class === "none"))
+    throw new NothingToMeasureError(
+      `${inputsOf(prepared)}: nothing to measure: no run of --faults ${options.faults.join(",")} applies to this cluster (${sweep.notes.join("; ")})`,
+    );
   const experiments = RULES.flatMap((r) => r.experiments?.(input) ?? []);
   const runs = [...sweep.runs, ...experiments];
   return {
@@ -248,6 +256,25 @@ export function measuresOf(specs: RunSpec[], outcomes: RunOutcome[]): RunMeasure
           blockedBy: [],
           error: o.error,
         },
+  );
+}
+
+/** The inputs as messages name them: the manifest entries, else the scenario file. */
+function inputsOf(prepared: Prepared): string {
+  const entries = Object.keys(prepared.source.manifests).map((e) => (e === "-" ? "<stdin>" : e));
+  return entries.length > 0 ? entries.join(", ") : prepared.source.file;
+}
+
+/**
+ * Only Services and workloads have figures: an audit of none would pass any gate, so it is refused
+ * (a `helm template` that rendered only a ConfigMap, a dump of an empty namespace).
+ */
+function checkSomethingToMeasure(prepared: Prepared, objects: Objects): void {
+  if (objects.services.length > 0 || objects.workloads.length > 0) return;
+  const { manifests, ignored } = prepared.scenario;
+  const kinds = [...new Set([...manifests.map((m) => m.object.kind), ...ignored.map((o) => o.kind)])].sort();
+  throw new NothingToMeasureError(
+    `${inputsOf(prepared)}: nothing to measure: no Service and no workload (Deployment, StatefulSet, DaemonSet, ReplicaSet, Pod) among the objects${kinds.length > 0 ? ` (${kinds.join(", ")})` : ""}`,
   );
 }
 

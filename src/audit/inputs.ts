@@ -8,7 +8,7 @@
 
 import { isSeq, parseDocument, stringify } from "yaml";
 import type { ResourceList } from "../kubernetes/objects.ts";
-import { parseManifests, parseScenario } from "../load/core.ts";
+import { LoadError, parseManifests, parseScenario } from "../load/core.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { AuditNode, AuditSource, SourceFile } from "./types.ts";
 
@@ -67,6 +67,15 @@ export function prepare(input: AuditInput): Prepared {
   const manifests: Record<string, SourceFile[]> = {};
   for (const e of input.entries) manifests[e.entry] = e.files;
   const loaded = parseManifests(input.entries.flatMap((e) => e.files));
+  if (loaded.manifests.length === 0 && loaded.ignored.length === 0)
+    throw new LoadError(
+      "no-object",
+      input.entries.map((e) => (e.entry === "-" ? "<stdin>" : e.entry)).join(", "),
+      0,
+      0,
+      "",
+      "no object to audit: the input is empty, only `---` or an empty List (a helm template that rendered nothing?)",
+    );
   const zones = input.cluster.zones ?? (input.cluster.nodes === undefined ? DEFAULT_ZONES : []);
   const count = input.cluster.nodes ?? 3;
   const size = sizeNodes(loaded.manifests, count, zones);

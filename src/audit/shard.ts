@@ -1,12 +1,16 @@
 // Scale-out: `--shard I/N` runs every N-th phase-1 run (from the I-th, counting from 0) and prints
 // them with the whole request; `faultline audit merge FILES…` checks that the shards are the N parts
 // of one request, puts their runs back in the plan's order and finishes the audit (findings and
-// fixes) exactly as one process would have.
+// fixes) exactly as one process would have. Each shard carries the digest of its slice, request and
+// runs; merge takes no figure from a shard that fails its schema, its digest or its request's limits
+// (shard-check.ts).
 
 import type { Budget } from "../run/budget.ts";
 import { type AuditOptions, checkSweep, finishAudit, measuresOf, planAudit, runSpecs } from "./audit.ts";
 import { type AuditInput, prepare } from "./inputs.ts";
 import { shardOf } from "./plan.ts";
+import { checkShardFile, checkShardRuns, SHARD_KIND, ShardError, shardDigest } from "./shard-check.ts";
+import { SHARD_VERSION } from "./shard-schema.ts";
 import type { AuditResult, FaultClass, RunMeasure } from "./types.ts";
 
 /** Everything that decides an audit's result: shards of one request merge into its result. */
@@ -17,18 +21,17 @@ export interface AuditRequest {
   maxSweepEvents: number;
 }
 
-export const SHARD_KIND = "faultline-audit-shard";
+export { SHARD_KIND, ShardError };
 
 export interface ShardOutput {
   kind: typeof SHARD_KIND;
-  version: 1;
+  version: typeof SHARD_VERSION;
   shard: { index: number; count: number };
   request: AuditRequest;
   runs: RunMeasure[];
+  /** shardDigest of shard, request and runs */
+  digest: string;
 }
-
-/** A shard file that cannot be merged: one line naming the file (exit 2). */
-export class ShardError extends Error {}
 
 export function optionsOf(
   request: AuditRequest,
@@ -55,7 +58,8 @@ export async function runShard(
   const mine = shardOf(phase1.runs, index, count);
   checkSweep(phase1.ctx, mine, options, `shard ${index}/${count} of the sweep`);
   const outcomes = await runSpecs(phase1.ctx, mine, options, `shard ${index}/${count}`);
-  return { kind: SHARD_KIND, version: 1, shard: { index, count }, request, runs: measuresOf(mine, outcomes) };
+  const body = { shard: { index, count }, request, runs: measuresOf(mine, outcomes) };
+  return { kind: SHARD_KIND, version: SHARD_VERSION, ...body, digest: shardDigest(body) };
 }
 
 /** Shard outputs (parsed JSON, with the file each came from) → the audit's result. */
@@ -91,33 +95,26 @@ export async function mergeShards(
   const options = optionsOf(first.shard.request, runner, progress);
   const prepared = prepare(first.shard.request.input);
   const phase1 = planAudit(prepared, options);
+  const limits = {
+    runs: phase1.runs,
+    services: new Set(phase1.ctx.objects.services.map((s) => s.id)),
+    workloads: new Set(phase1.ctx.objects.workloads.map((w) => w.id)),
+    duration: prepared.scenario.duration,
+    maxEvents: options.budget.maxEvents,
+    maxRequests: options.budget.maxRequests,
+  };
   const byId = new Map<string, RunMeasure>();
-  for (const { shard } of parsed) for (const r of shard.runs) byId.set(r.id, r);
-  const measures: RunMeasure[] = [];
-  for (const spec of phase1.runs) {
-    const m = byId.get(spec.id);
-    if (!m)
-      throw new ShardError(
-        `audit merge: no shard has run ${spec.id}; were the shards made by this version of faultline?`,
-      );
-    measures.push(m);
+  for (const { file, shard } of parsed) {
+    checkShardRuns(file, shard.shard, shard.runs, limits);
+    for (const r of shard.runs) byId.set(r.id, r);
   }
+  // Every run is in its shard (checkShardRuns), so each id of the plan has its measure.
+  const measures = phase1.runs.map((spec) => byId.get(spec.id)!);
   return finishAudit(prepared, phase1, measures, options);
 }
 
+/** The file's schema and digest (shard-check.ts): then it is a ShardOutput. */
 function check(file: string, value: unknown): ShardOutput {
-  const v = value as Partial<ShardOutput> | null;
-  if (!v || typeof v !== "object" || v.kind !== SHARD_KIND)
-    throw new ShardError(
-      `${file}: not a shard of faultline audit (make one with faultline audit … --shard I/N)`,
-    );
-  if (v.version !== 1)
-    throw new ShardError(
-      `${file}: shard format version ${String(v.version)}; this faultline reads version 1`,
-    );
-  const s = v.shard;
-  if (!s || !Number.isInteger(s.index) || !Number.isInteger(s.count) || s.index < 0 || s.index >= s.count)
-    throw new ShardError(`${file}: its shard index is not I/N with 0 ≤ I < N`);
-  if (!Array.isArray(v.runs) || !v.request) throw new ShardError(`${file}: a shard without runs or request`);
-  return v as ShardOutput;
+  checkShardFile(file, value);
+  return value as ShardOutput;
 }

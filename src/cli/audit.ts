@@ -4,9 +4,9 @@
 // request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
 // exit 1 when a finding is at or above --fail-on. Bad input is one located line and exit 2.
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { AuditBudgetError, audit } from "../audit/audit.ts";
+import { AuditBudgetError, audit, NothingToMeasureError } from "../audit/audit.ts";
 import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
 import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
 import { auditPage } from "../audit/page.ts";
@@ -36,6 +36,7 @@ import {
 } from "./audit-input.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
+import { readShardFiles } from "./shard-files.ts";
 
 const EXIT_FINDINGS = 1;
 /** Where the Job's ConfigMap puts a dump read from standard input (`--cluster -`). */
@@ -130,7 +131,12 @@ async function guarded(io: Io, run: () => Promise<number>): Promise<number> {
       io.err(`${formatLoadError(error)}\n`);
       return EXIT_BAD_INPUT;
     }
-    if (error instanceof AuditBudgetError || error instanceof ShardError) throw new UsageError(error.message);
+    if (
+      error instanceof AuditBudgetError ||
+      error instanceof ShardError ||
+      error instanceof NothingToMeasureError
+    )
+      throw new UsageError(error.message);
     throw error;
   }
 }
@@ -211,19 +217,7 @@ function inputFiles(request: AuditRequest): string[] {
 async function runMerge(io: Io, files: string[], opts: Options, version: string): Promise<number> {
   const failOn = severity(opts.failOn);
   if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
-  const shards = files.map((file) => {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (e) {
-      throw new UsageError(`${file}: cannot read: ${(e as Error).message.split("\n")[0]}`);
-    }
-    try {
-      return { file, value: JSON.parse(text) as unknown };
-    } catch {
-      throw new UsageError(`${file}: not JSON: a shard is what faultline audit … --shard I/N prints`);
-    }
-  });
+  const shards = readShardFiles(files);
   const progress = progressOf(io);
   try {
     return print(

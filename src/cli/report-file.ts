@@ -2,7 +2,7 @@
 // scenario or one of its manifests, a file that cannot be opened for writing), and written with
 // every failure turned into one located line (exit 2), never an internal error.
 
-import { closeSync, openSync, realpathSync, type Stats, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { systemMessage, UsageError } from "./io.ts";
 
@@ -15,12 +15,21 @@ export function checkReportPath(path: string, inputs: readonly string[], scenari
     throw new UsageError(`--report ${path}: ${why}`);
   };
   if (path === "") fail("an empty file name");
+  // Every command that takes --report prints its text (or JSON) on standard output, so the page cannot
+  // go there too; and `-` means standard input elsewhere (audit -, --cluster -), never a file named "-".
+  if (path === "-")
+    fail("standard output already carries the text; give the page a file name, e.g. report.html");
   const dir = dirname(path);
   const dirStat = statOrUndefined(dir);
   if (!dirStat) fail(`no folder ${dir} (create it first)`);
   if (!dirStat!.isDirectory()) fail(`${dir} is not a folder`);
   const target = statOrUndefined(path);
   if (target?.isDirectory()) fail("is a folder; give a file name, e.g. report.html");
+  // /dev/stdout, /dev/fd/1, /proc/self/fd/1, or the file standard output is redirected to: the page
+  // would be mixed into the text.
+  const stdout = fstatOrUndefined(1);
+  if (target && stdout && target.dev === stdout.dev && target.ino === stdout.ino)
+    fail("is standard output, where the text goes; give the page a file of its own, e.g. report.html");
   if (target && (target.isFIFO() || target.isSocket())) fail("is a pipe or socket, not a file");
   const where = canonical(path);
   for (const input of inputs) {
@@ -50,6 +59,14 @@ export async function writeReportFile<T>(path: string, write: () => Promise<T>):
     if (error instanceof RangeError && /string length/i.test(error.message))
       throw new UsageError(`--report ${path}: the run is too large for one page; shorten the scenario`);
     throw error;
+  }
+}
+
+function fstatOrUndefined(fd: number): Stats | undefined {
+  try {
+    return fstatSync(fd);
+  } catch {
+    return undefined;
   }
 }
 

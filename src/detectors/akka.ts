@@ -4,7 +4,7 @@
 // Written from the rules in those files (and reference/detectors.md §2–3), not translated line by line.
 
 import { HeartbeatHistory } from "./history.ts";
-import { PHI_AT_MEAN, phi as phiNormal } from "./phi.ts";
+import { PHI_AT_MEAN, phiNormal } from "./phi.ts";
 import {
   badSilence,
   checkTime,

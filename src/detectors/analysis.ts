@@ -18,8 +18,8 @@
 
 import { AKKA_CLUSTER_DEFAULTS } from "./akka.ts";
 import type { GapDistribution } from "./distributions.ts";
-import { exponentialSilenceFor, phiNormalSilenceFor } from "./phi.ts";
-import { MAX_TIME_MS, numberIn } from "./validate.ts";
+import { exponentialSilenceFor, normalSilenceFor } from "./phi.ts";
+import { MAX_TIME_MS, numberIn, show } from "./validate.ts";
 
 export const MS_PER_DAY = 86_400_000;
 
@@ -66,6 +66,7 @@ export interface DetectorAnalysis {
 }
 
 export function detectorLabel(d: AnalysisDetector): string {
+  checkDetector(d, "detectorLabel"); // a label of a detector analyzeDetector would refuse would be a lie
   switch (d.kind) {
     case "fixed":
       return `fixed timeout ${fmtMs(d.timeoutMs)}`;
@@ -91,6 +92,21 @@ function integratedSf(dist: GapDistribution, x: number): number {
 
 /** Detection delay of a crash for a detector that fires after `t` ms of silence. */
 export function detectionTime(dist: GapDistribution, t: number): DetectionTime {
+  checkDistribution("detectionTime", dist);
+  // A detector fires after a silence > 0 (FixedTimeoutDetector: timeoutMs > 0); +Infinity is one that never
+  // fires (a φ threshold the model cannot reach).
+  if (!(t > 0))
+    throw new RangeError(
+      `detectionTime: t must be a number > 0 (ms of silence; Infinity for a detector that never fires), got ${t}`,
+    );
+  return detectionDelay(dist, t);
+}
+
+/**
+ * {@link detectionTime} unchecked, for analyzeDetector, whose silence is its detector's (a φ-normal threshold
+ * below the shifted mean's φ can put it at or below 0: detected at once).
+ */
+function detectionDelay(dist: GapDistribution, t: number): DetectionTime {
   const mean = dist.meanMs;
   if (!(t > 0)) return { meanMs: 0, p50Ms: 0, p99Ms: 0, worstMs: 0 };
   if (!Number.isFinite(t)) {
@@ -116,6 +132,17 @@ export function detectionTime(dist: GapDistribution, t: number): DetectionTime {
   return { meanMs: Math.max(0, meanDelay), p50Ms: quantile(0.5), p99Ms: quantile(0.99), worstMs: t };
 }
 
+/** A whole number of nodes or watchers, at least 1 (analyzeDetector's nodes, simulate's topology.k). */
+const COUNT = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true };
+
+/** A GapDistribution as distributions.ts makes them: a TypeError for anything else. */
+function checkDistribution(owner: string, dist: GapDistribution): void {
+  if (typeof dist?.partial !== "function" || !(dist.meanMs > 0 && dist.meanMs <= MAX_TIME_MS))
+    throw new TypeError(
+      `${owner}: dist must be a gap distribution (exponentialGaps, normalGaps, empiricalGaps…), got ${show(dist)}`,
+    );
+}
+
 /** Mean and population sd of G conditioned on G <= c (what a window that drops longer gaps learns). */
 function conditionalStats(dist: GapDistribution, c: number): { mean: number; sd: number } {
   const pm = dist.partial(c);
@@ -126,8 +153,9 @@ function conditionalStats(dist: GapDistribution, c: number): { mean: number; sd:
 }
 
 /** The detector's numbers, checked: finite and in range (a NaN timeout would "detect" in 0 ms). */
-function checkDetector(d: AnalysisDetector): void {
-  const owner = "analyzeDetector";
+function checkDetector(d: AnalysisDetector, owner = "analyzeDetector"): void {
+  if (typeof d !== "object" || d === null)
+    throw new TypeError(`${owner}: the detector must be an object with a kind, got ${show(d)}`);
   const ms = { min: 0, max: MAX_TIME_MS, aboveMin: true };
   const phi = { min: 0, max: 1000, aboveMin: true };
   switch (d.kind) {
@@ -184,10 +212,10 @@ export function suspicionSilence(
       const minSd = d.minStdDeviationMs ?? AKKA_CLUSTER_DEFAULTS.minStdDeviationMs;
       // Akka records an interval only while available, i.e. gaps below t*: iterate to the fixed point.
       let stats = conditionalStats(dist, Number.POSITIVE_INFINITY);
-      let t = phiNormalSilenceFor(d.threshold, stats.mean + pause, Math.max(stats.sd, minSd));
+      let t = normalSilenceFor(d.threshold, stats.mean + pause, Math.max(stats.sd, minSd));
       for (let i = 0; i < 200; i++) {
         stats = conditionalStats(dist, t);
-        const next = phiNormalSilenceFor(d.threshold, stats.mean + pause, Math.max(stats.sd, minSd));
+        const next = normalSilenceFor(d.threshold, stats.mean + pause, Math.max(stats.sd, minSd));
         if (Math.abs(next - t) <= 1e-9 * t) {
           t = next;
           break;
@@ -225,7 +253,7 @@ export function analyzeDetector(
     falseSuspicionsPerNodePerDay: perNode,
     falseSuspicionsPerClusterPerDay: perNode * nodes,
     peerSuspicionsPerDay: perNode * nodes * watchers,
-    detection: detectionTime(dist, s.t),
+    detection: detectionDelay(dist, s.t),
   };
   if (s.learnedMeanMs !== undefined) out.learnedMeanMs = s.learnedMeanMs;
   if (s.learnedStdDeviationMs !== undefined) out.learnedStdDeviationMs = s.learnedStdDeviationMs;
@@ -280,6 +308,14 @@ export type Topology = { kind: "all-to-all" } | { kind: "lease" } | { kind: "wat
  * k watchers per node k·N/T with push beats (Akka's request/response heartbeat doubles it).
  */
 export function heartbeatMessagesPerSecond(topology: Topology, nodes: number, intervalMs: number): number {
+  const owner = "heartbeatMessagesPerSecond";
+  const kind: unknown = topology?.kind;
+  if (kind === "watchers")
+    numberIn(owner, "topology.k (watchers per node)", (topology as { k: unknown }).k, COUNT);
+  else if (kind !== "all-to-all" && kind !== "lease")
+    throw new RangeError(`${owner}: topology.kind must be all-to-all, lease or watchers, got ${show(kind)}`);
+  numberIn(owner, "nodes", nodes, COUNT);
+  numberIn(owner, "intervalMs", intervalMs, { min: 0, max: MAX_TIME_MS, aboveMin: true });
   const perInterval =
     topology.kind === "all-to-all"
       ? nodes * (nodes - 1)

@@ -4,7 +4,7 @@
 
 import type { Rng } from "../engine/rng.ts";
 import { exponential as expDeviate, normal as normalDeviate } from "./deviates.ts";
-import { MAX_TIME_MS } from "./validate.ts";
+import { MAX_TIME_MS, show } from "./validate.ts";
 
 /** A gap parameter (ms): finite and > 0 (or >= 0 when `zeroAllowed`), below MAX_TIME_MS. */
 function gapParameter(what: string, value: number, zeroAllowed = false): void {
@@ -30,8 +30,32 @@ export interface GapDistribution {
   sample(rng: Rng): number;
 }
 
-/** Complementary error function (Numerical Recipes `erfcc`, fractional error < 1.2e-7 everywhere). */
+/**
+ * Complementary error function (Numerical Recipes `erfcc`, fractional error < 1.2e-7 everywhere). ±Infinity
+ * give its limits (0 and 2); NaN is a RangeError, as in every exported function here.
+ */
 export function erfc(x: number): number {
+  return erfcOf(checked("erfc", "x", x));
+}
+
+/** Standard normal upper tail Q(z) = P(Z > z). */
+export function normalSf(z: number): number {
+  return sfOf(checked("normalSf", "z", z));
+}
+
+/** Standard normal CDF. */
+export function normalCdf(z: number): number {
+  return cdfOf(checked("normalCdf", "z", z));
+}
+
+function checked(owner: string, name: string, value: number): number {
+  if (typeof value !== "number" || Number.isNaN(value))
+    throw new RangeError(`${owner}: ${name} must be a number, got ${show(value)}`);
+  return value;
+}
+
+/** {@link erfc} unchecked: the distributions' own moments call it with numbers they computed. */
+function erfcOf(x: number): number {
   const z = Math.abs(x);
   const t = 1 / (1 + 0.5 * z);
   const r =
@@ -54,14 +78,12 @@ export function erfc(x: number): number {
   return x >= 0 ? r : 2 - r;
 }
 
-/** Standard normal upper tail Q(z) = P(Z > z). */
-export function normalSf(z: number): number {
-  return 0.5 * erfc(z / Math.SQRT2);
+function sfOf(z: number): number {
+  return 0.5 * erfcOf(z / Math.SQRT2);
 }
 
-/** Standard normal CDF. */
-export function normalCdf(z: number): number {
-  return 0.5 * erfc(-z / Math.SQRT2);
+function cdfOf(z: number): number {
+  return 0.5 * erfcOf(-z / Math.SQRT2);
 }
 
 function normalPdf(z: number): number {
@@ -97,7 +119,7 @@ export function normalGaps(meanMs: number, sdMs: number): GapDistribution {
   const raw = (c: number): PartialMoments => {
     if (c === Number.POSITIVE_INFINITY) return { p: 1, m1: meanMs, m2: meanMs * meanMs + sdMs * sdMs };
     const z = (c - meanMs) / sdMs;
-    const P = normalCdf(z);
+    const P = cdfOf(z);
     const f = normalPdf(z);
     return {
       p: P,
@@ -117,7 +139,7 @@ export function normalGaps(meanMs: number, sdMs: number): GapDistribution {
     label: `normal(mean ${meanMs}ms, sd ${sdMs}ms)`,
     meanMs: all.m1,
     secondMomentMs2: all.m2,
-    sf: (t) => (t <= 0 ? 1 : normalSf((t - meanMs) / sdMs) / mass),
+    sf: (t) => (t <= 0 ? 1 : sfOf((t - meanMs) / sdMs) / mass),
     partial,
     sample: (rng) => {
       for (;;) {
@@ -137,16 +159,16 @@ export function lognormalGaps(meanMs: number, sigma: number): GapDistribution {
     label: `lognormal(mean ${meanMs}ms, sigma ${sigma})`,
     meanMs,
     secondMomentMs2: Math.exp(2 * mu + 2 * sigma * sigma),
-    sf: (t) => (t <= 0 ? 1 : normalSf((Math.log(t) - mu) / sigma)),
+    sf: (t) => (t <= 0 ? 1 : sfOf((Math.log(t) - mu) / sigma)),
     partial: (c) => {
       if (c <= 0) return { p: 0, m1: 0, m2: 0 };
       if (c === Number.POSITIVE_INFINITY)
         return { p: 1, m1: meanMs, m2: Math.exp(2 * mu + 2 * sigma * sigma) };
       const l = Math.log(c);
       return {
-        p: normalCdf((l - mu) / sigma),
-        m1: Math.exp(mu + (sigma * sigma) / 2) * normalCdf((l - mu - sigma * sigma) / sigma),
-        m2: Math.exp(2 * mu + 2 * sigma * sigma) * normalCdf((l - mu - 2 * sigma * sigma) / sigma),
+        p: cdfOf((l - mu) / sigma),
+        m1: Math.exp(mu + (sigma * sigma) / 2) * cdfOf((l - mu - sigma * sigma) / sigma),
+        m2: Math.exp(2 * mu + 2 * sigma * sigma) * cdfOf((l - mu - 2 * sigma * sigma) / sigma),
       };
     },
     sample: (rng) => Math.exp(mu + sigma * normalDeviate(rng)),

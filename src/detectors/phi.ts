@@ -1,5 +1,10 @@
 // The two φ formulas: Akka's normal model (logistic approximation of the normal CDF) and Cassandra's
-// exponential model. Pure functions of numbers in milliseconds; no state, no clock.
+// exponential model. Pure functions of numbers in milliseconds; no state, no clock. The exported functions
+// refuse what the detector classes refuse (a silence that is negative, NaN or ±Infinity, a mean or a deviation
+// the classes never produce) with a RangeError naming the function and the argument; the classes call the
+// unchecked formula (`phiNormal`) on their hot path, their inputs checked where they enter.
+
+import { MAX_TIME_MS, numberIn, show } from "./validate.ts";
 //
 // Akka's φ is evaluated without calling `exp` and `log10` (the slow part: about 3× the rest of a heartbeat)
 // wherever it is below its far tail. Both of Akka's branches are −log10(1 − F) with F = 1/(1 + e) and
@@ -55,11 +60,35 @@ for (let i = 0; i <= TABLE_END * STEPS; i++) {
  * returns +Infinity on the JVM, so this port does too. Evaluated as the file's comment says, to 1e-11.
  *
  * Where Akka returns −0.0 (y < −7.5: 1/(1 + e) rounds to 0 and −log10(1) is −0) this returns +0, so that
- * `Object.is`, `toBe(0)` and JSON all agree. A zero `stdDeviationMs` is the caller's problem exactly as in
- * Akka (y = ±Infinity, or NaN at t = mean, which is returned as NaN); the detector never passes one because
- * it floors the deviation at `minStdDeviationMs`.
+ * `Object.is`, `toBe(0)` and JSON all agree. Where Akka leaves a zero deviation to its caller (y = ±Infinity,
+ * or NaN at t = mean), this refuses it, as it refuses a negative or non-finite silence or mean: a RangeError,
+ * as the detector gives for a time before its last heartbeat or a `minStdDeviationMs` of 0.
  */
 export function phi(timeDiffMs: number, meanMs: number, stdDeviationMs: number): number {
+  const owner = "phi";
+  // The class's deviation is floored at minStdDeviationMs > 0 (akka.ts PhiAccrualFailureDetector). A finite
+  // silence or mean below 0 is only a shift of y, φ still in [0, ∞): Akka's own tests evaluate phi(−25, 0, 1)
+  // (PhiAccrualFailureDetectorSpec "handle outliers"), so it is accepted where the class's clock never goes.
+  finiteMs(owner, "timeDiffMs", timeDiffMs);
+  finiteMs(owner, "meanMs", meanMs);
+  numberIn(owner, "stdDeviationMs", stdDeviationMs, POSITIVE_MS);
+  return phiNormal(timeDiffMs, meanMs, stdDeviationMs);
+}
+
+/** A time (ms) in the detectors' range, either side of 0, with the classes' message for a bad time. */
+function finiteMs(owner: string, name: string, value: number): void {
+  if (!(value >= -MAX_TIME_MS && value <= MAX_TIME_MS))
+    throw new RangeError(
+      `${owner}: ${name} must be a finite number of milliseconds within ±${MAX_TIME_MS} (285 years), got ${show(value)}`,
+    );
+}
+/** A silence or a mean (ms): finite, >= 0, within the detectors' time range. */
+const SILENCE = { min: 0, max: MAX_TIME_MS };
+/** A deviation or a mean that divides (ms): finite, > 0. */
+const POSITIVE_MS = { min: 0, max: MAX_TIME_MS, aboveMin: true };
+
+/** {@link phi} without its checks: the detector's hot path, which checks its times where they enter. */
+export function phiNormal(timeDiffMs: number, meanMs: number, stdDeviationMs: number): number {
   const y = (timeDiffMs - meanMs) / stdDeviationMs;
   if (y < -7.5) return 0; // e > e^41.7: Akka's 1 − 1/(1 + e) rounds to exactly 1, φ = −0
   const z = y * (1.5976 + 0.070566 * y * y);
@@ -99,11 +128,22 @@ export function phiNormalSilenceFor(threshold: number, meanMs: number, stdDeviat
   if (!(threshold > 0 && threshold < Number.POSITIVE_INFINITY)) {
     throw new RangeError(`threshold must be a finite number > 0, got ${threshold}`);
   }
+  finiteMs("phiNormalSilenceFor", "meanMs", meanMs);
+  numberIn("phiNormalSilenceFor", "stdDeviationMs", stdDeviationMs, POSITIVE_MS);
+  return normalSilenceFor(threshold, meanMs, stdDeviationMs);
+}
+
+/**
+ * {@link phiNormalSilenceFor} unchecked, for callers whose deviation may be a floor of 0 (analyzeDetector's
+ * minStdDeviationMs >= 0, `detector threshold --min-std 0`): then φ steps from 0 to ∞ at the mean, and the
+ * silence is the mean.
+ */
+export function normalSilenceFor(threshold: number, meanMs: number, stdDeviationMs: number): number {
   let lo = -60;
   let hi = 60;
   for (let i = 0; i < 200; i++) {
     const mid = (lo + hi) / 2;
-    if (phi(meanMs + mid * stdDeviationMs, meanMs, stdDeviationMs) < threshold) lo = mid;
+    if (phiNormal(meanMs + mid * stdDeviationMs, meanMs, stdDeviationMs) < threshold) lo = mid;
     else hi = mid;
     if (hi - lo < 1e-13) break;
   }
@@ -116,10 +156,17 @@ export function phiNormalSilenceFor(threshold: number, meanMs: number, stdDeviat
  * t / mean() and `interpret` compares `PHI_FACTOR * phi` with `phi_convict_threshold`; see CASSANDRA-2597.
  */
 export function exponentialPhi(timeDiffMs: number, meanMs: number): number {
+  // The class's silence is >= 0 and its window's mean > 0 (ExponentialPhiDetector: firstIntervalMs > 0).
+  numberIn("exponentialPhi", "timeDiffMs", timeDiffMs, SILENCE);
+  numberIn("exponentialPhi", "meanMs", meanMs, POSITIVE_MS);
   return PHI_FACTOR * (timeDiffMs / meanMs);
 }
 
 /** Silence at which the exponential φ reaches `threshold`: threshold · ln 10 · mean (≈ 18.42 · mean at 8). */
 export function exponentialSilenceFor(threshold: number, meanMs: number): number {
+  // ExponentialPhiDetector's own rule and message for its threshold.
+  if (!(threshold > 0 && threshold < Number.POSITIVE_INFINITY))
+    throw new RangeError(`exponentialSilenceFor: threshold must be a finite number > 0, got ${threshold}`);
+  numberIn("exponentialSilenceFor", "meanMs", meanMs, POSITIVE_MS);
   return (threshold * meanMs) / PHI_FACTOR;
 }

@@ -6,7 +6,13 @@
 
 import type { Topology } from "./analysis.ts";
 import { simulate } from "./simulate.ts";
-import type { SimDetectorSpec, SimulationConfig, SimulationResult } from "./simulation-config.ts";
+import {
+  type SimDetectorSpec,
+  type SimulationConfig,
+  type SimulationResult,
+  simulationSettings,
+} from "./simulation-config.ts";
+import { show } from "./validate.ts";
 
 export const SCENARIOS = ["gc-pause", "monitor-pause", "stalled-progress", "crash", "cost"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -70,11 +76,22 @@ export function runScenario(name: ScenarioName, o: ScenarioOptions = {}): Scenar
   };
 }
 
-/** The runs a scenario is made of, not yet run. */
+/**
+ * The runs a scenario is made of, not yet run; each run's configuration checked as simulate checks it, so
+ * that options it would refuse are refused here, with its messages, before anything is returned.
+ */
 export function planScenario(name: ScenarioName, o: ScenarioOptions = {}): ScenarioPlan {
   if (!(SCENARIOS as readonly string[]).includes(name)) {
     throw new RangeError(`scenario must be one of ${SCENARIOS.join(", ")}, got ${JSON.stringify(name)}`);
   }
+  if (typeof o !== "object" || o === null)
+    throw new TypeError(`planScenario: options must be an object, got ${show(o)}`);
+  const plan = planOf(name, o);
+  for (const run of plan.runs) simulationSettings(run.config);
+  return plan;
+}
+
+function planOf(name: ScenarioName, o: ScenarioOptions): ScenarioPlan {
   switch (name) {
     case "gc-pause": {
       const c = base(o, 120_000, [FIXED_5S, PHI_EXP_2, PHI_EXP_8, PHI_AKKA_8]);

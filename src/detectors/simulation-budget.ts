@@ -12,7 +12,8 @@
 //   budget (a full φ window holds up to 3.5 KB, history.ts); enough for the 1,000-node all-to-all cost
 //   scenario (999,000 pairs).
 
-import type { SimulationSettings } from "./simulation-config.ts";
+import { MAX_NODES, type SimulationSettings } from "./simulation-config.ts";
+import { MAX_TIME_MS, numberIn, show } from "./validate.ts";
 
 export const SIMULATION_BUDGET = {
   maxEvents: 20_000_000,
@@ -47,6 +48,7 @@ export interface SimulationEstimate {
 }
 
 export function estimateSimulation(s: SimulationSettings): SimulationEstimate {
+  checkSettings(s);
   const n = s.nodes;
   const monitorsPerNode =
     s.topology.kind === "all-to-all"
@@ -87,6 +89,36 @@ export function estimateSimulation(s: SimulationSettings): SimulationEstimate {
   };
 }
 
+/**
+ * The numbers the estimate reads, held to simulationSettings' own ranges (with its messages' form), so that
+ * settings not made by it cannot give a NaN estimate that passes every budget.
+ */
+function checkSettings(s: SimulationSettings): void {
+  const owner = "estimateSimulation";
+  if (typeof s !== "object" || s === null)
+    throw new TypeError(`${owner}: settings must be simulationSettings(config)'s, got ${show(s)}`);
+  numberIn(owner, "nodes", s.nodes, { min: 2, max: MAX_NODES, integer: true });
+  const kind: unknown = s.topology?.kind;
+  if (kind === "watchers")
+    numberIn(owner, "topology.k (watchers per node)", (s.topology as { k: unknown }).k, {
+      min: 1,
+      max: MAX_NODES,
+      integer: true,
+    });
+  else if (kind !== "all-to-all" && kind !== "lease")
+    throw new RangeError(`${owner}: topology.kind must be all-to-all, lease or watchers, got ${show(kind)}`);
+  const period = { min: 1, max: MAX_TIME_MS, why: "nothing below 1 ms is simulated" };
+  numberIn(owner, "intervalMs", s.intervalMs, period);
+  numberIn(owner, "checkEveryMs", s.checkEveryMs, period);
+  numberIn(owner, "durationMs", s.durationMs, { min: 0, max: MAX_TIME_MS });
+  for (const name of ["specs", "pauses", "crashes", "stalls"] as const)
+    if (!Array.isArray(s[name]))
+      throw new TypeError(`${owner}: ${name} must be an array, got ${show(s[name])}`);
+  const rp = s.randomPauses;
+  if (rp !== undefined)
+    numberIn(owner, "randomPauses.perNodePerHour", rp?.perNodePerHour, { min: 0, max: 3_600_000 });
+}
+
 /** A run refused before it starts: `estimate` passes `limit` on `budget`. */
 export class SimulationBudgetExceeded extends RangeError {
   constructor(
@@ -110,6 +142,13 @@ export function checkBudget(
   maxEvents: number = SIMULATION_BUDGET.maxEvents,
   maxDetectors: number = SIMULATION_BUDGET.maxDetectors,
 ): SimulationEstimate {
+  // A NaN limit or estimate would pass every comparison below: a budget that holds nothing. Infinity is no
+  // budget, as simulate's maxEvents and maxDetectors allow.
+  const count = { min: 0, max: Number.POSITIVE_INFINITY };
+  numberIn("checkBudget", "maxEvents", maxEvents, count);
+  numberIn("checkBudget", "maxDetectors", maxDetectors, count);
+  numberIn("checkBudget", "estimate.events", estimate?.events, count);
+  numberIn("checkBudget", "estimate.detectorStates", estimate?.detectorStates, count);
   if (estimate.detectorStates > maxDetectors)
     throw new SimulationBudgetExceeded("detectors", estimate, maxDetectors);
   if (estimate.events > maxEvents) throw new SimulationBudgetExceeded("events", estimate, maxEvents);

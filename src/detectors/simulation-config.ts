@@ -138,7 +138,27 @@ export interface SimulationSettings {
 const OWNER = "simulate";
 const DETECTOR_KINDS = ["fixed", "deadline", "phi-exponential", "phi-normal", "lease", "progress"];
 
+/**
+ * A spec's label; the number it shows held to its detector class's rule (FixedTimeoutDetector's timeoutMs,
+ * the φ detectors' threshold, LeaseDetector's durationMs, ProgressDetector's progressDeadlineMs: > 0, finite).
+ */
 export function simDetectorLabel(s: SimDetectorSpec): string {
+  const owner = "simDetectorLabel";
+  if (typeof s !== "object" || s === null || !DETECTOR_KINDS.includes(s.kind))
+    throw new RangeError(
+      `${owner}: kind must be one of ${DETECTOR_KINDS.join(", ")}, got ${show((s as { kind?: unknown } | null)?.kind)}`,
+    );
+  const shown: Partial<Record<SimDetectorSpec["kind"], string>> = {
+    fixed: "timeoutMs",
+    "phi-exponential": "threshold",
+    "phi-normal": "threshold",
+    lease: "durationMs",
+    progress: "progressDeadlineMs",
+  };
+  const field = shown[s.kind];
+  const value = field === undefined ? undefined : (s as Record<string, unknown>)[field];
+  if (field !== undefined && !(s.kind === "phi-normal" && value === undefined))
+    numberIn(owner, field, value, { min: 0, max: MAX_TIME_MS, aboveMin: true });
   switch (s.kind) {
     case "fixed":
       return `fixed timeout ${s.timeoutMs}ms`;

@@ -28,7 +28,9 @@ export type LoadErrorCode =
   | "unknown-pod"
   | "unknown-workload"
   /** A size beyond the limits faultline accepts (Kubernetes' documented scalability limits). */
-  | "too-large";
+  | "too-large"
+  /** Input that holds no object at all (empty, only `---`, an empty List): nothing to check. */
+  | "no-object";
 
 export class LoadError extends Error {
   override readonly name = "LoadError";

@@ -39,7 +39,8 @@ export function parseVary(text: string): Variation {
     .split(",")
     .map((v) => v.trim());
   if (values.some((v) => v === "")) throw new VaryError(`--vary: "${text}" has an empty value`);
-  return { key, values };
+  // A value written twice is one variant: each distinct text runs once, in the order first given.
+  return { key, values: [...new Set(values)] };
 }
 
 function firstEqualsOutsideBrackets(s: string): number {

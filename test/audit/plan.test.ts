@@ -2,7 +2,7 @@
 // a zone fault per zone, the assumed cluster's size, and a fix as a patch through whatif/.
 
 import { describe, expect, it } from "vitest";
-import { inProcess, planAudit } from "../../src/audit/audit.ts";
+import { inProcess, NothingToMeasureError, planAudit } from "../../src/audit/audit.ts";
 import { prepare, sizeNodes } from "../../src/audit/inputs.ts";
 import { EVENTS_PER_WORKER, threadsFor } from "../../src/audit/pool.ts";
 import type { FaultClass } from "../../src/audit/types.ts";
@@ -96,11 +96,19 @@ describe("the sweep", () => {
   }, 60_000);
 
   it("runs no zone fault when there are no zones, or one, and says why", () => {
-    expect(plan(3, [], ["zone"]).notes).toContain(
+    expect(plan(3, [], ["zone", "drain"]).notes).toContain(
       "zone faults: the nodes have no zones (topology.kubernetes.io/zone); none run",
     );
-    expect(plan(3, ["a"], ["zone"]).notes).toContain(
+    expect(plan(3, ["a"], ["zone", "drain"]).notes).toContain(
       "zone faults: every node is in one zone, so losing it is losing the cluster; none run",
+    );
+  }, 60_000);
+
+  it("refuses a sweep with no fault run left: it would measure nothing and pass", () => {
+    expect(() => plan(3, [], ["zone"])).toThrow(
+      new NothingToMeasureError(
+        "six.yaml: nothing to measure: no run of --faults zone applies to this cluster (zone faults: the nodes have no zones (topology.kubernetes.io/zone); none run)",
+      ),
     );
   }, 60_000);
 });

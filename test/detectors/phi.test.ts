@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { phi } from "../../src/detectors/index.ts";
+import { phiNormal } from "../../src/detectors/phi.ts";
 
 /** Akka's two branches, literally (PhiAccrualFailureDetector.scala `phi`). */
 function akka(t: number, mean: number, sd: number): number {
@@ -73,12 +74,17 @@ describe("phi precision", () => {
     expect(Number.isFinite(akka(y - 1e-4, 0, 1))).toBe(true);
   });
 
-  it("is log10(2) at the mean and NaN for a zero deviation at the mean, as the formula is", () => {
+  it("is log10(2) at the mean; refuses a zero deviation and a NaN silence, as the detector does", () => {
     expect(phi(1000, 1000, 100)).toBe(Math.log10(2));
-    expect(phi(1000, 1000, 0)).toBeNaN();
-    expect(phi(999, 1000, 0)).toBe(0);
-    expect(phi(1001, 1000, 0)).toBe(Number.POSITIVE_INFINITY);
-    expect(phi(Number.NaN, 1000, 100)).toBeNaN();
+    // The detector floors its deviation at minStdDeviationMs > 0 (Akka's require); its formula alone gives
+    // NaN at the mean for 0, which phiNormal (the unchecked formula) still shows.
+    expect(() => phi(1000, 1000, 0)).toThrow(
+      new RangeError("phi: stdDeviationMs must be a finite number > 0, got 0"),
+    );
+    expect(phiNormal(1000, 1000, 0)).toBeNaN();
+    expect(phiNormal(999, 1000, 0)).toBe(0);
+    expect(phiNormal(1001, 1000, 0)).toBe(Number.POSITIVE_INFINITY);
+    expect(() => phi(Number.NaN, 1000, 100)).toThrow(RangeError);
   });
 
   it("is non-decreasing in the silence", () => {

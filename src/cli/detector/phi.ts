@@ -2,7 +2,8 @@
 // Cassandra's exponential model and Akka's normal one.
 
 import type { Command } from "commander";
-import { exponentialPhi, phi } from "../../detectors/index.ts";
+import { exponentialPhi } from "../../detectors/index.ts";
+import { phiNormal } from "../../detectors/phi.ts";
 import { type PhiRow, phiGridJson, phiGridText } from "../../report/detector/grid.ts";
 import type { Io } from "../io.ts";
 import { DURATION_HELP, duration } from "./duration.ts";
@@ -40,7 +41,9 @@ export function registerPhiCommand(detector: Command, io: Io, setExit: (code: nu
         meanGapMs: mean,
         silenceMs: silence,
         phiExponential: exponentialPhi(silence, mean),
-        phiNormal: phi(silence, mean + model.pause, Math.max(model.std, model.minStd)),
+        // Unchecked: with --min-std 0 and no --std the grid shows why φ is undefined (NaN) or ∞, as Akka's
+        // formula gives, where the library's phi refuses a zero deviation.
+        phiNormal: phiNormal(silence, mean + model.pause, Math.max(model.std, model.minStd)),
       }),
     );
     io.out(opts.json ? phiGridJson(rows, model) : phiGridText(rows, model));

@@ -2,7 +2,8 @@
 // gap; or, with --max-false-per-node-day, the lowest threshold (and timeout) within a false-suspicion budget.
 
 import type { Command } from "commander";
-import { exponentialSilenceFor, phiNormalSilenceFor, pickThreshold } from "../../detectors/index.ts";
+import { exponentialSilenceFor, pickThreshold } from "../../detectors/index.ts";
+import { normalSilenceFor } from "../../detectors/phi.ts";
 import { picksJson, picksText, type ThresholdPick } from "../../report/detector/analysis.ts";
 import { type ThresholdRow, thresholdGridJson, thresholdGridText } from "../../report/detector/grid.ts";
 import { type Io, UsageError } from "../io.ts";
@@ -84,11 +85,8 @@ export function registerThresholdCommand(detector: Command, io: Io, setExit: (co
         meanGapMs: mean,
         threshold,
         silenceExponentialMs: exponentialSilenceFor(threshold, mean),
-        silenceNormalMs: phiNormalSilenceFor(
-          threshold,
-          mean + model.pause,
-          Math.max(model.std, model.minStd),
-        ),
+        // Unchecked: --min-std 0 without --std is a deviation of 0, φ a step at the mean (the silence).
+        silenceNormalMs: normalSilenceFor(threshold, mean + model.pause, Math.max(model.std, model.minStd)),
       }),
     );
     io.out(opts.json ? thresholdGridJson(rows, model) : thresholdGridText(rows));

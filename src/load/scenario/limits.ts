@@ -39,3 +39,18 @@ export const DATA_PLANE_PERIOD: Range = {
 
 /** A delay (0 allowed) of the data plane or the callers: at most a day. */
 export const DATA_PLANE_DELAY: Range = { min: 0, max: 24 * 3600, maxText: "24h" };
+
+/**
+ * kube-controller-manager's --node-eviction-rate and --secondary-node-eviction-rate: nodes per second
+ * whose pods the node lifecycle controller deletes (defaults 0.1 and 0.01), each a float32
+ * (pkg/controller/nodelifecycle/config/types.go NodeLifecycleControllerConfiguration: NodeEvictionRate
+ * float32). 0 is meaningful (the zone's limiter never lets an eviction through); a positive rate must be
+ * one a float32 holds: from its smallest positive value, 2^-149 ≈ 1.4e-45 (anything smaller rounds to
+ * 0), to its largest, (2 − 2^-23) · 2^127 ≈ 3.4e38 (anything larger is out of a float32's range).
+ */
+export const EVICTION_RATE = {
+  minPositive: 2 ** -149,
+  minText: "1.4e-45 (the smallest float32 above 0)",
+  max: (2 - 2 ** -23) * 2 ** 127,
+  maxText: "3.4e38 (the largest float32)",
+};

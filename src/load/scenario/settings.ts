@@ -10,17 +10,17 @@ import type {
 } from "../../scenario/types.ts";
 import { bool, duration, fail, int, knownFields, num, obj, oneOf } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
-import { PERIOD } from "./limits.ts";
+import { EVICTION_RATE, PERIOD } from "./limits.ts";
 
-export type FieldKind = "duration" | "number" | "fraction" | "int" | "boolean";
+export type FieldKind = "duration" | "number" | "rate" | "fraction" | "int" | "boolean";
 
 /** kube-controller-manager flags: durations for periods, numbers for rates and thresholds. */
 export const CONTROL_PLANE_FIELDS: Record<keyof ControlPlaneOverrides, FieldKind> = {
   nodeMonitorGracePeriod: "duration",
   nodeMonitorPeriod: "duration",
   nodeStartupGracePeriod: "duration",
-  nodeEvictionRate: "number",
-  secondaryNodeEvictionRate: "number",
+  nodeEvictionRate: "rate",
+  secondaryNodeEvictionRate: "rate",
   largeClusterSizeThreshold: "int",
   unhealthyZoneThreshold: "fraction",
   defaultNotReadyTolerationSeconds: "int",
@@ -45,6 +45,17 @@ export function typedField(src: SourceDoc, path: Path, v: unknown, kind: FieldKi
     }
     case "number":
       return num(src, path, v, { min: 0 });
+    case "rate": {
+      const r = num(src, path, v, { min: 0, max: EVICTION_RATE.max, maxText: EVICTION_RATE.maxText });
+      if (r > 0 && r < EVICTION_RATE.minPositive)
+        fail(
+          src,
+          path,
+          "invalid-value",
+          `${r} nodes per second is below ${EVICTION_RATE.minText}: the flag's float32 would hold 0 (no eviction); write 0 for that`,
+        );
+      return r;
+    }
     case "fraction":
       return num(src, path, v, { min: 0, max: 1 });
     case "int":

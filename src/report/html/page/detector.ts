@@ -2,7 +2,7 @@
 
 import uPlot from "uplot";
 import { AKKA_CLUSTER_DEFAULTS } from "../../../detectors/akka.ts";
-import { exponentialPhi, phi } from "../../../detectors/phi.ts";
+import { exponentialPhi, phiNormal } from "../../../detectors/phi.ts";
 import type { DetectorPayload } from "../model/index.ts";
 import { chartWidth } from "./axis.ts";
 import { chartFrame, h, headedSection, headRow, round1, verticalLine } from "./dom.ts";
@@ -46,7 +46,7 @@ export function renderDetector(root: HTMLElement, p: DetectorPayload): void {
       curve(
         d.label,
         colour,
-        x.map((t) => Math.min(phi(t, mean, sd), 50)),
+        x.map((t) => Math.min(phiNormal(t, mean, sd), 50)),
         det.threshold,
       );
     } else marks.push({ t: d.suspectAfterMs, label: d.label, colour });
