@@ -35,6 +35,7 @@ export interface Options {
   json?: boolean;
   sarif?: boolean;
   report?: string;
+  reportInclude?: string;
   failOn?: string;
   jobs?: string;
   shard?: string;
