@@ -94,7 +94,9 @@ export function checkLease(src: SourceDoc, path: Path, o: Obj): void {
   const positive = (field: string, min: number, what: string) => {
     const v = (o.spec as Obj)[field];
     if (v == null) return;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > INT32_MAX)
+    if (typeof v !== "number" || !Number.isInteger(v))
+      fail(src, [...sp, field], "invalid-type", `${JSON.stringify(v)} is not an integer (an int32)`);
+    if (v < min || v > INT32_MAX)
       fail(
         src,
         [...sp, field],
