@@ -80,6 +80,7 @@ export function auditPage(r: AuditResult): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>${e(title)}</title>
 <style>${CSS}</style>
 </head>
@@ -196,6 +197,14 @@ ${lines}
 <p><a href="#services">back to the heat map</a></p>
 </section>`;
 }
+
+/**
+ * The simulate page's policy (report/html.ts) less what this page does not use: it has no script, so
+ * none may run, and it loads nothing (default-src 'none'); only its own inline styles apply.
+ */
+export const AUDIT_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const CSP = AUDIT_PAGE_CSP;
 
 const CSS = `
 :root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.4;color:#1b1b1b;background:#fff}

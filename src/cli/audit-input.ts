@@ -17,6 +17,7 @@ import {
 } from "../audit/types.ts";
 import { MAX_DUMP_BYTES } from "../load/cluster/dump.ts";
 import { LoadError, parseDuration, UnitError } from "../load/core.ts";
+import { decodeText } from "../load/files.ts";
 import { readManifestEntry } from "../load/index.ts";
 import { MAX_FILE_BYTES } from "../load/source.ts";
 import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
@@ -34,6 +35,7 @@ export interface Options {
   json?: boolean;
   sarif?: boolean;
   report?: string;
+  reportInclude?: string;
   failOn?: string;
   jobs?: string;
   shard?: string;
@@ -113,6 +115,8 @@ function readEntry(dir: string, path: string, maxBytes?: number): SourceFile[] |
   try {
     return readManifestEntry(dir, path, maxBytes);
   } catch (e) {
+    // A LoadError is located already (a file that is not UTF-8: file:line:col); a read error is not.
+    if (e instanceof LoadError) throw e;
     if (e instanceof Error && "code" in e)
       throw new LoadError((e as LoadError).code, path, 0, 0, "", e.message);
     throw e;
@@ -120,14 +124,15 @@ function readEntry(dir: string, path: string, maxBytes?: number): SourceFile[] |
 }
 
 function readScenario(file: string): NonNullable<AuditInput["scenario"]> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch {
     throw new LoadError("file-not-found", file, 0, 0, "", "no such file");
   }
-  if (text.length > MAX_FILE_BYTES)
+  if (bytes.length > MAX_FILE_BYTES)
     throw new LoadError("file-too-large", file, 0, 0, "", "the scenario file is too large");
+  const text = decodeText(bytes, file);
   const manifests: Record<string, SourceFile[]> = {};
   let doc: { manifests?: unknown } | null = null;
   try {
@@ -146,15 +151,15 @@ function readScenario(file: string): NonNullable<AuditInput["scenario"]> {
 }
 
 function readStdin(maxBytes = MAX_FILE_BYTES): string {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(0, "utf8");
+    bytes = readFileSync(0);
   } catch (e) {
     throw new UsageError(`audit: cannot read standard input: ${(e as Error).message.split("\n")[0]}`);
   }
-  if (text.length > maxBytes)
+  if (bytes.length > maxBytes)
     throw new UsageError(`audit: standard input is larger than ${maxBytes / 2 ** 20} MiB`);
-  return text;
+  return decodeText(bytes, "<stdin>");
 }
 
 export function severity(v: string | undefined): Severity {

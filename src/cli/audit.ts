@@ -23,6 +23,7 @@ import {
 } from "../audit/types.ts";
 import { formatLoadError, LoadError } from "../load/core.ts";
 import { escapeJsonControls } from "../report/escape.ts";
+import { parseReportInclude, type ReportInclude, redactTextPage } from "../report/privacy.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
 import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import {
@@ -77,6 +78,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option(
       "--report <file>",
       "also write a self-contained HTML page: the Services × faults heat map, each cell opening its run's timeline",
+    )
+    .option(
+      "--report-include <what>",
+      "keep in the page what it leaves out by default, as simulate's report does: annotations (their values), commands (exec probes and hooks), or both: annotations,commands",
     )
     .option(
       "--fail-on <severity>",
@@ -171,6 +176,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     maxSweepEvents: positive("--max-sweep-events", opts.maxSweepEvents) ?? DEFAULT_MAX_SWEEP,
   };
   if (opts.emitJob !== undefined) return emitJob(io, paths, opts, request, version);
+  const include = reportIncludeOf(opts);
   if (opts.report !== undefined) checkReportPath(opts.report, inputFiles(request), false);
   const progress = progressOf(io);
   const options = {
@@ -187,12 +193,28 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     const result = await audit(prepared, options);
     if (opts.report !== undefined) {
       const path = opts.report;
-      await writeReportFile(path, async () => writeFileSync(path, auditPage(result)));
+      // The page keeps the secrets simulate's report keeps (report/privacy.ts), from the objects audited.
+      const objects = prepared.scenario.manifests.map((m) => m.object);
+      const page = auditPage(redactTextPage(result, objects, include));
+      await writeReportFile(path, async () => writeFileSync(path, page));
     }
     return print(io, withoutTimelines(result), opts, failOn, version);
   } finally {
     progress.done();
   }
+}
+
+/** `--report-include`, with `--report` only. */
+function reportIncludeOf(opts: Options): Set<ReportInclude> {
+  let include: Set<ReportInclude>;
+  try {
+    include = parseReportInclude(opts.reportInclude);
+  } catch (e) {
+    throw new UsageError(`--report-include: ${(e as Error).message}`);
+  }
+  if (opts.reportInclude !== undefined && opts.report === undefined)
+    throw new UsageError("--report-include goes with --report");
+  return include;
 }
 
 /** The timelines are for the page only: the JSON, SARIF and text are the same with or without it. */

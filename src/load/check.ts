@@ -201,8 +201,22 @@ export function quantity(src: SourceDoc, path: Path, v: unknown): number {
     fail(src, path, "invalid-quantity", `${show(v)} is not a quantity (${why}${QUANTITY_HINT})`);
   }
   if (n < 0) fail(src, path, "invalid-quantity", `${show(v)} is negative: a quantity must be at least 0`);
+  if (n > MAX_QUANTITY)
+    fail(
+      src,
+      path,
+      "invalid-quantity",
+      `${show(v)} is too large: a quantity is at most 2^63-1 (9223372036854775807), as resource.Quantity holds it`,
+    );
   return n;
 }
+
+/**
+ * resource.Quantity (apimachinery pkg/api/resource/quantity.go): "no quantity may represent a number
+ * greater than 2^63-1 in magnitude"; its Value and MilliValue, which the scheduler and the kubelet
+ * read, are int64 and overflow beyond it.
+ */
+export const MAX_QUANTITY = 2 ** 63 - 1;
 
 /** Labels, annotations, nodeSelector: a map of strings to strings. */
 export function stringMap(src: SourceDoc, path: Path, v: unknown): Record<string, string> {

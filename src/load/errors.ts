@@ -24,6 +24,8 @@ export type LoadErrorCode =
   | "invalid-object"
   | "duplicate-node"
   | "duplicate-object"
+  /** A key twice in one JSON object (JSON.parse would keep the last; the API server refuses it). */
+  | "duplicate-key"
   | "unknown-node"
   | "unknown-pod"
   | "unknown-workload"

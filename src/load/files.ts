@@ -177,7 +177,8 @@ function readStdin(maxBytes = MAX_FILE_BYTES): ManifestFile[] {
 /** How messages name the standard input. */
 export const STDIN = "<stdin>";
 
-function decodeText(bytes: Buffer, file: string): string {
+/** The bytes as UTF-8 text; a LoadError naming the first byte that is not UTF-8, located, otherwise. */
+export function decodeText(bytes: Uint8Array, file: string): string {
   const text = decodeUtf8(bytes);
   if (typeof text === "number") {
     const bad = text;

@@ -43,13 +43,7 @@ export function redactForReport<S, R>(
   if (keepAnnotations && keepCommands) return { scenario: shared, results };
   const redactedScenario = walk(shared, visit) as S;
   if (commands.length === 0) return { scenario: redactedScenario, results };
-  // Longest first, so a command that contains another is replaced whole.
-  const quoted = [...new Set(commands)].sort((a, b) => b.length - a.length).map((c) => `exec ${c}`);
-  const scrub = (s: string) => {
-    let out = s;
-    for (const q of quoted) if (out.includes(q)) out = out.split(q).join(`exec ${LEFT_OUT}`);
-    return out;
-  };
+  const scrub = commandScrubber(commands);
   const redactedResults = results.map(
     (r) =>
       walk(r, (_key, value) => {
@@ -60,6 +54,49 @@ export function redactForReport<S, R>(
       }) as R,
   );
   return { scenario: redactedScenario, results: redactedResults };
+}
+
+/**
+ * A page made only of text (the audit's: its runs' timelines, findings and notes) keeps the same
+ * secrets: every exec command of the objects it was made from, quoted as the prober and the hook
+ * runner describe their handler ("exec sh -c …"), and every annotation value of theirs, are
+ * replaced in every string of `page`, unless `include` keeps them. An annotation value that is a
+ * plain word or number ("true", "30") is left: it says nothing secret and would match ordinary words.
+ */
+export function redactTextPage<P>(page: P, objects: unknown, include: ReadonlySet<ReportInclude>): P {
+  const commands: string[] = [];
+  const values: string[] = [];
+  walk(objects, (key, value) => {
+    if (key === "annotations" && isRecord(value))
+      for (const v of Object.values(value))
+        if (typeof v === "string" && !/^(\w+|[\d.]+)$/.test(v)) values.push(v);
+    if (key === "exec" && isRecord(value) && Array.isArray(value.command) && value.command.length > 0)
+      commands.push(value.command.map(String).join(" "));
+    return undefined;
+  });
+  const scrubCommands = include.has("commands") ? (s: string) => s : commandScrubber(commands);
+  const secrets = include.has("annotations") ? [] : longestFirst(values);
+  const scrub = (s: string) => {
+    let out = scrubCommands(s);
+    for (const v of secrets) if (out.includes(v)) out = out.split(v).join(LEFT_OUT);
+    return out;
+  };
+  return walk(page, (_key, value) => (typeof value === "string" ? scrub(value) : undefined)) as P;
+}
+
+/** Replaces each command where a message quotes it ("exec <command>"), the longest first. */
+function commandScrubber(commands: readonly string[]): (s: string) => string {
+  // Longest first, so a command that contains another is replaced whole.
+  const quoted = longestFirst(commands).map((c) => `exec ${c}`);
+  return (s: string) => {
+    let out = s;
+    for (const q of quoted) if (out.includes(q)) out = out.split(q).join(`exec ${LEFT_OUT}`);
+    return out;
+  };
+}
+
+function longestFirst(values: readonly string[]): string[] {
+  return [...new Set(values)].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Parses `--report-include annotations,commands`; throws with the one-line reason. */

@@ -9,6 +9,7 @@
 // scenario files read bare numbers as seconds, and measurement tools usually write milliseconds.
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { MAX_TIME_MS } from "../../detectors/index.ts";
 import { MAX_FILE_BYTES } from "../../load/source.ts";
 import { UnitError } from "../../load/units.ts";
 import { UsageError } from "../io.ts";
@@ -108,7 +109,7 @@ function gap(path: string, lineNo: number, col: number, token: string, unitMs: n
     const v = Number(token) * unitMs;
     if (!(v >= 0 && v < Number.POSITIVE_INFINITY))
       throw new UsageError(`${at}: "${token}" is not a gap >= 0`);
-    return v;
+    return withinLimit(at, token, v);
   }
   let ms: number;
   try {
@@ -118,6 +119,18 @@ function gap(path: string, lineNo: number, col: number, token: string, unitMs: n
     throw e;
   }
   if (!(ms >= 0) || !Number.isFinite(ms)) throw new UsageError(`${at}: "${token}" is not a gap >= 0`);
+  return withinLimit(at, token, ms);
+}
+
+/**
+ * The detectors take times and gaps up to MAX_TIME_MS (2^53 µs, about 285 years: a time in ms kept
+ * exact to the microsecond, detectors/validate.ts); a longer gap is refused where it stands.
+ */
+function withinLimit(at: string, token: string, ms: number): number {
+  if (ms > MAX_TIME_MS)
+    throw new UsageError(
+      `${at}: "${token}" is longer than 285 years (${MAX_TIME_MS} ms), the longest gap the detectors take`,
+    );
   return ms;
 }
 

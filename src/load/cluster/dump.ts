@@ -12,10 +12,21 @@ import type { ClusterDumpInfo, NodeSpec, NotReadyAtStart } from "../../scenario/
 import { fail, isObj, type Obj } from "../check.ts";
 import { type Collected, collectObjects } from "../manifest/collect.ts";
 import { objectKey } from "../manifest/references.ts";
+import { MAX_NODES } from "../scenario/limits.ts";
 import { type ReadManifest, readFiles } from "../scenario/manifests.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseJsonDump } from "./json.ts";
 import { type DumpNode, dumpNode, notePressure, optTime } from "./node.ts";
+import { OwnerGraph } from "./owners.ts";
+import {
+  checkConditions,
+  checkLease,
+  checkPodStatus,
+  checkStoredMeta,
+  checkTimeSpread,
+  type DumpTime,
+  nodeTimes,
+} from "./validate.ts";
 
 /**
  * A dump file may be far larger than a manifest: 30,000 pods with their managedFields are about
@@ -51,6 +62,9 @@ export function readCluster(
   const dumped: DumpNode[] = [];
   /** spec.renewTime of each node's Lease (kube-node-lease), epoch seconds. */
   const renewed = new Map<string, number>();
+  /** The times that date the dump, where they stand: Lease renewals, Ready heartbeats and transitions. */
+  const times: DumpTime[] = [];
+  const owners = new OwnerGraph();
   const pods: { index: number; src: SourceDoc; path: Path }[] = [];
   const visit = (doc: SourceDoc, p: Path, value: unknown): void => {
     if (p.length === 0 && isObj(value) && Array.isArray(value.items) && value.kind == null)
@@ -68,8 +82,15 @@ export function readCluster(
       return;
     }
     const kind = isObj(value) ? value.kind : undefined;
+    if (typeof kind === "string" && isObj(value) && !REBUILT_KINDS.has(kind)) {
+      checkStoredMeta(doc, p, value);
+      owners.add(doc, p, kind, value);
+    }
     if (kind === "Node" && isObj(value) && value.apiVersion === "v1") {
+      if (read.nodes.length === MAX_NODES) tooManyNodes(doc, p);
+      if (isObj(value.status)) checkConditions(doc, [...p, "status", "conditions"], value.status.conditions);
       const node = dumpNode(doc, p, value);
+      times.push(...nodeTimes(doc, p, value));
       notePressure(doc, p, value, out.manifests.length, out.notModelled);
       const first = nodeAt.get(node.spec.name);
       if (first) {
@@ -87,7 +108,10 @@ export function readCluster(
       noteNode(read, node, doc, p);
       return;
     }
-    if (kind === "Lease" && isObj(value)) noteLease(doc, p, value, renewed);
+    if (kind === "Lease" && isObj(value)) {
+      checkLease(doc, p, value);
+      noteLease(doc, p, value, renewed, times);
+    }
     if (typeof kind === "string" && REBUILT_KINDS.has(kind)) {
       read.info.rebuilt[kind] = (read.info.rebuilt[kind] ?? 0) + 1;
       return;
@@ -100,6 +124,9 @@ export function readCluster(
     const namespace = added?.object.metadata.namespace;
     if (namespace) out.present.add(objectKey("Namespace", "", namespace));
     if (added?.kind === "Pod" && isObj(value)) {
+      checkPodStatus(doc, p, value);
+      // PodSpec.nodeName is `json:"nodeName,omitempty"` (core/v1): "" is no node, a pod not yet scheduled.
+      if ((added.object as Pod).spec.nodeName === "") delete (added.object as Pod).spec.nodeName;
       observedStatus(added.object as Pod, value);
       pods.push({ index: before, src: doc, path: p });
     }
@@ -113,18 +140,39 @@ export function readCluster(
       visit(doc, [], doc.value);
     }
   }
+  owners.check();
+  checkTimeSpread(times);
   dropPodsOnMissingNodes(out, pods, nodeAt);
   startNotReady(read, dumped, renewed);
   return read;
 }
 
 /** A node's Lease (kube-node-lease/<node>): when its kubelet last renewed it. */
-function noteLease(src: SourceDoc, path: Path, o: Obj, renewed: Map<string, number>): void {
+function noteLease(
+  src: SourceDoc,
+  path: Path,
+  o: Obj,
+  renewed: Map<string, number>,
+  times: DumpTime[],
+): void {
   const meta = isObj(o.metadata) ? o.metadata : {};
-  if (meta.namespace !== "kube-node-lease" || typeof meta.name !== "string") return;
   const spec = isObj(o.spec) ? o.spec : {};
-  const t = optTime(src, [...path, "spec", "renewTime"], spec.renewTime);
-  if (t !== undefined) renewed.set(meta.name, t);
+  const at = [...path, "spec", "renewTime"];
+  const t = optTime(src, at, spec.renewTime);
+  if (meta.namespace !== "kube-node-lease" || typeof meta.name !== "string") return;
+  if (t === undefined) return;
+  renewed.set(meta.name, t);
+  times.push({ time: t, src, path: at });
+}
+
+/** A dump holds at most as many nodes as a scenario: Kubernetes' documented limit. */
+function tooManyNodes(src: SourceDoc, path: Path): never {
+  fail(
+    src,
+    path,
+    "too-large",
+    `more than ${MAX_NODES.toLocaleString("en-US")} nodes: Kubernetes' documented limit is ${MAX_NODES.toLocaleString("en-US")} nodes per cluster`,
+  );
 }
 
 /**
@@ -144,10 +192,12 @@ function startNotReady(read: ClusterRead, nodes: DumpNode[], renewed: ReadonlyMa
     ]),
   );
   const taken = Math.max(leases, status);
-  if (!Number.isFinite(taken)) return;
+  // A dump with no time at all (no Lease, no heartbeat) still starts its NotReady nodes NotReady.
+  const dated = Number.isFinite(taken);
   const from = leases >= status ? "node Leases" : "node status";
-  read.info.takenAt = { time: `${new Date(taken * 1000).toISOString().replace(/\.000Z$/, "Z")}`, from };
-  const at = (t: number | undefined) => (t === undefined ? undefined : Math.min(0, t - taken));
+  if (dated)
+    read.info.takenAt = { time: `${new Date(taken * 1000).toISOString().replace(/\.000Z$/, "Z")}`, from };
+  const at = (t: number | undefined) => (t === undefined || !dated ? undefined : Math.min(0, t - taken));
   for (const n of nodes) {
     const d = n.notReady;
     if (!d) continue;

@@ -7,19 +7,29 @@
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
 import { LoadError } from "../errors.ts";
 import { type KnownPositions, type Position, SourceDoc } from "../source.ts";
+import { firstJsonProblem } from "./json-scan.ts";
 
 /** The text as one JSON document, or undefined when it does not look like JSON (it is YAML then). */
 export function parseJsonDump(text: string, file: string): SourceDoc | undefined {
   const start = text.search(/\S/);
   if (start < 0 || (text[start] !== "{" && text[start] !== "[")) return undefined;
+  // A UTF-8 byte order mark is read past, as kubectl reads files (cli-runtime pkg/resource/visitor.go,
+  // FileVisitor.Visit: unicode.BOMOverride) and as the YAML parser reads a scenario.
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(bom ? text.slice(1) : text);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const at = /position (\d+)/.exec(message);
-    const { line, col } = positionOf(text, at ? Number(at[1]) : text.length);
+    const found = firstJsonProblem(text, bom);
+    const message = found?.message ?? (e instanceof Error ? e.message : String(e));
+    const { line, col } = positionOf(text, found?.offset ?? text.length);
     throw new LoadError("yaml-syntax", file, line, col, "", `invalid JSON: ${message}`);
+  }
+  // JSON.parse keeps the last of two equal keys; the API server's strict decoding refuses them.
+  const duplicate = firstJsonProblem(text, bom);
+  if (duplicate) {
+    const { line, col } = positionOf(text, duplicate.offset);
+    throw new LoadError("duplicate-key", file, line, col, "", duplicate.message);
   }
   const lineCounter = new LineCounter();
   const parse = (): Document =>

@@ -15,6 +15,8 @@ import { labelMap } from "../manifest/meta.ts";
 import type { NotModelled } from "../manifest/not-modelled.ts";
 import { nodeName, parseTaints } from "../scenario/nodes.ts";
 import type { Path, SourceDoc } from "../source.ts";
+import { parseRfc3339 } from "../time.ts";
+import { unusablePodCidr } from "./pod-cidr.ts";
 
 /** core/v1 Taint: timeAdded is written by the API server for NoExecute taints. */
 const TAINT_FIELDS = ["key", "value", "effect", "timeAdded"] as const;
@@ -72,10 +74,9 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
   if (isObj(info) && typeof info.kubeletVersion === "string") out.kubeletVersion = info.kubeletVersion;
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
   const at = conditions.findIndex((c) => isObj(c) && c.type === "Ready");
-  if (at < 0) return out;
   const cp = [...path, "status", "conditions", at];
-  const ready = conditions[at] as Obj;
-  const heartbeat = optTime(src, [...cp, "lastHeartbeatTime"], ready.lastHeartbeatTime);
+  const ready = at < 0 ? neverPosted(src, mp, metadata) : (conditions[at] as Obj);
+  const heartbeat = at < 0 ? undefined : optTime(src, [...cp, "lastHeartbeatTime"], ready.lastHeartbeatTime);
   if (heartbeat !== undefined) out.heartbeat = heartbeat;
   if (ready.status !== "False" && ready.status !== "Unknown") return out;
   // The controller's condition taints are set again at t=0, with their timeAdded (run/not-ready-at-start.ts).
@@ -88,24 +89,42 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
     held.push(added === undefined ? t : { ...t, timeAdded: added });
     return false;
   });
-  const lastTransitionTime = optTime(src, [...cp, "lastTransitionTime"], ready.lastTransitionTime);
+  const lastTransitionTime =
+    at < 0 ? undefined : optTime(src, [...cp, "lastTransitionTime"], ready.lastTransitionTime);
   out.notReady = {
     status: ready.status,
     ...(typeof ready.reason === "string" ? { reason: ready.reason } : {}),
     ...(typeof ready.message === "string" ? { message: ready.message } : {}),
     ...(heartbeat !== undefined ? { lastHeartbeatTime: heartbeat } : {}),
+    ...(at < 0 && typeof ready.lastHeartbeatTime === "number"
+      ? { lastHeartbeatTime: ready.lastHeartbeatTime }
+      : {}),
     ...(lastTransitionTime !== undefined ? { lastTransitionTime } : {}),
     taints: held,
   };
   return out;
 }
 
-const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+/**
+ * A node with no Ready condition: its kubelet never posted a status. The node lifecycle controller
+ * (node_lifecycle_controller.go, tryUpdateNodeHealth) then takes its Ready as Unknown, reason
+ * NodeStatusNeverUpdated, "Kubelet never posted node status.", heartbeat at the node's
+ * creationTimestamp; the run starts it so (its lastHeartbeatTime, when known, in epoch seconds).
+ */
+function neverPosted(src: SourceDoc, mp: Path, metadata: Obj): Obj {
+  const created = optTime(src, [...mp, "creationTimestamp"], metadata.creationTimestamp);
+  return {
+    status: "Unknown",
+    reason: "NodeStatusNeverUpdated",
+    message: "Kubelet never posted node status.",
+    ...(created !== undefined ? { lastHeartbeatTime: created } : {}),
+  };
+}
 
 /** metav1.Time / MicroTime (RFC 3339) → seconds since the Unix epoch; absent (or null) → undefined. */
 export function optTime(src: SourceDoc, path: Path, v: unknown): number | undefined {
   if (v == null) return undefined;
-  const ms = typeof v === "string" && RFC3339.test(v) ? Date.parse(v) : Number.NaN;
+  const ms = typeof v === "string" ? parseRfc3339(v) : Number.NaN;
   if (Number.isNaN(ms))
     fail(
       src,
@@ -129,6 +148,8 @@ function podCidrOf(src: SourceDoc, path: Path, spec: Obj): Ipv4Cidr | undefined 
   for (const [i, v] of values.entries()) {
     const at = field === "podCIDRs" ? [...path, field, i] : [...path, field];
     const s = str(src, at, v);
+    const unusable = unusablePodCidr(s);
+    if (unusable) fail(src, at, "invalid-value", unusable);
     const cidr = parseIpv4Cidr(s);
     if (cidr) return cidr;
     if (!s.includes(":"))
