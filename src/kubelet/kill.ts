@@ -19,8 +19,11 @@ import type { Container, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
 import type { PreStopRun } from "../trace/node-events.ts";
+import { KillCourse, type KillPlan, type PreStopHook, stopGraceAfter } from "./kill-course.ts";
 import type { ResolvedProbe } from "./prober.ts";
 import type { ContainerRun } from "./runtime.ts";
+
+export type { KillPlan, PreStopHook };
 
 /**
  * The grace period of a kill for a failed probe: the probe's terminationGracePeriodSeconds, else the
@@ -41,9 +44,6 @@ export function probeKillGracePeriod(
 export function deletionGracePeriod(pod: Pod): number {
   return pod.metadata.deletionGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;
 }
-
-/** A container's preStop hook and how long it takes left alone (PreStopRun without the kill's figures). */
-export type PreStopHook = Omit<PreStopRun, "container" | "ranSeconds" | "graceLeftSeconds">;
 
 /** The preStop hook of a container, if it has one, as this process would run it now. */
 export function preStopHook(spec: Container, behaviour: Behaviour, hung: boolean): PreStopHook | undefined {
@@ -87,19 +87,6 @@ export function sleepSeconds(command: readonly string[]): number | undefined {
   return total;
 }
 
-/** One container's kill, from its start to the process's exit. */
-export interface KillPlan {
-  /** the hook as it ran, if the container has one */
-  preStop?: PreStopRun;
-  /** StopContainer's grace period: what the hook left, at least minimumGracePeriodInSeconds */
-  stopGrace: number;
-  /** seconds from the kill's start to SIGTERM (the hook's run) */
-  sigtermAfter: number;
-  /** seconds from the kill's start to the exit */
-  exitAfter: number;
-  signal: "SIGTERM" | "SIGKILL";
-}
-
 /**
  * killContainer for a grace period of `grace` seconds: the hook runs for at most `grace` (time.After
  * in executePreStopHook); what is left is `grace` minus the whole seconds it ran (int64 of the
@@ -113,15 +100,12 @@ export function killPlan(
   hung: boolean,
   shutdownSeconds: number | undefined,
 ): KillPlan {
-  let left = grace;
   let preStop: PreStopRun | undefined;
   let sigtermAfter = 0;
-  if (hook && grace > 0) {
-    sigtermAfter = Math.min(hook.seconds, grace);
-    left = grace - Math.floor(sigtermAfter);
-  }
-  const stopGrace = Math.max(MINIMUM_GRACE_PERIOD, left);
-  if (hook) {
+  const ran = hook && grace > 0;
+  if (ran) sigtermAfter = Math.min(hook.seconds, grace);
+  const stopGrace = stopGraceAfter(grace, sigtermAfter);
+  if (ran) {
     // A hook that never ends (an httpGet to a hung process) is reported as the time it was given.
     const seconds = Number.isFinite(hook.seconds) ? hook.seconds : sigtermAfter;
     preStop = { ...hook, seconds, container, ranSeconds: sigtermAfter, graceLeftSeconds: stopGrace };
@@ -146,10 +130,11 @@ export interface KillEnv {
 }
 
 /**
- * Start killContainer on a running container: `started` (the Killing event), the preStop hook
- * (PreStopHookDone when it ends), then SIGTERM and the process's exit or SIGKILL; the container runs
- * and serves until `exit`. A probe kill's instant exit happens at once, in its SyncPod; a
- * deletion's in the pod worker's own turn.
+ * Start killContainer on a running container: `started` (the Killing event) with the kill as
+ * planned now (returned), the preStop hook (PreStopHookDone when it ends), then SIGTERM and the process's exit
+ * or SIGKILL; the container runs and serves until `exit`, which gets the kill as it went (a change
+ * to the process meanwhile re-plans it: kill-course.ts). A probe kill's instant exit happens at
+ * once, in its SyncPod; a deletion's in the pod worker's own turn.
  */
 export function startKill(
   env: KillEnv,
@@ -159,23 +144,22 @@ export function startKill(
   exit: (plan: KillPlan) => void,
   started?: (plan: KillPlan) => void,
 ): KillPlan {
-  const plan = killPlan(
+  const planned = killPlan(
     c.name,
     grace,
     preStopHook(c.spec, c.behaviour, c.hung),
     c.hung,
     c.behaviour.shutdownSeconds,
   );
-  c.killing = true;
-  started?.(plan);
+  started?.(planned);
   // The instance this kill is for: one that exits by itself meanwhile may be restarted, and the
   // kill does not touch its successor.
   const id = c.id;
   const alive = () => c.running && c.id === id;
-  const preStop = plan.preStop;
-  if (preStop)
-    env.timers.push(
-      env.engine.after(plan.sigtermAfter, () => {
+  const course = new KillCourse(
+    {
+      engine: env.engine,
+      hookDone: (preStop) => {
         if (alive())
           env.trace.emit({
             type: "PreStopHookDone",
@@ -185,14 +169,20 @@ export function startKill(
             kill: kind,
             terminationGracePeriodSeconds: grace,
           });
-      }),
-    );
-  const end = () => {
-    if (alive()) exit(plan);
-  };
-  if (plan.exitAfter <= 0 && kind === "probe") end();
-  else env.timers.push(env.engine.after(plan.exitAfter, end));
-  return plan;
+      },
+      exit: (plan) => {
+        if (alive()) exit(plan);
+      },
+    },
+    c,
+    grace,
+    // The hook as the process would run it left alone: the course decides what a hang does to it.
+    preStopHook(c.spec, c.behaviour, false),
+    kind === "probe",
+  );
+  c.kill = course;
+  course.begin();
+  return planned;
 }
 
 /**
@@ -260,7 +250,7 @@ export function terminatePod(
   return (c) => {
     const plan = pending.get(c);
     if (!plan) return;
-    last = plan;
+    last = { ...plan, ownExit: true };
     const sleeping = plan.preStop?.handler === "sleep" ? start + plan.sigtermAfter - env.engine.now : 0;
     if (sleeping > 0) env.timers.push(env.engine.after(sleeping, () => settle(c)));
     else settle(c);

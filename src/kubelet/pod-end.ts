@@ -51,6 +51,7 @@ export function terminatePod(host: PodEndHost, pod: Pod, worker: PodWorker | und
       node: host.name,
       ...(worker.owner === undefined ? {} : { owner: worker.owner }),
       signal: last?.signal ?? "SIGTERM",
+      ...(last?.ownExit ? { ownExit: true as const } : {}),
       exitAfterSeconds: ctx.engine.since(start),
       terminationGracePeriodSeconds: grace,
       ...(last?.preStop ? { preStop: last.preStop } : {}),

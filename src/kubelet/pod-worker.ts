@@ -136,7 +136,7 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     c.waitingTimer = undefined;
     c.id++;
     c.running = true;
-    c.killing = false;
+    c.endKill();
     c.hung = false;
     c.startedAt = now;
     c.started = !c.workers.has("startup");
@@ -283,12 +283,12 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     return { engine: this.host.engine, trace: this.host.trace, event: this.eventBase(), timers: this.timers };
   }
 
-  /** The process exits on its own (the timeline's `crash` step). */
+  /**
+   * The process exits on its own (the timeline's `crash` step), also while it is being killed: the
+   * kill ends at the crash (StopContainer finds it exited; a sleep action still runs out: terminate).
+   */
   crash(step: TimelineStepRef): void {
-    for (const c of this.containers) {
-      if (!c.running || c.killing) continue;
-      this.exitedByItself(c, { cause: "crash", step });
-    }
+    for (const c of this.containers) if (c.running) this.exitedByItself(c, { cause: "crash", step });
   }
 
   /** behaviour.exitAfterSeconds: the process exits by itself that long after its start. */
@@ -314,7 +314,7 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     const pod = this.pod;
     const now = this.host.engine.now;
     c.running = false;
-    c.killing = false;
+    c.endKill();
     c.hung = false;
     this.host.engine.cancel(c.exitTimer);
     c.exitTimer = undefined;
@@ -350,13 +350,14 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
 
   // ---- faults -----------------------------------------------------------------------------------
 
+  /** The process hangs; a kill under way re-plans: no answer to an httpGet hook, no exit after SIGTERM (kill-course.ts). */
   deadlock(): void {
-    for (const c of this.containers) if (c.running) c.hung = true;
+    for (const c of this.containers) if (c.running) c.setHung(true);
     this.prober?.poke(this.containers);
   }
 
   recover(): void {
-    for (const c of this.containers) c.hung = false;
+    for (const c of this.containers) c.setHung(false);
     this.prober?.poke(this.containers);
   }
 

@@ -28,6 +28,12 @@ const NO_PROBES: readonly ResolvedProbe[] = [];
 /** Each probe type and its Container field, named once (not a string per container). */
 const PROBE_FIELDS = PROBE_TYPES.map((type) => [type, `${type}Probe`] as const);
 
+/** A kill under way (kill-course.ts): told when the process changes, cancelled when the process is gone. */
+export interface RunningKill {
+  processChanged(): void;
+  cancel(): void;
+}
+
 /** One container of the pod and its current instance. */
 export class ContainerRun implements ContainerView, AppProcess {
   /** container ID: a new one per start; 0 before the first */
@@ -39,7 +45,8 @@ export class ContainerRun implements ContainerView, AppProcess {
   ready = false;
   /** the process hangs (deadlock): health checks time out, requests hang */
   hung = false;
-  killing = false;
+  /** the kill under way (killContainer), if any */
+  kill: RunningKill | undefined;
   restartCount = 0;
   /** FinishedAt of the last exited instance (doBackOff's eventTime) */
   finishedAt: number | undefined;
@@ -73,6 +80,22 @@ export class ContainerRun implements ContainerView, AppProcess {
     return this.spec.name;
   }
 
+  get killing(): boolean {
+    return this.kill !== undefined;
+  }
+
+  /** The instance is gone or replaced: its kill, if any, is over. */
+  endKill(): void {
+    this.kill?.cancel();
+    this.kill = undefined;
+  }
+
+  /** The process hangs or recovers: a kill under way re-plans the rest of its course. */
+  setHung(hung: boolean): void {
+    this.hung = hung;
+    this.kill?.processChanged();
+  }
+
   /** The container's process is gone, with nothing more to come of it. */
   stop(engine: Engine): void {
     for (const w of this.workers.values()) w.stop();
@@ -81,7 +104,7 @@ export class ContainerRun implements ContainerView, AppProcess {
     this.waitingTimer = undefined;
     this.exitTimer = undefined;
     this.running = false;
-    this.killing = false;
+    this.endKill();
     this.ready = false;
   }
 }

@@ -13,6 +13,15 @@
 // - A node leaves the rotation after unhealthyThreshold consecutive failures and returns after
 //   healthyThreshold consecutive successes. New connections go round-robin over the nodes in
 //   rotation; connections already open stay where they are (an L4 balancer does not move them).
+// - Warm at t=0: a Service that exists through the warm-up (start: running) has had its balancer
+//   checking every node for 10 minutes, like every other timer; the state those checks settle in
+//   is computed, not simulated (DESIGN "computed, not simulated"): each node's check as it answers
+//   at t=0, taken as having answered so for more than either threshold's worth of checks. So a
+//   healthy cluster's Local Service is in rotation only on the nodes with a local ready endpoint,
+//   the others having failed healthCheckNodePort (503) all along. The kube-proxies start in sync
+//   with the API at t=0 too (kube-proxy.ts prime): a readiness that changed in the warm-up's last
+//   few checks is taken as settled. A Service created at t=0 (start: created) gets its balancer
+//   then, with every node in rotation until its checks say otherwise.
 
 import type { NetworkSettings } from "../scenario/types.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
@@ -38,11 +47,14 @@ export class LoadBalancer {
     private readonly proxies: readonly KubeProxy[],
     private readonly settings: NetworkSettings,
     private readonly beforeChange: () => void,
+    /** the Service existed through the warm-up: its checks have settled (above) */
+    warm: boolean,
   ) {
-    this.healthy = nodes.map(() => true);
-    this.fails = nodes.map(() => 0);
-    this.oks = nodes.map(() => 0);
-    this.rotation = nodes.map((_, i) => i);
+    const lb = settings.loadBalancer;
+    this.healthy = nodes.map((_, i) => !warm || this.passes(i));
+    this.fails = this.healthy.map((h) => (h ? 0 : lb.unhealthyThreshold));
+    this.oks = this.healthy.map((h) => (h && warm ? lb.healthyThreshold : 0));
+    this.rotation = nodes.map((_, i) => i).filter((i) => this.healthy[i]);
     const rng = ctx.engine.rng.fork(`load-balancer/${service}`);
     const interval = settings.loadBalancer.healthCheckInterval;
     nodes.forEach((_, i) => {
@@ -59,20 +71,28 @@ export class LoadBalancer {
     return r[this.rr]!;
   }
 
+  /** What node i's check meets now: no answer (its data plane is down), kube-proxy's 503, or 200. */
+  private probe(i: number): "no-answer" | "no-local-endpoint" | "ok" {
+    const node = this.nodes[i]!;
+    if (this.ctx.machines.dataPlane(node) !== "up") return "no-answer";
+    if (this.local && (this.proxies[i]!.rules.get(this.service)?.localReadyCount(node) ?? 0) === 0)
+      return "no-local-endpoint";
+    return "ok";
+  }
+
+  private passes(i: number): boolean {
+    return this.probe(i) === "ok";
+  }
+
   private check(i: number): void {
     const lb = this.settings.loadBalancer;
     this.ctx.engine.after(lb.healthCheckInterval, () => this.check(i));
-    const node = this.nodes[i]!;
-    if (this.ctx.machines.dataPlane(node) !== "up") {
+    const found = this.probe(i);
+    if (found === "no-answer") {
       const wait = Math.min(lb.healthCheckTimeout, lb.healthCheckInterval);
       this.ctx.engine.after(wait, () => this.result(i, false, { failure: "no-answer", waitSeconds: wait }));
-      return;
-    }
-    if (this.local && (this.proxies[i]!.rules.get(this.service)?.localReadyCount(node) ?? 0) === 0) {
-      this.result(i, false, { failure: "no-local-endpoint" });
-      return;
-    }
-    this.result(i, true);
+    } else if (found === "no-local-endpoint") this.result(i, false, { failure: "no-local-endpoint" });
+    else this.result(i, true);
   }
 
   private result(i: number, ok: boolean, failure?: CheckFailure): void {

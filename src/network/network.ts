@@ -40,6 +40,8 @@ export class Network {
     lbServices: readonly string[],
     /** headless Services whose callers resolve them through DNS */
     dnsServices: readonly string[] = [],
+    /** the Services existed through the warm-up (start: running): their balancers start warm */
+    warm = false,
   ) {
     this.nodes = [...ctx.nodes];
     for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
@@ -61,6 +63,7 @@ export class Network {
           this.proxies,
           settings,
           beforeChange,
+          warm,
         ),
       );
     for (const svc of dnsServices) this.dns.set(svc, new CoreDns(svc, settings.dnsTtl, this.feed(svc)));

@@ -189,6 +189,8 @@ export interface NodeEventFields {
   /** The pod's containers exited after SIGTERM, or were killed when the grace period ran out. */
   PodTerminated: PodEvent & {
     signal: "SIGTERM" | "SIGKILL";
+    /** the container that ended last exited by itself during its kill (a crash, exitAfterSeconds): no signal ended it */
+    ownExit?: true;
     /** seconds from the kill's start (SIGTERM, or the preStop hook before it) to the exit */
     exitAfterSeconds: number;
     terminationGracePeriodSeconds: number;

@@ -47,6 +47,8 @@ export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile
     () => model?.advance(ctx.engine.now),
     lbServices,
     dnsServices,
+    // The manifests exist through the warm-up unless the run starts with their creation.
+    scenario.start === "running",
   );
   model = new TrafficModel(
     {

@@ -71,7 +71,7 @@ const ABSURD: [string, string, RegExp][] = [
   ],
   [
     "healthCheckInterval 1ms for 168h",
-    `duration: 168h\nnodes: {count: 3}\nmanifests:\n${web(3)}\ntraffic: [{service: default/web, rate: 1}]\nnetwork: {loadBalancer: {healthCheckInterval: 1ms}}`,
+    `duration: 168h\nnodes: {count: 3}\nmanifests:\n${web(3).replace("spec: {selector", "spec: {type: LoadBalancer, selector")}\ntraffic: [{service: default/web, rate: 1}]\nnetwork: {loadBalancer: {healthCheckInterval: 1ms}}`,
     /healthCheckInterval/,
   ],
   [

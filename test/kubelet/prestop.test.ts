@@ -115,7 +115,8 @@ function drained(
         apiVersion: "v1",
         kind: "Service",
         metadata: { name: "web" },
-        spec: { selector: { app: "web" }, ports: [{ port: 80, targetPort: 80 }] },
+        // its callers come in through a cloud load balancer, which balances each request anew
+        spec: { type: "LoadBalancer", selector: { app: "web" }, ports: [{ port: 80, targetPort: 80 }] },
       },
     ],
     ...(o.behaviour ? { behaviour: { web: o.behaviour } } : {}),

@@ -70,8 +70,9 @@ const cases: BadCase[] = [
   },
   {
     name: "outlier detection through a load balancer",
+    // a LoadBalancer Service's callers come in through its balancer unless they say otherwise
     scenario: base("traffic:\n  - {service: default/web, rate: 1, »outlierDetection: {}}\n"),
-    files,
+    files: { "web.yaml": WEB.replace("spec: {", "spec: {type: LoadBalancer, ") },
     code: "invalid-value",
     path: "traffic[0].outlierDetection",
     message: "use it with entry: cluster-ip",

@@ -145,10 +145,13 @@ describe("entry: dns on a StatefulSet's headless Service", () => {
     );
     expect(() => headless({ keepalive: { keepaliveTimeout: "5s" } })).toThrow(/needs keepaliveTime/);
     expect(() => headless({ clusterIP: "10.96.0.20" })).toThrow(/needs clusterIP: None/);
-    expect(() => headless({ entry: "cluster-ip", dnsRefresh: "1s" })).toThrow(/dnsRefresh is for entry: dns/);
+    // a headless Service has no cluster IP for another entry; the dns-only fields on a Service with one
+    expect(() => headless({ entry: "cluster-ip" })).toThrow(/entry: cluster-ip needs a cluster IP/);
+    const withIp = { clusterIP: "10.96.0.20", entry: "cluster-ip" };
+    expect(() => headless({ ...withIp, dnsRefresh: "1s" })).toThrow(/dnsRefresh is for entry: dns/);
     // gRPC's keepalive and a channel's long-lived connections are modelled on the dns entry only.
     for (const key of ["keepaliveTime", "keepaliveTimeout"])
-      expect(() => headless({ entry: "cluster-ip", keepalive: { [key]: "20s" } })).toThrow(
+      expect(() => headless({ ...withIp, keepalive: { [key]: "20s" } })).toThrow(
         new RegExp(`${key} is for entry: dns`),
       );
     expect(() => headless({ keepalive: { keepAlive: false } })).toThrow(/keepAlive: false is not modelled/);

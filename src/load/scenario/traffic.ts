@@ -83,6 +83,41 @@ export const MAX_CLIENTS = 10_000;
 export const MAX_POOL = 1_000;
 export const MAX_RETRIES = 10;
 
+/** The fields of a Service the traffic entry depends on. */
+type ServiceKind = { spec?: { type?: string; clusterIP?: string } };
+
+/**
+ * Where a caller of a Service comes in when its entry says nothing: the way the Service's type
+ * (core/v1 ServiceSpec.type, default ClusterIP) exposes it. A LoadBalancer Service through its
+ * cloud load balancer; a NodePort Service through a node's port (the caller's node index picks
+ * the node); a ClusterIP Service from inside the cluster, through the kube-proxy of the caller's
+ * own node: no load balancer exists for it. A headless one (clusterIP: None) has no virtual IP for
+ * kube-proxy to program: its callers resolve the pods' addresses through DNS.
+ */
+export function defaultEntry(svc: ServiceKind): TrafficEntry {
+  if (svc.spec?.clusterIP === "None") return "dns";
+  const type = svc.spec?.type ?? "ClusterIP";
+  return type === "LoadBalancer" ? "load-balancer" : type === "NodePort" ? "node-port" : "cluster-ip";
+}
+
+/**
+ * What an entry written out needs of the Service, or undefined when it has it: a load balancer is
+ * provisioned only for type LoadBalancer; node ports are allocated for NodePort and LoadBalancer
+ * Services (ServiceSpec.ports[].nodePort); a headless Service has no cluster IP.
+ */
+function entryMismatch(entry: TrafficEntry, svc: ServiceKind, service: string): string | undefined {
+  const type = svc.spec?.type ?? "ClusterIP";
+  const headless = svc.spec?.clusterIP === "None";
+  const instead = `its callers come in by entry: ${defaultEntry(svc)}`;
+  if (entry === "load-balancer" && type !== "LoadBalancer")
+    return `entry: load-balancer needs a Service of type LoadBalancer: "${service}" is ${headless ? "headless" : type}, with no load balancer (${instead})`;
+  if (entry === "node-port" && type !== "NodePort" && type !== "LoadBalancer")
+    return `entry: node-port needs a Service of type NodePort or LoadBalancer: "${service}" is ${headless ? "headless" : type}, with no node port (${instead})`;
+  if (entry === "cluster-ip" && headless)
+    return `entry: cluster-ip needs a cluster IP: "${service}" is headless (clusterIP: None), which kube-proxy programs no rules for (${instead})`;
+  return undefined;
+}
+
 export function parseProfile(src: SourceDoc, v: unknown): ProfileName | undefined {
   if (v == null) return undefined;
   return oneOf(src, ["profile"], v, PROFILE_NAMES);
@@ -135,11 +170,13 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
     const timeout = o.timeout == null ? 30 : duration(src, [...p, "timeout"], o.timeout, DATA_PLANE_PERIOD);
     const retries =
       o.retries == null ? 0 : int(src, [...p, "retries"], o.retries, { min: 0, max: MAX_RETRIES });
-    const entry = o.entry == null ? "load-balancer" : oneOf(src, [...p, "entry"], o.entry, ENTRIES);
+    const svcObject = serviceObjects[services.indexOf(service)]!.object as ServiceKind;
+    const entry = o.entry == null ? defaultEntry(svcObject) : oneOf(src, [...p, "entry"], o.entry, ENTRIES);
+    const mismatch = o.entry == null ? undefined : entryMismatch(entry, svcObject, service);
+    if (mismatch) fail(src, [...p, "entry"], "invalid-value", mismatch);
     const start = o.start == null ? 0 : duration(src, [...p, "start"], o.start, { min: 0, max: duration_ });
     if (entry === "dns") {
-      const svc = serviceObjects[services.indexOf(service)]!.object as { spec?: { clusterIP?: string } };
-      if (svc.spec?.clusterIP !== "None")
+      if (svcObject.spec?.clusterIP !== "None")
         fail(
           src,
           [...p, "entry"],

@@ -189,6 +189,11 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     const grace = hook
       ? `the ${hook.graceLeftSeconds}s its preStop hook (${hook.describe}, ${fmt(hook.ranSeconds)}s) left of terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
       : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`;
+    if (e.ownExit)
+      return {
+        message: `${nameOf(e.object)}'s containers are gone, ${fmt(e.exitAfterSeconds)}s into their kill`,
+        why: `the process exited by itself during its kill, before ${grace} ran out: the kill ends with it`,
+      };
     return {
       message: `${nameOf(e.object)}'s containers exit after ${hook ? "their preStop hook and " : ""}SIGTERM`,
       why:
