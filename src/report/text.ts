@@ -213,12 +213,11 @@ export function laneLabel(lane: Lane): string {
 /** 62.126 → "1:02.1"; whole seconds print without a fraction. */
 export function clock(t: number): string {
   const sign = t < 0 ? "-" : "";
-  const a = Math.abs(t);
-  const m = Math.floor(a / 60);
-  const s = a - m * 60;
-  const ss = Number.isInteger(Math.round(s * 10) / 10)
-    ? String(Math.round(s)).padStart(2, "0")
-    : (Math.round(s * 10) / 10).toFixed(1).padStart(4, "0");
+  // Round to the tenth first, then split into minutes: 59.96 s is 1:00, never 0:60.
+  const tenths = Math.round(Math.abs(t) * 10);
+  const m = Math.floor(tenths / 600);
+  const rest = tenths - m * 600;
+  const ss = rest % 10 === 0 ? String(rest / 10).padStart(2, "0") : (rest / 10).toFixed(1).padStart(4, "0");
   return `${sign}${m}:${ss}`;
 }
 
