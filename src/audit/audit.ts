@@ -14,7 +14,7 @@ import { FAULT_AT } from "./inputs.ts";
 import { Locator } from "./locate.ts";
 import { planSweep, timelineOf } from "./plan.ts";
 import { type Draft, RULES, type RuleInput } from "./rules/index.ts";
-import { lower } from "./rules/rule.ts";
+import { lower, simulated } from "./rules/rule.ts";
 import { countDaemonPods, objectsOf, type StartState } from "./state.ts";
 import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, RunSpec, Severity } from "./types.ts";
 
@@ -158,19 +158,13 @@ export async function finishAudit(
       ruleOf.set(d, rule);
     }
   const fixSpecs = new Map<string, RunSpec>();
-  for (const d of drafts) fixSpecs.set(d.fix.spec.id, d.fix.spec);
+  for (const d of drafts) if (simulated(d.fix)) fixSpecs.set(d.fix.spec.id, d.fix.spec);
   const specs = [...fixSpecs.values()];
   checkSweep(phase1.ctx, specs, options, "the fixes' runs");
   const outcomes = await runSpecs(phase1.ctx, specs, options, "fixes");
   const fixRuns = new Map<string, RunOutcome>(specs.map((s, i) => [s.id, outcomes[i]!]));
   const findings: Finding[] = drafts.map((d) => {
     const rule = ruleOf.get(d)!;
-    const o = fixRuns.get(d.fix.spec.id)!;
-    const figures = o.ok
-      ? d.fix.subject.kind === "service"
-        ? o.measure.services[d.fix.subject.id]
-        : o.measure.workloads[d.fix.subject.id]
-      : undefined;
     return {
       rule: rule.id,
       name: rule.name,
@@ -179,17 +173,7 @@ export async function finishAudit(
       location: phase1.input.locator.locate(d.object, d.field),
       message: d.message,
       consequence: d.consequence,
-      fix: {
-        text: d.fix.text,
-        patches: d.fix.spec.patches,
-        run: d.fix.spec.id,
-        effect: o.ok
-          ? figures
-            ? `${d.fix.effect(figures, o.measure)}${(d.fix.improved ?? ((g: Figures) => lower(g, d.consequence.figures)))(figures, o.measure) ? "" : " (no better than without the fix, as simulated)"}`
-            : "the fixed scenario has nothing to measure here"
-          : `could not be simulated: ${o.error}`,
-        figures: figures ?? null,
-      },
+      fix: fixOf(d, fixRuns),
     };
   });
   const rank: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
@@ -249,6 +233,34 @@ export function measuresOf(specs: RunSpec[], outcomes: RunOutcome[]): RunMeasure
           error: o.error,
         },
   );
+}
+
+/**
+ * A finding's fix as its run measured it; an advice-only fix (no patch can express it) has no run
+ * (`run: ""`) and says why in place of the effect.
+ */
+function fixOf(d: Draft, fixRuns: ReadonlyMap<string, RunOutcome>): Finding["fix"] {
+  const fix = d.fix;
+  if (!simulated(fix))
+    return { text: fix.text, patches: [], run: "", effect: `not simulated: ${fix.advice}`, figures: null };
+  const o = fixRuns.get(fix.spec.id)!;
+  const figures = o.ok
+    ? fix.subject.kind === "service"
+      ? o.measure.services[fix.subject.id]
+      : o.measure.workloads[fix.subject.id]
+    : undefined;
+  const improved = fix.improved ?? ((g: Figures) => lower(g, d.consequence.figures));
+  return {
+    text: fix.text,
+    patches: fix.spec.patches,
+    run: fix.spec.id,
+    effect: o.ok
+      ? figures
+        ? `${fix.effect(figures, o.measure)}${improved(figures, o.measure) ? "" : " (no better than without the fix, as simulated)"}`
+        : "the fixed scenario has nothing to measure here"
+      : `could not be simulated: ${o.error}`,
+    figures: figures ?? null,
+  };
 }
 
 function cmp(a: string, b: string): number {

@@ -167,7 +167,7 @@ function finding(f: Finding, anchors: Map<string, string>): string {
 <p>${e(f.message)}</p>
 <p>${link(f.consequence.run, "consequence")}: ${e(f.consequence.text)}</p>
 <p>fix: ${e(f.fix.text)}</p>
-<p>${link(f.fix.run, "simulated")}: ${e(f.fix.effect)}</p></li>`;
+<p>${f.fix.run ? `${link(f.fix.run, "simulated")}: ` : ""}${e(f.fix.effect)}</p></li>`;
 }
 
 function runSection(x: RunMeasure, id: string, services: string[], workloads: string[]): string {

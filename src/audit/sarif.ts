@@ -50,7 +50,7 @@ function resultOf(f: Finding, ruleIndex: number): Result {
     ruleIndex,
     level: f.severity,
     message: {
-      text: `${f.message}. ${cap(f.consequence.text)}. Fix: ${f.fix.text}; simulated: ${f.fix.effect}.`,
+      text: `${f.message}. ${cap(f.consequence.text)}. Fix: ${f.fix.text}; ${f.fix.run ? "simulated: " : ""}${f.fix.effect}.`,
     },
     locations: [
       {

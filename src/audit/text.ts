@@ -6,6 +6,7 @@ import { formatDuration } from "../load/units.ts";
 import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, Severity } from "./types.ts";
 
 const d = (s: number) => formatDuration(Math.round(s));
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function formatAudit(r: AuditResult): string {
   const a = r.audit;
@@ -24,7 +25,7 @@ export function formatAudit(r: AuditResult): string {
   const byClass = new Map<string, number>();
   for (const x of sweep) byClass.set(x.fault.class, (byClass.get(x.fault.class) ?? 0) + 1);
   out.push(
-    `sweep: ${sweep.length} runs of ${d(a.duration)}, each fault at t=${a.faultAt}s (${[...byClass].map(([c, n]) => (c === "none" ? "one without a fault" : `${c} × ${n}`)).join(", ")})${experiments ? `; ${experiments} experiment${experiments === 1 ? "" : "s"} of the rules` : ""}; ${new Set(r.findings.map((f) => f.fix.run)).size} fix${r.findings.length === 1 ? "" : "es"} re-run`,
+    `sweep: ${sweep.length} runs of ${d(a.duration)}, each fault at t=${a.faultAt}s (${[...byClass].map(([c, n]) => (c === "none" ? "one without a fault" : `${c} × ${n}`)).join(", ")})${experiments ? `; ${experiments} experiment${experiments === 1 ? "" : "s"} of the rules` : ""}; ${plural(new Set(r.findings.map((f) => f.fix.run).filter((x) => x !== "")).size, "fix", "fixes")} re-run`,
   );
   for (const n of a.notes) out.push(`note: ${n}`);
 
@@ -140,6 +141,6 @@ function finding(f: Finding): string[] {
     `        ${f.message}`,
     `        consequence: ${f.consequence.text}`,
     `        fix: ${f.fix.text}`,
-    `        simulated: ${f.fix.effect}`,
+    `        ${f.fix.run ? "simulated: " : ""}${f.fix.effect}`,
   ];
 }
