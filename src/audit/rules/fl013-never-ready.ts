@@ -27,6 +27,8 @@ export function adviceFor(message: string): string {
     out.push("label a node to match the pod's nodeSelector or node affinity, or relax them");
   if (message.includes("untolerated taint"))
     out.push("give the pod a toleration for the taint, or remove the taint from a node");
+  if (message.includes("were unschedulable"))
+    out.push("uncordon a node (kubectl uncordon) if it may take pods");
   if (/didn't match pod (anti-)?affinity rules|topology spread/.test(message))
     out.push("relax the pod (anti-)affinity or topology spread, or add nodes in the domains it asks for");
   if (message.includes("volume node affinity conflict") || message.includes("VolumeBindConflict"))
