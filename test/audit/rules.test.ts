@@ -100,7 +100,7 @@ describe("what the findings say", () => {
     const [f] = findingsOf(trigger.result, "FL012", "fl012.yaml");
     expect(f!.consequence.figures.replaced).toBeGreaterThan(0);
     expect(f!.consequence.text).toMatch(/starts with data empty: the data is gone/);
-    expect(f!.message).toMatch(/redis:7-alpine's data in emptyDir data \(\/data\)/);
+    expect(f!.message).toMatch(/redis:7-alpine's data in emptyDir data \(\/data: redis's data directory\)/);
   });
   it("FL013: each workload kube-scheduler cannot place is an error with the scheduler's own reason and what would help", () => {
     const found = findingsOf(trigger.result, "FL013", "fl013.yaml");
