@@ -9,6 +9,7 @@ import { type Budget, count, estimateWork, overBudget } from "../run/budget.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { executeRun, type RunContext, type RunOutcome, startOf } from "./execute.ts";
+import { groupFindings } from "./group.ts";
 import type { Prepared } from "./inputs.ts";
 import { FAULT_AT } from "./inputs.ts";
 import { Locator } from "./locate.ts";
@@ -203,6 +204,7 @@ export async function finishAudit(
     runs: phase1.runs.map((s) => runs.get(s.id)!).filter((m) => m !== undefined),
     fixes: measuresOf(specs, outcomes),
     findings,
+    groups: groupFindings(findings),
     counts,
   };
 }
