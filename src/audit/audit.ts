@@ -6,6 +6,7 @@
 import { parse } from "yaml";
 import { LoadError } from "../load/errors.ts";
 import { type Budget, count, estimateWork, overBudget } from "../run/budget.ts";
+import { splitReferences } from "../scenario/references.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { executeRun, type RunContext, type RunOutcome, startOf } from "./execute.ts";
@@ -284,11 +285,21 @@ function ignoredNotes(scenario: Scenario): string[] {
   return [`ignored (not modelled): ${list}`];
 }
 
-/** Valid fields no model reads (they may change the answer), each once with how often and where first. */
+/**
+ * Objects referred to but not in the input (the models assume they exist: a real cluster would not
+ * start the pod without them), in one short line by kind; then the valid fields no model reads,
+ * which may change the answer, each once with how often and where first.
+ */
 function notModelledNotes(scenario: Scenario): string[] {
-  if (scenario.notModelled.length === 0) return [];
+  const { missing, fields: rest } = splitReferences(scenario.notModelled);
+  const out: string[] = [];
+  if (missing.length > 0)
+    out.push(
+      `refers to objects not in the input (assumed to exist): ${missing.map((m) => `${m.kind} (${m.where})`).join(", ")}`,
+    );
+  if (rest.length === 0) return out;
   const fields = new Map<string, { n: number; where: string }>();
-  for (const f of scenario.notModelled) {
+  for (const f of rest) {
     const seen = fields.get(f.field);
     if (seen) seen.n++;
     else fields.set(f.field, { n: 1, where: f.where });
@@ -296,7 +307,8 @@ function notModelledNotes(scenario: Scenario): string[] {
   const list = [...fields].map(
     ([field, { n, where }]) => `${field} (${n === 1 ? where : `×${n}, first at ${where}`})`,
   );
-  return [`fields not modelled (they may change the answer): ${list.join(", ")}`];
+  out.push(`fields not modelled (they may change the answer): ${list.join(", ")}`);
+  return out;
 }
 
 /** Pods not Running and Ready at t=0: every fault's figures start from there. */

@@ -3,6 +3,7 @@
 // trace, the summary) and the scenario's names.
 
 import { isWorkload } from "../kubernetes/objects.ts";
+import { splitReferences } from "../scenario/references.ts";
 import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
@@ -62,8 +63,14 @@ export function* timelineChunks(
     out.push(`  ignored (not modelled): ${notModelledKinds.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
   for (const i of scenario.ignored)
     if (i.reason !== undefined) out.push(`  ignored: ${i.kind} ${i.name} (${i.reason})`);
-  if (scenario.notModelled.length > 0)
-    out.push(`  not modelled: ${scenario.notModelled.map((n) => `${n.field} (${n.where})`).join(", ")}`);
+  // References to absent objects apart: the models assume they exist; the other fields may change the answer.
+  const { missing, fields } = splitReferences(scenario.notModelled);
+  if (missing.length > 0)
+    out.push(
+      `  refers to objects not in the input (assumed to exist): ${missing.map((m) => `${m.kind} (${m.where})`).join(", ")}`,
+    );
+  if (fields.length > 0)
+    out.push(`  not modelled: ${fields.map((n) => `${n.field} (${n.where})`).join(", ")}`);
   out.push(
     `  node-monitor-period=${s.nodeMonitorPeriod}s, node-monitor-grace-period=${s.nodeMonitorGracePeriod}s, ` +
       `default-unreachable-toleration-seconds=${s.defaultUnreachableTolerationSeconds}, node-eviction-rate=${s.nodeEvictionRate}, ` +
