@@ -117,7 +117,7 @@ function clusterLines(cluster: ClusterDumpInfo, scenario: Scenario): string[] {
   const pods = scenario.manifests.filter((m) => m.kind === "Pod").length;
   const rebuilt = Object.entries(cluster.rebuilt).map(([kind, n]) => `${n} ${kind}${n === 1 ? "" : "s"}`);
   const lines = [
-    `  from the cluster dump ${cluster.files.join(", ")}: ${pods} pods on their nodes${cluster.kubeletVersion ? `, kubelets ${cluster.kubeletVersion}` : ""}`,
+    `  from the cluster dump ${cluster.files.join(", ")}: ${pods} pod${pods === 1 ? "" : "s"} on their nodes${cluster.kubeletVersion ? `, kubelets ${cluster.kubeletVersion}` : ""}`,
   ];
   if (rebuilt.length > 0)
     lines.push(`  made again by the controllers, not read from the dump: ${rebuilt.join(", ")}`);

@@ -237,7 +237,8 @@ export function effectOf(kind: "service" | "workload", name: string, f: Figures)
   }
   if (f.recovered === null) parts.push(`and is not whole again by itself: ${f.reasons.join("; ")}`);
   else if (f.outage > 0 || f.degraded > 0) parts.push(`whole again after ${d(f.recovered)}`);
-  if (f.lost !== undefined && f.lost > 0) parts.push(`callers lost ${f.lost} of ${f.sent} requests`);
+  if (f.lost !== undefined && f.lost > 0)
+    parts.push(`callers lost ${f.lost} of ${f.sent} request${f.sent === 1 ? "" : "s"}`);
   if (f.restarts) parts.push(`${f.restarts} restart${f.restarts === 1 ? "" : "s"} by a probe`);
   return parts.join(", ");
 }
