@@ -242,7 +242,7 @@ export function measuresOf(specs: RunSpec[], outcomes: RunOutcome[]): RunMeasure
  * A finding's fix as its run measured it; an advice-only fix (no patch can express it) has no run
  * (`run: ""`) and says why in place of the effect.
  */
-function fixOf(d: Draft, fixRuns: ReadonlyMap<string, RunOutcome>): Finding["fix"] {
+export function fixOf(d: Draft, fixRuns: ReadonlyMap<string, RunOutcome>): Finding["fix"] {
   const fix = d.fix;
   if (!simulated(fix))
     return { text: fix.text, patches: [], run: "", effect: `not simulated: ${fix.advice}`, figures: null };
@@ -253,13 +253,17 @@ function fixOf(d: Draft, fixRuns: ReadonlyMap<string, RunOutcome>): Finding["fix
       : o.measure.workloads[fix.subject.id]
     : undefined;
   const improved = fix.improved ?? ((g: Figures) => lower(g, d.consequence.figures));
+  // A change its own run shows is no better is not offered as the fix, unless the effect says what
+  // would help instead: the text then says it was tried.
+  const noBetter = o.ok && figures !== undefined && !improved(figures, o.measure);
+  const withdrawn = noBetter && !fix.saysInstead?.(figures!, o.measure);
   return {
-    text: fix.text,
+    text: withdrawn ? `none of the changes simulated helps here (tried: ${fix.text})` : fix.text,
     patches: fix.spec.patches,
     run: fix.spec.id,
     effect: o.ok
       ? figures
-        ? `${fix.effect(figures, o.measure)}${improved(figures, o.measure) ? "" : " (no better than without the fix, as simulated)"}`
+        ? `${fix.effect(figures, o.measure)}${noBetter ? " (no better than without the fix, as simulated)" : ""}`
         : "the fixed scenario has nothing to measure here"
       : `could not be simulated: ${o.error}`,
     figures: figures ?? null,

@@ -44,6 +44,8 @@ export interface SimulatedFix {
   effect: (f: Figures, run: RunMeasure) => string;
   /** whether the fix run did better than the consequence (default: some figure lower) */
   improved?: (f: Figures, run: RunMeasure) => boolean;
+  /** whether the effect, when no better, says what would help instead (FL003: a second node per zone) */
+  saysInstead?: (f: Figures, run: RunMeasure) => boolean;
 }
 
 /** A fix no patch can express (a node, a StorageClass the cluster lacks): advice, not a run. */
