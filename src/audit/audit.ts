@@ -6,15 +6,17 @@
 import { parse } from "yaml";
 import { LoadError } from "../load/errors.ts";
 import { type Budget, count, estimateWork, overBudget } from "../run/budget.ts";
+import { splitReferences } from "../scenario/references.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { executeRun, type RunContext, type RunOutcome, startOf } from "./execute.ts";
+import { groupFindings } from "./group.ts";
 import type { Prepared } from "./inputs.ts";
 import { FAULT_AT } from "./inputs.ts";
 import { Locator } from "./locate.ts";
 import { planSweep, timelineOf } from "./plan.ts";
 import { type Draft, RULES, type RuleInput } from "./rules/index.ts";
-import { lower } from "./rules/rule.ts";
+import { lower, simulated } from "./rules/rule.ts";
 import { countDaemonPods, type Objects, objectsOf, type StartState } from "./state.ts";
 import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, RunSpec, Severity } from "./types.ts";
 
@@ -166,19 +168,13 @@ export async function finishAudit(
       ruleOf.set(d, rule);
     }
   const fixSpecs = new Map<string, RunSpec>();
-  for (const d of drafts) fixSpecs.set(d.fix.spec.id, d.fix.spec);
+  for (const d of drafts) if (simulated(d.fix)) fixSpecs.set(d.fix.spec.id, d.fix.spec);
   const specs = [...fixSpecs.values()];
   checkSweep(phase1.ctx, specs, options, "the fixes' runs");
   const outcomes = await runSpecs(phase1.ctx, specs, options, "fixes");
   const fixRuns = new Map<string, RunOutcome>(specs.map((s, i) => [s.id, outcomes[i]!]));
   const findings: Finding[] = drafts.map((d) => {
     const rule = ruleOf.get(d)!;
-    const o = fixRuns.get(d.fix.spec.id)!;
-    const figures = o.ok
-      ? d.fix.subject.kind === "service"
-        ? o.measure.services[d.fix.subject.id]
-        : o.measure.workloads[d.fix.subject.id]
-      : undefined;
     return {
       rule: rule.id,
       name: rule.name,
@@ -187,17 +183,7 @@ export async function finishAudit(
       location: phase1.input.locator.locate(d.object, d.field),
       message: d.message,
       consequence: d.consequence,
-      fix: {
-        text: d.fix.text,
-        patches: d.fix.spec.patches,
-        run: d.fix.spec.id,
-        effect: o.ok
-          ? figures
-            ? `${d.fix.effect(figures, o.measure)}${(d.fix.improved ?? ((g: Figures) => lower(g, d.consequence.figures)))(figures, o.measure) ? "" : " (no better than without the fix, as simulated)"}`
-            : "the fixed scenario has nothing to measure here"
-          : `could not be simulated: ${o.error}`,
-        figures: figures ?? null,
-      },
+      fix: fixOf(d, fixRuns),
     };
   });
   const rank: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
@@ -227,6 +213,7 @@ export async function finishAudit(
     runs: phase1.runs.map((s) => runs.get(s.id)!).filter((m) => m !== undefined),
     fixes: measuresOf(specs, outcomes),
     findings,
+    groups: groupFindings(findings),
     counts,
   };
 }
@@ -278,6 +265,38 @@ function checkSomethingToMeasure(prepared: Prepared, objects: Objects): void {
   );
 }
 
+/**
+ * A finding's fix as its run measured it; an advice-only fix (no patch can express it) has no run
+ * (`run: ""`) and says why in place of the effect.
+ */
+export function fixOf(d: Draft, fixRuns: ReadonlyMap<string, RunOutcome>): Finding["fix"] {
+  const fix = d.fix;
+  if (!simulated(fix))
+    return { text: fix.text, patches: [], run: "", effect: `not simulated: ${fix.advice}`, figures: null };
+  const o = fixRuns.get(fix.spec.id)!;
+  const figures = o.ok
+    ? fix.subject.kind === "service"
+      ? o.measure.services[fix.subject.id]
+      : o.measure.workloads[fix.subject.id]
+    : undefined;
+  const improved = fix.improved ?? ((g: Figures) => lower(g, d.consequence.figures));
+  // A change its own run shows is no better is not offered as the fix, unless the effect says what
+  // would help instead: the text then says it was tried.
+  const noBetter = o.ok && figures !== undefined && !improved(figures, o.measure);
+  const withdrawn = noBetter && !fix.saysInstead?.(figures!, o.measure);
+  return {
+    text: withdrawn ? `none of the changes simulated helps here (tried: ${fix.text})` : fix.text,
+    patches: fix.spec.patches,
+    run: fix.spec.id,
+    effect: o.ok
+      ? figures
+        ? `${fix.effect(figures, o.measure)}${noBetter ? " (no better than without the fix, as simulated)" : ""}`
+        : "the fixed scenario has nothing to measure here"
+      : `could not be simulated: ${o.error}`,
+    figures: figures ?? null,
+  };
+}
+
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -297,11 +316,21 @@ function ignoredNotes(scenario: Scenario): string[] {
   return [`ignored (not modelled): ${list}`];
 }
 
-/** Valid fields no model reads (they may change the answer), each once with how often and where first. */
+/**
+ * Objects referred to but not in the input (the models assume they exist: a real cluster would not
+ * start the pod without them), in one short line by kind; then the valid fields no model reads,
+ * which may change the answer, each once with how often and where first.
+ */
 function notModelledNotes(scenario: Scenario): string[] {
-  if (scenario.notModelled.length === 0) return [];
+  const { missing, fields: rest } = splitReferences(scenario.notModelled);
+  const out: string[] = [];
+  if (missing.length > 0)
+    out.push(
+      `refers to objects not in the input (assumed to exist): ${missing.map((m) => `${m.kind} (${m.where})`).join(", ")}`,
+    );
+  if (rest.length === 0) return out;
   const fields = new Map<string, { n: number; where: string }>();
-  for (const f of scenario.notModelled) {
+  for (const f of rest) {
     const seen = fields.get(f.field);
     if (seen) seen.n++;
     else fields.set(f.field, { n: 1, where: f.where });
@@ -309,7 +338,8 @@ function notModelledNotes(scenario: Scenario): string[] {
   const list = [...fields].map(
     ([field, { n, where }]) => `${field} (${n === 1 ? where : `×${n}, first at ${where}`})`,
   );
-  return [`fields not modelled (they may change the answer): ${list.join(", ")}`];
+  out.push(`fields not modelled (they may change the answer): ${list.join(", ")}`);
+  return out;
 }
 
 /** Pods not Running and Ready at t=0: every fault's figures start from there. */

@@ -25,7 +25,7 @@ function describe(f: Figures, of: "endpoint" | "pod"): string {
   const parts = [
     f.outage > 0 ? `${d(f.outage)} without a ready ${of}` : `never without a ready ${of}`,
     ...(f.degraded > 0 ? [`${d(f.degraded)} short of ${f.desired}`] : []),
-    ...(f.lost !== undefined ? [`${f.lost} requests lost of ${f.sent ?? 0}`] : []),
+    ...(f.lost !== undefined ? [`${f.lost} request${f.lost === 1 ? "" : "s"} lost of ${f.sent ?? 0}`] : []),
     f.recovered === null ? `not whole by itself: ${f.reasons.join("; ")}` : "",
   ];
   return parts.filter((p) => p !== "").join(", ");
@@ -54,7 +54,7 @@ export function auditPage(r: AuditResult): string {
   const zones = [...new Set(a.nodes.map((n) => n.zone).filter((z) => z !== null))];
   const cluster = a.assumed
     ? `cluster (assumed): ${a.assumed}`
-    : `cluster: ${a.nodes.length} nodes${zones.length ? ` in zones ${zones.join(", ")}` : ""}`;
+    : `cluster: ${a.nodes.length} node${a.nodes.length === 1 ? "" : "s"}${zones.length ? ` in zones ${zones.join(", ")}` : ""}`;
   const body = [
     `<h1>${e(title)}</h1>`,
     `<p>Kubernetes ${e(a.kubernetesVersion)} · ${e(cluster)} · ${sweep.length} runs of ${e(d(a.duration))}, each fault at t=${a.faultAt}s</p>`,
@@ -168,7 +168,7 @@ function finding(f: Finding, anchors: Map<string, string>): string {
 <p>${e(f.message)}</p>
 <p>${link(f.consequence.run, "consequence")}: ${e(f.consequence.text)}</p>
 <p>fix: ${e(f.fix.text)}</p>
-<p>${link(f.fix.run, "simulated")}: ${e(f.fix.effect)}</p></li>`;
+<p>${f.fix.run ? `${link(f.fix.run, "simulated")}: ` : ""}${e(f.fix.effect)}</p></li>`;
 }
 
 function runSection(x: RunMeasure, id: string, services: string[], workloads: string[]): string {

@@ -4,6 +4,7 @@
 // the result's properties.
 
 import type { Log, ReportingDescriptor, Result } from "sarif";
+import { groupFindings } from "./group.ts";
 import { RULES } from "./rules/index.ts";
 import type { AuditResult, Finding, Location } from "./types.ts";
 
@@ -23,6 +24,12 @@ export function sarifOf(result: AuditResult, version: string): Log {
     defaultConfiguration: { level: r.severity },
   }));
   const index = new Map(RULES.map((r, i) => [r.id, i]));
+  // One result per location, each naming its group of identical findings (rule, severity, fix).
+  const groupOf = new Map<number, { id: string; size: number; objects: string[] }>();
+  (result.groups ?? groupFindings(result.findings)).forEach((g, n) => {
+    for (const i of g.findings)
+      groupOf.set(i, { id: `${g.rule}#${n + 1}`, size: g.findings.length, objects: g.objects });
+  });
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -37,20 +44,24 @@ export function sarifOf(result: AuditResult, version: string): Log {
             rules,
           },
         },
-        results: result.findings.map((f) => resultOf(f, index.get(f.rule) ?? 0)),
+        results: result.findings.map((f, i) => resultOf(f, index.get(f.rule) ?? 0, groupOf.get(i))),
         columnKind: "unicodeCodePoints",
       },
     ],
   };
 }
 
-function resultOf(f: Finding, ruleIndex: number): Result {
+function resultOf(
+  f: Finding,
+  ruleIndex: number,
+  group: { id: string; size: number; objects: string[] } | undefined,
+): Result {
   return {
     ruleId: f.rule,
     ruleIndex,
     level: f.severity,
     message: {
-      text: `${f.message}. ${cap(f.consequence.text)}. Fix: ${f.fix.text}; simulated: ${f.fix.effect}.`,
+      text: `${f.message}. ${cap(f.consequence.text)}. Fix: ${f.fix.text}; ${f.fix.run ? "simulated: " : ""}${f.fix.effect}.`,
     },
     locations: [
       {
@@ -59,7 +70,7 @@ function resultOf(f: Finding, ruleIndex: number): Result {
       },
     ],
     partialFingerprints: { "faultline/v1": `${f.rule}:${f.object}:${f.location.path}` },
-    properties: { consequence: f.consequence, fix: f.fix },
+    properties: { consequence: f.consequence, fix: f.fix, ...(group && group.size > 1 ? { group } : {}) },
   };
 }
 

@@ -140,6 +140,8 @@ export interface PodAtStart {
   /** `Kind/ns/name` of its workload, or null if none is known */
   owner: string | null;
   status: string;
+  /** the message that goes with the status: kube-scheduler's FailedScheduling one when Unschedulable */
+  message?: string;
 }
 
 export interface StartState {
@@ -156,6 +158,7 @@ export function startStateOf(initial: InitialState): StartState {
     ready: p.ready,
     owner: p.owner,
     status: p.reason ?? p.phase,
+    ...(p.message !== undefined ? { message: p.message } : {}),
   }));
   const endpoints: StartState["endpoints"] = {};
   for (const e of initial.endpoints) endpoints[e.service] = e.pods;

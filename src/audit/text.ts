@@ -3,9 +3,19 @@
 // each with its consequence and its fix as the runs measured them.
 
 import { formatDuration } from "../load/units.ts";
-import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, Severity } from "./types.ts";
+import { groupFindings } from "./group.ts";
+import type {
+  AuditResult,
+  FaultClass,
+  Figures,
+  Finding,
+  FindingGroup,
+  RunMeasure,
+  Severity,
+} from "./types.ts";
 
 const d = (s: number) => formatDuration(Math.round(s));
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function formatAudit(r: AuditResult): string {
   const a = r.audit;
@@ -24,7 +34,7 @@ export function formatAudit(r: AuditResult): string {
   const byClass = new Map<string, number>();
   for (const x of sweep) byClass.set(x.fault.class, (byClass.get(x.fault.class) ?? 0) + 1);
   out.push(
-    `sweep: ${sweep.length} runs of ${d(a.duration)}, each fault at t=${a.faultAt}s (${[...byClass].map(([c, n]) => (c === "none" ? "one without a fault" : `${c} × ${n}`)).join(", ")})${experiments ? `; ${experiments} experiment${experiments === 1 ? "" : "s"} of the rules` : ""}; ${new Set(r.findings.map((f) => f.fix.run)).size} fix${r.findings.length === 1 ? "" : "es"} re-run`,
+    `sweep: ${sweep.length} runs of ${d(a.duration)}, each fault at t=${a.faultAt}s (${[...byClass].map(([c, n]) => (c === "none" ? "one without a fault" : `${c} × ${n}`)).join(", ")})${experiments ? `; ${experiments} experiment${experiments === 1 ? "" : "s"} of the rules` : ""}; ${plural(new Set(r.findings.map((f) => f.fix.run).filter((x) => x !== "")).size, "fix", "fixes")} re-run`,
   );
   for (const n of a.notes) out.push(`note: ${n}`);
 
@@ -50,8 +60,11 @@ export function formatAudit(r: AuditResult): string {
 
   out.push("", ...table(r));
   out.push("", findingsHeader(r));
+  // An older result (a shard merged from before groups) has none: each finding is its own group.
+  const groups = r.groups ?? groupFindings(r.findings);
   for (const sev of ["error", "warning", "note"] as Severity[])
-    for (const f of r.findings.filter((x) => x.severity === sev)) out.push(...finding(f));
+    for (const g of groups.filter((x) => x.severity === sev))
+      out.push(...(g.findings.length === 1 ? finding(r.findings[g.findings[0]!]!) : group(r, g)));
   return `${out.join("\n")}\n`;
 }
 
@@ -130,16 +143,36 @@ function findingsHeader(r: AuditResult): string {
   return `Findings: ${part(c.error, "error")}, ${part(c.warning, "warning")}, ${part(c.note, "note")}`;
 }
 
-function finding(f: Finding): string[] {
+function whereOf(f: Finding): string {
   const where =
     f.location.line > 0
       ? `${f.location.file}:${f.location.line}:${f.location.col}`
       : f.location.file || f.object;
+  return `${where}${f.location.path ? ` (${f.location.path})` : ""}`;
+}
+
+/** A group of identical findings: the rule and the fix once, then each location with its figures. */
+function group(r: AuditResult, g: FindingGroup): string[] {
+  const members = g.findings.map((i) => r.findings[i]!);
+  const out = [
+    `${g.severity.padEnd(7)} ${g.rule} ${g.name}  ${members.length} objects, one fix`,
+    `        fix, for each: ${g.fix}`,
+  ];
+  for (const f of members)
+    out.push(
+      `        - ${whereOf(f)}: ${f.message}`,
+      `          consequence: ${f.consequence.text}`,
+      `          ${f.fix.run ? "simulated: " : ""}${f.fix.effect}`,
+    );
+  return out;
+}
+
+function finding(f: Finding): string[] {
   return [
-    `${f.severity.padEnd(7)} ${f.rule} ${f.name}  ${where}${f.location.path ? ` (${f.location.path})` : ""}`,
+    `${f.severity.padEnd(7)} ${f.rule} ${f.name}  ${whereOf(f)}`,
     `        ${f.message}`,
     `        consequence: ${f.consequence.text}`,
     `        fix: ${f.fix.text}`,
-    `        simulated: ${f.fix.effect}`,
+    `        ${f.fix.run ? "simulated: " : ""}${f.fix.effect}`,
   ];
 }

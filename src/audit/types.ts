@@ -128,6 +128,21 @@ export interface Finding {
   fix: { text: string; patches: Patch[]; run: string; effect: string; figures: Figures | null };
 }
 
+/**
+ * Findings that say the same thing (one rule, one severity, one fix) about different objects: one
+ * finding with many locations, as the text prints it. `findings` indexes the result's `findings`.
+ */
+export interface FindingGroup {
+  rule: string;
+  name: string;
+  severity: Severity;
+  /** the fix every member offers */
+  fix: string;
+  findings: number[];
+  /** each member's `Kind/namespace/name`, in the same order */
+  objects: string[];
+}
+
 /** A cluster node as the audit ran it. */
 export interface AuditNode {
   name: string;
@@ -162,5 +177,7 @@ export interface AuditResult {
   /** the fixes' runs, each with every figure (a finding quotes its subject's) */
   fixes: RunMeasure[];
   findings: Finding[];
+  /** the findings grouped: identical ones (rule, severity, fix) are one group with many locations */
+  groups: FindingGroup[];
   counts: Record<Severity, number>;
 }

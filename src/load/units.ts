@@ -56,10 +56,13 @@ export function parseDuration(text: string | number): number {
 export function formatDuration(seconds: number): string {
   if (seconds < 0) return `-${formatDuration(-seconds)}`;
   if (seconds === 0) return "0s";
-  if (seconds < 1) return `${Math.round(seconds * 1e6) / 1e3}ms`;
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = Math.round((seconds % 60) * 1e3) / 1e3;
+  const us = Math.round(seconds * 1e6);
+  if (us < 1e6) return `${us / 1e3}ms`;
+  // Round to the millisecond first, then split: 59.9996 s is "1m", never "60s"; 119.9999 s is "2m".
+  const ms = Math.round(seconds * 1e3);
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1e3;
   return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${s}s` : ""}`;
 }
 

@@ -3,6 +3,7 @@
 // trace, the summary) and the scenario's names.
 
 import { isWorkload } from "../kubernetes/objects.ts";
+import { splitReferences } from "../scenario/references.ts";
 import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
@@ -62,8 +63,14 @@ export function* timelineChunks(
     out.push(`  ignored (not modelled): ${notModelledKinds.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
   for (const i of scenario.ignored)
     if (i.reason !== undefined) out.push(`  ignored: ${i.kind} ${i.name} (${i.reason})`);
-  if (scenario.notModelled.length > 0)
-    out.push(`  not modelled: ${scenario.notModelled.map((n) => `${n.field} (${n.where})`).join(", ")}`);
+  // References to absent objects apart: the models assume they exist; the other fields may change the answer.
+  const { missing, fields } = splitReferences(scenario.notModelled);
+  if (missing.length > 0)
+    out.push(
+      `  refers to objects not in the input (assumed to exist): ${missing.map((m) => `${m.kind} (${m.where})`).join(", ")}`,
+    );
+  if (fields.length > 0)
+    out.push(`  not modelled: ${fields.map((n) => `${n.field} (${n.where})`).join(", ")}`);
   out.push(
     `  node-monitor-period=${s.nodeMonitorPeriod}s, node-monitor-grace-period=${s.nodeMonitorGracePeriod}s, ` +
       `default-unreachable-toleration-seconds=${s.defaultUnreachableTolerationSeconds}, node-eviction-rate=${s.nodeEvictionRate}, ` +
@@ -110,7 +117,7 @@ function clusterLines(cluster: ClusterDumpInfo, scenario: Scenario): string[] {
   const pods = scenario.manifests.filter((m) => m.kind === "Pod").length;
   const rebuilt = Object.entries(cluster.rebuilt).map(([kind, n]) => `${n} ${kind}${n === 1 ? "" : "s"}`);
   const lines = [
-    `  from the cluster dump ${cluster.files.join(", ")}: ${pods} pods on their nodes${cluster.kubeletVersion ? `, kubelets ${cluster.kubeletVersion}` : ""}`,
+    `  from the cluster dump ${cluster.files.join(", ")}: ${pods} pod${pods === 1 ? "" : "s"} on their nodes${cluster.kubeletVersion ? `, kubelets ${cluster.kubeletVersion}` : ""}`,
   ];
   if (rebuilt.length > 0)
     lines.push(`  made again by the controllers, not read from the dump: ${rebuilt.join(", ")}`);
@@ -213,12 +220,11 @@ export function laneLabel(lane: Lane): string {
 /** 62.126 → "1:02.1"; whole seconds print without a fraction. */
 export function clock(t: number): string {
   const sign = t < 0 ? "-" : "";
-  const a = Math.abs(t);
-  const m = Math.floor(a / 60);
-  const s = a - m * 60;
-  const ss = Number.isInteger(Math.round(s * 10) / 10)
-    ? String(Math.round(s)).padStart(2, "0")
-    : (Math.round(s * 10) / 10).toFixed(1).padStart(4, "0");
+  // Round to the tenth first, then split into minutes: 59.96 s is 1:00, never 0:60.
+  const tenths = Math.round(Math.abs(t) * 10);
+  const m = Math.floor(tenths / 600);
+  const rest = tenths - m * 600;
+  const ss = rest % 10 === 0 ? String(rest / 10).padStart(2, "0") : (rest / 10).toFixed(1).padStart(4, "0");
   return `${sign}${m}:${ss}`;
 }
 

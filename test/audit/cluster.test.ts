@@ -323,9 +323,12 @@ describe("--cluster on the command line", () => {
     ]);
   }, 60_000);
 
-  it("exits 0 when no finding reaches --fail-on: a drain of any dump node keeps every Service up", async () => {
+  it("a drain of any dump node keeps every Service up: the only findings are the two pods kube-scheduler could not place before any fault (FL013, errors: --fail-on error exits 1)", async () => {
     const r = await auditJson(["--cluster", DUMP, "--faults", "drain", "--duration", "8m"]);
-    expect(r.result.findings).toEqual([]);
-    expect(r.code).toBe(0);
+    expect(r.result.findings.map((f) => `${f.rule} ${f.severity} ${f.object}`)).toEqual([
+      "FL013 error Deployment/shop/ml-trainer",
+      "FL013 error Pod/shop/gpu-smoke-test",
+    ]);
+    expect(r.code).toBe(1);
   }, 120_000);
 });

@@ -50,7 +50,9 @@ describe("faultline audit on microservices-demo", () => {
       severity: "warning",
       location: { path: "spec.template.spec.volumes[0]" },
     });
-    expect(f!.message).toContain("redis:alpine's data in emptyDir redis-data (/data)");
+    expect(f!.message).toContain(
+      "redis:alpine's data in emptyDir redis-data (/data: redis's data directory)",
+    );
     expect(f!.consequence.figures.replaced).toBe(1);
     // Not a "second replica" for a datastore: that would be a second, empty store.
     expect(findingsOf(demo.result, "FL001").some((x) => x.object.endsWith("redis-cart"))).toBe(false);

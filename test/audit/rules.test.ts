@@ -29,6 +29,12 @@ describe("each rule", () => {
             measured(trigger.result, f),
             "consequence figures are those of the run it names",
           ).toBeDefined();
+          if (f.fix.run === "") {
+            // advice no patch can express (FL013: a StorageClass, a node): says so, has no run
+            expect(f.fix.effect).toMatch(/^not simulated: /);
+            expect(f.fix.figures).toBeNull();
+            continue;
+          }
           expect(f.fix.figures, `fix of ${rule.id} simulated (${f.fix.effect})`).not.toBeNull();
           const fixed = trigger.result.fixes.find((r) => r.id === f.fix.run);
           const all = fixed ? [...Object.values(fixed.services), ...Object.values(fixed.workloads)] : [];
@@ -94,7 +100,28 @@ describe("what the findings say", () => {
     const [f] = findingsOf(trigger.result, "FL012", "fl012.yaml");
     expect(f!.consequence.figures.replaced).toBeGreaterThan(0);
     expect(f!.consequence.text).toMatch(/starts with data empty: the data is gone/);
-    expect(f!.message).toMatch(/redis:7-alpine's data in emptyDir data \(\/data\)/);
+    expect(f!.message).toMatch(/redis:7-alpine's data in emptyDir data \(\/data: redis's data directory\)/);
+  });
+  it("FL013: each workload kube-scheduler cannot place is an error with the scheduler's own reason and what would help", () => {
+    const found = findingsOf(trigger.result, "FL013", "fl013.yaml");
+    expect(found.map((f) => f.object).sort()).toEqual(["Deployment/fl013/pinned", "StatefulSet/fl013/store"]);
+    const store = found.find((f) => f.object === "StatefulSet/fl013/store")!;
+    const pinned = found.find((f) => f.object === "Deployment/fl013/pinned")!;
+    for (const f of found) {
+      expect(f.severity).toBe("error");
+      expect(f.consequence.run).toBe("none");
+      expect(f.consequence.figures.recovered).toBeNull();
+    }
+    // VolumeBinding's ErrReasonUnboundImmediatePVC, NodeAffinity's ErrReasonPod (kube-scheduler's words)
+    expect(store.message).toMatch(
+      /kube-scheduler: 0\/4 nodes are available: pod has unbound immediate PersistentVolumeClaims\./,
+    );
+    expect(store.fix.text).toMatch(/StorageClass/);
+    expect(pinned.message).toMatch(
+      /kube-scheduler: 0\/4 nodes are available: 4 node\(s\) didn't match Pod's node affinity\/selector\./,
+    );
+    expect(pinned.fix.text).toMatch(/label a node/);
+    expect(pinned.location.path).toBe("spec.template.spec.nodeSelector");
   });
   it("a Service that no fault hurt has no finding", () => {
     const hurt = new Set<string>();

@@ -45,6 +45,12 @@ describe("parseDuration: Go-style durations and numbers of seconds", () => {
     [90, "1m30s"],
     [3600, "1h"],
     [3723, "1h2m3s"],
+    // rounding at the boundaries carries into the next unit, never "60s" or "1000ms"
+    [59.9996, "1m"],
+    [119.9999, "2m"],
+    [3599.9999, "1h"],
+    [0.9999996, "1s"],
+    [59.9994, "59.999s"],
   ] as const)("formatDuration(%d) = %s", (seconds, text) => {
     expect(formatDuration(seconds)).toBe(text);
   });

@@ -160,7 +160,7 @@ const cases: { name: string; e: Record<string, unknown>; message: string; why?: 
       rate: { flag: "secondary-node-eviction-rate", value: 0.01 },
     },
     message:
-      "zone b is FullDisruption (1 nodes); NoExecute tainting there now runs at secondary-node-eviction-rate=0.01: at most one node every 100s",
+      "zone b is FullDisruption (1 node); NoExecute tainting there now runs at secondary-node-eviction-rate=0.01: at most one node every 100s",
     why: "no node in the zone is Ready",
   },
   {
@@ -179,7 +179,7 @@ const cases: { name: string; e: Record<string, unknown>; message: string; why?: 
       rate: { flag: "node-eviction-rate", value: 0.1 },
     },
     message:
-      "zone b is Normal (1 nodes); NoExecute tainting there now runs at node-eviction-rate=0.1: at most one node every 10s",
+      "zone b is Normal (1 node); NoExecute tainting there now runs at node-eviction-rate=0.1: at most one node every 10s",
     why: "fewer than 3 nodes, or under the unhealthy-zone-threshold share, are not Ready",
   },
   {

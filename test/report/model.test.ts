@@ -243,3 +243,23 @@ describe("the latency chart's series", () => {
     expect(latencySeries(r as ReportResult, sc)!.lines).toEqual(lines);
   });
 });
+
+describe("the headline's words fit the run", () => {
+  it("statefulset-recovery: the out-of-service taint is an operator's action, not a second fault; the loss keeps its window", () => {
+    const s = loadScenarioFile("examples/statefulset-recovery.yaml");
+    const hl = headline(simulate(s), s);
+    const taint = hl.faults.find((f) => f.do === "taint-out-of-service")!;
+    expect(taint.recovery).toBe(true);
+    const real = hl.faults.filter((f) => !f.recovery && !f.noEffect);
+    expect(real.map((f) => f.do)).toEqual(["power-off"]);
+    // PodGC force-deletes the pods of the tainted node: the StatefulSet member is replaced after it
+    expect(real[0]!.replaced).toBeGreaterThan(taint.t);
+  });
+
+  it("a run without callers gets no caller-side advice (outlier detection, timeouts)", () => {
+    expect(scenario.traffic ?? []).toEqual([]);
+    expect([LEVERS.callerChecks.title, LEVERS.timeouts.title]).not.toContain(
+      headline(result, scenario).next.title,
+    );
+  });
+});

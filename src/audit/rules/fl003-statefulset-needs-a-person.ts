@@ -54,6 +54,7 @@ export const FL003: Rule = {
             operator: { do: "taint-out-of-service", after: OUT_OF_SERVICE_AFTER },
           },
           subject: { kind: "workload", id: w.id },
+          saysInstead: (g) => g.reasons.some((r) => r.includes("volume node affinity conflict")),
           // A volume provisioned WaitForFirstConsumer keeps the zone of its first node (its PV's node
           // affinity): with no other node in that zone, even the taint cannot bring the pod back.
           effect: (g, run) =>

@@ -12,6 +12,7 @@ import { FL009 } from "./fl009-no-prestop-delay.ts";
 import { FL010 } from "./fl010-toleration-seconds.ts";
 import { FL011 } from "./fl011-slower-than-peers.ts";
 import { FL012 } from "./fl012-emptydir-state.ts";
+import { FL013 } from "./fl013-never-ready.ts";
 import type { Rule } from "./rule.ts";
 
 export const RULES: readonly Rule[] = [
@@ -27,5 +28,6 @@ export const RULES: readonly Rule[] = [
   FL010,
   FL011,
   FL012,
+  FL013,
 ];
 export type { Draft, Rule, RuleInput } from "./rule.ts";

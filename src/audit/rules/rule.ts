@@ -31,16 +31,32 @@ export interface Draft {
   severity: Severity;
   message: string;
   consequence: { run: string; text: string; figures: Figures };
-  fix: {
-    text: string;
-    spec: RunSpec;
-    /** whose figures the fix's run is read for */
-    subject: { kind: "service" | "workload"; id: string };
-    /** the effect, in words, from the fix run's figures */
-    effect: (f: Figures, run: RunMeasure) => string;
-    /** whether the fix run did better than the consequence (default: some figure lower) */
-    improved?: (f: Figures, run: RunMeasure) => boolean;
-  };
+  fix: SimulatedFix | AdviceFix;
+}
+
+/** A fix the audit simulates: the patched scenario, its fault re-run, read for `subject`. */
+export interface SimulatedFix {
+  text: string;
+  spec: RunSpec;
+  /** whose figures the fix's run is read for */
+  subject: { kind: "service" | "workload"; id: string };
+  /** the effect, in words, from the fix run's figures */
+  effect: (f: Figures, run: RunMeasure) => string;
+  /** whether the fix run did better than the consequence (default: some figure lower) */
+  improved?: (f: Figures, run: RunMeasure) => boolean;
+  /** whether the effect, when no better, says what would help instead (FL003: a second node per zone) */
+  saysInstead?: (f: Figures, run: RunMeasure) => boolean;
+}
+
+/** A fix no patch can express (a node, a StorageClass the cluster lacks): advice, not a run. */
+export interface AdviceFix {
+  text: string;
+  /** why it is not simulated, shown where a simulated fix shows its effect */
+  advice: string;
+}
+
+export function simulated(fix: Draft["fix"]): fix is SimulatedFix {
+  return "spec" in fix;
 }
 
 export interface Rule {
@@ -140,8 +156,8 @@ export function refault(
   at: number,
   text: string,
   patches: Patch[],
-  subject: Draft["fix"]["subject"],
-): Draft["fix"] {
+  subject: SimulatedFix["subject"],
+): SimulatedFix {
   return {
     text,
     spec: fixRun(rule, workload, worst.fault, at, patches),
@@ -223,7 +239,8 @@ export function effectOf(kind: "service" | "workload", name: string, f: Figures)
   }
   if (f.recovered === null) parts.push(`and is not whole again by itself: ${f.reasons.join("; ")}`);
   else if (f.outage > 0 || f.degraded > 0) parts.push(`whole again after ${d(f.recovered)}`);
-  if (f.lost !== undefined && f.lost > 0) parts.push(`callers lost ${f.lost} of ${f.sent} requests`);
+  if (f.lost !== undefined && f.lost > 0)
+    parts.push(`callers lost ${f.lost} of ${f.sent} request${f.sent === 1 ? "" : "s"}`);
   if (f.restarts) parts.push(`${f.restarts} restart${f.restarts === 1 ? "" : "s"} by a probe`);
   return parts.join(", ");
 }

@@ -145,7 +145,7 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   }),
 
   ZoneStateChanged: (e) => ({
-    message: `zone ${e.zone} is ${e.state} (${e.nodes} nodes); NoExecute tainting there now runs at ${rateText(e.rate)}`,
+    message: `zone ${e.zone} is ${e.state} (${e.nodes} node${e.nodes === 1 ? "" : "s"}); NoExecute tainting there now runs at ${rateText(e.rate)}`,
     why:
       e.state === "FullDisruption"
         ? "no node in the zone is Ready"

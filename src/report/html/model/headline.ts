@@ -21,7 +21,7 @@ export interface FaultEntry {
   /** what the steps act on: node names, or pods as `<namespace>/<name>` */
   targets: string[];
   kind: "node" | "pod";
-  /** a recovery (power-on, network-heal, uncordon, dependency-up…): it ends a fault, it loses nothing */
+  /** a recovery (power-on, network-heal, uncordon, dependency-up…) or an operator's action (the out-of-service taint): no fault, it loses nothing */
   recovery: boolean;
   /** the step acted on no running pod (a pod action's outcome `not-running` or `no-pod`) */
   noEffect: boolean;
@@ -82,6 +82,12 @@ export const RECOVERIES: ReadonlySet<FaultAction> = new Set([
   "dependency-up",
   "recover",
 ]);
+/**
+ * An operator's actions on a node already lost: the out-of-service taint (non-graceful node shutdown,
+ * a person or an automation confirming the machine is off) ends no fault and is no second one; it is
+ * shown as a step, like a recovery, while the loss it answers keeps its window.
+ */
+export const OPERATOR_ACTIONS: ReadonlySet<FaultAction> = new Set(["taint-out-of-service"]);
 /** Faults of one pod's process: the kubelet notices through probes and restarts the container in place. */
 export const POD_FAULTS: ReadonlySet<FaultAction> = new Set(["deadlock", "crash", "dependency-down"]);
 /** Planned actions: the cluster knows at once. */
@@ -183,7 +189,7 @@ function entry(
     message: proseOf(first).message,
     targets,
     kind,
-    recovery: RECOVERIES.has(first.do),
+    recovery: RECOVERIES.has(first.do) || OPERATOR_ACTIONS.has(first.do),
     noEffect: applied.length === 0,
     noticed: null,
     lostPods: [],

@@ -61,6 +61,12 @@ export function nextLever(
       ? { title: known.title, text: `${known.text} ${saves}` }
       : { title: measured.lever, text: saves };
   }
+  // Without callers in the run, caller-side advice (outlier detection, timeouts) fits nothing it
+  // measured: the eviction wait, or the spread, is what it shows.
+  if ((scenario.traffic?.length ?? 0) === 0) {
+    const evicted = result.events.find((e) => e.type === "PodEvicted" && e.t > faultT);
+    return evicted && evicted.t - faultT > 120 ? LEVERS.toleration : LEVERS.spread;
+  }
   if (trafficStopped === null || trafficStopped - faultT > 10) {
     if (result.traffic && result.traffic.totals.timeout > 0 && trafficStopped !== null)
       return LEVERS.callerChecks;

@@ -121,7 +121,11 @@ function faultItem(f: FaultEntry, i: number): HTMLElement {
     h(
       "li",
       {},
-      fig(`fault-${i}-podsLost`, podCount, plural(podCount, inPlace ? "pod" : "pod lost")),
+      fig(
+        `fault-${i}-podsLost`,
+        podCount,
+        inPlace ? plural(podCount, "pod") : plural(podCount, "pod lost", "pods lost"),
+      ),
       podCount > 0 ? `: ${list(pods, 6, podCount)}` : "",
     ),
     h(
