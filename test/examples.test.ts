@@ -194,6 +194,33 @@ stories["traffic-doks-power-off.yaml"] = (r) => {
   expect(t.firstFailure).toBeGreaterThanOrEqual(29);
 };
 
+// Seed 002's cascade with default callers (another connection when all are busy): four pods of
+// capacity 100-130/s share 440/s; the aggressive fleet's health check waits in the request queue,
+// the tolerant one's does not. Seed: "aggressive: 13% of requests served, min ready = 0; tolerant:
+// 98% of requests served, min ready = 4"; the issue's lines: under 25% with no ready pod at some
+// point, at least 95% with all four ready.
+stories["liveness-cascade.yaml"] = (r) => {
+  const fleet = (service: string) => {
+    const s = r.traffic!.services.find((x) => x.service === service)!;
+    let ready = 4;
+    let min = 4;
+    for (const e of r.events) {
+      if (e.type === "EndpointReady" && e.service === service) ready++;
+      if (e.type === "EndpointNotReady" && e.service === service) ready--;
+      min = Math.min(min, ready);
+    }
+    return { served: s.totals.ok / s.totals.sent, min, sent: s.totals.sent };
+  };
+  const aggressive = fleet("default/aggressive");
+  const tolerant = fleet("default/tolerant");
+  expect(aggressive.sent).toBeGreaterThan(440 * 290);
+  expect(aggressive.served).toBeLessThan(0.25);
+  expect(aggressive.min).toBe(0);
+  expect(tolerant.served).toBeGreaterThanOrEqual(0.95);
+  expect(tolerant.min).toBe(4);
+  expect(eventsOf(r, "ContainerKilled", (e) => e.object.includes("tolerant"))).toEqual([]);
+};
+
 describe("examples", () => {
   it("every example file has a story test", () => {
     expect(files.length).toBeGreaterThanOrEqual(1);

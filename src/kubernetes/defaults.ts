@@ -1,6 +1,9 @@
 // Every version-dependent default in one place, each with its flag or field, value and source.
 // Paths are relative to the root of the kubernetes/kubernetes repository.
 
+// The connection pools of the clients callers use: a sibling file, re-exported here.
+export * from "./client-defaults.ts";
+
 import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "../scenario/types.ts";
 
 export function minor(version: KubernetesVersion): number {

@@ -2,6 +2,7 @@
 // The YAML contract is documented in README.md ("Scenario file"); load/ turns a file into this.
 
 import type { Ipv4Cidr } from "../kubernetes/cidr.ts";
+import type { ClientName } from "../kubernetes/client-defaults.ts";
 import type { KubeObject, ManifestKind, ResourceList, Taint } from "../kubernetes/objects.ts";
 
 export const SUPPORTED_VERSIONS = [
@@ -358,8 +359,18 @@ export interface TrafficSpec {
   /** callers, each with its own connection pool */
   clients: number;
   keepAlive: boolean;
-  /** connections per client; when all are busy, requests queue in the caller */
+  /** the library whose pool the callers use (kubernetes/client-defaults.ts) */
+  client: ClientName;
+  /** connections per client at most (+∞: another opens when all are busy); past it, requests queue in the caller */
   poolSize: number;
+  /** idle connections a client keeps alive; the others close when their request ends */
+  maxIdle: number;
+  /** seconds a kept-alive connection may stay idle before the client closes it (+∞: never) */
+  idleTimeout: number;
+  /** one connection per client carries poolSize concurrent requests (HTTP/2 streams: gRPC) */
+  multiplexed: boolean;
+  /** each client sends its next request only after the previous answer */
+  closedLoop: boolean;
   /** seconds, per attempt */
   timeout: number;
   /** seconds: a request answered ok but slower than this counts as slow ("lost or slow") */

@@ -45,7 +45,27 @@ export interface TrafficEventFields {
     ttlSeconds: number;
     endpointPropagationSeconds: number;
   };
-  /** Callers of a Service start failing (traffic model): outcome and cause of the first failures. */
+  /**
+   * At t=0: a caller's pool cannot carry its rate (Little's law: connections ÷ seconds each request
+   * holds one), at its pods' service time, or only while they answer (at its timeout).
+   */
+  CallerPoolShort: {
+    service: string;
+    client: string;
+    clients: number;
+    /** connections per client (streams on its one connection, multiplexed) */
+    connections: number;
+    multiplexed: boolean;
+    closedLoop: boolean;
+    rate: number;
+    short: "service-time" | "timeout";
+    serviceTimeSeconds: number;
+    carriesAtServiceTime: number;
+    /** the longest a request holds a connection: its timeout, once per attempt */
+    timeoutSeconds: number;
+    carriesAtTimeout: number;
+  };
+  /** Callers of a Service start failing for a cause (traffic model): the first failure of its episode. */
   RequestsFailing: {
     service: string;
     outcome: string;
@@ -77,13 +97,23 @@ export interface TrafficEventFields {
     backAt: number;
     p99Ms: number;
   };
-  /** Callers of a Service succeed again after a run of failures. */
+  /**
+   * An episode of a caller's failures of one cause ends: no request failed that way for
+   * `quietSeconds` (or the run ended, `ongoing`). Counts by outcome; send times of the first and last.
+   */
   RequestsRecovered: {
     service: string;
+    cause: string;
     lost: number;
-    /** send time of the last failed request */
+    timeouts: number;
+    refused: number;
+    errors: number;
+    /** send times of the episode's first and last failed request */
+    firstSentAt: number;
     lastFailureAt: number;
-    /** seconds without a failure that end a run of failures */
+    /** seconds without a failure of the cause that end its episode */
     quietSeconds: number;
+    /** the run ended inside the episode */
+    ongoing?: boolean;
   };
 }

@@ -55,6 +55,7 @@ import {
   REFUSED,
   TIMEOUT,
 } from "./outcomes.ts";
+import { notePoolLimit } from "./pool-note.ts";
 import type { TrafficResult } from "./result.ts";
 import { Attempt, Router } from "./routing.ts";
 import { Tally } from "./tally.ts";
@@ -101,6 +102,7 @@ export class TrafficModel {
         env.engine.rng.fork(`traffic/${i}/${s.service}`),
         (s.entry === "load-balancer" || s.entry === "node-port") && network.policy(s.service) === "Local",
         seconds,
+        env.trace,
       );
       const dns = network.dns.get(s.service);
       if (s.entry === "dns" && dns)
@@ -122,6 +124,7 @@ export class TrafficModel {
     });
     this.router = new Router(network, this.endpoints.nodeDown);
     this.endpoints.refresh(0);
+    for (const g of this.groups) notePoolLimit(env.trace, g, this.serviceTime(g));
     const engine = env.engine;
     const tick = (k: number) => {
       const t = k * TICK;
@@ -142,6 +145,15 @@ export class TrafficModel {
     if (id === undefined || id >= this.endpoints.known) return DEFAULT_SERVICE_TIME;
     this.advance(now);
     return this.endpoints.healthCheckLatency(id, elapsed(now, this.endpoints.since));
+  }
+
+  /** The fastest service time of the group's Service's endpoints now (the default without any). */
+  private serviceTime(g: CallerGroup): number {
+    const list = this.network.proxies[0]?.rules.get(g.service)?.cluster ?? [];
+    let min = Number.POSITIVE_INFINITY;
+    for (const e of list)
+      if (e.id < this.endpoints.known) min = Math.min(min, this.endpoints.serviceTimeOf(e.id));
+    return Number.isFinite(min) ? min : DEFAULT_SERVICE_TIME;
   }
 
   /** Resolve every request sent before `to`. */
@@ -190,6 +202,9 @@ export class TrafficModel {
         this.retract(g, k, at, outcome, outcome === TIMEOUT ? C_HUNG : C_INFLIGHT_CONTAINER);
         if (outcome === REFUSED) g.slotEndpoint[k] = -1;
       }
+      // A container that stops resets its connections: a gRPC client reconnects (routed anew).
+      if (outcome === REFUSED)
+        for (let c = 0; c < g.clients; c++) if (g.connEndpoint[c] === ep) g.connEndpoint[c] = -1;
     }
   }
 
@@ -201,7 +216,7 @@ export class TrafficModel {
     const end = outcome === TIMEOUT ? sent + g.spec.timeout : at;
     this.tally.unOk(g, Math.floor(sent));
     this.tally.fail(g, sent, outcome, cause, end);
-    g.slotFree[k] = end;
+    g.setFree(k, end);
     return true;
   }
 
@@ -214,7 +229,7 @@ export class TrafficModel {
   private send(g: CallerGroup, end: number, last: boolean): void {
     const next = g.nextArrival;
     const timeout = g.spec.timeout;
-    const pool = g.poolSize;
+    const closedLoop = g.spec.closedLoop;
     const inCluster = g.spec.entry === "cluster-ip" || g.spec.entry === "dns";
     const nodeDown = this.endpoints.nodeDown;
     const budget = g.retryBudget;
@@ -228,8 +243,7 @@ export class TrafficModel {
           continue;
         }
         // The connection that frees first (FIFO over the pool).
-        let k = c * pool;
-        for (let j = k + 1; j < (c + 1) * pool; j++) if (g.slotFree[j]! < g.slotFree[k]!) k = j;
+        const k = g.heap.first(c);
         const start = Math.max(t, g.slotFree[k]!);
         const queued = start - t;
         // Still queued when this tick ends: dispatched (and routed) in the tick it leaves in.
@@ -257,8 +271,10 @@ export class TrafficModel {
           deadline = s + timeout;
           this.tryOnce(g, c, k, s, deadline);
         }
-        g.slotFree[k] = a.end;
+        g.setFree(k, a.end);
         g.slotSent[k] = t;
+        // A closed loop sends its next request once this one has its answer (or has failed).
+        if (closedLoop && next[c]! < a.end) next[c] = a.end;
         if (a.outcome === OK) {
           g.slotPending[k] = 1;
           g.slotSlow[k] =
@@ -298,7 +314,19 @@ export class TrafficModel {
         return;
       }
       entry = -1;
-    } else if (spec.keepAlive && spec.entry !== "load-balancer" && !od && g.slotEndpoint[k]! >= 0) {
+    } else if (spec.multiplexed && spec.entry !== "load-balancer" && !od && g.connEndpoint[c]! >= 0) {
+      // gRPC: every request of the client is a stream on its one HTTP/2 connection.
+      ep = g.connEndpoint[c]!;
+      entry = g.connEntry[c]!;
+      reused = true;
+    } else if (
+      spec.keepAlive &&
+      spec.entry !== "load-balancer" &&
+      !od &&
+      g.slotEndpoint[k]! >= 0 &&
+      // a connection idle past the client's idle timeout was closed (Go's IdleConnTimeout…)
+      s - g.slotFree[k]! <= spec.idleTimeout
+    ) {
       ep = g.slotEndpoint[k]!;
       entry = g.slotEntry[k]!;
       reused = true;
@@ -331,10 +359,20 @@ export class TrafficModel {
         ok = true;
       }
     }
-    if (ok && spec.keepAlive) {
+    // The client keeps at most maxIdle connections alive (Go's MaxIdleConnsPerHost: one returned
+    // when that many are idle is closed); the model keeps its first maxIdle slots, not the most
+    // recently used ones. A timed-out HTTP/1.1 request's connection is closed; on HTTP/2 a
+    // deadline ends the stream, not the connection, which only a reset (refused) closes.
+    if (ok && spec.keepAlive && (spec.multiplexed || k - c * g.poolSize < spec.maxIdle)) {
       g.slotEndpoint[k] = ep;
       g.slotEntry[k] = entry;
     } else g.slotEndpoint[k] = -1;
+    if (spec.multiplexed) {
+      if (ok) {
+        g.connEndpoint[c] = ep;
+        g.connEntry[c] = entry;
+      } else if (a.outcome === REFUSED || a.outcome === ERROR) g.connEndpoint[c] = -1;
+    }
     if (od && ep >= 0) od.result(ep, ok, a.end, this.router.hostsOf(g, c));
     if (dns && !ok) dns.failed(c, a.end);
   }

@@ -1,19 +1,17 @@
 // The callers' tally: every request counted by its send second and outcome, every failure (and,
 // with an SLO, every slow answer) by its cause, every request's latency (latency.ts), the first and
-// last failure (the loss window), per Service; the story events a run of failures tells
-// (RequestsFailing when it starts, RequestsRecovered after QUIET seconds without one); and the
-// TrafficResult built from it all.
+// last failure (the loss window), per Service; the story of its failures, one episode per cause
+// (episodes.ts); and the TrafficResult built from it all.
 
-import { elapsed } from "../engine/time.ts";
 import type { Trace } from "../trace/events.ts";
 import { round3 } from "../trace/format.ts";
 import type { CallerGroup } from "./callers.ts";
+import { QUIET } from "./episodes.ts";
 import { Latency } from "./latency.ts";
 import { CAUSES, OUTCOMES } from "./outcomes.ts";
 import type { TrafficResult, TrafficRow, TrafficTotals } from "./result.ts";
 
-/** A caller's run of failures ends after this many seconds without one (for the story events). */
-export const QUIET = 3;
+export { QUIET };
 
 /**
  * Without an SLO, a second's p99 this many times the caller's calmest second so far says latency
@@ -72,21 +70,7 @@ export class Tally {
     g.totals[OUTCOMES[outcome]!]++;
     this.latency.record(g.index, sec, end - sent);
     this.count(g, sent, cause);
-    if (sent > g.lastFailed) g.lastFailed = sent;
-    g.episodeLost++;
-    if (!g.failing) {
-      g.failing = true;
-      this.trace.emit({
-        type: "RequestsFailing",
-        lane: "app",
-        object: `Service/${g.service}`,
-        service: g.service,
-        outcome: OUTCOMES[outcome]!,
-        cause: CAUSES[cause]!,
-        sentAt: sent,
-        timeoutSeconds: g.spec.timeout,
-      });
-    }
+    g.episodes.fail(sent, outcome, cause);
   }
 
   /**
@@ -128,20 +112,7 @@ export class Tally {
     this.latency.close(Math.floor(to - this.longest) - 1, (g, sec, p99) =>
       this.latencyOf(groups[g]!, sec, p99),
     );
-    for (const g of groups) {
-      if (!g.failing || elapsed(to, g.lastFailed) <= QUIET) continue;
-      g.failing = false;
-      this.trace.emit({
-        type: "RequestsRecovered",
-        lane: "app",
-        object: `Service/${g.service}`,
-        service: g.service,
-        lost: g.episodeLost,
-        lastFailureAt: g.lastFailed,
-        quietSeconds: QUIET,
-      });
-      g.episodeLost = 0;
-    }
+    for (const g of groups) g.episodes.close(to);
   }
 
   /**
@@ -149,6 +120,9 @@ export class Tally {
    * back (LatencyRecovered, after QUIET seconds under the line).
    */
   private latencyOf(g: CallerGroup, sec: number, p99: number): void {
+    // A second whose p99 is 0 had 99% of its requests refused at once: it tells nothing of how
+    // long callers wait (neither a rise nor a calm; the refusals are the failures' episodes).
+    if (p99 === 0) return;
     const sloMs = g.spec.slo === undefined ? undefined : g.spec.slo * 1000;
     const line = sloMs ?? RISE * g.calmP99;
     if (p99 > line) {
@@ -197,6 +171,7 @@ export class Tally {
     for (const g of groups)
       for (let k = 0; k < g.slotPending.length; k++) if (g.slotPending[k]) this.answered(g, k);
     const latency = this.latency.finish((g, sec, p99) => this.latencyOf(groups[g]!, sec, p99));
+    for (const g of groups) g.episodes.close(this.seconds, true);
     const withSlo = groups.some((g) => g.totals.slow !== undefined);
     const perSecond: TrafficRow[] = [];
     const totals: TrafficTotals = { sent: 0, ok: 0, timeout: 0, refused: 0, error: 0 };

@@ -1,5 +1,6 @@
 // The `traffic`, `network` and `profile` sections of a scenario (issue 4), validated with positions.
 
+import { CLIENT_NAMES, CLIENT_PRESETS, DEFAULT_CLIENT } from "../../kubernetes/client-defaults.ts";
 import { ENVOY_OUTLIER_DEFAULTS, LINKERD_RETRY_BUDGET, PROFILES } from "../../scenario/profiles.ts";
 import {
   type NetworkOverrides,
@@ -21,6 +22,7 @@ export const TRAFFIC_FIELDS = [
   "rate",
   "clients",
   "keepAlive",
+  "client",
   "poolSize",
   "timeout",
   "retries",
@@ -82,6 +84,8 @@ export const MAX_RATE = 100_000;
 export const MAX_CLIENTS = 10_000;
 export const MAX_POOL = 1_000;
 export const MAX_RETRIES = 10;
+/** A caller's timeout when neither the entry nor its client sets one (most libraries set none). */
+export const DEFAULT_TIMEOUT = 30;
 
 /** The fields of a Service the traffic entry depends on. */
 type ServiceKind = { spec?: { type?: string; clusterIP?: string } };
@@ -164,10 +168,18 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
     if (rate === 0) fail(src, [...p, "rate"], "invalid-value", "must be more than 0 requests per second");
     const clients =
       o.clients == null ? 1 : int(src, [...p, "clients"], o.clients, { min: 1, max: MAX_CLIENTS });
+    const client = o.client == null ? DEFAULT_CLIENT : oneOf(src, [...p, "client"], o.client, CLIENT_NAMES);
+    const preset = CLIENT_PRESETS[client];
+    // An explicit poolSize bounds the preset's connections (and the idle ones it keeps).
     const poolSize =
-      o.poolSize == null ? 1 : int(src, [...p, "poolSize"], o.poolSize, { min: 1, max: MAX_POOL });
+      o.poolSize == null
+        ? preset.maxConnections
+        : int(src, [...p, "poolSize"], o.poolSize, { min: 1, max: MAX_POOL });
     const keepAlive = o.keepAlive == null ? true : bool(src, [...p, "keepAlive"], o.keepAlive);
-    const timeout = o.timeout == null ? 30 : duration(src, [...p, "timeout"], o.timeout, DATA_PLANE_PERIOD);
+    const timeout =
+      o.timeout == null
+        ? (preset.timeout ?? DEFAULT_TIMEOUT)
+        : duration(src, [...p, "timeout"], o.timeout, DATA_PLANE_PERIOD);
     const retries =
       o.retries == null ? 0 : int(src, [...p, "retries"], o.retries, { min: 0, max: MAX_RETRIES });
     const svcObject = serviceObjects[services.indexOf(service)]!.object as ServiceKind;
@@ -209,7 +221,12 @@ export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_
       rate,
       clients,
       keepAlive,
+      client,
       poolSize,
+      maxIdle: Math.min(preset.maxIdle, poolSize),
+      idleTimeout: preset.idleTimeout,
+      multiplexed: preset.multiplexed,
+      closedLoop: preset.closedLoop,
       timeout,
       retries,
       entry,

@@ -53,6 +53,26 @@ export const TRAFFIC_PRINTERS: Printers<keyof TrafficEventFields> = {
     };
   },
 
+  CallerPoolShort: (e) => {
+    const pool = `${e.clients} client${e.clients === 1 ? "" : "s"} × ${e.connections} ${
+      e.multiplexed ? "streams on one connection" : `connection${e.connections === 1 ? "" : "s"}`
+    }${e.client === "on-demand" ? "" : ` (client: ${e.client})`}`;
+    const each = `${seconds(Math.round(e.serviceTimeSeconds * 10_000) / 10)} a request`;
+    return e.short === "service-time"
+      ? {
+          message: `callers of ${e.service} cannot carry ${e.rate}/s with their pool: ${pool} at ${each} carry at most ${e.carriesAtServiceTime}/s${
+            e.closedLoop ? ", so they send that much" : "; the rest queue in the callers"
+          }`,
+          why: "Little's law: a pool carries at most its connections ÷ the seconds each request holds one",
+        }
+      : {
+          message: `callers of ${e.service} carry ${e.rate}/s only while the pods answer: ${pool} held ${e.timeoutSeconds}s each by requests that get no answer carry ${e.carriesAtTimeout}/s${
+            e.closedLoop ? ", so they send that much" : "; the rest queue in the callers"
+          }`,
+          why: `Little's law: a pool carries at most its connections ÷ the seconds each request holds one (${each} while pods answer, the timeout when none does)`,
+        };
+  },
+
   RequestsFailing: (e) => ({
     message: `callers of ${e.service} start failing: a request sent at ${e.sentAt.toFixed(2)}s ${
       e.outcome === "timeout"
@@ -82,8 +102,33 @@ export const TRAFFIC_PRINTERS: Printers<keyof TrafficEventFields> = {
     why: `p99 rose from requests sent in second ${e.sentFrom}, peaking at ${seconds(e.peakP99Ms)} for those sent in second ${e.peakAt}`,
   }),
 
-  RequestsRecovered: (e) => ({
-    message: `callers of ${e.service} succeed again: ${e.lost} requests failed since the first failure`,
-    why: `no request sent after ${e.lastFailureAt.toFixed(2)}s failed`,
-  }),
+  RequestsRecovered: (e) => {
+    const counts = [
+      count(e.timeouts, "timeout", "timeouts"),
+      count(e.refused, "refused", "refused"),
+      count(e.errors, "error", "errors"),
+    ].filter((c) => c !== "");
+    const [from, to] = [at(e.firstSentAt), at(e.lastFailureAt)];
+    const when = from === to ? `sent at t+${from}` : `from t+${from} to t+${to}`;
+    return {
+      message: `callers of ${e.service}: ${counts.join(", ")} ${when} (${e.cause})`,
+      why: e.ongoing
+        ? "still failing this way when the run ends"
+        : `no request sent in the ${e.quietSeconds}s after the last of them failed this way (an episode ends after the caller's timeout, at least 3s, without one)`,
+    };
+  },
 };
+
+/** 4329 → "4,329 timeouts", 1 → "1 timeout", 0 → "". */
+function count(n: number, one: string, many: string): string {
+  return n === 0 ? "" : `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/** Seconds as m:ss.s, rounded to a tenth first (so 59.96 is 1:00, never 0:60). */
+function at(t: number): string {
+  const tenths = Math.round(t * 10);
+  const m = Math.floor(tenths / 600);
+  const rest = (tenths - m * 600) / 10;
+  const ss = Number.isInteger(rest) ? String(rest).padStart(2, "0") : rest.toFixed(1).padStart(4, "0");
+  return `${m}:${ss}`;
+}

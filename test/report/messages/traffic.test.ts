@@ -139,11 +139,104 @@ const CASES: [string, TraceEvent, Prose][] = [
     },
   ],
   [
-    "callers recover",
-    svc({ type: "RequestsRecovered", lost: 1234, lastFailureAt: 41.9951, quietSeconds: 3 }),
+    "an episode of one cause ends",
+    svc({
+      type: "RequestsRecovered",
+      cause: "pod overloaded: queued past the caller's timeout",
+      lost: 4329,
+      timeouts: 4329,
+      refused: 0,
+      errors: 0,
+      firstSentAt: 12.6,
+      lastFailureAt: 297.4,
+      quietSeconds: 30,
+    }),
     {
-      message: "callers of default/web succeed again: 1234 requests failed since the first failure",
-      why: "no request sent after 42.00s failed",
+      message:
+        "callers of default/web: 4,329 timeouts from t+0:12.6 to t+4:57.4 (pod overloaded: queued past the caller's timeout)",
+      why: "no request sent in the 30s after the last of them failed this way (an episode ends after the caller's timeout, at least 3s, without one)",
+    },
+  ],
+  [
+    "an episode still going at the end, of two outcomes, its times rounded to a tenth (never t+0:60)",
+    svc({
+      type: "RequestsRecovered",
+      cause: "in flight when the container stopped",
+      lost: 3,
+      timeouts: 1,
+      refused: 2,
+      errors: 0,
+      firstSentAt: 59.96,
+      lastFailureAt: 119.99,
+      quietSeconds: 3,
+      ongoing: true,
+    }),
+    {
+      message:
+        "callers of default/web: 1 timeout, 2 refused from t+1:00 to t+2:00 (in flight when the container stopped)",
+      why: "still failing this way when the run ends",
+    },
+  ],
+  [
+    "one failure is one moment",
+    svc({
+      type: "RequestsRecovered",
+      cause: "probe restart",
+      lost: 1,
+      timeouts: 0,
+      refused: 1,
+      errors: 0,
+      firstSentAt: 41.01,
+      lastFailureAt: 41.04,
+      quietSeconds: 3,
+    }),
+    {
+      message: "callers of default/web: 1 refused sent at t+0:41 (probe restart)",
+      why: "no request sent in the 3s after the last of them failed this way (an episode ends after the caller's timeout, at least 3s, without one)",
+    },
+  ],
+  [
+    "a pool too small for the rate even while pods answer",
+    svc({
+      type: "CallerPoolShort",
+      client: "apache",
+      clients: 2,
+      connections: 5,
+      multiplexed: false,
+      closedLoop: false,
+      rate: 3000,
+      short: "service-time",
+      serviceTimeSeconds: 0.005,
+      carriesAtServiceTime: 2000,
+      timeoutSeconds: 30,
+      carriesAtTimeout: 0.3,
+    }),
+    {
+      message:
+        "callers of default/web cannot carry 3000/s with their pool: 2 clients × 5 connections (client: apache) at 5ms a request carry at most 2000/s; the rest queue in the callers",
+      why: "Little's law: a pool carries at most its connections ÷ the seconds each request holds one",
+    },
+  ],
+  [
+    "a pool that a hang fills",
+    svc({
+      type: "CallerPoolShort",
+      client: "on-demand",
+      clients: 20,
+      connections: 1,
+      multiplexed: false,
+      closedLoop: false,
+      rate: 175,
+      short: "timeout",
+      serviceTimeSeconds: 0.02,
+      carriesAtServiceTime: 1000,
+      timeoutSeconds: 10,
+      carriesAtTimeout: 2,
+    }),
+    {
+      message:
+        "callers of default/web carry 175/s only while the pods answer: 20 clients × 1 connection held 10s each by requests that get no answer carry 2/s; the rest queue in the callers",
+      why: "Little's law: a pool carries at most its connections ÷ the seconds each request holds one (20ms a request while pods answer, the timeout when none does)",
     },
   ],
 ];
