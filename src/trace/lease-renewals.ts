@@ -9,7 +9,6 @@
 
 import { Rng, type RngState } from "../engine/rng.ts";
 import { quantize } from "../engine/time.ts";
-import type { EventOf } from "./events.ts";
 
 /** One stretch of renewals drawn one after another from the kubelet's stream. */
 export interface RenewalStretch {
@@ -23,9 +22,22 @@ export interface RenewalStretch {
   at: number | undefined;
 }
 
+/**
+ * A LeaseRenewed event without its time (node-events.ts has its fields), spelt out here so that
+ * events.ts, which keeps the schedule, and this file do not import each other.
+ */
+export interface RenewalEvent {
+  type: "LeaseRenewed";
+  lane: "kubelet";
+  object: string;
+  node: string;
+  nodeLeaseDurationSeconds: number;
+  renewIntervalSeconds: number;
+}
+
 /** One node's Lease: the renewal event's fields (its time aside) and its stretches. */
 export interface LeaseLog {
-  event: Omit<EventOf<"LeaseRenewed">, "t">;
+  event: RenewalEvent;
   /** renewInterval, seconds */
   interval: number;
   /** the jitter factor (0.04) */
@@ -76,7 +88,7 @@ export function renewalTimes(schedule: RunLeases): Record<string, number[]> {
   for (const log of schedule.logs) {
     const times: number[] = [];
     for (const [t] of renewalsOf(log, schedule.recordedAfter, until)) times.push(t);
-    if (times.length > 0) lists.push({ node: log.event.node!, times });
+    if (times.length > 0) lists.push({ node: log.event.node, times });
   }
   // Stable: two first renewals at one instant keep the nodes' order.
   lists.sort((a, b) => a.times[0]! - b.times[0]!);
