@@ -4,10 +4,25 @@
 
 export function zoneLossAtScaleText(nodes = 1000): string {
   const zones = ["a", "b", "c", "d"];
+  const lines = clusterLines(nodes, "zone-loss-at-scale", "15m");
+  lines.push("timeline:");
+  // Nodes are named worker-1… and given zones round-robin, so zone b is worker-2, worker-6, …
+  for (let i = 2; i <= nodes; i += zones.length)
+    lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The same cluster with nothing happening to it for `duration` (a Go duration: 15m, 2h, 24h). */
+export function idleClusterText(nodes: number, duration: string): string {
+  return `${clusterLines(nodes, "idle-cluster", duration).join("\n")}\n`;
+}
+
+function clusterLines(nodes: number, name: string, duration: string): string[] {
+  const zones = ["a", "b", "c", "d"];
   const lines = [
-    "name: zone-loss-at-scale",
+    `name: ${name}`,
     'kubernetesVersion: "1.32"',
-    "duration: 15m",
+    `duration: ${duration}`,
     `nodes: {count: ${nodes}, zones: [${zones.join(", ")}]}`,
     "manifests:",
   ];
@@ -28,9 +43,5 @@ export function zoneLossAtScaleText(nodes = 1000): string {
       `    metadata: {name: app-${d}}`,
       `    spec: {selector: {app: app-${d}}, ports: [{port: 80}]}`,
     );
-  lines.push("timeline:");
-  // Nodes are named worker-1… and given zones round-robin, so zone b is worker-2, worker-6, …
-  for (let i = 2; i <= nodes; i += zones.length)
-    lines.push(`  - {at: 60s, do: power-off, node: worker-${i}}`);
-  return `${lines.join("\n")}\n`;
+  return lines;
 }

@@ -5,14 +5,14 @@
 import { proseOf } from "../report/messages/index.ts";
 import { headline, laneLabel } from "../report/text.ts";
 import type { SimulationResult } from "../trace/result.ts";
-import { visibleEventIndexes } from "../trace/visible.ts";
+import { shownEventIndexes } from "../trace/visible.ts";
 import type { TimelineLine } from "./types.ts";
 
 /** Steps kept per run; the rest is counted in a last line. */
 export const MAX_TIMELINE_LINES = 300;
 
 export function timelineOf(result: SimulationResult): TimelineLine[] {
-  const indexes = visibleEventIndexes(result.events, result.summary.duration);
+  const indexes = shownEventIndexes(result.events, result.summary.duration, false, !!result.leases);
   const out: TimelineLine[] = [];
   for (const i of indexes.slice(0, MAX_TIMELINE_LINES)) {
     const e = result.events[i]!;

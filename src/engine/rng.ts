@@ -1,6 +1,9 @@
 // A seeded pseudo-random generator (sfc32, Chris Doty-Humphrey's "small fast counter"), so the
 // same scenario and seed give the same run. Models draw from it instead of Math.random.
 
+/** sfc32's four words. */
+export type RngState = readonly [number, number, number, number];
+
 export class Rng {
   private a: number;
   private b: number;
@@ -47,6 +50,18 @@ export class Rng {
   /** An integer in [0, n). */
   int(n: number): number {
     return Math.floor(this.float() * n);
+  }
+
+  /** The generator's state, plain numbers: `Rng.at(state)` draws what this one draws next. */
+  state(): RngState {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  /** A generator in a state taken by `state()` (a schedule replayed, e.g. a Lease's renewals). */
+  static at(state: RngState): Rng {
+    const r = new Rng(0);
+    [r.a, r.b, r.c, r.d] = state;
+    return r;
   }
 
   /** An independent generator for one component, so adding draws in one model does not shift another. */

@@ -75,7 +75,19 @@ export class Kubelet {
     private readonly bulk?: BulkStart,
   ) {
     const settings = ctx.kubelet;
-    const rng = ctx.engine.rng.fork(`kubelet/${spec.name}`);
+    const stream = ctx.engine.rng.fork(`kubelet/${spec.name}`);
+    this.lease = new NodeLease({
+      engine: ctx.engine,
+      store: ctx.store,
+      trace: ctx.trace,
+      rng: stream,
+      node: spec.name,
+      nodeLeaseDurationSeconds: settings.nodeLeaseDurationSeconds,
+      machine: this,
+    });
+    // One stream for the kubelet's parts, as before the Lease's schedule was computed: the others'
+    // draws come after the renewals due before them.
+    const rng = this.lease.orderedRng();
     this.runtime = new RuntimeState({ engine: ctx.engine, rng, changed: () => this.runtimeChanged() });
     this.syncLoop = new SyncLoopGate({
       engine: ctx.engine,
@@ -86,15 +98,6 @@ export class Kubelet {
       },
     });
     const m = minor(ctx.version);
-    this.lease = new NodeLease({
-      engine: ctx.engine,
-      store: ctx.store,
-      trace: ctx.trace,
-      rng,
-      node: spec.name,
-      nodeLeaseDurationSeconds: settings.nodeLeaseDurationSeconds,
-      machine: this,
-    });
     this.status = new NodeStatus({
       engine: ctx.engine,
       store: ctx.store,
@@ -250,6 +253,8 @@ export class Kubelet {
 
   partition(): void {
     this.partitioned = true;
+    // The lease loop's next pass finds the API unreachable (backoffEnsureLease).
+    this.lease.disturbed();
   }
 
   heal(): void {

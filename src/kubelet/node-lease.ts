@@ -1,10 +1,20 @@
 // The node's heartbeat: its Lease in kube-node-lease, renewed by the kubelet's lease controller
 // (staging/src/k8s.io/component-helpers/apimachinery/lease/controller.go, started in
 // pkg/kubelet/kubelet.go with renewInterval = nodeLeaseDurationSeconds × 0.25).
+//
+// Computed, not simulated: after a pass that renews, while nothing disturbs the kubelet (power,
+// the kubelet process, a partition, the Lease deleted), its next renewals are a pure function of its
+// random stream, so none is an engine event. The Lease's spec.renewTime is worked out when something
+// reads it (an accessor), and the renewals are drawn then, in the order the passes would have drawn
+// them: before any other draw from the kubelet's stream (`orderedRng`), before a disturbance. The
+// trace keeps them as stretches of that schedule (trace/lease-renewals.ts). Nothing watches a
+// healthy renewal: the one Lease watch (network.ts) acts only on a stale kube-proxy, which a node
+// renewing steadily does not have, and the pass that ends a disturbance is a real one (its write is
+// seen).
 
 import type { Store } from "../cluster/store.ts";
 import type { Engine, Timer } from "../engine/engine.ts";
-import type { Rng } from "../engine/rng.ts";
+import { Rng } from "../engine/rng.ts";
 import {
   LEASE_BACKOFF_INITIAL,
   LEASE_BACKOFF_MAX,
@@ -12,7 +22,8 @@ import {
   NODE_LEASE_RENEW_INTERVAL_FRACTION,
 } from "../kubernetes/defaults.ts";
 import type { Lease } from "../kubernetes/objects.ts";
-import type { EventOf, Trace } from "../trace/events.ts";
+import type { Trace } from "../trace/events.ts";
+import { type LeaseLog, nextRenewal, type RenewalStretch } from "../trace/lease-renewals.ts";
 
 /** What the lease controller needs from its kubelet. */
 export interface NodeLeaseHost {
@@ -36,9 +47,6 @@ export interface LeaseMachine {
   readonly partitioned: boolean;
 }
 
-// A large cluster renews a Lease per node every 10s, and a renewal's cost is mostly reaching the
-// node's objects in memory: a pass reads its own fields and the machine's flags directly, not
-// through the host object and a closure per flag.
 export class NodeLease {
   /** the loop's next pass, while one is queued */
   private timer: Timer | undefined;
@@ -50,8 +58,15 @@ export class NodeLease {
   private lease: Lease | undefined;
   /** renewInterval: nodeLeaseDurationSeconds × nodeLeaseRenewIntervalFraction (0.25), pkg/kubelet/kubelet.go. */
   readonly renewInterval: number;
-  /** The LeaseRenewed event without its time, built once: every renewal's is the same (the trace stamps the time). */
-  private readonly renewed: Omit<EventOf<"LeaseRenewed">, "t">;
+  /** While the schedule is computed: the next renewal's time (drawn at the last one); NaN while passes are events. */
+  private steadyNext = Number.NaN;
+  /** spec.renewTime as last renewed, behind the Lease's accessor */
+  private renewTime = 0;
+  /** this node's renewals in the trace, and the stretch being drawn (undefined after another draw closed it) */
+  private readonly log: LeaseLog;
+  private stretch: RenewalStretch | undefined;
+  /** the renewals in the open stretch so far */
+  private stretchCount = 0;
   private readonly sync = () => this.renew();
   private readonly engine: Engine;
   private readonly store: Store;
@@ -67,14 +82,20 @@ export class NodeLease {
     this.machine = host.machine;
     this.key = `kube-node-lease/${host.node}`;
     this.renewInterval = host.nodeLeaseDurationSeconds * NODE_LEASE_RENEW_INTERVAL_FRACTION;
-    this.renewed = {
-      type: "LeaseRenewed",
-      lane: "kubelet",
-      object: `Lease/${this.key}`,
-      node: host.node,
-      nodeLeaseDurationSeconds: host.nodeLeaseDurationSeconds,
-      renewIntervalSeconds: this.renewInterval,
-    };
+    this.log = host.trace.leaseLog({
+      event: {
+        type: "LeaseRenewed",
+        lane: "kubelet",
+        object: `Lease/${this.key}`,
+        node: host.node,
+        nodeLeaseDurationSeconds: host.nodeLeaseDurationSeconds,
+        renewIntervalSeconds: this.renewInterval,
+      },
+      interval: this.renewInterval,
+      jitter: LEASE_RENEW_JITTER,
+      stretches: [],
+    });
+    leasesOf(host.store).set(this.key, this);
   }
 
   /** The Lease as the controller creates it. */
@@ -90,6 +111,17 @@ export class NodeLease {
     };
   }
 
+  /**
+   * The kubelet's stream as its other parts draw from it: each draw first draws the renewals due
+   * before it (the passes that would have run before), and ends the stretch being recorded.
+   */
+  orderedRng(): Rng {
+    return new OrderedRng(this.rng, () => {
+      this.catchUp(this.engine.now, false);
+      this.closeStretch();
+    });
+  }
+
   /** The loop as it stands when a `start: running` scenario begins: its next renewal anywhere in one interval. */
   startRunning(): void {
     this.schedule(this.rng.uniform(0, this.renewInterval * (1 + LEASE_RENEW_JITTER)));
@@ -97,13 +129,27 @@ export class NodeLease {
 
   /** A kubelet process starts: the controller's first pass is at once. */
   start(): void {
+    this.disturbed();
     this.backoff = 0;
     this.schedule(0);
   }
 
   stop(): void {
+    this.disturbed();
     this.engine.cancel(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * Something the schedule does not foresee happened now (a partition, the Lease deleted): the
+   * renewals before now are drawn, and the next one is a pass of its own again, at its time.
+   */
+  disturbed(): void {
+    if (Number.isNaN(this.steadyNext)) return;
+    this.catchUp(this.engine.now, false);
+    this.closeStretch();
+    this.timer = this.engine.at(this.steadyNext, this.sync);
+    this.steadyNext = Number.NaN;
   }
 
   private schedule(delay: number): void {
@@ -111,10 +157,39 @@ export class NodeLease {
     this.timer = this.engine.after(delay, this.sync);
   }
 
-  /** The next pass, from the pass now running: its timer, which has run, is queued again (no new one per renewal). */
-  private next(ran: Timer, delay: number): void {
-    this.engine.rearm(ran, this.engine.now + delay);
-    this.timer = ran;
+  /**
+   * The renewals due by `now` while the schedule is computed, as the passes would have made them:
+   * spec.renewTime, then the wait renewInterval × U[1, 1.04) drawn from the end of the pass.
+   * `inclusive`: a renewal at `now` itself counts (a reader; a disturbance or a draw at the same
+   * instant comes first, as events queued before the pass's would).
+   */
+  private catchUp(now: number, inclusive: boolean): void {
+    let next = this.steadyNext;
+    while (next < now || (inclusive && next === now)) {
+      this.renewTime = next;
+      this.record(next, undefined);
+      next = nextRenewal(next, this.renewInterval, LEASE_RENEW_JITTER, this.rng);
+    }
+    this.steadyNext = next;
+  }
+
+  /** A renewal at `t` in the trace's schedule: a new stretch from the stream's state now, or one more in the open one. */
+  private record(t: number, at: number | undefined): void {
+    if (this.stretch && at === undefined) {
+      this.stretchCount++;
+      return;
+    }
+    this.closeStretch();
+    this.stretch = { start: t, rng: this.rng.state(), count: undefined, at };
+    this.stretchCount = 1;
+    this.log.stretches.push(this.stretch);
+  }
+
+  /** The open stretch ends here: another draw or a disturbance comes next in the stream. */
+  private closeStretch(): void {
+    if (!this.stretch) return;
+    this.stretch.count = this.stretchCount;
+    this.stretch = undefined;
   }
 
   /**
@@ -133,17 +208,82 @@ export class NodeLease {
         this.backoff === 0 ? LEASE_BACKOFF_INITIAL : this.backoff * 2,
         LEASE_BACKOFF_MAX,
       );
-      this.next(ran, this.backoff);
+      this.engine.rearm(ran, engine.now + this.backoff);
+      this.timer = ran;
       return;
     }
     this.backoff = 0;
     const store = this.store;
     let lease = this.lease;
     if (!lease || !store.exists(lease))
-      lease = this.lease = store.get("Lease", this.key) ?? store.create(this.object(engine.now));
-    lease.spec.renewTime = engine.now;
+      lease = this.adopt(store.get("Lease", this.key) ?? store.create(this.object(engine.now)));
+    this.renewTime = engine.now;
     store.update(lease);
-    this.trace.emitRenewal(this.renewed);
-    this.next(ran, this.renewInterval * this.rng.uniform(1, 1 + LEASE_RENEW_JITTER));
+    this.record(engine.now, this.trace.events.length);
+    // From here on the schedule is computed until something disturbs it.
+    this.steadyNext = nextRenewal(engine.now, this.renewInterval, LEASE_RENEW_JITTER, this.rng);
   }
+
+  /** The Lease this controller renews: its spec.renewTime read through the schedule. */
+  private adopt(lease: Lease): Lease {
+    // The Lease renewed before (deleted from the API) keeps its last renewTime, no longer computed.
+    if (this.lease && this.lease !== lease)
+      Object.defineProperty(this.lease.spec, "renewTime", {
+        value: this.renewTime,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    this.lease = lease;
+    this.renewTime = lease.spec.renewTime;
+    Object.defineProperty(lease.spec, "renewTime", {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (!Number.isNaN(this.steadyNext)) this.catchUp(this.engine.now, true);
+        return this.renewTime;
+      },
+      set: (t: number) => {
+        this.renewTime = t;
+      },
+    });
+    return lease;
+  }
+}
+
+/** The kubelet's stream, each draw preceded by `before` (the renewals due first). */
+class OrderedRng extends Rng {
+  constructor(
+    private readonly inner: Rng,
+    private readonly before: () => void,
+  ) {
+    super(0);
+  }
+
+  override uint32(): number {
+    // Rng's constructor warms up its own state, before this one's fields are set.
+    if (this.inner === undefined) return super.uint32();
+    this.before();
+    return this.inner.uint32();
+  }
+}
+
+/**
+ * Each store's node lease controllers by Lease key, and the one observer that tells a controller its
+ * Lease was deleted (`kubectl delete node` takes the Lease too): its next pass creates it again.
+ */
+const byStore = new WeakMap<Store, Map<string, NodeLease>>();
+
+function leasesOf(store: Store): Map<string, NodeLease> {
+  let m = byStore.get(store);
+  if (!m) {
+    const leases = new Map<string, NodeLease>();
+    m = leases;
+    byStore.set(store, leases);
+    store.observe((obj) => {
+      if (obj.kind === "Lease" && !store.exists(obj))
+        leases.get(`${obj.metadata.namespace}/${obj.metadata.name}`)?.disturbed();
+    });
+  }
+  return m;
 }

@@ -6,8 +6,9 @@
 
 import type { Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
+import { renewalTimes } from "../trace/lease-renewals.ts";
 import type { SimulationResult } from "../trace/result.ts";
-import { shownEventIndexes } from "../trace/visible.ts";
+import { shownEventIndexes, timelineEvents } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
@@ -49,13 +50,14 @@ export function* jsonChunks(
   yield `${head.slice(0, -1)},"initial":`;
   yield* pieces(initial);
   yield ',"events":[';
-  const shown = shownEventIndexes(events, summary.duration, options.allLeases);
+  const timeline = timelineEvents(result, options.allLeases ?? false);
+  const shown = shownEventIndexes(timeline, summary.duration, options.allLeases, !!result.leases);
   for (let k = 0; k < shown.length; k++)
-    yield `${k === 0 ? "" : ","}\n${JSON.stringify(eventJson(events[shown[k]!]!))}`;
+    yield `${k === 0 ? "" : ","}\n${JSON.stringify(eventJson(timeline[shown[k]!]!))}`;
   yield "\n]";
   if (!options.allLeases) {
     yield ',"leaseRenewals":';
-    yield* pieces(leaseRenewals(events));
+    yield* pieces(result.leases ? renewalTimes(result.leases) : leaseRenewals(events));
   }
   yield ',"summary":';
   yield* pieces(summary);

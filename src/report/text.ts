@@ -7,7 +7,7 @@ import { splitReferences } from "../scenario/references.ts";
 import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
-import { shownEventIndexes } from "../trace/visible.ts";
+import { shownEventIndexes, timelineEvents } from "../trace/visible.ts";
 import { lostOrSlow } from "../traffic/result.ts";
 import { proseOf } from "./messages/index.ts";
 
@@ -81,8 +81,9 @@ export function* timelineChunks(
 
   const indent = " ".repeat(12 + LANE_WIDTH);
   let lastTime: number | undefined;
-  for (const i of shownEventIndexes(result.events, result.summary.duration, options.allLeases)) {
-    const e = result.events[i]!;
+  const events = timelineEvents(result, options.allLeases ?? false);
+  for (const i of shownEventIndexes(events, result.summary.duration, options.allLeases, !!result.leases)) {
+    const e = events[i]!;
     const head = lastTime === e.t ? "" : `t+${clock(e.t)}`;
     let text = lastTime !== e.t && lastTime !== undefined ? "\n" : "";
     lastTime = e.t;

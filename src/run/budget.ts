@@ -13,7 +13,7 @@
 // the engine stops with EventBudgetExceeded when a run goes past it.
 
 import {
-  LEASE_RENEW_JITTER,
+  LEASE_BACKOFF_MAX,
   PROBE_DEFAULTS,
   resolveControlPlane,
   resolveKubelet,
@@ -84,6 +84,9 @@ const NODE_FAULTS = new Set([
   "delete-node",
 ]);
 
+/** The faults after which the node goes silent: its pods leave through the rate-limited NoExecute taint. */
+const TAINTED_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop"]);
+
 export function estimateWork(scenario: Scenario): WorkEstimate {
   const profile = PROFILES[scenario.profile ?? "stock"];
   const cp = resolveControlPlane(scenario.kubernetesVersion, {
@@ -102,14 +105,15 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     if (n > 0) events.push({ what, count: n, factors });
   };
 
-  const renew = kubelet.nodeLeaseDurationSeconds * 0.25;
-  const silent = silentSeconds(scenario);
-  // Each wait is renewInterval × U[1, 1 + jitter): on average 2% longer.
-  const every = renew * (1 + LEASE_RENEW_JITTER / 2);
-  add("Lease renewals", (N * T - silent) / every, [
-    nodes,
-    `one renewal every ${num(every)}s on average (kubelet.nodeLeaseDurationSeconds ${num(kubelet.nodeLeaseDurationSeconds)} × 0.25, jittered by up to ${num(LEASE_RENEW_JITTER * 100)}%)`,
-    silent > 0 ? `${whole}, less ${seconds(silent)} of kubelets stopped or powered off` : whole,
+  // A healthy kubelet's renewals are computed, not run (kubelet/node-lease.ts): only the passes after
+  // a disturbance are events, each with its write's watch delivery: the first pass of every node,
+  // one after each step of the timeline on a node, and backoffEnsureLease's retries while
+  // partitioned (200ms doubling to LEASE_BACKOFF_MAX, 7s).
+  const steps = scenario.timeline.filter((s) => s.node !== undefined).length;
+  const cutOff = silentSeconds(scenario, "network-partition", "network-heal");
+  add("Lease renewal passes", 2 * (N + steps) + cutOff / LEASE_BACKOFF_MAX, [
+    `${nodes} and ${count(steps)} timeline steps on nodes: 2 events each (the pass and its write's watchers)`,
+    `one retry every ${num(LEASE_BACKOFF_MAX)}s over ${seconds(cutOff)} of partitions`,
   ]);
   const report = kubelet.nodeStatusReportFrequency;
   add("node status posts", (2 * N * T) / report, [
@@ -171,9 +175,24 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
   );
 
   const nodeFaults = scenario.timeline.filter((s) => NODE_FAULTS.has(s.do)).length;
-  const replaced = N > 0 ? (nodeFaults * pods) / N : 0;
+  // A silent node's pods go through its NoExecute taint, which the node lifecycle controller adds
+  // at --node-eviction-rate nodes per second in each zone (doNoExecuteTaintingPass): over the run
+  // at most rate × duration nodes per zone are tainted.
+  const zoneOf = new Map(scenario.nodes.map((n) => [n.name, n.zone ?? ""]));
+  const perZone = new Map<string, number>();
+  let silentFaults = 0;
+  for (const s of scenario.timeline)
+    if (TAINTED_FAULTS.has(s.do) && s.node !== undefined) {
+      silentFaults++;
+      const z = zoneOf.get(s.node) ?? "";
+      perZone.set(z, (perZone.get(z) ?? 0) + 1);
+    }
+  let tainted = 0;
+  for (const n of perZone.values()) tainted += Math.min(n, Math.ceil(cp.nodeEvictionRate * D));
+  const replacedNodes = nodeFaults - silentFaults + tainted;
+  const replaced = N > 0 ? (replacedNodes * pods) / N : 0;
   add("pods replaced after node faults", replaced * EVENTS_PER_POD_REPLACED, [
-    `${count(nodeFaults)} node fault steps × ${num(pods / Math.max(N, 1))} pods per node`,
+    `${count(nodeFaults)} node fault steps (of the silent ones at most ${count(tainted)} tainted at node-eviction-rate ${num(cp.nodeEvictionRate)}/s per zone) × ${num(pods / Math.max(N, 1))} pods per node`,
     `about ${EVENTS_PER_POD_REPLACED} events each`,
   ]);
 
@@ -241,16 +260,16 @@ export function overBudget(estimate: WorkEstimate, budget: Budget): string | und
   return undefined;
 }
 
-/** Node-seconds during which a node's kubelet does not run (power-off or kubelet-stop until it is back). */
-function silentSeconds(scenario: Scenario): number {
+/** Node-seconds between a `stop` step on a node and its `start` step (or the end): a network partition until its heal. */
+function silentSeconds(scenario: Scenario, stop: string, start: string): number {
   const since = new Map<string, number>();
   let total = 0;
   const end = scenario.duration;
   for (const step of [...scenario.timeline].sort((a, b) => a.at - b.at)) {
     if (step.node === undefined) continue;
-    if (step.do === "power-off" || step.do === "kubelet-stop") {
+    if (step.do === stop) {
       if (!since.has(step.node)) since.set(step.node, step.at);
-    } else if (step.do === "power-on" || step.do === "kubelet-start") {
+    } else if (step.do === start) {
       const from = since.get(step.node);
       if (from !== undefined) total += step.at - from;
       since.delete(step.node);

@@ -108,9 +108,12 @@ export function summarize(
   duration: number,
   processed: number,
   drains: DrainSummary[],
+  /** Lease renewals kept as a schedule, not among `events` */
+  renewals = 0,
 ): Summary {
   const counts: Record<string, number> = {};
   for (const e of events) counts[e.type] = (counts[e.type] ?? 0) + 1;
+  if (renewals > 0) counts.LeaseRenewed = (counts.LeaseRenewed ?? 0) + renewals;
   const cp = settings.controlPlane;
   const names = store.keys("Pod");
   return {

@@ -25,7 +25,9 @@ import { resolveSettings } from "../scenario/settings.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Scheduler, SchedulerCache } from "../scheduler/scheduler.ts";
 import { Trace } from "../trace/events.ts";
+import { type RunLeases, renewalCount } from "../trace/lease-renewals.ts";
 import type { InitialState, SimulationResult } from "../trace/result.ts";
+import { withRenewals } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
 import { initialState, summarize } from "./result.ts";
@@ -202,19 +204,23 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     },
     result() {
       const finished = engine.now >= end;
+      const duration = finished ? scenario.duration : Math.max(0, engine.now);
+      const leases: RunLeases = { ...trace.leases, until: engine.now };
       const result: SimulationResult = {
         scenario: scenario.name,
         kubernetesVersion: scenario.kubernetesVersion,
         seed,
-        events: trace.events,
+        events: withRenewals(trace.events, leases, duration, false),
+        leases,
         initial,
         summary: summarize(
           store,
           trace.events,
           ctx,
-          finished ? scenario.duration : Math.max(0, engine.now),
+          duration,
           engine.processed,
           faults.drains.summary(),
+          renewalCount(leases),
         ),
       };
       // The callers' tally runs to the end of the scenario: it is part of a finished run only.

@@ -75,6 +75,8 @@ export class ClusterMirror {
   readonly objects = new Map<string, Served>();
   private readonly cc: ConvertContext;
   private readonly dirty = new Set<KubeObject>();
+  /** each Lease's renewTime at the last flush */
+  private readonly leaseSeen = new WeakMap<KubeObject, number>();
   private traceCursor = 0;
   /** correlation key → storage key of the Event it merges into */
   private readonly correlated = new Map<string, string>();
@@ -130,6 +132,14 @@ export class ClusterMirror {
       const named = this.modelObject(e.object);
       if (named) this.dirty.add(named);
       for (const r of recordedFor(ctx, e)) this.record(r);
+    }
+    // A healthy kubelet's renewals are computed, not written (kubelet/node-lease.ts): a Lease whose
+    // renewTime moved since the last flush changed (seen at the next instant the engine runs).
+    for (const lease of this.sim.store.list("Lease")) {
+      const t = lease.spec.renewTime;
+      if (this.leaseSeen.get(lease) === t) continue;
+      this.leaseSeen.set(lease, t);
+      this.dirty.add(lease);
     }
     if (this.dirty.size === 0) return;
     const objs = [...this.dirty];

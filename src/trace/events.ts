@@ -9,6 +9,7 @@
 
 import { quantize } from "../engine/time.ts";
 import type { ControlPlaneEventFields } from "./control-plane-events.ts";
+import type { LeaseLog, LeaseSchedule } from "./lease-renewals.ts";
 import type { NodeEventFields } from "./node-events.ts";
 import type { SchedulingEventFields } from "./scheduling-events.ts";
 import type { TimelineEventFields } from "./timeline-events.ts";
@@ -44,32 +45,36 @@ export type Emitted = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<
 
 export class Trace {
   readonly events: TraceEvent[] = [];
-  /** While muted (the warm-up before t=0) nothing is recorded. */
-  muted = false;
+  /**
+   * The Lease renewals, kept as each node's schedule rather than as events (lease-renewals.ts):
+   * they are most of a long run's events and all alike.
+   */
+  readonly leases: LeaseSchedule = { logs: [], recordedAfter: Number.NEGATIVE_INFINITY };
+  private mutedNow = false;
   constructor(private readonly clock: { now: number }) {}
 
+  /** While muted (the warm-up before t=0) nothing is recorded. */
+  get muted(): boolean {
+    return this.mutedNow;
+  }
+
+  set muted(muted: boolean) {
+    this.mutedNow = muted;
+    if (muted) this.leases.recordedAfter = Number.POSITIVE_INFINITY;
+    else if (this.leases.recordedAfter === Number.POSITIVE_INFINITY)
+      this.leases.recordedAfter = this.clock.now;
+  }
+
   emit(event: Emitted): void {
-    if (this.muted) return;
+    if (this.mutedNow) return;
     // On the engine's microsecond grid, so that float noise never reaches the output.
     const t = quantize(this.clock.now);
     this.events.push({ t, ...event } as TraceEvent);
   }
 
-  /**
-   * A Lease renewal, as `emit` would record it (same fields, same order), built as one literal: its
-   * fields but the time are the same at every renewal of a node (node-lease.ts builds them once),
-   * and renewals are most of a large run's events.
-   */
-  emitRenewal(e: Omit<EventOf<"LeaseRenewed">, "t">): void {
-    if (this.muted) return;
-    this.events.push({
-      t: quantize(this.clock.now),
-      type: e.type,
-      lane: e.lane,
-      object: e.object,
-      node: e.node,
-      nodeLeaseDurationSeconds: e.nodeLeaseDurationSeconds,
-      renewIntervalSeconds: e.renewIntervalSeconds,
-    });
+  /** A node's Lease renewals: its log, which its lease controller fills (kubelet/node-lease.ts). */
+  leaseLog(log: LeaseLog): LeaseLog {
+    this.leases.logs.push(log);
+    return log;
   }
 }

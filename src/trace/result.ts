@@ -4,12 +4,19 @@
 
 import type { TrafficResult } from "../traffic/index.ts";
 import type { TraceEvent } from "./events.ts";
+import type { RunLeases } from "./lease-renewals.ts";
 
 export interface SimulationResult {
   scenario: string;
   kubernetesVersion: string;
   seed: number;
+  /**
+   * What happened, in order. With `leases`, the Lease renewals in it are only those the timeline
+   * shows (before a silence); all of them are in `leases`, a schedule (trace/lease-renewals.ts).
+   */
   events: TraceEvent[];
+  /** Every Lease renewal of the run, as each node's schedule. */
+  leases?: RunLeases;
   /** The cluster as the run found it at t=0, after the warm-up: shown, not assumed. */
   initial: InitialState;
   summary: Summary;

@@ -2,6 +2,76 @@
 // but the last one before a node goes silent is the moment everything else is measured from.
 
 import type { TraceEvent } from "./events.ts";
+import { type RunLeases, renewalsOf } from "./lease-renewals.ts";
+
+/**
+ * Which of one Lease's renewals (times in order) are followed by silence: no next renewal within 3
+ * of its usual intervals (the median gap), or none before the end while the run went on that long.
+ */
+function beforeSilence(t: readonly number[], duration: number): number[] {
+  const gaps = new Float64Array(Math.max(0, t.length - 1));
+  for (let k = 0; k < gaps.length; k++) gaps[k] = t[k + 1]! - t[k]!;
+  // The median gap (the upper one of an even count); a Float64Array sorts by value. A Lease
+  // renewed once has no gap: the kubelet's default 10s interval.
+  const silence = 3 * (gaps.length > 0 ? gaps.sort()[Math.floor(gaps.length / 2)]! : 10);
+  const out: number[] = [];
+  for (let k = 0; k < t.length; k++) {
+    const next = k + 1 < t.length ? t[k + 1]! : undefined;
+    if (next === undefined ? duration - t[k]! > silence : next - t[k]! > silence) out.push(k);
+  }
+  return out;
+}
+
+/** The first index whose event is later than `t` (events are in time order). */
+function after(events: readonly TraceEvent[], t: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid]!.t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The events with the Lease renewals of a schedule merged in where they happened: every renewal
+ * (`all`), or only those before a silence (the timeline's; the rule of visibleEventIndexes). A
+ * renewal that was a pass of its own goes where it was recorded; one drawn from the schedule after
+ * the events of its instant (on the microsecond grid two events rarely share one).
+ */
+export function withRenewals(
+  events: readonly TraceEvent[],
+  schedule: RunLeases,
+  duration: number,
+  all: boolean,
+): TraceEvent[] {
+  const until = schedule.until;
+  const picks: { p: number; t: number; e: TraceEvent }[] = [];
+  for (const log of schedule.logs) {
+    const times: number[] = [];
+    const at: number[] = [];
+    for (const [t, i] of renewalsOf(log, schedule.recordedAfter, until)) {
+      times.push(t);
+      at.push(i);
+    }
+    const chosen = all ? times.map((_, k) => k) : beforeSilence(times, duration);
+    for (const k of chosen) {
+      const t = times[k]!;
+      const p = at[k]! >= 0 ? at[k]! : after(events, t);
+      picks.push({ p, t, e: { t, ...log.event } as TraceEvent });
+    }
+  }
+  picks.sort((a, b) => a.p - b.p || a.t - b.t);
+  const out: TraceEvent[] = [];
+  let j = 0;
+  for (let i = 0; i < events.length; i++) {
+    while (j < picks.length && picks[j]!.p <= i) out.push(picks[j++]!.e);
+    out.push(events[i]!);
+  }
+  while (j < picks.length) out.push(picks[j++]!.e);
+  return out;
+}
 
 /**
  * Indexes of the events worth showing: every event but Lease renewals, and of those only a renewal
@@ -26,17 +96,7 @@ export function visibleEventIndexes(events: readonly TraceEvent[], duration: num
     } else renewals.set(e.object, { at: [i], t: [e.t] });
   }
   const shown: number[] = [];
-  for (const { at, t } of renewals.values()) {
-    const gaps = new Float64Array(t.length - 1);
-    for (let k = 0; k < gaps.length; k++) gaps[k] = t[k + 1]! - t[k]!;
-    // The median gap (the upper one of an even count); a Float64Array sorts by value. A Lease
-    // renewed once has no gap: the kubelet's default 10s interval.
-    const silence = 3 * (gaps.length > 0 ? gaps.sort()[Math.floor(gaps.length / 2)]! : 10);
-    for (let k = 0; k < t.length; k++) {
-      const next = k + 1 < t.length ? t[k + 1]! : undefined;
-      if (next === undefined ? duration - t[k]! > silence : next - t[k]! > silence) shown.push(at[k]!);
-    }
-  }
+  for (const { at, t } of renewals.values()) for (const k of beforeSilence(t, duration)) shown.push(at[k]!);
   if (shown.length === 0) return others;
   // Merge the few renewals shown into the others, in event order.
   shown.sort((a, b) => a - b);
@@ -50,11 +110,31 @@ export function visibleEventIndexes(events: readonly TraceEvent[], duration: num
   return out;
 }
 
-/** The events a timeline shows: every one with `allLeases`, else the visible ones (text and JSON alike). */
+/**
+ * The events a timeline shows: every one with `allLeases`, else the visible ones (text and JSON
+ * alike). `renewalsChosen`: the events hold only the renewals the timeline shows already (a run's
+ * result, whose renewals are a schedule: withRenewals), so all are shown.
+ */
 export function shownEventIndexes(
   events: readonly TraceEvent[],
   duration: number,
   allLeases = false,
+  renewalsChosen = false,
 ): number[] {
-  return allLeases ? events.map((_, i) => i) : visibleEventIndexes(events, duration);
+  return allLeases || renewalsChosen ? events.map((_, i) => i) : visibleEventIndexes(events, duration);
+}
+
+/** A result's events for a timeline: with `allLeases`, every renewal of its schedule merged in. */
+export function timelineEvents(
+  result: { events: TraceEvent[]; leases?: RunLeases | undefined; summary: { duration: number } },
+  allLeases: boolean,
+): TraceEvent[] {
+  return allLeases && result.leases
+    ? withRenewals(
+        result.events.filter((e) => e.type !== "LeaseRenewed"),
+        result.leases,
+        result.summary.duration,
+        true,
+      )
+    : result.events;
 }

@@ -8,6 +8,7 @@ import { Store } from "../../src/cluster/store.ts";
 import { Engine } from "../../src/engine/engine.ts";
 import { NodeLease } from "../../src/kubelet/node-lease.ts";
 import { Trace } from "../../src/trace/events.ts";
+import { renewalTimes } from "../../src/trace/lease-renewals.ts";
 
 function setup() {
   const engine = new Engine(1);
@@ -31,13 +32,14 @@ describe("node lease", () => {
   it("renews every 10s × U[1, 1.04), each renewal a LeaseRenewed event with the interval", () => {
     const { engine, trace, stored } = setup();
     engine.run(100);
-    const times = trace.events.map((e) => e.t);
+    const times = renewalTimes({ ...trace.leases, until: engine.now })["worker-1"]!;
     expect(times[0]).toBe(0);
     for (let i = 1; i < times.length; i++) {
       expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(10);
       expect(times[i]! - times[i - 1]!).toBeLessThan(10.4);
     }
-    expect(trace.events[0]).toMatchObject({
+    expect(times.length).toBe(10);
+    expect(trace.leases.logs[0]!.event).toMatchObject({
       type: "LeaseRenewed",
       object: "Lease/kube-node-lease/worker-1",
       node: "worker-1",

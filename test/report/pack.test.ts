@@ -7,6 +7,7 @@ import { packEvents, packPayload, unpackEvents, unpackPayload } from "../../src/
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
 import { simulate } from "../../src/run/simulate.ts";
 import type { TraceEvent } from "../../src/trace/events.ts";
+import { timelineEvents } from "../../src/trace/visible.ts";
 import { example } from "../helpers/sim.ts";
 
 const viaJson = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -15,7 +16,8 @@ describe("packEvents / unpackEvents", () => {
   it.each(["node-power-loss.yaml", "probes.yaml", "traffic-doks-power-off.yaml", "zone-outage.yaml"])(
     "%s: the trace round-trips through the packed form and JSON",
     (f) => {
-      const events = simulate(example(f)).events;
+      // The whole trace, every Lease renewal of the schedule in it.
+      const events = timelineEvents(simulate(example(f)), true);
       const packed = viaJson(packEvents(events));
       expect(unpackEvents(packed)).toEqual(viaJson(events));
       // Smaller than the events as JSON: the keys are written once per type.

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { formatTimeline, timelineChunks } from "../../src/report/text.ts";
+import { timelineEvents } from "../../src/trace/visible.ts";
 import { example, run } from "../helpers/sim.ts";
 
 describe("timelineChunks", () => {
@@ -12,9 +13,10 @@ describe("timelineChunks", () => {
 
   it.each([false, true])("is the head, one piece per event shown, the end (allLeases %s)", (allLeases) => {
     const chunks = [...timelineChunks(result, scenario, { allLeases })];
-    const leases = result.events.filter((e) => e.type === "LeaseRenewed").length;
+    const all = timelineEvents(result, true);
+    const leases = all.filter((e) => e.type === "LeaseRenewed").length;
     // Without allLeases only the renewal followed by silence (worker-2 loses power at 10s) is shown.
-    const shown = allLeases ? result.events.length : result.events.length - leases + 1;
+    const shown = allLeases ? all.length : all.length - leases + 1;
     expect(chunks).toHaveLength(1 + shown + 1);
     for (const c of chunks) expect(c.endsWith("\n")).toBe(true);
     expect(chunks[0]).toMatch(/^faultline simulate · /);

@@ -2,6 +2,7 @@
 
 import type { Scenario } from "../../../scenario/types.ts";
 import type { Lane, TraceEvent } from "../../../trace/events.ts";
+import { timelineEvents } from "../../../trace/visible.ts";
 import type { ReportResult } from "./payload.ts";
 import { podOwners, workloads } from "./pods.ts";
 import type { Step } from "./series.ts";
@@ -45,7 +46,8 @@ export function laneRows(
     }
     return r;
   };
-  for (const e of result.events) get(rowOf(e));
+  // Every event, every Lease renewal of the schedule too: a node renewing and nothing else has its row.
+  for (const e of timelineEvents(result, true)) get(rowOf(e));
   for (let si = 0; si < st.length; si++)
     for (const i of st[si]!.events) {
       const e = result.events[i]!;

@@ -1,7 +1,7 @@
 // The player's steps and the per-second series (ready endpoints, pods by phase), from the trace.
 
 import type { Scenario } from "../../../scenario/types.ts";
-import { visibleEventIndexes } from "../../../trace/visible.ts";
+import { shownEventIndexes, visibleEventIndexes } from "../../../trace/visible.ts";
 import type { ReportResult } from "./payload.ts";
 import { applyEndpoint, initialPods, initialReadyEndpoints, isPod } from "./pods.ts";
 
@@ -16,7 +16,7 @@ export { visibleEventIndexes };
 
 export function steps(result: ReportResult): Step[] {
   const out: Step[] = [];
-  for (const i of visibleEventIndexes(result.events, result.summary.duration)) {
+  for (const i of shownEventIndexes(result.events, result.summary.duration, false, !!result.leases)) {
     const e = result.events[i]!;
     const last = out[out.length - 1];
     if (last && last.t === e.t) last.events.push(i);
