@@ -279,7 +279,7 @@ describe("bad dumps", () => {
     const ok = await cli(["simulate", "--cluster", join(dir, "ok.yaml")]);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain(
-      `from the cluster dump ${join(dir, "ok.yaml")}: 1 pods on their nodes, kubelets v1.30.6-gke.1125000`,
+      `from the cluster dump ${join(dir, "ok.yaml")}: 1 pod on their nodes, kubelets v1.30.6-gke.1125000`,
     );
     const missing = await cli(["simulate", "--cluster", join(dir, "none.yaml")]);
     expect(missing.code).toBe(2);
@@ -290,7 +290,7 @@ describe("bad dumps", () => {
     writeFileSync(join(dir, "dump.yaml"), list(node("n1", "a") + pod("web", "n1")));
     const ok = await shell(`${FAULTLINE} simulate --cluster - < ${join(dir, "dump.yaml")}`);
     expect(ok.code).toBe(0);
-    expect(ok.out).toContain("from the cluster dump <stdin>: 1 pods on their nodes");
+    expect(ok.out).toContain("from the cluster dump <stdin>: 1 pod on their nodes");
     // Messages name the standard input as <stdin>, with the line and column.
     const cut = await shell(`head -c 300 ${join(dir, "dump.yaml")} | ${FAULTLINE} simulate --cluster -`);
     expect(cut.code).toBe(2);

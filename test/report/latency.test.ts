@@ -153,7 +153,8 @@ describe("the latency chart, against --json", () => {
         const w = { first: traffic!.firstFailure!, last: traffic!.lastFailure! };
         expect(await shaded(page, (w.first + w.last) / 2, end)).toBeGreaterThan(50);
         expect(await shaded(page, Math.max(0, w.first - 5), end)).toBe(0);
-        expect(await shaded(page, Math.min(end - 1, w.last + 5), end)).toBe(0);
+        // A window still open at the end of the run (the liveness cascade) has no after.
+        if (w.last + 5 < end) expect(await shaded(page, w.last + 5, end)).toBe(0);
         expect(errors).toEqual([]);
       } finally {
         await page.close();

@@ -85,7 +85,6 @@ const SETS = [
       "Container.resources.limits",
       "PodSpec.serviceAccountName",
       "Volume.configMap",
-      "ContainerPort.hostPort",
       "PodSpec.priorityClassName",
       "DaemonSetSpec.updateStrategy",
     ],
@@ -291,7 +290,9 @@ const FIELDS: Record<string, string> = {
   "Container.ports.containerPort":
     "no bearing: the endpoints of a Service are its ready pods, whatever the ports",
   "Container.ports.name": "no bearing: the endpoints of a Service are its ready pods, whatever the ports",
-  "Container.ports.hostPort": "listed as ContainerPort.hostPort",
+  "Container.ports.hostPort": MODELLED,
+  "Container.ports.hostIP": MODELLED,
+  "Container.ports.protocol": MODELLED,
   "Container.resources.requests": MODELLED,
   "Container.resources.limits": "listed as Container.resources.limits",
   "Container.livenessProbe": MODELLED,
