@@ -1,6 +1,5 @@
 // What to do next: the seed's "What you actually control", and the one this run points to.
 
-import type { Scenario } from "../../../scenario/types.ts";
 import type { ReportResult } from "./payload.ts";
 import { initialPods } from "./pods.ts";
 
@@ -36,7 +35,6 @@ export const LEVERS = {
 
 export function nextLever(
   result: ReportResult,
-  scenario: Scenario,
   owners: Map<string, string>,
   lost: Set<string>,
   faultT: number,
@@ -45,7 +43,7 @@ export function nextLever(
   // A workload that lost every replica it had: spread decides how much you lose.
   const total = new Map<string, number>();
   const lostBy = new Map<string, number>();
-  for (const p of initialPods(result, scenario)) {
+  for (const p of initialPods(result)) {
     const o = owners.get(p);
     if (!o || o.startsWith("DaemonSet/")) continue;
     total.set(o, (total.get(o) ?? 0) + 1);
