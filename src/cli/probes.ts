@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
 import { matchesMap } from "../kubernetes/labels.ts";
 import type { KubeObject, Service } from "../kubernetes/objects.ts";
-import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
+import { formatLoadError, LoadError, loadManifestFiles } from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import { tableLines } from "../report/table.ts";
@@ -14,6 +14,7 @@ import { simulate } from "../run/simulate.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import { type DeclaredWorkload, workloadsOf } from "../trace/workloads.ts";
+import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 
 interface Options {
@@ -112,14 +113,9 @@ interface RunSettings {
 }
 
 function duration(flag: string, v: string): number {
-  try {
-    const n = parseDuration(v);
-    if (n < 0) throw new UnitError("must not be negative");
-    return n;
-  } catch (e) {
-    if (e instanceof UnitError) throw new UsageError(`${flag}: "${v}" ${e.message}`);
-    throw e;
-  }
+  const n = durationFlag(flag, v);
+  if (n < 0) throw new UsageError(`${flag}: "${v}" must not be negative`);
+  return n;
 }
 
 function runOptions(opts: Options): RunSettings | undefined {

@@ -24,3 +24,18 @@ export function elapsed(now: number, since: number): number {
 export function ticks(seconds: number): number {
   return Math.round(seconds * TICKS_PER_SECOND);
 }
+
+/**
+ * Seconds written as a Go-style duration, for messages and printed settings: "90s" → "1m30s",
+ * 605400 → "168h10m", 0.5 → "500ms" (to the microsecond), 0 → "0s". parseDuration (load/units.ts)
+ * reads it back.
+ */
+export function formatDuration(seconds: number): string {
+  if (seconds < 0) return `-${formatDuration(-seconds)}`;
+  if (seconds === 0) return "0s";
+  if (seconds < 1) return `${Math.round(seconds * 1e6) / 1e3}ms`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = Math.round((seconds % 60) * 1e3) / 1e3;
+  return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${s}s` : ""}`;
+}

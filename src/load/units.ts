@@ -3,6 +3,9 @@
 
 export class UnitError extends Error {}
 
+/** The one duration formatter (engine/time.ts), re-exported for the loader's readers. */
+export { formatDuration } from "../engine/time.ts";
+
 const DURATION_UNITS_NS: Record<string, number> = {
   ns: 1,
   us: 1e3,
@@ -50,17 +53,6 @@ export function parseDuration(text: string | number): number {
   }
   // One division at the end keeps "500ms" exactly 0.5 and "100ms" the double nearest 0.1.
   return (sign * ns) / 1e9;
-}
-
-/** "90s" → "1m30s"; for messages. */
-export function formatDuration(seconds: number): string {
-  if (seconds < 0) return `-${formatDuration(-seconds)}`;
-  if (seconds === 0) return "0s";
-  if (seconds < 1) return `${Math.round(seconds * 1e6) / 1e3}ms`;
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = Math.round((seconds % 60) * 1e3) / 1e3;
-  return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${s}s` : ""}`;
 }
 
 const QUANTITY = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E))?$/;
