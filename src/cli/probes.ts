@@ -4,6 +4,7 @@
 
 import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
+import { KUBELET_MAX_PODS } from "../kubernetes/defaults.ts";
 import { matchesMap } from "../kubernetes/labels.ts";
 import type { KubeObject, Service } from "../kubernetes/objects.ts";
 import { formatLoadError, LoadError, loadManifestFiles } from "../load/index.ts";
@@ -205,7 +206,12 @@ function runWorkload(
       duration: s.forSeconds + 10,
       start: "created",
       nodes: [
-        { name: "worker-1", labels: {}, taints: [], capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: 110 } },
+        {
+          name: "worker-1",
+          labels: {},
+          taints: [],
+          capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: KUBELET_MAX_PODS },
+        },
       ],
       manifests: [{ ...w.manifest, object }, ...services],
       ignored: [],

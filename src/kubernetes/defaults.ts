@@ -73,6 +73,18 @@ export interface KubeletSettings {
   crashLoopBackOffMax: number;
 }
 
+/**
+ * KubeletConfiguration maxPods (--max-pods), 110: SetDefaults_KubeletConfiguration,
+ * pkg/kubelet/apis/config/v1beta1/defaults.go; the node's status.capacity.pods.
+ */
+export const KUBELET_MAX_PODS = 110;
+
+/**
+ * A scenario node's capacity when it gives none: 4 cpu, 16Gi of memory and the kubelet's default
+ * maxPods. faultline's own choice (a common cloud worker size), not a Kubernetes default.
+ */
+export const DEFAULT_NODE_CAPACITY = { cpu: 4, memory: 16 * 2 ** 30, pods: KUBELET_MAX_PODS } as const;
+
 /** initialCrashLoopBackOff, 10s: pkg/kubelet/kubelet.go. */
 export const CRASH_LOOP_BACKOFF_INITIAL = 10;
 /** MaxCrashLoopBackOff (v1beta1.MaxContainerBackOff), 300s: pkg/kubelet/kubelet.go. */
