@@ -9,9 +9,9 @@
 // Kubernetes notices anything").
 
 import { fitErrorMessage } from "../report/messages/scheduling.ts";
+import type { SimulationResult } from "../run/result.ts";
 import { applyEndpointEvent, initialReadyEndpoints, type ReadyEndpoints } from "../trace/endpoints.ts";
 import type { TraceEvent } from "../trace/events.ts";
-import type { SimulationResult } from "../trace/result.ts";
 import type { Objects, StartState } from "./state.ts";
 import type { FaultSpec, Figures, RunMeasure } from "./types.ts";
 

@@ -1,7 +1,7 @@
 // Every version-dependent default in one place, each with its flag or field, value and source.
 // Paths are relative to the root of the kubernetes/kubernetes repository.
 
-import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "../scenario/types.ts";
+import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "./configuration.ts";
 
 export function minor(version: KubernetesVersion): number {
   return Number(version.split(".")[1]);

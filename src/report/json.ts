@@ -4,9 +4,9 @@
 // written from them. Compact, one event per line, and made piece by piece so that a large run is
 // written as it is made, never held as one text.
 
+import type { SimulationResult } from "../run/result.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
-import type { SimulationResult } from "../trace/result.ts";
 import { shownEventIndexes } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 

@@ -179,7 +179,8 @@ function parseCapacity(src: SourceDoc, path: Path, v: unknown): NodeSpec["capaci
   const o = obj(src, path, v);
   knownFields(src, path, o, CAPACITY_FIELDS, "node capacity");
   const cpu = o.cpu == null ? DEFAULT_NODE_CAPACITY.cpu : quantity(src, [...path, "cpu"], o.cpu);
-  const memory = o.memory == null ? DEFAULT_NODE_CAPACITY.memory : quantity(src, [...path, "memory"], o.memory);
+  const memory =
+    o.memory == null ? DEFAULT_NODE_CAPACITY.memory : quantity(src, [...path, "memory"], o.memory);
   const pods = o.pods == null ? DEFAULT_NODE_CAPACITY.pods : int(src, [...path, "pods"], o.pods, { min: 1 });
   if (cpu <= 0) fail(src, [...path, "cpu"], "invalid-quantity", "a node needs more than 0 cpu");
   if (memory <= 0) fail(src, [...path, "memory"], "invalid-quantity", "a node needs more than 0 memory");
