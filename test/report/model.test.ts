@@ -6,8 +6,8 @@ import { loadScenarioFile } from "../../src/load/index.ts";
 import {
   clusterSeries,
   headline,
-  LEVERS,
   latencySeries,
+  NEXT_LEVERS,
   podOwners,
   type ReportResult,
   steps,
@@ -53,7 +53,7 @@ describe("the headline of node-power-loss (1.32)", () => {
     expect(hl.replaced).toBeGreaterThan(10 + 300);
     expect(hl.notReplaced).toEqual(["db-0"]);
     expect(hl.requestsLost).toBeNull();
-    expect(Object.values(LEVERS).map((l) => l.title)).toContain(hl.next.title);
+    expect(Object.values(NEXT_LEVERS).map((l) => l.title)).toContain(hl.next.title);
   });
 });
 

@@ -6,7 +6,7 @@ import type { FaultAction, Scenario } from "../../../scenario/types.ts";
 import type { TraceEvent } from "../../../trace/events.ts";
 import { LOST_NODE_CAUSES } from "../../../traffic/outcomes.ts";
 import { proseOf } from "../../messages/index.ts";
-import { LEVERS, type Lever, nextLever } from "./levers.ts";
+import { type Lever, NEXT_LEVERS, nextLever } from "./levers.ts";
 import type { ReportResult } from "./payload.ts";
 import { isPod, podOwners, readyEndpointsAt } from "./pods.ts";
 
@@ -139,9 +139,9 @@ export function headline(result: ReportResult, _scenario?: Scenario): Headline {
     requestsLost: lostRequests(result.traffic),
     next:
       failed === null
-        ? LEVERS.spread
+        ? NEXT_LEVERS.spread
         : real.every((f) => POD_FAULTS.has(f.do))
-          ? LEVERS.probes
+          ? NEXT_LEVERS.probes
           : nextLever(result, owners, lost, failed, trafficStopped),
   };
 }
