@@ -26,6 +26,7 @@ export { formatJson } from "./report/json.ts";
 export { type Prose, proseOf } from "./report/messages/index.ts";
 export { formatTimeline, type TextOptions } from "./report/text.ts";
 export { type Budget, DEFAULT_BUDGET, estimateWork, overBudget, type WorkEstimate } from "./run/budget.ts";
+export type { SimulationResult } from "./run/result.ts";
 export {
   createSimulation,
   type PullLevers,
@@ -42,7 +43,6 @@ export type {
   InitialNode,
   InitialPod,
   InitialState,
-  SimulationResult,
   Summary,
 } from "./trace/result.ts";
 export type { TrafficResult } from "./traffic/index.ts";

@@ -7,13 +7,14 @@
 // smaller than the scenario default (4 cpu, 16Gi, 110 pods). The note that says so is printed.
 
 import { isSeq, parseDocument, stringify } from "yaml";
+import { DEFAULT_NODE_CAPACITY } from "../kubernetes/defaults.ts";
 import type { ResourceList } from "../kubernetes/objects.ts";
 import { LoadError, parseManifests, parseScenario } from "../load/core.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { AuditNode, AuditSource, SourceFile } from "./types.ts";
 
-/** The scenario default node (load/scenario.ts DEFAULT_CAPACITY): the floor of an assumed node. */
-const FLOOR = { cpu: 4, memory: 16 * 2 ** 30, pods: 110 };
+/** The scenario default node (kubernetes/defaults.ts DEFAULT_NODE_CAPACITY): the floor of an assumed node. */
+const FLOOR = DEFAULT_NODE_CAPACITY;
 /** Headroom over what the survivors must hold: the scheduler never fills a node to the last byte. */
 const HEADROOM = 1.25;
 export const DEFAULT_ZONES = ["a", "b", "c"];

@@ -9,8 +9,9 @@
 // Kubernetes notices anything").
 
 import { fitErrorMessage } from "../report/messages/scheduling.ts";
+import type { SimulationResult } from "../run/result.ts";
+import { applyEndpointEvent, initialReadyEndpoints, type ReadyEndpoints } from "../trace/endpoints.ts";
 import type { TraceEvent } from "../trace/events.ts";
-import type { SimulationResult } from "../trace/result.ts";
 import type { Objects, StartState } from "./state.ts";
 import type { FaultSpec, Figures, RunMeasure } from "./types.ts";
 
@@ -45,7 +46,7 @@ export function measureRun(
   const ready = new Map<string, boolean>();
   const byOwner = new Map<string, Set<string>>();
   const nodeUp = new Map<string, boolean>();
-  const epReady = new Map<string, Set<string>>();
+  const epReady: ReadyEndpoints = initialReadyEndpoints(result.initial);
   const addPod = (pod: string, o: string | null, n: string | null, r: boolean) => {
     if (o) {
       owner.set(pod, o);
@@ -57,8 +58,6 @@ export function measureRun(
     ready.set(pod, r);
   };
   for (const p of start.pods) addPod(p.pod, p.owner, p.node, p.ready);
-  for (const [svc, eps] of Object.entries(start.endpoints))
-    epReady.set(svc, new Set(eps.filter((e) => e.ready).map((e) => e.pod)));
   const up = (pod: string) => {
     const n = node.get(pod);
     return n != null && nodeUp.get(n) !== false;
@@ -225,12 +224,9 @@ export function measureRun(
         break;
       }
       case "EndpointReady":
-        epReady.get(e.service)?.add(pod) ?? epReady.set(e.service, new Set([pod]));
-        dirty.add(`s:${e.service}`);
-        break;
       case "EndpointNotReady":
       case "EndpointRemoved":
-        epReady.get(e.service)?.delete(pod);
+        applyEndpointEvent(epReady, e);
         dirty.add(`s:${e.service}`);
         break;
       case "ContainerKilled":

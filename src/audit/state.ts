@@ -3,13 +3,11 @@
 // cluster's state at t=0 (which pod runs where, Ready or not, which endpoints each Service has),
 // from a run without a fault.
 
-import { controllerOf } from "../cluster/store.ts";
 import { matchesMap, matchesSelector } from "../kubernetes/labels.ts";
-import type { KubeObject, LabelSelector, PodSpec } from "../kubernetes/objects.ts";
+import type { LabelSelector, PodSpec } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { InitialState } from "../trace/result.ts";
-
-export type WorkloadKind = "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Pod";
+import { type WorkloadKind, workloadsOf } from "../trace/workloads.ts";
 
 export interface Workload {
   /** `Kind/namespace/name` */
@@ -55,14 +53,22 @@ export interface Objects {
 }
 
 export function objectsOf(scenario: Scenario): Objects {
-  const workloads: Workload[] = [];
-  for (const { object } of scenario.manifests) {
-    // A pod or ReplicaSet with a controller (a cluster dump's) is part of that controller's workload,
-    // as the runs name owners (cluster/api.ts workloadOf).
-    if (controllerOf(object) !== undefined) continue;
-    const w = workloadOf(object);
-    if (w) workloads.push(w);
-  }
+  // A pod or ReplicaSet with a controller (a cluster dump's) is part of that controller's workload,
+  // as the runs name owners (cluster/api.ts workloadOf).
+  const workloads: Workload[] = workloadsOf(scenario.manifests)
+    .filter((w) => !w.controlled)
+    .map((w) => ({
+      id: w.id,
+      kind: w.kind,
+      namespace: w.namespace,
+      name: w.name,
+      replicas: w.replicas ?? 0,
+      labels: w.labels,
+      selector: w.selector,
+      spec: w.spec,
+      specPath: w.specPath,
+      claimTemplates: w.claimTemplates,
+    }));
   // Pods a controller owns are the controller's (a ReplicaSet's template matched by a Deployment's too).
   const services: ServiceInfo[] = [];
   const budgets: BudgetInfo[] = [];
@@ -92,43 +98,6 @@ export function objectsOf(scenario: Scenario): Objects {
     }
   }
   return { workloads, workload: new Map(workloads.map((w) => [w.id, w])), services, budgets };
-}
-
-function workloadOf(o: KubeObject): Workload | undefined {
-  const base = (kind: WorkloadKind, ns: string, name: string) => ({
-    id: `${kind}/${ns}/${name}`,
-    kind,
-    namespace: ns,
-    name,
-  });
-  switch (o.kind) {
-    case "Deployment":
-    case "ReplicaSet":
-    case "StatefulSet":
-    case "DaemonSet":
-      return {
-        ...base(o.kind, o.metadata.namespace, o.metadata.name),
-        replicas: o.kind === "DaemonSet" ? 0 : o.spec.replicas,
-        labels: o.spec.template.metadata?.labels ?? {},
-        selector: o.spec.selector,
-        spec: o.spec.template.spec,
-        specPath: "spec.template.spec",
-        claimTemplates:
-          o.kind === "StatefulSet" ? (o.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name) : [],
-      };
-    case "Pod":
-      return {
-        ...base("Pod", o.metadata.namespace, o.metadata.name),
-        replicas: 1,
-        labels: o.metadata.labels ?? {},
-        selector: undefined,
-        spec: o.spec,
-        specPath: "spec",
-        claimTemplates: [],
-      };
-    default:
-      return undefined;
-  }
 }
 
 /** A pod at t=0. */

@@ -4,7 +4,7 @@
 
 import { proseOf } from "../report/messages/index.ts";
 import { headline, laneLabel } from "../report/text.ts";
-import type { SimulationResult } from "../trace/result.ts";
+import type { SimulationResult } from "../run/result.ts";
 import { shownEventIndexes } from "../trace/visible.ts";
 import type { TimelineLine } from "./types.ts";
 

@@ -21,6 +21,7 @@ import { decodeText } from "../load/files.ts";
 import { readManifestEntry } from "../load/index.ts";
 import { MAX_FILE_BYTES } from "../load/source.ts";
 import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { durationFlag } from "./duration-flag.ts";
 import { UsageError } from "./io.ts";
 
 export interface Options {
@@ -208,13 +209,7 @@ export function positive(flag: string, v: string | undefined): number | undefine
 }
 
 function parseRunDuration(v: string): number {
-  let s: number;
-  try {
-    s = parseDuration(/^\d+(\.\d+)?$/.test(v) ? Number(v) : v);
-  } catch (e) {
-    if (e instanceof UnitError) throw new UsageError(`--duration: ${e.message}`);
-    throw e;
-  }
+  const s = durationFlag("--duration", v);
   if (s <= FAULT_AT)
     throw new UsageError(`--duration: ${v} ends before the fault at ${FAULT_AT}s: give more, e.g. 15m`);
   if (s > 7 * 24 * 3600) throw new UsageError(`--duration: ${v} is more than 7 days (168h)`);

@@ -4,15 +4,18 @@
 
 import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
+import { KUBELET_MAX_PODS } from "../kubernetes/defaults.ts";
 import { matchesMap } from "../kubernetes/labels.ts";
-import type { KubeObject, PodSpec, Service } from "../kubernetes/objects.ts";
-import { formatLoadError, LoadError, loadManifestFiles, parseDuration, UnitError } from "../load/index.ts";
+import type { KubeObject, Service } from "../kubernetes/objects.ts";
+import { formatLoadError, LoadError, loadManifestFiles } from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import { tableLines } from "../report/table.ts";
 import { simulate } from "../run/simulate.ts";
 import type { ManifestObject, Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
+import { type DeclaredWorkload, workloadsOf } from "../trace/workloads.ts";
+import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 
 interface Options {
@@ -24,15 +27,6 @@ interface Options {
   probeSchedule?: string;
   crashLoopBackOff?: boolean;
   verbose?: boolean;
-}
-
-interface Workload {
-  file: string;
-  kind: string;
-  name: string;
-  namespace: string;
-  spec: PodSpec;
-  manifest: ManifestObject;
 }
 
 export interface RunEvent {
@@ -76,7 +70,7 @@ export function registerProbesCommand(program: Command, io: Io, setExit: (code: 
           );
         const run = runOptions(opts);
         const tables = workloads.map((w) => ({
-          file: w.file,
+          file: w.manifest.pos.file,
           kind: w.kind,
           workload: w.name,
           namespace: w.namespace,
@@ -120,14 +114,9 @@ interface RunSettings {
 }
 
 function duration(flag: string, v: string): number {
-  try {
-    const n = parseDuration(v);
-    if (n < 0) throw new UnitError("must not be negative");
-    return n;
-  } catch (e) {
-    if (e instanceof UnitError) throw new UsageError(`${flag}: "${v}" ${e.message}`);
-    throw e;
-  }
+  const n = durationFlag(flag, v);
+  if (n < 0) throw new UsageError(`${flag}: "${v}" must not be negative`);
+  return n;
 }
 
 function runOptions(opts: Options): RunSettings | undefined {
@@ -157,24 +146,6 @@ function runOptions(opts: Options): RunSettings | undefined {
   };
 }
 
-function workloadsOf(manifests: ManifestObject[]): Workload[] {
-  const out: Workload[] = [];
-  for (const m of manifests) {
-    const o = m.object;
-    const base = { file: m.pos.file, kind: o.kind, name: o.metadata.name, manifest: m };
-    const namespace = o.metadata.namespace ?? "default";
-    if (o.kind === "Pod") out.push({ ...base, namespace, spec: o.spec });
-    else if (
-      o.kind === "Deployment" ||
-      o.kind === "ReplicaSet" ||
-      o.kind === "StatefulSet" ||
-      o.kind === "DaemonSet"
-    )
-      out.push({ ...base, namespace, spec: o.spec.template.spec });
-  }
-  return out;
-}
-
 function formatTable(t: { file: string; kind: string; workload: string }, c: ContainerTiming): string[] {
   const lines = [`${t.file} · ${t.kind} ${t.workload} · container ${c.container}`];
   if (c.probes.length === 0) {
@@ -202,21 +173,17 @@ function formatTable(t: { file: string; kind: string; workload: string }, c: Con
 }
 
 /** The workload alone on one node, one replica, behind its Service (one made up if none selects it). */
-function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): { events: RunEvent[] } {
+function runWorkload(
+  w: DeclaredWorkload,
+  manifests: ManifestObject[],
+  s: RunSettings,
+): { events: RunEvent[] } {
   const build = (deadlockAt: number | undefined): Scenario => {
     const object = structuredClone(w.manifest.object) as KubeObject;
     if (object.kind === "Deployment" || object.kind === "ReplicaSet" || object.kind === "StatefulSet")
       object.spec.replicas = 1;
     if (object.kind === "Pod") delete object.spec.nodeName;
-    const labels =
-      object.kind === "Pod"
-        ? (object.metadata.labels ?? {})
-        : object.kind === "Deployment" ||
-            object.kind === "ReplicaSet" ||
-            object.kind === "StatefulSet" ||
-            object.kind === "DaemonSet"
-          ? (object.spec.template.metadata?.labels ?? {})
-          : {};
+    const labels = w.labels;
     const services = manifests.filter(
       (m) =>
         m.object.kind === "Service" &&
@@ -233,13 +200,18 @@ function runWorkload(w: Workload, manifests: ManifestObject[], s: RunSettings): 
     }
     return {
       name: `probes-${w.name}`,
-      file: w.file,
+      file: w.manifest.pos.file,
       kubernetesVersion: "1.37",
       seed: 1,
       duration: s.forSeconds + 10,
       start: "created",
       nodes: [
-        { name: "worker-1", labels: {}, taints: [], capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: 110 } },
+        {
+          name: "worker-1",
+          labels: {},
+          taints: [],
+          capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: KUBELET_MAX_PODS },
+        },
       ],
       manifests: [{ ...w.manifest, object }, ...services],
       ignored: [],

@@ -2,8 +2,9 @@
 // from the engine's progress callback (engine.onProgress), cleared when the run ends. Silent when
 // stderr is not a terminal (Io.progress absent) or the run is small.
 
+import { formatDuration as duration } from "../engine/time.ts";
 import type { WorkEstimate } from "../run/budget.ts";
-import { count, duration } from "../run/budget.ts";
+import { count } from "../run/budget.ts";
 import type { Io } from "./io.ts";
 
 /** Runs estimated below this many engine events end too soon to need a progress line. */

@@ -7,10 +7,11 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
-import { formatDuration, parseDuration, UnitError } from "../load/units.ts";
+import { formatDuration } from "../load/units.ts";
 import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
 import { kubeconfig, type Serving, startServe } from "../serve/index.ts";
 import { timeString } from "../serve/time.ts";
+import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { parseCount, parseSeed } from "./simulate.ts";
 
@@ -75,13 +76,7 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       if (over) throw new UsageError(`${file}: ${over}`);
       let at = speed === undefined ? scenario.duration : 0;
       if (opts.at !== undefined) {
-        try {
-          at = parseDuration(opts.at);
-        } catch (error) {
-          if (error instanceof UnitError)
-            throw new UsageError(`--at: "${opts.at}" is not a duration (use Go-style like 70s, 6m, 1m30s)`);
-          throw error;
-        }
+        at = durationFlag("--at", opts.at);
         if (at < 0 || at > scenario.duration) {
           throw new UsageError(
             `--at: ${opts.at} is outside the run (0 to its duration, ${formatDuration(scenario.duration)})`,

@@ -7,22 +7,16 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { UnsupportedFault } from "../faults/faults.ts";
-import {
-  formatDuration,
-  formatLoadError,
-  LoadError,
-  loadScenarioFile,
-  parseDuration,
-  UnitError,
-} from "../load/index.ts";
+import { formatDuration, formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { jsonChunks } from "../report/json.ts";
 import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
 import { timelineChunks } from "../report/text.ts";
-import { type Budget, count, DEFAULT_BUDGET, duration, estimateWork, overBudget } from "../run/budget.ts";
+import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
 import { type PullLevers, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { VariantRun } from "../whatif/index.ts";
+import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
 import { progressLine } from "./progress.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
@@ -209,7 +203,7 @@ class Runner {
     } catch (error) {
       if (error instanceof EventBudgetExceeded)
         throw new UsageError(
-          `${this.file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${duration(Math.round(error.at))}`} (estimated ~${count(estimate.events)} for the whole run); raise it with --max-events ${Math.max(error.maxEvents * 4, Math.ceil(estimate.events * 2))}`,
+          `${this.file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${formatDuration(Math.round(error.at))}`} (estimated ~${count(estimate.events)} for the whole run); raise it with --max-events ${Math.max(error.maxEvents * 4, Math.ceil(estimate.events * 2))}`,
         );
       throw error;
     } finally {
@@ -264,14 +258,9 @@ async function writeReport(
 }
 
 function parseDumpAt(value: string): number {
-  try {
-    const t = parseDuration(value);
-    if (t < 0) throw new UnitError(`"${value}" is before the start of the run`);
-    return t;
-  } catch (e) {
-    if (e instanceof UnitError) throw new UsageError(`--dump-at: ${e.message}`);
-    throw e;
-  }
+  const t = durationFlag("--dump-at", value);
+  if (t < 0) throw new UsageError(`--dump-at: "${value}" is before the start of the run`);
+  return t;
 }
 
 export function parseSeed(value: string | undefined): number | undefined {

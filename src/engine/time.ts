@@ -24,3 +24,21 @@ export function elapsed(now: number, since: number): number {
 export function ticks(seconds: number): number {
   return Math.round(seconds * TICKS_PER_SECOND);
 }
+
+/**
+ * Seconds written as a Go-style duration, for messages and printed settings: "90s" → "1m30s",
+ * 605400 → "168h10m", 0.5 → "500ms" (to the microsecond), 0 → "0s". parseDuration (load/units.ts)
+ * reads it back.
+ */
+export function formatDuration(seconds: number): string {
+  if (seconds < 0) return `-${formatDuration(-seconds)}`;
+  if (seconds === 0) return "0s";
+  const us = Math.round(seconds * 1e6);
+  if (us < 1e6) return `${us / 1e3}ms`;
+  // Round to the millisecond first, then split: 59.9996 s is "1m", never "60s"; 119.9999 s is "2m".
+  const ms = Math.round(seconds * 1e3);
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1e3;
+  return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${s}s` : ""}`;
+}

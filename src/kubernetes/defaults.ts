@@ -4,7 +4,7 @@
 // The connection pools of the clients callers use: a sibling file, re-exported here.
 export * from "./client-defaults.ts";
 
-import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "../scenario/types.ts";
+import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "./configuration.ts";
 
 export function minor(version: KubernetesVersion): number {
   return Number(version.split(".")[1]);
@@ -75,6 +75,18 @@ export interface KubeletSettings {
   crashLoopBackOffInitial: number;
   crashLoopBackOffMax: number;
 }
+
+/**
+ * KubeletConfiguration maxPods (--max-pods), 110: SetDefaults_KubeletConfiguration,
+ * pkg/kubelet/apis/config/v1beta1/defaults.go; the node's status.capacity.pods.
+ */
+export const KUBELET_MAX_PODS = 110;
+
+/**
+ * A scenario node's capacity when it gives none: 4 cpu, 16Gi of memory and the kubelet's default
+ * maxPods. faultline's own choice (a common cloud worker size), not a Kubernetes default.
+ */
+export const DEFAULT_NODE_CAPACITY = { cpu: 4, memory: 16 * 2 ** 30, pods: KUBELET_MAX_PODS } as const;
 
 /** initialCrashLoopBackOff, 10s: pkg/kubelet/kubelet.go. */
 export const CRASH_LOOP_BACKOFF_INITIAL = 10;

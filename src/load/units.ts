@@ -3,6 +3,9 @@
 
 export class UnitError extends Error {}
 
+/** The one duration formatter (engine/time.ts), re-exported for the loader's readers. */
+export { formatDuration } from "../engine/time.ts";
+
 const DURATION_UNITS_NS: Record<string, number> = {
   ns: 1,
   us: 1e3,
@@ -50,20 +53,6 @@ export function parseDuration(text: string | number): number {
   }
   // One division at the end keeps "500ms" exactly 0.5 and "100ms" the double nearest 0.1.
   return (sign * ns) / 1e9;
-}
-
-/** "90s" → "1m30s"; for messages. */
-export function formatDuration(seconds: number): string {
-  if (seconds < 0) return `-${formatDuration(-seconds)}`;
-  if (seconds === 0) return "0s";
-  const us = Math.round(seconds * 1e6);
-  if (us < 1e6) return `${us / 1e3}ms`;
-  // Round to the millisecond first, then split: 59.9996 s is "1m", never "60s"; 119.9999 s is "2m".
-  const ms = Math.round(seconds * 1e3);
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = (ms % 60_000) / 1e3;
-  return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${s}s` : ""}`;
 }
 
 const QUANTITY = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E))?$/;

@@ -4,10 +4,10 @@
 // written from them. Compact, one event per line, and made piece by piece so that a large run is
 // written as it is made, never held as one text.
 
+import type { SimulationResult } from "../run/result.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import { renewalTimes } from "../trace/lease-renewals.ts";
-import type { SimulationResult } from "../trace/result.ts";
 import { shownEventIndexes, timelineEvents } from "../trace/visible.ts";
 import { proseOf } from "./messages/index.ts";
 

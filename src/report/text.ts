@@ -3,10 +3,11 @@
 // trace, the summary) and the scenario's names.
 
 import { isWorkload } from "../kubernetes/objects.ts";
+import type { SimulationResult } from "../run/result.ts";
 import { splitReferences } from "../scenario/references.ts";
 import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
 import type { Lane, TraceEvent } from "../trace/events.ts";
-import type { DrainSummary, InitialState, SimulationResult } from "../trace/result.ts";
+import type { DrainSummary, InitialState } from "../trace/result.ts";
 import { shownEventIndexes, timelineEvents } from "../trace/visible.ts";
 import { lostOrSlow } from "../traffic/result.ts";
 import { proseOf } from "./messages/index.ts";

@@ -12,6 +12,7 @@
 // underestimate still ends cleanly: the run gets the same budget as its hard cap (`maxEvents`), and
 // the engine stops with EventBudgetExceeded when a run goes past it.
 
+import { formatDuration } from "../engine/time.ts";
 import {
   LEASE_BACKOFF_MAX,
   PROBE_DEFAULTS,
@@ -98,8 +99,8 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
   const T = WARM_UP_SECONDS + D;
   const N = scenario.nodes.length;
   const nodes = `${count(N)} node${N === 1 ? "" : "s"}`;
-  const whole = `${seconds(T)} (duration ${duration(D)} + ${duration(WARM_UP_SECONDS)} warm-up)`;
-  const run = `${seconds(D)} (duration ${duration(D)})`;
+  const whole = `${seconds(T)} (duration ${formatDuration(D)} + ${formatDuration(WARM_UP_SECONDS)} warm-up)`;
+  const run = `${seconds(D)} (duration ${formatDuration(D)})`;
   const events: WorkTerm[] = [];
   const add = (what: string, n: number, factors: string[]) => {
     if (n > 0) events.push({ what, count: n, factors });
@@ -233,7 +234,7 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
         count: t.rate * active * (1 + t.retries),
         factors: [
           `rate ${num(t.rate)}/s`,
-          `${seconds(active)} (duration ${duration(D)}${t.start > 0 ? ` from start ${duration(t.start)}` : ""})`,
+          `${seconds(active)} (duration ${formatDuration(D)}${t.start > 0 ? ` from start ${formatDuration(t.start)}` : ""})`,
           `(1 + retries ${t.retries})`,
         ],
       });
@@ -445,13 +446,4 @@ function num(n: number): string {
 
 function seconds(s: number): string {
   return `${count(Math.round(s))}s`;
-}
-
-/** 605400 → "168h10m", 0.5 → "500ms". */
-export function duration(s: number): string {
-  if (s < 1) return `${Math.round(s * 1000)}ms`;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const r = Math.round((s % 60) * 1000) / 1000;
-  return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${r || (!h && !m) ? `${r}s` : ""}`;
 }

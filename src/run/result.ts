@@ -1,5 +1,6 @@
-// The result's two pictures of the cluster, read from the store: the state at t=0 (`initial`,
-// after the warm-up) and at the end (`summary`). The types are in trace/result.ts.
+// The result of a run: the trace, the state at t=0 (`initial`, after the warm-up) and at the end
+// (`summary`), both read from the store, and, with callers, what they felt. The two states' types
+// are in trace/result.ts.
 
 import { podReady, workloadOf } from "../cluster/api.ts";
 import { controllerOf, type Store } from "../cluster/store.ts";
@@ -9,7 +10,27 @@ import { LABEL_ZONE } from "../kubernetes/labels.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { taintString } from "../kubernetes/taints.ts";
 import type { TraceEvent } from "../trace/events.ts";
+import type { RunLeases } from "../trace/lease-renewals.ts";
 import type { DrainSummary, InitialPod, InitialState, Summary } from "../trace/result.ts";
+import type { TrafficResult } from "../traffic/index.ts";
+
+export interface SimulationResult {
+  scenario: string;
+  kubernetesVersion: string;
+  seed: number;
+  /**
+   * What happened, in order. With `leases`, the Lease renewals in it are only those the timeline
+   * shows (before a silence); all of them are in `leases`, a schedule (trace/lease-renewals.ts).
+   */
+  events: TraceEvent[];
+  /** Every Lease renewal of the run, as each node's schedule. */
+  leases?: RunLeases;
+  /** The cluster as the run found it at t=0, after the warm-up: shown, not assumed. */
+  initial: InitialState;
+  summary: Summary;
+  /** What the callers felt; present when the scenario has a `traffic` section. */
+  traffic?: TrafficResult;
+}
 
 /** The cluster at t=0: every node, every pod (with why it is not Running and Ready), every Service's endpoints. */
 export function initialState(store: Store): InitialState {

@@ -26,13 +26,14 @@ import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Scheduler, SchedulerCache } from "../scheduler/scheduler.ts";
 import { Trace } from "../trace/events.ts";
 import { type RunLeases, renewalCount } from "../trace/lease-renewals.ts";
-import type { InitialState, SimulationResult } from "../trace/result.ts";
+import type { InitialState } from "../trace/result.ts";
 import { withRenewals } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
-import { initialState, summarize } from "./result.ts";
+import { initialState, type SimulationResult, summarize } from "./result.ts";
 
-export type { InitialState, SimulationResult, Summary } from "../trace/result.ts";
+export type { InitialState, Summary } from "../trace/result.ts";
+export type { SimulationResult } from "./result.ts";
 
 /**
  * How long the cluster runs, unrecorded, before t=0: nodes register, leases settle into their

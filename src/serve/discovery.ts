@@ -2,7 +2,7 @@
 // to: /api (APIVersions), /apis (APIGroupList), /api/v1 and /apis/<group>/<version>
 // (APIResourceList), and /version with the scenario's Kubernetes version.
 
-import { apiVersionOf, groups, RESOURCES, type ResourceInfo, resourcesOf, VERBS } from "./resources.ts";
+import { apiVersionOf, groups, type ResourceInfo, resourcesOf, VERBS } from "./resources.ts";
 
 export function versionInfo(versionString: string): Record<string, string> {
   const [major = "1", minor = "0"] = versionString.replace(/^v/, "").split(".");
@@ -62,9 +62,4 @@ export function apiResourceList(group: string, version: string): Record<string, 
     groupVersion: apiVersionOf({ group, version }),
     resources: rs.map(resourceJ),
   };
-}
-
-/** Every group/version served, for tests and the startup message. */
-export function servedGroupVersions(): string[] {
-  return [...new Set(RESOURCES.map(apiVersionOf))];
 }

@@ -29,10 +29,6 @@ export const DUMP_KINDS = [
   "Lease",
 ] as const;
 
-/** The command whose output a dump stands for (the README's, for `--cluster`). */
-export const DUMP_COMMAND =
-  "kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses,leases -A -o yaml";
-
 /** The cluster of `scenario` at virtual time `at` (0 to its duration), as API objects in kubectl's order. */
 export function dumpAt(scenario: Scenario, at: number, run: RunOptions = {}): ApiObject[] {
   const mirror = new ClusterMirror(scenario, run);

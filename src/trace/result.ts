@@ -1,28 +1,6 @@
-// The result of a run: the trace, the state at t=0 (`initial`), the state at the end (`summary`)
-// and, with callers, what they felt. Types only: run/result.ts builds them from the store; report/
-// prints them (text.ts, json.ts, html/).
-
-import type { TrafficResult } from "../traffic/index.ts";
-import type { TraceEvent } from "./events.ts";
-import type { RunLeases } from "./lease-renewals.ts";
-
-export interface SimulationResult {
-  scenario: string;
-  kubernetesVersion: string;
-  seed: number;
-  /**
-   * What happened, in order. With `leases`, the Lease renewals in it are only those the timeline
-   * shows (before a silence); all of them are in `leases`, a schedule (trace/lease-renewals.ts).
-   */
-  events: TraceEvent[];
-  /** Every Lease renewal of the run, as each node's schedule. */
-  leases?: RunLeases;
-  /** The cluster as the run found it at t=0, after the warm-up: shown, not assumed. */
-  initial: InitialState;
-  summary: Summary;
-  /** What the callers felt; present when the scenario has a `traffic` section. */
-  traffic?: TrafficResult;
-}
+// The two pictures of the cluster a run's result carries: the state at t=0 (`initial`) and at the end
+// (`summary`). Types only: run/result.ts builds them from the store (and defines the result, which
+// also carries what the callers felt); report/ prints them (text.ts, json.ts, html/).
 
 /**
  * The state at t=0. With `start: running` the warm-up has registered the nodes and created,

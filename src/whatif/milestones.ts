@@ -1,7 +1,7 @@
 // `--vary` on a scenario without callers: what the cluster did and when, variant by variant, read
 // from each run's events (a table of empty traffic columns would answer a question nobody asked).
 
-import type { SimulationResult } from "../trace/result.ts";
+import type { SimulationResult } from "../run/result.ts";
 
 /** When each step of the failure handling first happened in one run (seconds, or null: never). */
 export interface Milestones {

@@ -62,14 +62,20 @@ describe("attach/detach controller", () => {
     ]);
   });
 
-  it("a claim that does not exist is never attached", () => {
+  it("a claim that does not exist is never attached, while the pod beside it gets its own", () => {
     const h = harness();
     h.store.create(node("n1"));
+    h.store.create<PersistentVolumeClaim>({
+      kind: "PersistentVolumeClaim",
+      metadata: { name: "data-db-0", namespace: "default" },
+      spec: { accessModes: ["ReadWriteOnce"] },
+    });
     new AttachDetachController(h, { disableForceDetachOnTimeout: false, version: "1.32" });
     h.store.create(pod("app", { node: "n1", claims: ["missing"] }));
+    h.store.create(pod("db-0", { node: "n1", claims: ["data-db-0"] }));
     h.to(10);
-    expect(h.events("VolumeAttached")).toEqual([]);
-    expect(h.store.list("VolumeAttachment")).toEqual([]);
+    expect(h.events("VolumeAttached").map((e) => [e.claim, e.pod])).toEqual([[CLAIM, "default/db-0"]]);
+    expect(h.store.list("VolumeAttachment").map((v) => v.spec.claim)).toEqual([CLAIM]);
   });
 
   it("detaches once the kubelet reports the volume unmounted, then attaches where the pod now runs", () => {

@@ -6,14 +6,15 @@ import { loadScenarioFile } from "../../src/load/index.ts";
 import {
   clusterSeries,
   headline,
-  LEVERS,
   latencySeries,
+  NEXT_LEVERS,
   podOwners,
   type ReportResult,
   steps,
 } from "../../src/report/html/model/index.ts";
 import { simulate } from "../../src/run/simulate.ts";
 import { applyWhatIf, currentSettings } from "../../src/whatif/index.ts";
+import { scenario as inline } from "../helpers/sim.ts";
 
 const scenario = loadScenarioFile("examples/node-power-loss.yaml");
 const result = simulate(scenario);
@@ -52,7 +53,7 @@ describe("the headline of node-power-loss (1.32)", () => {
     expect(hl.replaced).toBeGreaterThan(10 + 300);
     expect(hl.notReplaced).toEqual(["db-0"]);
     expect(hl.requestsLost).toBeNull();
-    expect(Object.values(LEVERS).map((l) => l.title)).toContain(hl.next.title);
+    expect(Object.values(NEXT_LEVERS).map((l) => l.title)).toContain(hl.next.title);
   });
 });
 
@@ -127,10 +128,63 @@ describe("series, steps and owners", () => {
     expect(leases).toHaveLength(1);
   });
 
-  it("every pod maps to its workload", () => {
-    const owners = podOwners(result, scenario);
-    for (const p of result.summary.pods)
-      expect(owners.get(`Pod/${p.pod}`), p.pod).toMatch(/^(Deployment|StatefulSet|DaemonSet)\/default\//);
+  it("every pod maps to its workload: the three at t=0 by kind, and the replacement the ReplicaSet created", () => {
+    const owners = podOwners(result);
+    expect(Object.fromEntries(owners)).toEqual({
+      "Pod/default/db-0": "StatefulSet/default/db",
+      "Pod/default/node-exporter-7p8v5": "DaemonSet/default/node-exporter",
+      "Pod/default/node-exporter-m9l45": "DaemonSet/default/node-exporter",
+      "Pod/default/node-exporter-vphwg": "DaemonSet/default/node-exporter",
+      "Pod/default/web-7c574d4ccf-7m7q6": "Deployment/default/web",
+      "Pod/default/web-7c574d4ccf-fcc4r": "Deployment/default/web",
+      "Pod/default/web-7c574d4ccf-zcmpl": "Deployment/default/web",
+      "Pod/default/web-7c574d4ccf-vbw89": "Deployment/default/web",
+    });
+  });
+
+  it("owners are the ones the run names, not guessed from names: a bare Pod named like a Deployment's pods is its own", () => {
+    // A Pod named `<deployment>-<hash>-<suffix>` or `<statefulset>-<ordinal>` is still a bare Pod: a
+    // pod's workload is its controller's (metadata.ownerReferences), which the result carries.
+    const s = inline(`name: look-alikes
+kubernetesVersion: "1.32"
+duration: 1m
+nodes: [{name: worker-1}]
+manifests:
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 1
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: web, image: nginx}]}
+  - apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: 1
+      serviceName: db
+      selector: {matchLabels: {app: db}}
+      template:
+        metadata: {labels: {app: db}}
+        spec: {containers: [{name: db, image: postgres}]}
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: web-5d8f7c9b6-abcde, labels: {app: tool}}
+    spec: {containers: [{name: tool, image: busybox}]}
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: db-7, labels: {app: tool}}
+    spec: {containers: [{name: tool, image: busybox}]}
+`);
+    const r = simulate(s);
+    const owners = podOwners(r);
+    expect(owners.get("Pod/default/web-5d8f7c9b6-abcde")).toBe("Pod/default/web-5d8f7c9b6-abcde");
+    expect(owners.get("Pod/default/db-7")).toBe("Pod/default/db-7");
+    expect(owners.get("Pod/default/db-0")).toBe("StatefulSet/default/db");
+    expect([...owners.values()].filter((o) => o === "Deployment/default/web")).toHaveLength(1);
+    expect(owners.size).toBe(4);
   });
 });
 
@@ -258,7 +312,7 @@ describe("the headline's words fit the run", () => {
 
   it("a run without callers gets no caller-side advice (outlier detection, timeouts)", () => {
     expect(scenario.traffic ?? []).toEqual([]);
-    expect([LEVERS.callerChecks.title, LEVERS.timeouts.title]).not.toContain(
+    expect([NEXT_LEVERS.callerChecks.title, NEXT_LEVERS.timeouts.title]).not.toContain(
       headline(result, scenario).next.title,
     );
   });

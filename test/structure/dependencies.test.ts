@@ -1,6 +1,8 @@
-// The house's structure (PLAN.md "Architecture"), checked with dependency-cruiser over src/: no import
-// cycles; src/engine/ is a leaf; the detectors library imports only the engine; models import nothing
-// from cli/ or report/ and no `node:` module (the HTML report runs them in the browser).
+// The house's structure (DESIGN.md "The shape"), checked with dependency-cruiser over src/: no import
+// cycles; src/engine/ is a leaf; the detectors library imports only the engine; the layers under the
+// models import nothing above them (kubernetes/ only the engine, scenario/ only kubernetes/, trace/ only
+// those); models import nothing from cli/ or report/; a `node:` module only in the named I/O rooms
+// (the HTML report runs the rest in the browser), whatever the folder, a new one included.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +14,15 @@ import { afterAll, describe, expect, it } from "vitest";
 const MODELS = [
   "^src/(controllers|scheduler|cluster|kubelet|network|traffic|faults|kubernetes|scenario|trace|engine|run)/",
   "^src/simulate[.]ts$",
+];
+
+/** The only files that may import a `node:` module: the command line, serve, and three named rooms. */
+const IO_ROOMS = [
+  "^src/cli/",
+  "^src/serve/",
+  "^src/load/files[.]ts$",
+  "^src/audit/pool[.]ts$",
+  "^src/report/html[.]ts$",
 ];
 
 const RULES: IForbiddenRuleType[] = [
@@ -67,6 +78,37 @@ const RULES: IForbiddenRuleType[] = [
     from: { path: MODELS },
     to: { dependencyTypes: ["core"] },
   },
+  {
+    name: "node-modules-only-in-io-rooms",
+    comment:
+      "the file system, processes and sockets are touched in the named rooms only (load/ reads through load/files.ts)",
+    severity: "error",
+    from: { path: "^src/", pathNot: IO_ROOMS },
+    to: { dependencyTypes: ["core"] },
+  },
+  {
+    name: "kubernetes-knows-only-the-engine",
+    comment:
+      "src/kubernetes/ (objects, defaults, versions) is the floor the models stand on: no arrow back up",
+    severity: "error",
+    from: { path: "^src/kubernetes/" },
+    to: { pathNot: "^src/(kubernetes|engine)/" },
+  },
+  {
+    name: "scenario-knows-only-kubernetes",
+    comment: "src/scenario/ (the loaded scenario's types) stands on kubernetes/ and the engine only",
+    severity: "error",
+    from: { path: "^src/scenario/" },
+    to: { pathNot: "^src/(scenario|kubernetes|engine)/" },
+  },
+  {
+    name: "trace-knows-only-what-is-below",
+    comment:
+      "src/trace/ (events, the states at t=0 and at the end) is read by every model and printer: it imports none of them",
+    severity: "error",
+    from: { path: "^src/trace/" },
+    to: { pathNot: "^src/(trace|scenario|kubernetes|engine)/" },
+  },
 ];
 
 /** Known exceptions: none (the run no longer imports the levers: the CLI passes them in). */
@@ -96,7 +138,7 @@ const show = (vs: IViolation[]) =>
   );
 
 describe("the structure of src/", () => {
-  it("has no import cycle, a leaf engine, detectors on the engine only, models free of cli/, report/ and node:", async () => {
+  it("has no import cycle, a leaf engine, detectors on the engine only, no arrow back up, models free of cli/, report/ and node:", async () => {
     const found = (await violations()).filter((v) => !isKnown(v));
     expect(show(found)).toEqual([]);
   }, 120_000);
@@ -126,16 +168,29 @@ describe("the structure of src/", () => {
         'import { q } from "../scheduler/framework/queue.ts";\nexport const st = q;\n',
       );
       file("src/scheduler/framework/queue.ts", "export const q = 1;\n");
-      const names = new Set((await violations(dir)).map((v) => v.rule.name));
+      file("src/kubernetes/d.ts", 'import type { S } from "../scenario/types.ts";\nexport type D = S;\n');
+      file("src/scenario/types.ts", 'import type { T } from "../trace/events.ts";\nexport type S = T;\n');
+      file("src/trace/events.ts", 'import type { R } from "../traffic/result.ts";\nexport type T = R;\n');
+      file("src/traffic/result.ts", "export type R = number;\n");
+      file("src/whatif/w.ts", 'import { readFileSync } from "node:fs";\nexport const w = readFileSync;\n');
+      const found = await violations(dir);
+      const names = new Set(found.map((v) => v.rule.name));
       expect([...names].sort()).toEqual([
         "detectors-import-only-the-engine",
         "engine-is-a-leaf",
+        "kubernetes-knows-only-the-engine",
         "models-import-no-node-modules",
         "models-know-no-cli-or-report",
         "no-cycles",
+        "node-modules-only-in-io-rooms",
         "only-the-cli-imports-the-cli",
         "the-scheduler-sits-on-the-store",
+        "scenario-knows-only-kubernetes",
+        "trace-knows-only-what-is-below",
       ]);
+      // A node: import in a folder no rule names (whatif/, or a new top-level one) is caught too.
+      const io = found.filter((v) => v.rule.name === "node-modules-only-in-io-rooms");
+      expect(io.map((v) => v.from).sort()).toEqual(["src/kubelet/k.ts", "src/whatif/w.ts"]);
     }, 120_000);
   });
 });

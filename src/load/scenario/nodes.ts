@@ -1,6 +1,7 @@
 // The scenario's `nodes`: a list, or {count, zones} for generated worker-1…; the labels, capacity
 // and taints each node registers with.
 
+import { DEFAULT_NODE_CAPACITY } from "../../kubernetes/defaults.ts";
 import { LABEL_HOSTNAME, LABEL_REGION, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { Taint } from "../../kubernetes/objects.ts";
 import { isScalarResourceName } from "../../kubernetes/pod-resources.ts";
@@ -37,8 +38,6 @@ export const NODE_GROUP_FIELDS = ["count", "zones", "region", "labels", "capacit
 const CAPACITY_FIELDS = ["cpu", "memory", "pods"] as const;
 const TAINT_FIELDS = ["key", "value", "effect"] as const;
 
-const DEFAULT_CAPACITY = { cpu: 4, memory: 16 * 2 ** 30, pods: 110 };
-
 export function parseNodes(src: SourceDoc, v: unknown): NodeSpec[] {
   const path = ["nodes"];
   if (isObj(v)) {
@@ -65,7 +64,9 @@ export function parseNodes(src: SourceDoc, v: unknown): NodeSpec[] {
     if (region !== undefined)
       agree(src, [...path, "labels"], labels, LABEL_REGION, region, [...path, "region"]);
     const capacity =
-      v.capacity == null ? { ...DEFAULT_CAPACITY } : parseCapacity(src, [...path, "capacity"], v.capacity);
+      v.capacity == null
+        ? { ...DEFAULT_NODE_CAPACITY }
+        : parseCapacity(src, [...path, "capacity"], v.capacity);
     const taints = v.taints == null ? [] : parseTaints(src, [...path, "taints"], v.taints);
     const out: NodeSpec[] = [];
     for (let i = 0; i < count; i++) {
@@ -109,7 +110,7 @@ export function parseNodes(src: SourceDoc, v: unknown): NodeSpec[] {
     if (o.zone != null) agree(src, [...p, "labels"], labels, LABEL_ZONE, zone!, [...p, "zone"]);
     if (o.region != null) agree(src, [...p, "labels"], labels, LABEL_REGION, region!, [...p, "region"]);
     const capacity =
-      o.capacity == null ? { ...DEFAULT_CAPACITY } : parseCapacity(src, [...p, "capacity"], o.capacity);
+      o.capacity == null ? { ...DEFAULT_NODE_CAPACITY } : parseCapacity(src, [...p, "capacity"], o.capacity);
     const taints = o.taints == null ? [] : parseTaints(src, [...p, "taints"], o.taints);
     const node = makeNode(name, zone, region, labels, capacity, taints);
     // spec.unschedulable, as `kubectl cordon` sets it, from the start.
@@ -198,9 +199,10 @@ function parseCapacity(src: SourceDoc, path: Path, v: unknown): NodeSpec["capaci
     CAPACITY_FIELDS,
     "node capacity",
   );
-  const cpu = o.cpu == null ? DEFAULT_CAPACITY.cpu : quantity(src, [...path, "cpu"], o.cpu);
-  const memory = o.memory == null ? DEFAULT_CAPACITY.memory : quantity(src, [...path, "memory"], o.memory);
-  const pods = o.pods == null ? DEFAULT_CAPACITY.pods : int(src, [...path, "pods"], o.pods, { min: 1 });
+  const cpu = o.cpu == null ? DEFAULT_NODE_CAPACITY.cpu : quantity(src, [...path, "cpu"], o.cpu);
+  const memory =
+    o.memory == null ? DEFAULT_NODE_CAPACITY.memory : quantity(src, [...path, "memory"], o.memory);
+  const pods = o.pods == null ? DEFAULT_NODE_CAPACITY.pods : int(src, [...path, "pods"], o.pods, { min: 1 });
   if (cpu <= 0) fail(src, [...path, "cpu"], "invalid-quantity", "a node needs more than 0 cpu");
   if (memory <= 0) fail(src, [...path, "memory"], "invalid-quantity", "a node needs more than 0 memory");
   return Object.keys(scalar).length > 0 ? { cpu, memory, pods, scalar } : { cpu, memory, pods };

@@ -4,6 +4,7 @@
 // StatefulSet pods are `<sts>-<ordinal>` with the ordinal below replicas.
 
 import type { ManifestObject, PodTarget } from "../../scenario/types.ts";
+import { workloadsOf } from "../../trace/workloads.ts";
 import { closest, fail } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 
@@ -18,28 +19,14 @@ interface Workload {
   pods: number;
 }
 
-export function workloadsOf(manifests: readonly ManifestObject[], nodeCount: number): Workload[] {
-  const out: Workload[] = [];
-  for (const { object } of manifests) {
-    const namespace = object.metadata.namespace ?? "default";
-    const name = object.metadata.name;
-    switch (object.kind) {
-      case "Pod":
-        out.push({ kind: "Pod", namespace, name, pods: 1 });
-        break;
-      case "Deployment":
-      case "ReplicaSet":
-      case "StatefulSet":
-        out.push({ kind: object.kind, namespace, name, pods: object.spec.replicas });
-        break;
-      case "DaemonSet":
-        out.push({ kind: "DaemonSet", namespace, name, pods: nodeCount });
-        break;
-      default:
-        break;
-    }
-  }
-  return out;
+/** The workloads timeline steps can name (trace/workloads.ts), with their pod counts. */
+export function targetWorkloads(manifests: readonly ManifestObject[], nodeCount: number): Workload[] {
+  return workloadsOf(manifests).map((w) => ({
+    kind: w.kind,
+    namespace: w.namespace,
+    name: w.name,
+    pods: w.replicas ?? nodeCount,
+  }));
 }
 
 const HINT = "name a pod as <namespace>/<name>, <Kind>/<name> or <Kind>/<name>[i]";

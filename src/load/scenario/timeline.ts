@@ -24,7 +24,7 @@ import type { Collected } from "../manifest/collect.ts";
 import type { SourceDoc } from "../source.ts";
 import { formatDuration } from "../units.ts";
 import { MAX_DURATION_SECONDS } from "./limits.ts";
-import { resolvePodTarget, workloadsOf } from "./targets.ts";
+import { resolvePodTarget, targetWorkloads } from "./targets.ts";
 
 const STEP_FIELDS = ["at", "do", "node", "pod", "force", "deleteEmptyDirData", "ignoreDaemonSets"] as const;
 /** kubectl drain's flags, as step fields. */
@@ -48,7 +48,7 @@ export function parseTimeline(
   const path = ["timeline"];
   const items = list(src, path, v, "a list of steps such as {at: 10s, do: power-off, node: worker-1}");
   const nodeNames = nodes.map((n) => n.name);
-  const workloads = workloadsOf(c.manifests, nodes.length);
+  const workloads = targetWorkloads(c.manifests, nodes.length);
   const range: Range = { min: 0, max: MAX_DURATION_SECONDS, maxText: "7 days (168h)" };
   const steps = items.map((item, i): TimelineStep => {
     const p = [...path, i];

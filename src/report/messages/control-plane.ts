@@ -2,6 +2,7 @@
 // controllers, the workload controllers, the API server's pod lifecycle, EndpointSlices, volumes,
 // and what the operator does through the API. Each printer reads only its event's fields.
 
+import { EVICTION_REFUSED } from "../../cluster/eviction.ts";
 import { printNodeRow, printPodRow } from "../../kubernetes/kubectl.ts";
 import type {
   ControlPlaneEventFields,
@@ -192,7 +193,7 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   PodEvicted: (e) => ({ ...evictionProse(e, e), see: printPodRow(e.podRow) }),
 
   EvictionBlocked: (e) => ({
-    message: `error when evicting pods/"${name(e.object)}" -n "${e.object.split("/")[1]}" (will retry after ${fmt(e.retryAfter)}s): Cannot evict pod as it would violate the pod's disruption budget.`,
+    message: `error when evicting pods/"${name(e.object)}" -n "${e.object.split("/")[1]}" (will retry after ${fmt(e.retryAfter)}s): ${EVICTION_REFUSED}`,
     why: `${
       e.syncError !== undefined
         ? `the disruption controller cannot compute the status of PodDisruptionBudget ${short(e.pdb)} (${e.syncError}), so it allows no disruption`

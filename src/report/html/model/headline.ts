@@ -6,7 +6,7 @@ import type { FaultAction, Scenario } from "../../../scenario/types.ts";
 import type { TraceEvent } from "../../../trace/events.ts";
 import { LOST_NODE_CAUSES } from "../../../traffic/outcomes.ts";
 import { proseOf } from "../../messages/index.ts";
-import { LEVERS, type Lever, nextLever } from "./levers.ts";
+import { type Lever, NEXT_LEVERS, nextLever } from "./levers.ts";
 import type { ReportResult } from "./payload.ts";
 import { isPod, podOwners, readyEndpointsAt } from "./pods.ts";
 
@@ -101,12 +101,12 @@ const PHASE_EVENTS = new Set([
   "PodTerminated",
 ]);
 
-export function headline(result: ReportResult, scenario: Scenario): Headline {
+export function headline(result: ReportResult, _scenario?: Scenario): Headline {
   const events = result.events;
-  const owners = podOwners(result, scenario);
+  const owners = podOwners(result);
   const groups = faultGroups(events);
   const claimed = new Set<string>();
-  const faults = groups.map((g, i) => entry(result, scenario, owners, g, groups.slice(i + 1), claimed));
+  const faults = groups.map((g, i) => entry(result, owners, g, groups.slice(i + 1), claimed));
   const real = faults.filter((f) => !f.recovery && !f.noEffect);
   const max = (xs: (number | null)[]) => {
     const v = xs.filter((x): x is number => x !== null);
@@ -145,10 +145,10 @@ export function headline(result: ReportResult, scenario: Scenario): Headline {
     requestsLost: lostRequests(result.traffic),
     next:
       failed === null
-        ? LEVERS.spread
+        ? NEXT_LEVERS.spread
         : real.every((f) => POD_FAULTS.has(f.do))
-          ? LEVERS.probes
-          : nextLever(result, scenario, owners, lost, failed, trafficStopped),
+          ? NEXT_LEVERS.probes
+          : nextLever(result, owners, lost, failed, trafficStopped),
   };
 }
 
@@ -172,7 +172,6 @@ function faultGroups(events: readonly TraceEvent[]): Fault[][] {
 
 function entry(
   result: ReportResult,
-  scenario: Scenario,
   owners: Map<string, string>,
   group: Fault[],
   later: Fault[][],
@@ -247,7 +246,7 @@ function entry(
 
   // Endpoints of the lost pods that were ready when the fault struck, and when each stopped being ready.
   const pending = new Set(
-    [...readyEndpointsAt(result, scenario, t)].filter((k) => lost.has(k.slice(k.indexOf("|") + 1))),
+    [...readyEndpointsAt(result, t)].filter((k) => lost.has(k.slice(k.indexOf("|") + 1))),
   );
   base.endpointsLost = pending.size;
   for (const e of after) {

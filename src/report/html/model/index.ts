@@ -13,7 +13,7 @@ export {
   NODES_ROW,
 } from "./lanes.ts";
 export { type LatencyLine, type LatencyRange, type LatencySeries, latencySeries } from "./latency.ts";
-export { LEVERS, type Lever } from "./levers.ts";
+export { type Lever, NEXT_LEVERS } from "./levers.ts";
 export * from "./payload.ts";
 export { initialPods, initialReadyEndpoints, podOwners, readyEndpointsAt, workloads } from "./pods.ts";
 export * from "./probes.ts";

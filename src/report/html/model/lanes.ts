@@ -77,7 +77,7 @@ export function laneRows(
 
 /** An event's workload row: a pod's owner (podOwners), a claim's StatefulSet, NODES_ROW for Nodes and Leases. */
 function workloadRowOf(result: ReportResult, scenario: Scenario): (e: TraceEvent) => string {
-  const owners = podOwners(result, scenario);
+  const owners = podOwners(result);
   const statefulSets = workloads(scenario).filter((w) => w.kind === "StatefulSet");
   const memo = new Map<string, string>();
   const compute = (object: string): string => {

@@ -1,6 +1,5 @@
 // What to do next: the seed's "What you actually control", and the one this run points to.
 
-import type { Scenario } from "../../../scenario/types.ts";
 import type { ReportResult } from "./payload.ts";
 import { initialPods } from "./pods.ts";
 
@@ -10,7 +9,7 @@ export interface Lever {
 }
 
 /** The seed's "What you actually control", in its words. */
-export const LEVERS = {
+export const NEXT_LEVERS = {
   callerChecks: {
     title: "Caller-side health checks",
     text: "The fastest lever, because it does not wait for the node controller at all. Outlier detection in a client library or service mesh stops sending to an endpoint that has stopped answering within seconds. Readiness probes cannot do this: the kubelet that runs them was on the node that disappeared.",
@@ -36,7 +35,6 @@ export const LEVERS = {
 
 export function nextLever(
   result: ReportResult,
-  scenario: Scenario,
   owners: Map<string, string>,
   lost: Set<string>,
   faultT: number,
@@ -45,13 +43,13 @@ export function nextLever(
   // A workload that lost every replica it had: spread decides how much you lose.
   const total = new Map<string, number>();
   const lostBy = new Map<string, number>();
-  for (const p of initialPods(result, scenario)) {
+  for (const p of initialPods(result)) {
     const o = owners.get(p);
     if (!o || o.startsWith("DaemonSet/")) continue;
     total.set(o, (total.get(o) ?? 0) + 1);
     if (lost.has(p)) lostBy.set(o, (lostBy.get(o) ?? 0) + 1);
   }
-  for (const [o, n] of lostBy) if (n === total.get(o) && n > 1) return LEVERS.spread;
+  for (const [o, n] of lostBy) if (n === total.get(o) && n > 1) return NEXT_LEVERS.spread;
   // The traffic model measured what each lever saves: take the one that saves most.
   const measured = result.traffic?.levers?.filter((l) => l.saves > 0).sort((a, b) => b.saves - a.saves)[0];
   if (measured) {
@@ -63,25 +61,25 @@ export function nextLever(
   }
   // Without callers in the run, caller-side advice (outlier detection, timeouts) fits nothing it
   // measured: the eviction wait, or the spread, is what it shows.
-  if ((scenario.traffic?.length ?? 0) === 0) {
+  if (!result.traffic) {
     const evicted = result.events.find((e) => e.type === "PodEvicted" && e.t > faultT);
-    return evicted && evicted.t - faultT > 120 ? LEVERS.toleration : LEVERS.spread;
+    return evicted && evicted.t - faultT > 120 ? NEXT_LEVERS.toleration : NEXT_LEVERS.spread;
   }
   if (trafficStopped === null || trafficStopped - faultT > 10) {
     if (result.traffic && result.traffic.totals.timeout > 0 && trafficStopped !== null)
-      return LEVERS.callerChecks;
-    if (lost.size > 0) return LEVERS.callerChecks;
+      return NEXT_LEVERS.callerChecks;
+    if (lost.size > 0) return NEXT_LEVERS.callerChecks;
   }
   const evicted = result.events.find((e) => e.type === "PodEvicted" && e.t > faultT);
-  if (evicted && evicted.t - faultT > 120) return LEVERS.toleration;
-  return LEVERS.timeouts;
+  if (evicted && evicted.t - faultT > 120) return NEXT_LEVERS.toleration;
+  return NEXT_LEVERS.timeouts;
 }
 
 function leverFor(name: string): Lever | undefined {
   const n = name.toLowerCase();
-  if (/outlier|health|eject|circuit/.test(n)) return LEVERS.callerChecks;
-  if (/timeout|retr/.test(n)) return LEVERS.timeouts;
-  if (/spread|topology/.test(n)) return LEVERS.spread;
-  if (/toleration/.test(n)) return LEVERS.toleration;
+  if (/outlier|health|eject|circuit/.test(n)) return NEXT_LEVERS.callerChecks;
+  if (/timeout|retr/.test(n)) return NEXT_LEVERS.timeouts;
+  if (/spread|topology/.test(n)) return NEXT_LEVERS.spread;
+  if (/toleration/.test(n)) return NEXT_LEVERS.toleration;
   return undefined;
 }

@@ -1,6 +1,5 @@
 // Per pod, each probe check, start, kill and back-off; and the probe settings as the manifests write them.
 
-import { podSpecOf } from "../../../kubernetes/objects.ts";
 import type { Scenario } from "../../../scenario/types.ts";
 import type { ReportResult } from "./payload.ts";
 import { initialPods, isPod, podOwners, workloads } from "./pods.ts";
@@ -39,9 +38,9 @@ export function probeKind(probe: string): (typeof PROBES)[number] | undefined {
 /** Probe rows per pod; `hasProbeEvents` false when the run carries no prober events at all. */
 export function probeRows(
   result: ReportResult,
-  scenario: Scenario,
+  _scenario?: Scenario,
 ): { pods: PodProbes[]; hasProbeEvents: boolean } {
-  const owners = podOwners(result, scenario);
+  const owners = podOwners(result);
   const byPod = new Map<string, PodProbes>();
   const nodeOf = new Map<string, string | null>(result.summary.pods.map((p) => [`Pod/${p.pod}`, p.node]));
   const get = (pod: string): PodProbes => {
@@ -62,7 +61,7 @@ export function probeRows(
     return r;
   };
   let hasProbeEvents = false;
-  for (const p of initialPods(result, scenario)) get(p);
+  for (const p of initialPods(result)) get(p);
   for (const e of result.events) {
     if (!isPod(e.object)) continue;
     const r = get(e.object);
@@ -114,8 +113,7 @@ export interface ProbeSetting {
 export function probeSettings(scenario: Scenario): ProbeSetting[] {
   const out: ProbeSetting[] = [];
   for (const w of workloads(scenario)) {
-    const spec = podSpecOf(w.object);
-    for (const c of spec?.containers ?? []) {
+    for (const c of w.spec.containers) {
       for (const probe of PROBES) {
         const p = c[`${probe}Probe`];
         if (!p) continue;

@@ -37,14 +37,14 @@ export interface Series {
 }
 
 /** Sampled at the end of each second (state after every event up to and including t). */
-export function clusterSeries(result: ReportResult, scenario: Scenario): Series {
+export function clusterSeries(result: ReportResult, _scenario?: Scenario): Series {
   const duration = Math.ceil(result.summary.duration);
   const n = duration + 1;
   const t = Array.from({ length: n }, (_, i) => i);
   const readyEndpoints = new Array<number>(n).fill(0);
   const phases = PHASES.map(() => new Array<number>(n).fill(0));
 
-  const ready = new Set(initialReadyEndpoints(result, scenario));
+  const ready = new Set(initialReadyEndpoints(result));
   const state = new Map<string, number>();
   const count = [0, 0, 0, 0];
   const firstReadiness = new Map<string, string>();
@@ -56,7 +56,7 @@ export function clusterSeries(result: ReportResult, scenario: Scenario): Series 
       firstReadiness.set(e.object, e.type);
   }
   const finalReady = new Map(result.summary.pods.map((p) => [`Pod/${p.pod}`, p]));
-  for (const pod of initialPods(result, scenario)) {
+  for (const pod of initialPods(result)) {
     let s: number;
     const fa = firstAny.get(pod);
     if (fa === "PodScheduled" || fa === "FailedScheduling") s = 0;

@@ -2,7 +2,7 @@
 // figure carries `data-figure` and `data-value` (seconds or a count; "none"), the numbers the tests
 // compare with the command line's.
 
-import { type FaultEntry, type Headline, LEVERS, POD_FAULTS } from "../model/index.ts";
+import { type FaultEntry, type Headline, NEXT_LEVERS, POD_FAULTS } from "../model/index.ts";
 import { type Child, h, headedSection, secs, tt } from "./dom.ts";
 
 const n = (v: number) => v.toLocaleString("en");
@@ -55,7 +55,7 @@ export function headlineSection(now: Shown, was?: Shown): HTMLElement {
         h(
           "ul",
           {},
-          ...Object.values(LEVERS)
+          ...Object.values(NEXT_LEVERS)
             .filter((l) => l.title !== hl.next.title)
             .map((l) => h("li", {}, h("strong", {}, `${l.title}: `), l.text)),
         ),
