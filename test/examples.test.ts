@@ -194,11 +194,12 @@ stories["traffic-doks-power-off.yaml"] = (r) => {
   expect(t.firstFailure).toBeGreaterThanOrEqual(29);
 };
 
-// Seed 002's cascade with default callers (another connection when all are busy): four pods of
-// capacity 100-130/s share 440/s; the aggressive fleet's health check waits in the request queue,
-// the tolerant one's does not. Seed: "aggressive: 13% of requests served, min ready = 0; tolerant:
-// 98% of requests served, min ready = 4"; the issue's lines: under 25% with no ready pod at some
-// point, at least 95% with all four ready.
+// The liveness cascade of "Liveness vs Readiness vs Startup Probe", with default callers (another
+// connection when all are busy): four pods of capacity 100-130/s share 440/s; the aggressive
+// fleet's health check waits in the request queue, the tolerant one's does not. The article's toy
+// model: "aggressive: 13% of requests served, min ready = 0; tolerant: 98% of requests served, min
+// ready = 4"; asserted here: under 25% with no ready pod at some point, at least 95% with all four
+// ready.
 stories["liveness-cascade.yaml"] = (r) => {
   const fleet = (service: string) => {
     const s = r.traffic!.services.find((x) => x.service === service)!;

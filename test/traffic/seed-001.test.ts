@@ -63,10 +63,11 @@ describe("seed 001 on doks-measured", () => {
     expect(results[0]!.traffic!.lossWindow).toBeLessThan(results[1]!.traffic!.lossWindow);
   });
 
-  // Seed 001 measured the same total loss for Local and Cluster over five runs per policy. The
-  // model does not: over seeds 1-5 Local loses 555-653, Cluster 1,104-1,170 (README, Traffic). The
-  // model's Cluster adds the surviving nodes' share (kube-proxy routes Cluster traffic to any
-  // endpoint in its rules until the update), which Local does not have.
+  // The published hard-kill experiment (the doks-measured profile's source) measured the same total
+  // loss for Local and Cluster over five runs per policy. The model does not: over seeds 1-5 Local
+  // loses 555-653, Cluster 1,104-1,170 (README, Traffic). The model's Cluster adds the surviving
+  // nodes' share (kube-proxy routes Cluster traffic to any endpoint in its rules until the update),
+  // which Local does not have.
   it("the model disagrees with the measurement: over five seeds Local loses about half of Cluster", () => {
     const losses = (policy: "Local" | "Cluster") =>
       SEEDS.map((seed) => lost(runTraffic({ profile: "doks-measured", policy, seed }).t));
