@@ -16,13 +16,8 @@
 // - Random draws come from the engine's PRNG, one fork per concern (network, schedule, pauses), so that
 //   adding draws to one does not shift the others.
 
-import { EventBudgetExceeded } from "../engine/engine.ts";
-import { Rng } from "../engine/rng.ts";
 import { DeadlineFailureDetector, PhiAccrualFailureDetector } from "./akka.ts";
 import { ExponentialPhiDetector } from "./cassandra.ts";
-import { exponential } from "./deviates.ts";
-import { EventLoop } from "./events.ts";
-import { SelfPauseGuard } from "./guards.ts";
 import { FixedTimeoutDetector, LeaseDetector, ProgressDetector } from "./simple.ts";
 import { checkBudget, estimateSimulation, SIMULATION_BUDGET } from "./simulation-budget.ts";
 import {
@@ -35,10 +30,8 @@ import {
   simulationSettings,
   topologyLabel,
 } from "./simulation-config.ts";
-import { topologyOf } from "./simulation-topology.ts";
+import { type Entity, HeartbeatRun, type SimDet } from "./simulation-run.ts";
 import { numberIn } from "./validate.ts";
-
-type SimDet = { heartbeat(nowMs: number, progress?: number): void; isAvailable(nowMs: number): boolean };
 
 /**
  * A spec's own options over the simulation's defaults for them: `kind` left out (the detectors refuse options
@@ -83,29 +76,6 @@ function summarize(xs: number[]): Distribution | null {
   };
 }
 
-interface Entity {
-  paused: boolean;
-  pausedUntil: number;
-  beatOverdue: boolean;
-  checkOverdue: boolean;
-  backlog: Array<{ from: number; progress: number }>;
-  crashed: boolean;
-  crashAt: number;
-  stalled: boolean;
-  stallAt: number;
-  progress: number;
-  /** Entities this one sends beats to. */
-  receivers: number[];
-  /** Entities this one judges; `targetIndex` finds a target's place. */
-  targets: number[];
-  /** detectors[targetIdx * specs + specIdx] */
-  detectors: SimDet[];
-  /** Per detector: suspected now; ever falsely suspected (same layout as `detectors`). */
-  suspected: Uint8Array;
-  falseEver: Uint8Array;
-  guard: SelfPauseGuard | undefined;
-}
-
 export function simulate(config: SimulationConfig): SimulationResult {
   const s = simulationSettings(config);
   const budget = { min: 0, max: Number.POSITIVE_INFINITY };
@@ -122,268 +92,78 @@ export function simulate(config: SimulationConfig): SimulationResult {
     budget,
   );
   checkBudget(estimateSimulation(s), maxEvents, maxDetectors);
-  const specs = s.specs;
-  const S = specs.length;
-  for (const spec of specs) makeDetector(spec, s.intervalMs); // a spec's mistake, before anything is allocated
+  for (const spec of s.specs) makeDetector(spec, s.intervalMs); // a spec's mistake, before anything is allocated
 
-  const n = s.nodes;
-  const total = s.total;
-  const interval = s.intervalMs;
-  const checkEvery = s.checkEveryMs;
-  const root = new Rng(s.seed);
-  const network = root.fork("network");
-  const schedule = root.fork("schedule");
-  const pauseDraws = root.fork("pauses");
-  const loop = new EventLoop();
-  loop.maxEvents = maxEvents;
-  const topology = topologyOf(s);
+  const run = new HeartbeatRun(s, maxEvents, (spec) => makeDetector(spec, s.intervalMs));
+  run.plan();
+  run.loop.run(s.durationMs);
 
-  const entities: Entity[] = [];
-  for (let i = 0; i < total; i++) {
-    entities.push({
-      paused: false,
-      pausedUntil: 0,
-      beatOverdue: false,
-      checkOverdue: false,
-      backlog: [],
-      crashed: false,
-      crashAt: 0,
-      stalled: false,
-      stallAt: 0,
-      progress: 0,
-      receivers: [],
-      targets: [],
-      detectors: [],
-      suspected: new Uint8Array(0),
-      falseEver: new Uint8Array(0),
-      guard: s.selfPauseGuard ? new SelfPauseGuard(s.selfPauseGuard) : undefined,
-    });
-  }
-  topology.watch((monitor, target) => {
-    entities[target]!.receivers.push(monitor);
-    entities[monitor]!.targets.push(target);
-  });
-  for (const e of entities) {
-    e.suspected = new Uint8Array(e.targets.length * S);
-    e.falseEver = new Uint8Array(e.targets.length * S);
-    for (let i = 0; i < e.targets.length * S; i++) e.detectors.push(makeDetector(specs[i % S]!, interval));
-  }
-
-  const falseCount = new Array<number>(S).fill(0);
-  const crashDelays: Array<Array<{ monitor: number; ms: number }>> = specs.map(() => []);
-  const stallDelays: number[][] = specs.map(() => []);
-  let sent = 0;
-  let lost = 0;
-  let skippedChecks = 0;
-  let judgements = 0;
-
-  const deliver = (to: number, from: number, progress: number): void => {
-    const e = entities[to]!;
-    const idx = topology.index(to, from);
-    if (idx < 0) return;
-    const now = loop.now;
-    const base = idx * S;
-    for (let k = 0; k < S; k++) e.detectors[base + k]!.heartbeat(now, progress);
+  return {
+    nodes: s.nodes,
+    topology: topologyLabel(s.topology),
+    durationMs: s.durationMs,
+    seed: s.seed,
+    messages: { sent: run.sent, lost: run.lost, perSecond: run.sent / (s.durationMs / 1000) },
+    events: run.loop.eventsRun,
+    judgements: run.judgements,
+    selfPausesNoticed: run.entities.reduce((a, e) => a + (e.guard?.pauseCount ?? 0), 0),
+    skippedChecks: run.skippedChecks,
+    detectors: detectorResults(s.specs, s.crashes, run),
   };
+}
 
-  const onArrive = (to: number, from: number, progress: number): void => {
-    const e = entities[to]!;
-    if (e.crashed) return;
-    if (e.paused) {
-      e.backlog.push({ from, progress });
-      return;
-    }
-    deliver(to, from, progress);
-  };
-
-  const sendBeat = (i: number): void => {
-    const e = entities[i]!;
-    if (!e.stalled) e.progress++;
-    const now = loop.now;
-    for (const r of e.receivers) {
-      sent++;
-      if (s.loss > 0 && network.float() < s.loss) {
-        lost++;
-        continue;
-      }
-      const p = e.progress;
-      loop.at(now + s.networkDelayMs + exponential(network, s.networkJitterMs), () => onArrive(r, i, p));
-    }
-  };
-
-  const runCheck = (m: number): void => {
-    const e = entities[m]!;
-    const now = loop.now;
-    if (e.guard !== undefined && !e.guard.check(now)) {
-      skippedChecks++;
-      return;
-    }
-    const targets = e.targets;
-    // Judgements count towards the event budget: the loop may run only what is left of it.
-    judgements += targets.length * S;
-    if (loop.eventsRun + judgements > maxEvents) throw new EventBudgetExceeded(maxEvents, now / 1000);
-    loop.maxEvents = maxEvents - judgements;
-    for (let ti = 0; ti < targets.length; ti++) {
-      const target = targets[ti]!;
-      for (let k = 0; k < S; k++) {
-        const at = ti * S + k;
-        const available = e.detectors[at]!.isAvailable(now);
-        if (available) {
-          e.suspected[at] = 0;
-          continue;
-        }
-        if (e.suspected[at] === 1) continue;
-        e.suspected[at] = 1;
-        const t = entities[target]!;
-        if (t.crashed) crashDelays[k]!.push({ monitor: m, ms: now - t.crashAt });
-        else if (t.stalled) stallDelays[k]!.push(now - t.stallAt);
-        else {
-          falseCount[k]!++;
-          e.falseEver[at] = 1;
-        }
-      }
-    }
-  };
-
-  const beatTimer = (i: number): void => {
-    const e = entities[i]!;
-    if (e.crashed) return;
-    if (e.paused) {
-      e.beatOverdue = true;
-      return;
-    }
-    sendBeat(i);
-    scheduleBeat(i, interval);
-  };
-  const scheduleBeat = (i: number, after: number): void => {
-    const j = s.sendJitterMs > 0 ? (schedule.float() * 2 - 1) * s.sendJitterMs : 0;
-    loop.after(after + j, () => beatTimer(i));
-  };
-  const checkTimer = (m: number): void => {
-    const e = entities[m]!;
-    if (e.crashed) return;
-    if (e.paused) {
-      e.checkOverdue = true;
-      return;
-    }
-    runCheck(m);
-    loop.after(checkEvery, () => checkTimer(m));
-  };
-  const wake = (i: number): void => {
-    const e = entities[i]!;
-    if (e.crashed || !e.paused || loop.now < e.pausedUntil) return;
-    e.paused = false;
-    if (e.checkOverdue) {
-      e.checkOverdue = false;
-      runCheck(i);
-      loop.after(checkEvery, () => checkTimer(i));
-    }
-    if (e.beatOverdue) {
-      e.beatOverdue = false;
-      sendBeat(i);
-      scheduleBeat(i, interval);
-    }
-    const backlog = e.backlog;
-    e.backlog = [];
-    for (const b of backlog) deliver(i, b.from, b.progress);
-  };
-  const pause = (i: number, durationMs: number): void => {
-    const e = entities[i]!;
-    if (e.crashed) return;
-    e.paused = true;
-    e.pausedUntil = Math.max(e.pausedUntil, loop.now + durationMs);
-    loop.at(e.pausedUntil, () => wake(i));
-  };
-
-  for (let i = 0; i < total; i++) {
-    if (entities[i]!.receivers.length > 0) loop.at(schedule.float() * interval, () => beatTimer(i));
-    if (entities[i]!.targets.length > 0 && S > 0) loop.at(schedule.float() * checkEvery, () => checkTimer(i));
-  }
-  for (const p of s.pauses) loop.at(p.atMs, () => pause(p.node, p.durationMs));
-  if (s.randomPauses !== undefined) {
-    const meanGap = 3_600_000 / s.randomPauses.perNodePerHour;
-    const len = s.randomPauses.durationMs;
-    for (let i = 0; i < n; i++) {
-      let t = exponential(pauseDraws, meanGap);
-      for (; t < s.durationMs; t += exponential(pauseDraws, meanGap)) loop.at(t, () => pause(i, len));
-    }
-  }
-  for (const c of s.crashes) {
-    loop.at(c.atMs, () => {
-      const e = entities[c.node]!;
-      if (!e.crashed) {
-        e.crashed = true;
-        e.crashAt = loop.now;
-      }
-    });
-  }
-  let expectedStalls = 0;
-  for (const st of s.stalls) {
-    expectedStalls += entities[st.node]!.receivers.length;
-    loop.at(st.atMs, () => {
-      const e = entities[st.node]!;
-      if (!e.stalled) {
-        e.stalled = true;
-        e.stallAt = loop.now;
-      }
-    });
-  }
-
-  loop.run(s.durationMs);
-
+/** Each detector's figures, read from the run's counters once the loop has run. */
+function detectorResults(
+  specs: SimDetectorSpec[],
+  crashes: ReadonlyArray<{ node: number }>,
+  run: HeartbeatRun,
+): SimDetectorResult[] {
+  const { entities } = run;
   // A crash is expected to be detected by each of its monitors that is still alive at the end.
-  const crashedTargets = new Set(s.crashes.map((c) => c.node));
+  const crashedTargets = new Set(crashes.map((c) => c.node));
   let expectedCrashes = 0;
   for (const c of crashedTargets) {
     for (const m of entities[c]!.receivers) if (!entities[m]!.crashed) expectedCrashes++;
   }
-
-  const results: SimDetectorResult[] = specs.map((spec, k) => {
-    const byTarget = new Array<number>(total).fill(0);
-    const accusers: Array<{ monitor: number; targets: number }> = [];
-    for (let m = 0; m < total; m++) {
-      const e = entities[m]!;
-      let c = 0;
-      for (let ti = 0; ti < e.targets.length; ti++) {
-        if (e.falseEver[ti * S + k] === 1) {
-          c++;
-          byTarget[e.targets[ti]!]!++;
-        }
-      }
-      if (c > 0) accusers.push({ monitor: m, targets: c });
-    }
-    accusers.sort((a, b) => b.targets - a.targets || a.monitor - b.monitor);
-    const suspects = byTarget
-      .map((monitors, node) => ({ node, monitors }))
-      .filter((x) => x.monitors > 0)
-      .sort((a, b) => b.monitors - a.monitors || a.node - b.node);
-    const crashMs = crashDelays[k]!.filter((d) => !entities[d.monitor]!.crashed).map((d) => d.ms);
+  return specs.map((spec, k) => {
+    const { accusers, suspects } = falseSuspicionsOf(entities, specs.length, k);
+    const crashMs = run.crashDelays[k]!.filter((d) => !entities[d.monitor]!.crashed).map((d) => d.ms);
     return {
       label: simDetectorLabel(spec),
       spec,
-      falseSuspicions: falseCount[k]!,
+      falseSuspicions: run.falseCount[k]!,
       falselySuspectedNodes: suspects.map((x) => x.node).sort((a, b) => a - b),
       topAccusers: accusers.slice(0, 3),
       topSuspects: suspects.slice(0, 3),
       crashDetection: { expected: expectedCrashes, detected: crashMs.length, delay: summarize(crashMs) },
       stallDetection: {
-        expected: expectedStalls,
-        detected: stallDelays[k]!.length,
-        delay: summarize(stallDelays[k]!),
+        expected: run.expectedStalls,
+        detected: run.stallDelays[k]!.length,
+        delay: summarize(run.stallDelays[k]!),
       },
     };
   });
+}
 
-  return {
-    nodes: n,
-    topology: topologyLabel(s.topology),
-    durationMs: s.durationMs,
-    seed: s.seed,
-    messages: { sent, lost, perSecond: sent / (s.durationMs / 1000) },
-    events: loop.eventsRun,
-    judgements,
-    selfPausesNoticed: entities.reduce((a, e) => a + (e.guard?.pauseCount ?? 0), 0),
-    skippedChecks,
-    detectors: results,
-  };
+/** Who falsely suspected how many targets, and who was falsely suspected by how many, for detector k. */
+function falseSuspicionsOf(entities: Entity[], S: number, k: number) {
+  const byTarget = new Array<number>(entities.length).fill(0);
+  const accusers: Array<{ monitor: number; targets: number }> = [];
+  for (let m = 0; m < entities.length; m++) {
+    const e = entities[m]!;
+    let c = 0;
+    for (let ti = 0; ti < e.targets.length; ti++) {
+      if (e.falseEver[ti * S + k] === 1) {
+        c++;
+        byTarget[e.targets[ti]!]!++;
+      }
+    }
+    if (c > 0) accusers.push({ monitor: m, targets: c });
+  }
+  accusers.sort((a, b) => b.targets - a.targets || a.monitor - b.monitor);
+  const suspects = byTarget
+    .map((monitors, node) => ({ node, monitors }))
+    .filter((x) => x.monitors > 0)
+    .sort((a, b) => b.monitors - a.monitors || a.node - b.node);
+  return { accusers, suspects };
 }
