@@ -64,15 +64,7 @@ export class Faults {
   }
 
   private apply(step: TimelineStep): void {
-    const ref: TimelineStepRef = {
-      at: step.at,
-      do: step.do,
-      ...(step.node !== undefined ? { node: step.node } : {}),
-      ...(step.pod !== undefined ? { pod: step.pod } : {}),
-      ...(step.force !== undefined ? { force: step.force } : {}),
-      ...(step.deleteEmptyDirData !== undefined ? { deleteEmptyDirData: step.deleteEmptyDirData } : {}),
-      ...(step.ignoreDaemonSets !== undefined ? { ignoreDaemonSets: step.ignoreDaemonSets } : {}),
-    };
+    const ref = refOf(step);
     const node = step.node ?? "";
     const machine = this.machines.get(node);
     const inject = () =>
@@ -85,56 +77,6 @@ export class Faults {
         step: ref,
       });
     switch (step.do) {
-      case "power-off":
-      case "network-partition":
-      case "kubelet-stop":
-        inject();
-        if (step.do === "power-off") machine?.powerOff();
-        else if (step.do === "network-partition") machine?.partition();
-        else machine?.kubeletStop();
-        for (const lane of NOTES[step.do] ?? [])
-          this.cluster.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, do: step.do });
-        return;
-      case "power-on":
-        inject();
-        machine?.powerOn();
-        return;
-      case "network-heal":
-        inject();
-        machine?.heal();
-        return;
-      case "kubelet-start":
-        inject();
-        machine?.kubeletStart();
-        return;
-      case "runtime-down":
-        inject();
-        machine?.runtimeDown();
-        for (const lane of NOTES[step.do] ?? [])
-          this.cluster.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, do: step.do });
-        return;
-      case "runtime-up":
-        inject();
-        machine?.runtimeUp();
-        return;
-      case "cordon":
-      case "uncordon":
-        inject();
-        this.setUnschedulable(node, step.do === "cordon");
-        return;
-      case "drain":
-        inject();
-        this.setUnschedulable(node, true);
-        this.drains.drain(step, ref);
-        return;
-      case "delete-node":
-        inject();
-        this.deleteNode(node, ref);
-        return;
-      case "taint-out-of-service":
-        inject();
-        this.taintOutOfService(node, ref);
-        return;
       case "force-delete-pod":
         this.forceDelete(step, ref);
         return;
@@ -145,6 +87,57 @@ export class Faults {
       case "recover":
         this.podAction(step, ref);
         return;
+    }
+    // An action not modelled is refused before anything is recorded of it.
+    const act = this.machineAction(step.do, node, machine) ?? this.apiAction(step, node, ref);
+    inject();
+    act();
+  }
+
+  /** A step done to the machine (its power, network, kubelet or runtime); undefined when it is not one. */
+  private machineAction(
+    action: TimelineStep["do"],
+    node: string,
+    machine: Machine | undefined,
+  ): (() => void) | undefined {
+    const notes = () => {
+      for (const lane of NOTES[action] ?? [])
+        this.cluster.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, do: action });
+    };
+    const calls: Partial<Record<TimelineStep["do"], () => void>> = {
+      "power-off": () => machine?.powerOff(),
+      "network-partition": () => machine?.partition(),
+      "kubelet-stop": () => machine?.kubeletStop(),
+      "runtime-down": () => machine?.runtimeDown(),
+      "power-on": () => machine?.powerOn(),
+      "network-heal": () => machine?.heal(),
+      "kubelet-start": () => machine?.kubeletStart(),
+      "runtime-up": () => machine?.runtimeUp(),
+    };
+    const call = calls[action];
+    return call
+      ? () => {
+          call();
+          notes();
+        }
+      : undefined;
+  }
+
+  /** A step an operator does through the API server (kubectl cordon, drain, delete, taint). */
+  private apiAction(step: TimelineStep, node: string, ref: TimelineStepRef): () => void {
+    switch (step.do) {
+      case "cordon":
+      case "uncordon":
+        return () => this.setUnschedulable(node, step.do === "cordon");
+      case "drain":
+        return () => {
+          this.setUnschedulable(node, true);
+          this.drains.drain(step, ref);
+        };
+      case "delete-node":
+        return () => this.deleteNode(node, ref);
+      case "taint-out-of-service":
+        return () => this.taintOutOfService(node, ref);
       default:
         throw new UnsupportedFault(`timeline action "${step.do}" is not modelled`);
     }
@@ -301,4 +294,17 @@ export class Faults {
     obj.spec.unschedulable = value;
     this.cluster.store.update(obj);
   }
+}
+
+/** The step as the trace names it: only the fields it was written with. */
+function refOf(step: TimelineStep): TimelineStepRef {
+  return {
+    at: step.at,
+    do: step.do,
+    ...(step.node !== undefined ? { node: step.node } : {}),
+    ...(step.pod !== undefined ? { pod: step.pod } : {}),
+    ...(step.force !== undefined ? { force: step.force } : {}),
+    ...(step.deleteEmptyDirData !== undefined ? { deleteEmptyDirData: step.deleteEmptyDirData } : {}),
+    ...(step.ignoreDaemonSets !== undefined ? { ignoreDaemonSets: step.ignoreDaemonSets } : {}),
+  };
 }

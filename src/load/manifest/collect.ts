@@ -71,34 +71,8 @@ export function emptyCollected(): Collected {
  * Validate one value of a manifest document (an object or a List of objects) at `path` in `src`
  * and append it to `out`.
  */
-export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: Collected): void {
-  if (!isObj(value)) {
-    fail(
-      src,
-      path,
-      "invalid-object",
-      `${show(value)} is not a Kubernetes object (a mapping with apiVersion, kind and metadata)`,
-    );
-  }
-  const kindValue = value.kind;
-  const apiVersionValue = value.apiVersion;
-  if (
-    kindValue === undefined ||
-    kindValue === null ||
-    apiVersionValue === undefined ||
-    apiVersionValue === null
-  ) {
-    const missing = kindValue === undefined || kindValue === null ? "kind" : "apiVersion";
-    fail(
-      src,
-      path,
-      "invalid-object",
-      `object has no "${missing}": every Kubernetes object needs apiVersion and kind (e.g. apiVersion: apps/v1, kind: Deployment)`,
-    );
-  }
-  const kind = str(src, [...path, "kind"], kindValue);
-  const apiVersion = str(src, [...path, "apiVersion"], apiVersionValue);
-
+export function collectObjects(src: SourceDoc, path: Path, input: unknown, out: Collected): void {
+  const { value, kind, apiVersion } = kindAndVersion(src, path, input);
   const group = groupOf(apiVersion);
   const builtin = isBuiltinGroup(group);
 
@@ -129,36 +103,7 @@ export function collectObjects(src: SourceDoc, path: Path, value: unknown, out: 
       ? (kind as ManifestKind)
       : undefined;
   if (!modelled) {
-    // A kind Kubernetes' built-in group does not have is a mistake, not a custom resource.
-    if (builtin && !BUILTIN_KINDS[group]!.includes(kind)) {
-      const near = closest(kind, BUILTIN_KINDS[group]!);
-      const elsewhere = near ? [] : groupsWithKind(kind);
-      const other = near || elsewhere.length > 0 ? undefined : closest(kind, ALL_KINDS);
-      const version = (g: string) => (g === "" ? "v1" : g);
-      const hint = near
-        ? `; did you mean "${near}"?`
-        : elsewhere.length > 0
-          ? ` (${kind} is in ${elsewhere.map(version).join(", ")})`
-          : other
-            ? `; did you mean "${other}" (in ${groupsWithKind(other).map(version).join(", ")})?`
-            : "";
-      fail(
-        src,
-        [...path, "kind"],
-        "invalid-object",
-        `no matches for kind "${kind}" in version "${apiVersion}"${hint}`,
-      );
-    }
-    const removed = REMOVED_VERSIONS[apiVersion];
-    if (removed && Object.hasOwn(removed, kind)) {
-      const use = removed[kind];
-      fail(
-        src,
-        [...path, "apiVersion"],
-        "invalid-object",
-        `no matches for kind "${kind}" in version "${apiVersion}" (${use ? `use apiVersion: ${use}` : `${kind} was removed in Kubernetes ${REMOVED_KINDS[kind]}`})`,
-      );
-    }
+    refuseUnknownKind(src, path, builtin, group, kind, apiVersion);
     const meta = isObj(value.metadata) ? value.metadata : {};
     const name = typeof meta.name === "string" ? meta.name : "";
     const namespace =
@@ -220,4 +165,85 @@ const CONVERT: Record<ManifestKind, (src: SourceDoc, path: Path, metadata: Meta,
 function convert(src: SourceDoc, path: Path, kind: ManifestKind, o: Obj): KubeObject {
   const metadata = objectMeta(src, [...path, "metadata"], required(src, path, o, "metadata", kind), kind);
   return CONVERT[kind](src, path, metadata, o);
+}
+
+/** The object's kind and apiVersion, or a located refusal of a value that is not an object or lacks them. */
+function kindAndVersion(
+  src: SourceDoc,
+  path: Path,
+  value: unknown,
+): { value: Obj; kind: string; apiVersion: string } {
+  if (!isObj(value)) {
+    fail(
+      src,
+      path,
+      "invalid-object",
+      `${show(value)} is not a Kubernetes object (a mapping with apiVersion, kind and metadata)`,
+    );
+  }
+  const kindValue = value.kind;
+  const apiVersionValue = value.apiVersion;
+  if (
+    kindValue === undefined ||
+    kindValue === null ||
+    apiVersionValue === undefined ||
+    apiVersionValue === null
+  ) {
+    const missing = kindValue === undefined || kindValue === null ? "kind" : "apiVersion";
+    fail(
+      src,
+      path,
+      "invalid-object",
+      `object has no "${missing}": every Kubernetes object needs apiVersion and kind (e.g. apiVersion: apps/v1, kind: Deployment)`,
+    );
+  }
+  return {
+    value,
+    kind: str(src, [...path, "kind"], kindValue),
+    apiVersion: str(src, [...path, "apiVersion"], apiVersionValue),
+  };
+}
+
+/**
+ * A kind the API server would not serve: not in a built-in group (`no matches for kind`, with the nearest
+ * name), or at an apiVersion removed from Kubernetes. Other kinds (custom resources) pass, to be ignored.
+ */
+function refuseUnknownKind(
+  src: SourceDoc,
+  path: Path,
+  builtin: boolean,
+  group: string,
+  kind: string,
+  apiVersion: string,
+): void {
+  // A kind Kubernetes' built-in group does not have is a mistake, not a custom resource.
+  if (builtin && !BUILTIN_KINDS[group]!.includes(kind)) {
+    const near = closest(kind, BUILTIN_KINDS[group]!);
+    const elsewhere = near ? [] : groupsWithKind(kind);
+    const other = near || elsewhere.length > 0 ? undefined : closest(kind, ALL_KINDS);
+    const version = (g: string) => (g === "" ? "v1" : g);
+    const hint = near
+      ? `; did you mean "${near}"?`
+      : elsewhere.length > 0
+        ? ` (${kind} is in ${elsewhere.map(version).join(", ")})`
+        : other
+          ? `; did you mean "${other}" (in ${groupsWithKind(other).map(version).join(", ")})?`
+          : "";
+    fail(
+      src,
+      [...path, "kind"],
+      "invalid-object",
+      `no matches for kind "${kind}" in version "${apiVersion}"${hint}`,
+    );
+  }
+  const removed = REMOVED_VERSIONS[apiVersion];
+  if (removed && Object.hasOwn(removed, kind)) {
+    const use = removed[kind];
+    fail(
+      src,
+      [...path, "apiVersion"],
+      "invalid-object",
+      `no matches for kind "${kind}" in version "${apiVersion}" (${use ? `use apiVersion: ${use}` : `${kind} was removed in Kubernetes ${REMOVED_KINDS[kind]}`})`,
+    );
+  }
 }

@@ -11,10 +11,10 @@ import {
   type Scenario,
   SUPPORTED_VERSIONS,
 } from "../../scenario/types.ts";
-import { duration, fail, int, knownFields, list, obj, oneOf, optStr, show } from "../check.ts";
+import { duration, fail, int, knownFields, list, type Obj, obj, oneOf, optStr, show } from "../check.ts";
 import { type ClusterRead, readCluster } from "../cluster/dump.ts";
 import { LoadError } from "../errors.ts";
-import { emptyCollected } from "../manifest/collect.ts";
+import { type Collected, emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
 import { parseBehaviour } from "./behaviour.ts";
 import { PERIOD } from "./limits.ts";
@@ -25,10 +25,11 @@ import {
   type ReadManifest,
   readEntry,
 } from "./manifests.ts";
+import { parseNetwork, parseProfile } from "./network.ts";
 import { parseNodes } from "./nodes.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
-import { parseNetwork, parseProfile, parseTraffic } from "./traffic.ts";
+import { parseTraffic } from "./traffic.ts";
 
 export const SCENARIO_FIELDS = [
   "name",
@@ -74,32 +75,7 @@ export function parseScenarioWith(
   readManifest: ReadManifest,
   transform?: DocTransform,
 ): Scenario {
-  const docs = parseYamlFile(text, file);
-  const parsed = docs[0];
-  if (!parsed) {
-    throw new LoadError(
-      "missing-field",
-      file,
-      1,
-      1,
-      "",
-      "the scenario file is empty: it needs at least duration and nodes",
-    );
-  }
-  if (docs.length > 1) {
-    throw docs[1]!.error(
-      "invalid-value",
-      [],
-      "a scenario file holds one YAML document; put Kubernetes objects in files listed under `manifests`",
-    );
-  }
-  const src = transform ? transform(parsed, "scenario") : parsed;
-  const root = obj(
-    src,
-    [],
-    src.value,
-    "a scenario (a mapping of settings such as duration, nodes, timeline)",
-  );
+  const { src, root } = scenarioRoot(text, file, transform);
   knownFields(src, [], root, SCENARIO_FIELDS);
 
   const name = optStr(src, ["name"], root.name) ?? baseName(file);
@@ -113,48 +89,14 @@ export function parseScenarioWith(
     root.start == null ? "running" : oneOf(src, ["start"], root.start, ["running", "created"] as const);
 
   const collected = emptyCollected();
-  let cluster: ClusterRead | undefined;
-  if (root.cluster != null) {
-    if (root.nodes != null)
-      fail(src, ["nodes"], "invalid-value", "the nodes come from the cluster dump: remove `nodes`", "key");
-    if (start !== "running")
-      fail(
-        src,
-        ["start"],
-        "invalid-value",
-        "a cluster dump is a running cluster: `start: created` does not apply",
-      );
-    cluster = readCluster(src, ["cluster"], root.cluster, readManifest, collected, transform);
-    if (cluster.nodes.length === 0)
-      fail(
-        src,
-        ["cluster"],
-        "invalid-value",
-        "the dump holds no Node: dump them with the rest (kubectl get nodes,pods,… -A -o yaml)",
-      );
-  } else if (root.nodes == null) {
-    fail(
-      src,
-      ["nodes"],
-      "missing-field",
-      'missing required field "nodes" (a list, or {count: 3, zones: [a, b, c]}), or "cluster" (a dump of a cluster)',
-    );
-  }
+  const cluster = readClusterOf(src, root, start, readManifest, collected, transform);
   const nodes = cluster?.nodes ?? parseNodes(src, root.nodes);
   const kubernetesVersion =
     root.kubernetesVersion == null && cluster?.newest
       ? dumpVersion(cluster.newest)
       : version(src, root.kubernetesVersion);
 
-  if (typeof root.manifests === "string") {
-    // A single path, as a shorthand for a list of one.
-    readEntry(src, ["manifests"], root.manifests, readManifest, collected, transform);
-  } else if (root.manifests != null) {
-    const entries = list(src, ["manifests"], root.manifests, "a list of manifest paths or objects");
-    entries.forEach((entry, i) => {
-      readEntry(src, ["manifests", i], entry, readManifest, collected, transform);
-    });
-  }
+  readManifests(src, root, readManifest, collected, transform);
   checkTotals(collected, nodes.length);
   checkSleepActions(collected, kubernetesVersion);
 
@@ -200,6 +142,96 @@ export function parseScenarioWith(
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
   return scenario;
+}
+
+/** The scenario file's one document (after `transform`), and its root mapping. */
+function scenarioRoot(text: string, file: string, transform?: DocTransform): { src: SourceDoc; root: Obj } {
+  const docs = parseYamlFile(text, file);
+  const parsed = docs[0];
+  if (!parsed) {
+    throw new LoadError(
+      "missing-field",
+      file,
+      1,
+      1,
+      "",
+      "the scenario file is empty: it needs at least duration and nodes",
+    );
+  }
+  if (docs.length > 1) {
+    throw docs[1]!.error(
+      "invalid-value",
+      [],
+      "a scenario file holds one YAML document; put Kubernetes objects in files listed under `manifests`",
+    );
+  }
+  const src = transform ? transform(parsed, "scenario") : parsed;
+  const root = obj(
+    src,
+    [],
+    src.value,
+    "a scenario (a mapping of settings such as duration, nodes, timeline)",
+  );
+  return { src, root };
+}
+
+/** The cluster dump the scenario names, or undefined where it lists its nodes (one of the two is needed). */
+function readClusterOf(
+  src: SourceDoc,
+  root: Obj,
+  start: string,
+  readManifest: ReadManifest,
+  collected: Collected,
+  transform?: DocTransform,
+): ClusterRead | undefined {
+  if (root.cluster != null) {
+    if (root.nodes != null)
+      fail(src, ["nodes"], "invalid-value", "the nodes come from the cluster dump: remove `nodes`", "key");
+    if (start !== "running")
+      fail(
+        src,
+        ["start"],
+        "invalid-value",
+        "a cluster dump is a running cluster: `start: created` does not apply",
+      );
+    const cluster = readCluster(src, ["cluster"], root.cluster, readManifest, collected, transform);
+    if (cluster.nodes.length === 0)
+      fail(
+        src,
+        ["cluster"],
+        "invalid-value",
+        "the dump holds no Node: dump them with the rest (kubectl get nodes,pods,… -A -o yaml)",
+      );
+    return cluster;
+  }
+  if (root.nodes == null) {
+    fail(
+      src,
+      ["nodes"],
+      "missing-field",
+      'missing required field "nodes" (a list, or {count: 3, zones: [a, b, c]}), or "cluster" (a dump of a cluster)',
+    );
+  }
+  return undefined;
+}
+
+/** `manifests`: one path, or a list of paths and objects, read into `collected`. */
+function readManifests(
+  src: SourceDoc,
+  root: Obj,
+  readManifest: ReadManifest,
+  collected: Collected,
+  transform?: DocTransform,
+): void {
+  if (typeof root.manifests === "string") {
+    // A single path, as a shorthand for a list of one.
+    readEntry(src, ["manifests"], root.manifests, readManifest, collected, transform);
+  } else if (root.manifests != null) {
+    const entries = list(src, ["manifests"], root.manifests, "a list of manifest paths or objects");
+    entries.forEach((entry, i) => {
+      readEntry(src, ["manifests", i], entry, readManifest, collected, transform);
+    });
+  }
 }
 
 function baseName(file: string): string {

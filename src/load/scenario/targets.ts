@@ -38,51 +38,64 @@ export function resolvePodTarget(
   workloads: readonly Workload[],
 ): PodTarget {
   const kindForm = /^([A-Za-z]+)\/([^/[\]]+)(?:\[(\d+)\])?$/.exec(text);
-  if (kindForm && (TARGET_KINDS as readonly string[]).includes(kindForm[1]!)) {
-    const kind = kindForm[1] as TargetKind;
-    const name = kindForm[2]!;
-    const matches = workloads.filter((w) => w.kind === kind && w.name === name);
-    if (matches.length === 0) {
-      const near = closest(
-        name,
-        workloads.filter((w) => w.kind === kind).map((w) => w.name),
-      );
-      fail(
-        src,
-        path,
-        "unknown-pod",
-        `no ${kind} named "${name}" in the manifests${near ? ` (did you mean "${kind}/${near}"?)` : ""}`,
-      );
-    }
-    if (matches.length > 1) {
-      fail(
-        src,
-        path,
-        "unknown-pod",
-        `${kind} "${name}" exists in namespaces ${matches.map((m) => m.namespace).join(", ")}; name the pod as <namespace>/<name>`,
-      );
-    }
-    const w = matches[0]!;
-    const target: PodTarget = { namespace: w.namespace, kind, workload: name };
-    if (kindForm[3] !== undefined) {
-      const index = Number(kindForm[3]);
-      if (index >= w.pods) {
-        const what =
-          kind === "DaemonSet"
-            ? `one pod per node (${w.pods} nodes)`
-            : `${w.pods} replica${w.pods === 1 ? "" : "s"}`;
-        fail(
-          src,
-          path,
-          "unknown-pod",
-          `${kind}/${name} has ${what}, so [${index}] does not exist (indices start at 0)`,
-        );
-      }
-      target.index = index;
-    }
-    return target;
-  }
+  if (kindForm && (TARGET_KINDS as readonly string[]).includes(kindForm[1]!))
+    return byKind(src, path, kindForm, workloads);
+  return byPodName(src, path, text, workloads);
+}
 
+/** `<Kind>/<name>` or `<Kind>/<name>[i]`: a workload of that kind and name, one of its pods by index. */
+function byKind(
+  src: SourceDoc,
+  path: Path,
+  kindForm: RegExpExecArray,
+  workloads: readonly Workload[],
+): PodTarget {
+  const kind = kindForm[1] as TargetKind;
+  const name = kindForm[2]!;
+  const matches = workloads.filter((w) => w.kind === kind && w.name === name);
+  if (matches.length === 0) {
+    const near = closest(
+      name,
+      workloads.filter((w) => w.kind === kind).map((w) => w.name),
+    );
+    fail(
+      src,
+      path,
+      "unknown-pod",
+      `no ${kind} named "${name}" in the manifests${near ? ` (did you mean "${kind}/${near}"?)` : ""}`,
+    );
+  }
+  if (matches.length > 1) {
+    fail(
+      src,
+      path,
+      "unknown-pod",
+      `${kind} "${name}" exists in namespaces ${matches.map((m) => m.namespace).join(", ")}; name the pod as <namespace>/<name>`,
+    );
+  }
+  const w = matches[0]!;
+  const target: PodTarget = { namespace: w.namespace, kind, workload: name };
+  if (kindForm[3] !== undefined) {
+    const index = Number(kindForm[3]);
+    if (index >= w.pods) {
+      const what =
+        kind === "DaemonSet"
+          ? `one pod per node (${w.pods} nodes)`
+          : `${w.pods} replica${w.pods === 1 ? "" : "s"}`;
+      fail(
+        src,
+        path,
+        "unknown-pod",
+        `${kind}/${name} has ${what}, so [${index}] does not exist (indices start at 0)`,
+      );
+    }
+    target.index = index;
+  }
+  return target;
+}
+
+/** `<namespace>/<name>`: a bare Pod, a StatefulSet's ordinal pod, or a generated name's workload. */
+function byPodName(src: SourceDoc, path: Path, text: string, workloads: readonly Workload[]): PodTarget {
   const nsForm = /^([^/]+)\/([^/]+)$/.exec(text);
   if (!nsForm) fail(src, path, "unknown-pod", `${JSON.stringify(text)} is not a pod: ${HINT}`);
   const [, namespace = "", podName = ""] = nsForm;

@@ -14,6 +14,7 @@ import {
   fail,
   knownFields,
   list,
+  type Obj,
   obj,
   oneOf,
   type Range,
@@ -21,7 +22,7 @@ import {
   str,
 } from "../check.ts";
 import type { Collected } from "../manifest/collect.ts";
-import type { SourceDoc } from "../source.ts";
+import type { Path, SourceDoc } from "../source.ts";
 import { formatDuration } from "../units.ts";
 import { MAX_DURATION_SECONDS } from "./limits.ts";
 import { resolvePodTarget, targetWorkloads } from "./targets.ts";
@@ -87,52 +88,10 @@ export function parseTimeline(
         );
       step[f] = bool(src, [...p, f], o[f]);
     }
-    if (NODE_ACTIONS.includes(action)) {
-      if (o.pod != null)
-        fail(
-          src,
-          [...p, "pod"],
-          "invalid-value",
-          `${action} acts on a node: use node: <name>, not pod`,
-          "key",
-        );
-      if (o.node == null)
-        fail(
-          src,
-          [...p, "node"],
-          "missing-field",
-          `${action} needs node: <name> (one of ${listNames(nodeNames)})`,
-        );
-      const node = str(src, [...p, "node"], o.node);
-      if (!nodeNames.includes(node)) {
-        const near = closest(node, nodeNames);
-        fail(
-          src,
-          [...p, "node"],
-          "unknown-node",
-          `no node named "${node}"${near ? ` (did you mean "${near}"?)` : ""}; nodes: ${listNames(nodeNames)}`,
-        );
-      }
-      step.node = node;
-    } else {
-      if (o.node != null)
-        fail(
-          src,
-          [...p, "node"],
-          "invalid-value",
-          `${action} acts on a pod: use pod: <namespace>/<name> or <Kind>/<name>[i], not node`,
-          "key",
-        );
-      if (o.pod == null)
-        fail(
-          src,
-          [...p, "pod"],
-          "missing-field",
-          `${action} needs pod: <namespace>/<name>, <Kind>/<name> or <Kind>/<name>[i]`,
-        );
-      const pod = str(src, [...p, "pod"], o.pod);
-      step.pod = pod;
-      step.target = resolvePodTarget(src, [...p, "pod"], pod, workloads);
+    if (NODE_ACTIONS.includes(action)) step.node = nodeOfStep(src, p, o, action, nodeNames);
+    else {
+      step.pod = podOfStep(src, p, o, action);
+      step.target = resolvePodTarget(src, [...p, "pod"], step.pod, workloads);
     }
     return step;
   });
@@ -142,4 +101,48 @@ export function parseTimeline(
 
 function listNames(names: string[]): string {
   return names.length <= 6 ? names.join(", ") : `${names.slice(0, 5).join(", ")}, … (${names.length} in all)`;
+}
+
+/** A node action's node: given, not a pod, and one of the scenario's nodes. */
+function nodeOfStep(src: SourceDoc, p: Path, o: Obj, action: FaultAction, nodeNames: string[]): string {
+  if (o.pod != null)
+    fail(src, [...p, "pod"], "invalid-value", `${action} acts on a node: use node: <name>, not pod`, "key");
+  if (o.node == null)
+    fail(
+      src,
+      [...p, "node"],
+      "missing-field",
+      `${action} needs node: <name> (one of ${listNames(nodeNames)})`,
+    );
+  const node = str(src, [...p, "node"], o.node);
+  if (!nodeNames.includes(node)) {
+    const near = closest(node, nodeNames);
+    fail(
+      src,
+      [...p, "node"],
+      "unknown-node",
+      `no node named "${node}"${near ? ` (did you mean "${near}"?)` : ""}; nodes: ${listNames(nodeNames)}`,
+    );
+  }
+  return node;
+}
+
+/** A pod action's pod, as written (resolved against the workloads by the caller). */
+function podOfStep(src: SourceDoc, p: Path, o: Obj, action: FaultAction): string {
+  if (o.node != null)
+    fail(
+      src,
+      [...p, "node"],
+      "invalid-value",
+      `${action} acts on a pod: use pod: <namespace>/<name> or <Kind>/<name>[i], not node`,
+      "key",
+    );
+  if (o.pod == null)
+    fail(
+      src,
+      [...p, "pod"],
+      "missing-field",
+      `${action} needs pod: <namespace>/<name>, <Kind>/<name> or <Kind>/<name>[i]`,
+    );
+  return str(src, [...p, "pod"], o.pod);
 }
