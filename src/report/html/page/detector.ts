@@ -7,7 +7,10 @@ import type { DetectorPayload } from "../model/index.ts";
 import { chartWidth } from "./axis.ts";
 import { chartFrame, h, headedSection, headRow, round1, verticalLine } from "./dom.ts";
 
-export function renderDetector(root: HTMLElement, p: DetectorPayload): void {
+type Mark = { t: number; label: string; colour: string };
+
+/** The φ curves (solid) and their thresholds (dashed), one colour each; fixed timeouts become marks. */
+function phiCurves(p: DetectorPayload): { data: (number | null)[][]; series: uPlot.Series[]; marks: Mark[] } {
   const maxT =
     Math.max(
       ...p.detectors.map((d) => (Number.isFinite(d.suspectAfterMs) ? d.suspectAfterMs : 0)),
@@ -19,7 +22,7 @@ export function renderDetector(root: HTMLElement, p: DetectorPayload): void {
   const series: uPlot.Series[] = [{ label: "silence" }];
   const palette = ["#1d4ed8", "#b91c1c", "#047857", "#7c3aed", "#b45309", "#0f766e", "#be185d", "#4d7c0f"];
   let c = 0;
-  const marks: { t: number; label: string; colour: string }[] = [];
+  const marks: Mark[] = [];
   /** A φ curve, solid, and its threshold, dashed, in the same colour. */
   const curve = (label: string, colour: string, values: number[], threshold: number): void => {
     data.push(values);
@@ -51,18 +54,13 @@ export function renderDetector(root: HTMLElement, p: DetectorPayload): void {
       );
     } else marks.push({ t: d.suspectAfterMs, label: d.label, colour });
   }
-  // Twice the highest threshold: the crossings stay readable.
-  const yTop = Math.max(
-    4,
-    2 * Math.max(0, ...p.detectors.map((d) => ("threshold" in d.detector ? d.detector.threshold : 0))),
-  );
-  const box = chartFrame(
-    "phi-chart",
-    "phi against silence, thresholds dashed, fixed timeouts as vertical lines",
-  );
-  const fmt = (ms: number) => (ms >= 1000 ? `${round1(ms / 1000)} s` : `${Math.round(ms)} ms`);
+  return { data, series, marks };
+}
+
+/** The page's header and its two sections: the chart's frame and the detectors' table. */
+function detectorSections(p: DetectorPayload, box: HTMLElement, fmt: (ms: number) => string): HTMLElement[] {
   const perDay = (v: number) => (v === 0 ? "0" : v < 0.001 ? v.toExponential(1) : v.toPrecision(3));
-  root.append(
+  return [
     h(
       "header",
       { class: "top" },
@@ -115,7 +113,22 @@ export function renderDetector(root: HTMLElement, p: DetectorPayload): void {
         ),
       ),
     ),
+  ];
+}
+
+export function renderDetector(root: HTMLElement, p: DetectorPayload): void {
+  const { data, series, marks } = phiCurves(p);
+  // Twice the highest threshold: the crossings stay readable.
+  const yTop = Math.max(
+    4,
+    2 * Math.max(0, ...p.detectors.map((d) => ("threshold" in d.detector ? d.detector.threshold : 0))),
   );
+  const box = chartFrame(
+    "phi-chart",
+    "phi against silence, thresholds dashed, fixed timeouts as vertical lines",
+  );
+  const fmt = (ms: number) => (ms >= 1000 ? `${round1(ms / 1000)} s` : `${Math.round(ms)} ms`);
+  root.append(...detectorSections(p, box, fmt));
   queueMicrotask(() => {
     new uPlot(
       {

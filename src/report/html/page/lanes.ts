@@ -177,13 +177,8 @@ export function componentLanes(
  * component's colour). The 40 busiest rows show; all of them on demand, scrolled in a fixed-height
  * window so the canvas stays the same size however many rows the run has.
  */
-export function rowLanes(
-  r: ReportView,
-  box: HTMLElement,
-  rowList: HTMLElement,
-  all: HTMLButtonElement,
-): uPlot {
-  const by = r.lanesBy as Exclude<LaneGrouping, "component">;
+/** The rows of the run grouped `by`, laid out once per run and grouping. */
+function rowsOf(r: ReportView, by: Exclude<LaneGrouping, "component">): LaneRow[] {
   const run = r.run;
   const cached = r.rowsCache?.run === run ? r.rowsCache.rows : new Map<string, LaneRow[]>();
   r.rowsCache = { run, rows: cached };
@@ -192,10 +187,18 @@ export function rowLanes(
     rows = laneRows(run.result, run.scenario, run.steps, by);
     cached.set(by, rows);
   }
-  const st = run.steps;
-  const expanded = r.showAllRows && rows.length > MAX_ROWS;
-  const shown = expanded ? rows : rows.slice(0, MAX_ROWS);
-  const visible = Math.max(1, Math.min(rows.length, MAX_ROWS));
+  return rows;
+}
+
+/** The chart's label, the rows' list beside it, and the show-all button, for the rows on show. */
+function describeRows(
+  by: string,
+  rows: LaneRow[],
+  shown: LaneRow[],
+  expanded: boolean,
+  parts: { box: HTMLElement; rowList: HTMLElement; all: HTMLButtonElement },
+): void {
+  const { box, rowList, all } = parts;
   box.setAttribute(
     "aria-label",
     `Swimlanes: every step of the run on a shared time axis, one row per ${by} (${
@@ -210,17 +213,13 @@ export function rowLanes(
   all.textContent = expanded
     ? `Show the ${MAX_ROWS} rows with the most events`
     : `Show all ${rows.length.toLocaleString("en")} rows`;
+}
 
-  // Row i sits at y = -i; `first` is the top row of the visible (fractional while scrolling).
-  let first = 0;
-  const yRange = (): [number, number] => [-(first + visible - 1) - 0.6, -first + 0.6];
-  const label = (r: LaneRow) => (r.label.length > 28 ? `${r.label.slice(0, 27)}…` : r.label);
-  const longest = Math.max(4, ...shown.slice(0, 400).map((r) => label(r).length));
-  const x = st.map((s) => s.t);
-  const base = r.axis.opts();
+/** Draws each shown row's points in its components' colours, a pixel's worth of points as one. */
+function pointsPainter(shown: LaneRow[], st: readonly Step[]): (u: uPlot) => void {
   const radius = 4.5;
   const offsets = LANES.map((_, i) => (i - (LANES.length - 1) / 2) * 2.5);
-  const drawPoints = (u: uPlot) => {
+  return (u: uPlot) => {
     const xMin = u.scales.x?.min;
     const xMax = u.scales.x?.max;
     const yMin = u.scales.y?.min;
@@ -258,9 +257,62 @@ export function rowLanes(
     });
     ctx.restore();
   };
-  const rowHeight = 22;
+}
+
+/** The whole list scrolls under a window of the chart's height: the canvas keeps its size. */
+function scrollRows(
+  box: HTMLElement,
+  u: uPlot,
+  view: { first: number; rows: number; visible: number; height: number; rowHeight: number },
+  yRange: (first: number) => [number, number],
+): void {
+  const { rowHeight, visible, height } = view;
+  box.classList.add("scroll");
+  box.setAttribute("tabindex", "0");
+  box.style.height = `${height}px`;
+  box.append(h("div", { class: "lanes-spacer", style: `height:${(view.rows - visible) * rowHeight}px` }));
+  let pending = false;
+  box.onscroll = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      view.first = Math.min(view.rows - visible, box.scrollTop / rowHeight);
+      const [min, max] = yRange(view.first);
+      u.setScale("y", { min, max });
+    });
+  };
+}
+
+/**
+ * One row per node or per workload, drawn straight onto the canvas (a row's points keep their
+ * component's colour). The 40 busiest rows show; all of them on demand, scrolled in a fixed-height
+ * window so the canvas stays the same size however many rows the run has.
+ */
+export function rowLanes(
+  r: ReportView,
+  box: HTMLElement,
+  rowList: HTMLElement,
+  all: HTMLButtonElement,
+): uPlot {
+  const by = r.lanesBy as Exclude<LaneGrouping, "component">;
+  const rows = rowsOf(r, by);
+  const st = r.run.steps;
+  const expanded = r.showAllRows && rows.length > MAX_ROWS;
+  const shown = expanded ? rows : rows.slice(0, MAX_ROWS);
+  const visible = Math.max(1, Math.min(rows.length, MAX_ROWS));
+  describeRows(by, rows, shown, expanded, { box, rowList, all });
+
+  // Row i sits at y = -i; `first` is the top row of the visible (fractional while scrolling).
+  const yRange = (first: number): [number, number] => [-(first + visible - 1) - 0.6, -first + 0.6];
+  const view = { first: 0, rows: rows.length, visible, height: 0, rowHeight: 22 };
+  const label = (r: LaneRow) => (r.label.length > 28 ? `${r.label.slice(0, 27)}…` : r.label);
+  const longest = Math.max(4, ...shown.slice(0, 400).map((r) => label(r).length));
+  const x = st.map((s) => s.t);
+  const base = r.axis.opts();
   // The x axis and its label take about 90 px below the rows.
-  const height = Math.max(200, visible * rowHeight + 90);
+  const height = Math.max(200, visible * view.rowHeight + 90);
+  view.height = height;
   const u = new uPlot(
     {
       ...base,
@@ -269,8 +321,8 @@ export function rowLanes(
       // An empty series: the cursor and a click still find the step nearest the pointer.
       series: [{}, { label: "steps", paths: () => null, points: { show: false } }],
       legend: { show: false },
-      scales: { ...base.scales, y: { range: () => yRange() } },
-      hooks: { ...base.hooks, draw: [drawPoints, ...(base.hooks?.draw ?? [])] },
+      scales: { ...base.scales, y: { range: () => yRange(view.first) } },
+      hooks: { ...base.hooks, draw: [pointsPainter(shown, st), ...(base.hooks?.draw ?? [])] },
       axes: [
         base.axes![0]!,
         {
@@ -287,24 +339,7 @@ export function rowLanes(
     [x, x.map(() => null)] as uPlot.AlignedData,
     box,
   );
-  if (expanded) {
-    // The whole list scrolls under a visible of the chart's height: the canvas keeps its size.
-    box.classList.add("scroll");
-    box.setAttribute("tabindex", "0");
-    box.style.height = `${height}px`;
-    box.append(h("div", { class: "lanes-spacer", style: `height:${(rows.length - visible) * rowHeight}px` }));
-    let pending = false;
-    box.onscroll = () => {
-      if (pending) return;
-      pending = true;
-      requestAnimationFrame(() => {
-        pending = false;
-        first = Math.min(rows.length - visible, box.scrollTop / rowHeight);
-        const [min, max] = yRange();
-        u.setScale("y", { min, max });
-      });
-    };
-  }
+  if (expanded) scrollRows(box, u, view, yRange);
   return u;
 }
 
