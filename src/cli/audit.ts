@@ -23,7 +23,7 @@ import {
 } from "../audit/types.ts";
 import { formatLoadError, LoadError } from "../load/core.ts";
 import { escapeJsonControls } from "../report/escape.ts";
-import { parseReportInclude, type ReportInclude, redactTextPage } from "../report/privacy.ts";
+import { redactTextPage } from "../report/privacy.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
 import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import {
@@ -36,7 +36,7 @@ import {
   severity,
 } from "./audit-input.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
-import { checkReportPath, writeReportFile } from "./report-file.ts";
+import { checkReportPath, reportIncludeOf, writeReportFile } from "./report-file.ts";
 import { readShardFiles } from "./shard-files.ts";
 
 const EXIT_FINDINGS = 1;
@@ -202,19 +202,6 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
   } finally {
     progress.done();
   }
-}
-
-/** `--report-include`, with `--report` only. */
-function reportIncludeOf(opts: Options): Set<ReportInclude> {
-  let include: Set<ReportInclude>;
-  try {
-    include = parseReportInclude(opts.reportInclude);
-  } catch (e) {
-    throw new UsageError(`--report-include: ${(e as Error).message}`);
-  }
-  if (opts.reportInclude !== undefined && opts.report === undefined)
-    throw new UsageError("--report-include goes with --report");
-  return include;
 }
 
 /** The timelines are for the page only: the JSON, SARIF and text are the same with or without it. */

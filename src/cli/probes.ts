@@ -12,7 +12,7 @@ import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import { tableLines } from "../report/table.ts";
 import { simulate } from "../run/simulate.ts";
-import type { ManifestObject, Scenario } from "../scenario/types.ts";
+import { type ManifestObject, NEWEST_VERSION, type Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import { type DeclaredWorkload, workloadsOf } from "../trace/workloads.ts";
 import { durationFlag } from "./duration-flag.ts";
@@ -173,76 +173,116 @@ function formatTable(t: { file: string; kind: string; workload: string }, c: Con
 }
 
 /** The workload alone on one node, one replica, behind its Service (one made up if none selects it). */
+function scenarioFor(
+  w: DeclaredWorkload,
+  manifests: ManifestObject[],
+  s: RunSettings,
+  deadlockAt: number | undefined,
+): Scenario {
+  const object = structuredClone(w.manifest.object) as KubeObject;
+  if (object.kind === "Deployment" || object.kind === "ReplicaSet" || object.kind === "StatefulSet")
+    object.spec.replicas = 1;
+  if (object.kind === "Pod") delete object.spec.nodeName;
+  const labels = w.labels;
+  const services = manifests.filter(
+    (m) =>
+      m.object.kind === "Service" &&
+      (m.object.metadata.namespace ?? "default") === w.namespace &&
+      matchesMap(m.object.spec.selector, labels),
+  );
+  if (services.length === 0 && Object.keys(labels).length > 0) {
+    const svc: Service = {
+      kind: "Service",
+      metadata: { name: `${w.name}-probes`, namespace: w.namespace },
+      spec: { selector: labels, ports: [{ port: 80 }] },
+    };
+    services.push({ object: svc, kind: "Service", pos: w.manifest.pos });
+  }
+  return {
+    name: `probes-${w.name}`,
+    file: w.manifest.pos.file,
+    // The newest supported version, as a scenario that names none gets (kubernetes/configuration.ts).
+    kubernetesVersion: NEWEST_VERSION,
+    seed: 1,
+    duration: s.forSeconds + 10,
+    start: "created",
+    nodes: [
+      {
+        name: "worker-1",
+        labels: {},
+        taints: [],
+        capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: KUBELET_MAX_PODS },
+      },
+    ],
+    manifests: [{ ...w.manifest, object }, ...services],
+    ignored: [],
+    notModelled: [],
+    controlPlane: {},
+    kubelet: { probeSchedule: s.probeSchedule, crashLoopBackOff: s.crashLoopBackOff },
+    behaviour: { [w.name]: { bootSeconds: s.bootSeconds, readyAfterSeconds: s.readyAfterSeconds } },
+    timeline:
+      deadlockAt === undefined
+        ? []
+        : [
+            {
+              at: deadlockAt,
+              do: "deadlock",
+              pod: `${w.kind}/${w.name}[0]`,
+              target: {
+                namespace: w.namespace,
+                kind: w.kind as NonNullable<Scenario["timeline"][number]["target"]>["kind"],
+                workload: w.name,
+                ...(w.kind === "Pod" ? {} : { index: 0 }),
+              },
+              pos: w.manifest.pos,
+            },
+          ],
+    extra: {},
+  };
+}
+
+/** What an event says in the run's list, or undefined for one the list leaves out. */
+function textOf(e: TraceEvent, thresholds: ReadonlyMap<string, number>): string | undefined {
+  switch (e.type) {
+    case "ContainerStarted":
+      return e.restartCount === 0
+        ? `container ${e.container} started`
+        : `container ${e.container} restarted (restartCount ${e.restartCount})`;
+    case "ProbeSucceeded":
+      return e.probe === "startup" ? "startup passed, the other two begin" : `${e.probe} passed`;
+    case "ProbeFailed":
+      return `${e.probe} failed (${e.consecutive} in a row)`;
+    case "EndpointReady":
+      return "added to endpoints";
+    case "EndpointNotReady":
+      return "removed from endpoints, still running";
+    case "ContainerKilled":
+      return `${e.probe} failed ${thresholds.get(`${e.container}/${e.probe}`) ?? "?"}x: restart`;
+    case "ContainerExited":
+      return `container ${e.container} exited with code ${e.exitCode}`;
+    case "BackOff":
+      return `CrashLoopBackOff: the restart waits ${e.delaySeconds}s`;
+    case "FaultInjected":
+      return e.do === "deadlock" ? "the process deadlocks" : e.do;
+    case "PodReady":
+    case "PodNotReady":
+      return e.type === "PodReady" ? "pod Ready" : "pod not Ready";
+    default:
+      return undefined;
+  }
+}
+
+/** The workload alone on one node, one replica, behind its Service (one made up if none selects it). */
 function runWorkload(
   w: DeclaredWorkload,
   manifests: ManifestObject[],
   s: RunSettings,
 ): { events: RunEvent[] } {
-  const build = (deadlockAt: number | undefined): Scenario => {
-    const object = structuredClone(w.manifest.object) as KubeObject;
-    if (object.kind === "Deployment" || object.kind === "ReplicaSet" || object.kind === "StatefulSet")
-      object.spec.replicas = 1;
-    if (object.kind === "Pod") delete object.spec.nodeName;
-    const labels = w.labels;
-    const services = manifests.filter(
-      (m) =>
-        m.object.kind === "Service" &&
-        (m.object.metadata.namespace ?? "default") === w.namespace &&
-        matchesMap(m.object.spec.selector, labels),
-    );
-    if (services.length === 0 && Object.keys(labels).length > 0) {
-      const svc: Service = {
-        kind: "Service",
-        metadata: { name: `${w.name}-probes`, namespace: w.namespace },
-        spec: { selector: labels, ports: [{ port: 80 }] },
-      };
-      services.push({ object: svc, kind: "Service", pos: w.manifest.pos });
-    }
-    return {
-      name: `probes-${w.name}`,
-      file: w.manifest.pos.file,
-      kubernetesVersion: "1.37",
-      seed: 1,
-      duration: s.forSeconds + 10,
-      start: "created",
-      nodes: [
-        {
-          name: "worker-1",
-          labels: {},
-          taints: [],
-          capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: KUBELET_MAX_PODS },
-        },
-      ],
-      manifests: [{ ...w.manifest, object }, ...services],
-      ignored: [],
-      notModelled: [],
-      controlPlane: {},
-      kubelet: { probeSchedule: s.probeSchedule, crashLoopBackOff: s.crashLoopBackOff },
-      behaviour: { [w.name]: { bootSeconds: s.bootSeconds, readyAfterSeconds: s.readyAfterSeconds } },
-      timeline:
-        deadlockAt === undefined
-          ? []
-          : [
-              {
-                at: deadlockAt,
-                do: "deadlock",
-                pod: `${w.kind}/${w.name}[0]`,
-                target: {
-                  namespace: w.namespace,
-                  kind: w.kind as NonNullable<Scenario["timeline"][number]["target"]>["kind"],
-                  workload: w.name,
-                  ...(w.kind === "Pod" ? {} : { index: 0 }),
-                },
-                pos: w.manifest.pos,
-              },
-            ],
-      extra: {},
-    };
-  };
   const firstStart = (events: TraceEvent[]) => events.find((e) => e.type === "ContainerStarted")?.t ?? 0;
-  let result = simulate(build(undefined));
+  let result = simulate(scenarioFor(w, manifests, s, undefined));
   const t0 = firstStart(result.events);
-  if (s.deadlockAtSeconds !== undefined) result = simulate(build(t0 + s.deadlockAtSeconds));
+  if (s.deadlockAtSeconds !== undefined)
+    result = simulate(scenarioFor(w, manifests, s, t0 + s.deadlockAtSeconds));
   const thresholds = new Map<string, number>(
     w.spec.containers.flatMap((c) =>
       (["startup", "liveness", "readiness"] as const).flatMap((type) => {
@@ -252,51 +292,13 @@ function runWorkload(
     ),
   );
   const events: RunEvent[] = [];
-  /** Readiness passing shows as "added to endpoints" unless --verbose. */
+  /** Readiness passing shows as "added to endpoints" unless --verbose: those events are details. */
   const hidden = new Set<number>();
   for (const e of result.events) {
     const t = Math.round((e.t - t0) * 1e6) / 1e6;
     if (t < 0 || t > s.forSeconds) continue;
-    let text: string | undefined;
-    switch (e.type) {
-      case "ContainerStarted":
-        text =
-          e.restartCount === 0
-            ? `container ${e.container} started`
-            : `container ${e.container} restarted (restartCount ${e.restartCount})`;
-        break;
-      case "ProbeSucceeded":
-        text = e.probe === "startup" ? "startup passed, the other two begin" : `${e.probe} passed`;
-        if (e.probe === "readiness") hidden.add(events.length);
-        break;
-      case "ProbeFailed":
-        text = `${e.probe} failed (${e.consecutive} in a row)`;
-        break;
-      case "EndpointReady":
-        text = "added to endpoints";
-        break;
-      case "EndpointNotReady":
-        text = "removed from endpoints, still running";
-        break;
-      case "ContainerKilled":
-        text = `${e.probe} failed ${thresholds.get(`${e.container}/${e.probe}`) ?? "?"}x: restart`;
-        break;
-      case "ContainerExited":
-        text = `container ${e.container} exited with code ${e.exitCode}`;
-        break;
-      case "BackOff":
-        text = `CrashLoopBackOff: the restart waits ${e.delaySeconds}s`;
-        break;
-      case "FaultInjected":
-        text = e.do === "deadlock" ? "the process deadlocks" : e.do;
-        break;
-      case "PodReady":
-      case "PodNotReady":
-        text = e.type === "PodReady" ? "pod Ready" : "pod not Ready";
-        break;
-      default:
-        break;
-    }
+    const text = textOf(e, thresholds);
+    if (e.type === "ProbeSucceeded" && e.probe === "readiness") hidden.add(events.length);
     if (text)
       events.push({
         t,

@@ -4,6 +4,7 @@
 
 import { closeSync, fstatSync, openSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import { parseReportInclude, type ReportInclude } from "../report/privacy.ts";
 import { systemMessage, UsageError } from "./io.ts";
 
 /**
@@ -89,4 +90,17 @@ function canonical(path: string): string {
       return resolve(path);
     }
   }
+}
+
+/** `--report-include`, with `--report` only. */
+export function reportIncludeOf(opts: { report?: string; reportInclude?: string }): Set<ReportInclude> {
+  let include: Set<ReportInclude>;
+  try {
+    include = parseReportInclude(opts.reportInclude);
+  } catch (e) {
+    throw new UsageError(`--report-include: ${(e as Error).message}`);
+  }
+  if (opts.reportInclude !== undefined && opts.report === undefined)
+    throw new UsageError("--report-include goes with --report");
+  return include;
 }

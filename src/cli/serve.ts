@@ -9,6 +9,7 @@ import { EventBudgetExceeded } from "../engine/engine.ts";
 import { formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
 import { formatDuration } from "../load/units.ts";
 import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
+import type { Scenario } from "../scenario/types.ts";
 import { kubeconfig, type Serving, startServe } from "../serve/index.ts";
 import { timeString } from "../serve/time.ts";
 import { durationFlag } from "./duration-flag.ts";
@@ -48,98 +49,120 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       "--max-requests <n>",
       `simulated requests one run may send (default ${count(DEFAULT_BUDGET.maxRequests)})`,
     )
-    .action(async (file: string, opts: ServeFlags) => {
-      const seed = parseSeed(opts.seed);
-      const budget: Budget = {
-        maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
-        maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
-      };
-      const speed = opts.speed === undefined ? undefined : Number(opts.speed);
-      if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) {
-        throw new UsageError(`--speed: "${opts.speed}" is not a positive number`);
-      }
-      if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535)
-        throw new UsageError(`--port: "${opts.port}" is not a port number (0 to 65535)`);
-      let scenario: ReturnType<typeof loadScenarioFile>;
-      try {
-        scenario = loadScenarioFile(file);
-      } catch (error) {
-        if (error instanceof LoadError) {
-          io.err(`${formatLoadError(error)}\n`);
-          setExit(EXIT_BAD_INPUT);
-          return;
-        }
-        throw error;
-      }
-      // Refused before it runs, as `faultline simulate` refuses it (src/run/budget.ts).
-      const over = overBudget(estimateWork(scenario), budget);
-      if (over) throw new UsageError(`${file}: ${over}`);
-      let at = speed === undefined ? scenario.duration : 0;
-      if (opts.at !== undefined) {
-        at = durationFlag("--at", opts.at);
-        if (at < 0 || at > scenario.duration) {
-          throw new UsageError(
-            `--at: ${opts.at} is outside the run (0 to its duration, ${formatDuration(scenario.duration)})`,
-          );
-        }
-      }
-      let serving: Serving;
-      try {
-        serving = await startServe(scenario, {
-          at,
-          port: Number(opts.port),
-          ...(speed !== undefined ? { speed } : {}),
-          ...(seed !== undefined ? { seed } : {}),
-          maxEvents: budget.maxEvents,
-        });
-      } catch (error) {
-        if (error instanceof EventBudgetExceeded) {
-          throw new UsageError(
-            `${file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${formatDuration(Math.round(error.at))}`}; raise it with --max-events ${error.maxEvents * 4}`,
-          );
-        }
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "EADDRINUSE" || code === "EACCES") {
-          throw new UsageError(`--port: cannot listen on 127.0.0.1:${opts.port} (${code})`);
-        }
-        throw error;
-      }
-      const path =
-        opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
-      try {
-        writeFileSync(path, kubeconfig(scenario.name, serving.url));
-      } catch (error) {
-        await serving.stop();
-        throw new UsageError(
-          `--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`,
-        );
-      }
-      const clock = speed === undefined ? "frozen" : `playing at ${speed}×`;
-      io.out(
-        [
-          `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
-          `serving the simulated cluster, read-only, on ${serving.url}`,
-          `kubeconfig: ${path}`,
-          "",
-          `  export KUBECONFIG=${path}`,
-          "  kubectl get nodes,pods -o wide",
-          "",
-          `clock: curl ${serving.url}/faultline/v1/clock; curl -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
-          `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
-          "",
-        ].join("\n"),
+    .action((file: string, opts: ServeFlags) => serveCommand(io, setExit, file, opts));
+}
+
+async function serveCommand(
+  io: Io,
+  setExit: (code: number) => void,
+  file: string,
+  opts: ServeFlags,
+): Promise<void> {
+  const seed = parseSeed(opts.seed);
+  const budget: Budget = {
+    maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+    maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+  };
+  const speed = opts.speed === undefined ? undefined : Number(opts.speed);
+  if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) {
+    throw new UsageError(`--speed: "${opts.speed}" is not a positive number`);
+  }
+  if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535)
+    throw new UsageError(`--port: "${opts.port}" is not a port number (0 to 65535)`);
+  let scenario: ReturnType<typeof loadScenarioFile>;
+  try {
+    scenario = loadScenarioFile(file);
+  } catch (error) {
+    if (error instanceof LoadError) {
+      io.err(`${formatLoadError(error)}\n`);
+      setExit(EXIT_BAD_INPUT);
+      return;
+    }
+    throw error;
+  }
+  // Refused before it runs, as `faultline simulate` refuses it (src/run/budget.ts).
+  const over = overBudget(estimateWork(scenario), budget);
+  if (over) throw new UsageError(`${file}: ${over}`);
+  let at = speed === undefined ? scenario.duration : 0;
+  if (opts.at !== undefined) {
+    at = durationFlag("--at", opts.at);
+    if (at < 0 || at > scenario.duration) {
+      throw new UsageError(
+        `--at: ${opts.at} is outside the run (0 to its duration, ${formatDuration(scenario.duration)})`,
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
-      await serving.stop();
-      if (opts.kubeconfigOut === undefined) rmSync(path, { force: true });
-      io.err("faultline serve: stopped\n");
-    });
+    }
+  }
+  const serving = await startServing(file, scenario, opts, {
+    at,
+    port: Number(opts.port),
+    ...(speed !== undefined ? { speed } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    maxEvents: budget.maxEvents,
+  });
+  const path = opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
+  try {
+    writeFileSync(path, kubeconfig(scenario.name, serving.url));
+  } catch (error) {
+    await serving.stop();
+    throw new UsageError(`--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  io.out(banner(scenario, serving, at, speed, path));
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await serving.stop();
+  if (opts.kubeconfigOut === undefined) rmSync(path, { force: true });
+  io.err("faultline serve: stopped\n");
+}
+
+/** The API server started, its failures said as the flag that caused them. */
+async function startServing(
+  file: string,
+  scenario: Scenario,
+  opts: ServeFlags,
+  options: Parameters<typeof startServe>[1],
+): Promise<Serving> {
+  try {
+    return await startServe(scenario, options);
+  } catch (error) {
+    if (error instanceof EventBudgetExceeded) {
+      throw new UsageError(
+        `${file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${formatDuration(Math.round(error.at))}`}; raise it with --max-events ${error.maxEvents * 4}`,
+      );
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES") {
+      throw new UsageError(`--port: cannot listen on 127.0.0.1:${opts.port} (${code})`);
+    }
+    throw error;
+  }
+}
+
+/** What serve prints once it listens: where, the kubeconfig, and how to drive its clock. */
+function banner(
+  scenario: Scenario,
+  serving: Serving,
+  at: number,
+  speed: number | undefined,
+  path: string,
+): string {
+  const clock = speed === undefined ? "frozen" : `playing at ${speed}×`;
+  return [
+    `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
+    `serving the simulated cluster, read-only, on ${serving.url}`,
+    `kubeconfig: ${path}`,
+    "",
+    `  export KUBECONFIG=${path}`,
+    "  kubectl get nodes,pods -o wide",
+    "",
+    `clock: curl ${serving.url}/faultline/v1/clock; curl -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+    `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
+    "",
+  ].join("\n");
 }

@@ -10,7 +10,7 @@ import { UnsupportedFault } from "../faults/faults.ts";
 import { formatDuration, formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { jsonChunks } from "../report/json.ts";
-import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
+import { type ReportInclude, redactForReport } from "../report/privacy.ts";
 import { timelineChunks } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
 import { type PullLevers, type SimulationResult, simulate } from "../run/simulate.ts";
@@ -19,7 +19,7 @@ import type { VariantRun } from "../whatif/index.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
 import { progressLine } from "./progress.ts";
-import { checkReportPath, writeReportFile } from "./report-file.ts";
+import { checkReportPath, reportIncludeOf, writeReportFile } from "./report-file.ts";
 
 interface Options {
   seed?: string;
@@ -74,103 +74,138 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       "--max-requests <n>",
       `simulated requests one run may send, retries included (default ${count(DEFAULT_BUDGET.maxRequests)})`,
     )
-    .action(async (file: string | undefined, opts: Options) => {
-      if (file === undefined && opts.cluster === undefined)
-        throw new UsageError("simulate needs a scenario file, or --cluster DUMP");
-      if (opts.cluster !== undefined && opts.cluster !== "-" && !existsSync(opts.cluster))
-        throw new UsageError(`--cluster: ${opts.cluster}: no such file or folder`);
-      const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
-      if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
-        throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
-      let shown = file ?? opts.cluster!;
-      /** --redact's pseudonyms, for what the command line names (a file, a --vary key's workload). */
-      let rename = (text: string) => text;
-      const seed = parseSeed(opts.seed);
-      const budget: Budget = {
-        maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
-        maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
-      };
-      let include: Set<ReportInclude>;
-      try {
-        include = parseReportInclude(opts.reportInclude);
-      } catch (e) {
-        throw new UsageError(`--report-include: ${(e as Error).message}`);
-      }
-      if (opts.reportInclude !== undefined && opts.report === undefined)
-        throw new UsageError("--report-include goes with --report");
-      let whatif: typeof import("../whatif/index.ts") | undefined;
-      try {
-        let scenario = loadScenarioFile(file, {
-          ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
-          ...(opts.kubernetesVersion === undefined ? {} : { kubernetesVersion: opts.kubernetesVersion }),
-        });
-        if (opts.report !== undefined)
-          checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
-        if (opts.redact) {
-          const { redactScenario } = await import("../load/redact.ts");
-          const redacted = redactScenario(scenario);
-          scenario = redacted.scenario;
-          rename = redacted.rename;
-          shown = rename(shown);
-        }
-        // The levers rerun a scenario with callers; the --vary variants never pull them.
-        whatif = scenario.traffic || opts.vary !== undefined ? await import("../whatif/index.ts") : undefined;
-        const runner = new Runner(io, shown, budget, seed, whatif?.pullLevers);
-        if (dumpTime !== undefined) {
-          if (dumpTime > scenario.duration)
-            throw new UsageError(
-              `--dump-at ${opts.dumpAt}: after the end of the scenario (${formatDuration(scenario.duration)})`,
-            );
-          runner.check(scenario);
-          const { dumpAt, formatDump } = await import("../serve/dump.ts");
-          const items = dumpAt(scenario, dumpTime, {
-            ...(seed === undefined ? {} : { seed }),
-            maxEvents: budget.maxEvents,
-          });
-          print(io, shown, () => formatDump(items, opts.json ? "json" : "yaml"), opts.json);
-          return;
-        }
-        if (whatif && opts.vary !== undefined) {
-          const { applyVariation, formatVariants, parseVary } = whatif;
-          // A key naming a workload (behaviour.web.bootSeconds) names it as the redacted scenario does.
-          const parsed = parseVary(opts.vary);
-          const { values } = parsed;
-          const key = parsed.key.replace(
-            /^(behaviour\.)(.+)(\.[^.]+)$/,
-            (_, a, name, b) => a + rename(name) + b,
-          );
-          const variants = values.map((v) => ({
-            label: `${key}=${v}`,
-            scenario: applyVariation(scenario, key, v),
-          }));
-          for (const v of variants) runner.check(v.scenario, v.label);
-          const runs: VariantRun[] = variants.map((v, i) => ({
-            variant: v.label,
-            result: runner.run(v.scenario, `${v.label} (${i + 1} of ${variants.length})`, false),
-          }));
-          print(io, shown, () => formatVariants(scenario.name, runs, opts.json ?? false), opts.json);
-          if (opts.report !== undefined && runs[0])
-            await writeReport(io, opts.report, scenario, runs, include, budget, { key, values });
-          return;
-        }
-        runner.check(scenario);
-        const result = runner.run(scenario, scenario.name, true);
-        const allLeases = opts.allLeases ?? false;
-        if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), "json");
-        else writeChunks(io, timelineChunks(result, scenario, { allLeases }), "text");
-        if (opts.report !== undefined)
-          await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
-      } catch (error) {
-        if (error instanceof LoadError) {
-          io.err(`${formatLoadError(error)}\n`);
-          setExit(EXIT_BAD_INPUT);
-          return;
-        }
-        if (error instanceof UnsupportedFault) throw new UsageError(`${shown}: ${error.message}`);
-        if (whatif && error instanceof whatif.VaryError) throw new UsageError(error.message);
-        throw error;
-      }
-    });
+    .action((file: string | undefined, opts: Options) => simulateCommand(io, setExit, file, opts));
+}
+
+/** The flags read before anything is loaded, each mistake a usage error (in the order they are checked). */
+function readFlags(file: string | undefined, opts: Options) {
+  if (file === undefined && opts.cluster === undefined)
+    throw new UsageError("simulate needs a scenario file, or --cluster DUMP");
+  if (opts.cluster !== undefined && opts.cluster !== "-" && !existsSync(opts.cluster))
+    throw new UsageError(`--cluster: ${opts.cluster}: no such file or folder`);
+  const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
+  if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
+    throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
+  const seed = parseSeed(opts.seed);
+  const budget: Budget = {
+    maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+    maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+  };
+  const include = reportIncludeOf(opts);
+  return { dumpTime, seed, budget, include };
+}
+
+type Flags = ReturnType<typeof readFlags>;
+type WhatIfModule = typeof import("../whatif/index.ts");
+
+/** The scenario as loaded (and redacted with --redact), with the name the outputs give its file. */
+async function loadForRun(file: string | undefined, opts: Options, shown: string) {
+  let scenario = loadScenarioFile(file, {
+    ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
+    ...(opts.kubernetesVersion === undefined ? {} : { kubernetesVersion: opts.kubernetesVersion }),
+  });
+  if (opts.report !== undefined)
+    checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);
+  /** --redact's pseudonyms, for what the command line names (a file, a --vary key's workload). */
+  let rename = (text: string) => text;
+  if (opts.redact) {
+    const { redactScenario } = await import("../load/redact.ts");
+    const redacted = redactScenario(scenario);
+    scenario = redacted.scenario;
+    rename = redacted.rename;
+  }
+  return { scenario, rename, shown: rename(shown) };
+}
+
+async function simulateCommand(
+  io: Io,
+  setExit: (code: number) => void,
+  file: string | undefined,
+  opts: Options,
+): Promise<void> {
+  const flags = readFlags(file, opts);
+  const { budget, include, seed } = flags;
+  let shown = file ?? opts.cluster!;
+  let whatif: WhatIfModule | undefined;
+  try {
+    const loaded = await loadForRun(file, opts, shown);
+    const { scenario } = loaded;
+    shown = loaded.shown;
+    // The levers rerun a scenario with callers; the --vary variants never pull them.
+    whatif = scenario.traffic || opts.vary !== undefined ? await import("../whatif/index.ts") : undefined;
+    const runner = new Runner(io, shown, budget, seed, whatif?.pullLevers);
+    if (flags.dumpTime !== undefined) return await printDumpAt(io, runner, scenario, flags, opts, shown);
+    if (whatif && opts.vary !== undefined)
+      return await runVariants(io, runner, whatif, { ...loaded, shown }, flags, opts);
+    runner.check(scenario);
+    const result = runner.run(scenario, scenario.name, true);
+    const allLeases = opts.allLeases ?? false;
+    if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), "json");
+    else writeChunks(io, timelineChunks(result, scenario, { allLeases }), "text");
+    if (opts.report !== undefined)
+      await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
+  } catch (error) {
+    if (error instanceof LoadError) {
+      io.err(`${formatLoadError(error)}\n`);
+      setExit(EXIT_BAD_INPUT);
+      return;
+    }
+    if (error instanceof UnsupportedFault) throw new UsageError(`${shown}: ${error.message}`);
+    if (whatif && error instanceof whatif.VaryError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** --dump-at: the cluster at that time of the run, as kubectl get -o yaml (or json) prints a List. */
+async function printDumpAt(
+  io: Io,
+  runner: Runner,
+  scenario: Scenario,
+  flags: Flags,
+  opts: Options,
+  shown: string,
+): Promise<void> {
+  const dumpTime = flags.dumpTime!;
+  if (dumpTime > scenario.duration)
+    throw new UsageError(
+      `--dump-at ${opts.dumpAt}: after the end of the scenario (${formatDuration(scenario.duration)})`,
+    );
+  runner.check(scenario);
+  const { dumpAt, formatDump } = await import("../serve/dump.ts");
+  const items = dumpAt(scenario, dumpTime, {
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    maxEvents: flags.budget.maxEvents,
+  });
+  print(io, shown, () => formatDump(items, opts.json ? "json" : "yaml"), opts.json);
+}
+
+/** --vary: one run per value, side by side (and the report of them all with --report). */
+async function runVariants(
+  io: Io,
+  runner: Runner,
+  whatif: WhatIfModule,
+  loaded: { scenario: Scenario; rename: (text: string) => string; shown: string },
+  flags: Flags,
+  opts: Options,
+): Promise<void> {
+  const { scenario, rename, shown } = loaded;
+  const { applyVariation, formatVariants, parseVary } = whatif;
+  // A key naming a workload (behaviour.web.bootSeconds) names it as the redacted scenario does.
+  const parsed = parseVary(opts.vary!);
+  const { values } = parsed;
+  const key = parsed.key.replace(/^(behaviour\.)(.+)(\.[^.]+)$/, (_, a, name, b) => a + rename(name) + b);
+  const variants = values.map((v) => ({
+    label: `${key}=${v}`,
+    scenario: applyVariation(scenario, key, v),
+  }));
+  for (const v of variants) runner.check(v.scenario, v.label);
+  const runs: VariantRun[] = variants.map((v, i) => ({
+    variant: v.label,
+    result: runner.run(v.scenario, `${v.label} (${i + 1} of ${variants.length})`, false),
+  }));
+  print(io, shown, () => formatVariants(scenario.name, runs, opts.json ?? false), opts.json);
+  if (opts.report !== undefined && runs[0])
+    await writeReport(io, opts.report, scenario, runs, flags.include, flags.budget, { key, values });
 }
 
 /** Runs within the budget: refused before it starts when the estimate is over, stopped when it goes past. */

@@ -120,11 +120,15 @@ const NODE_CONTROLLER: Source = { component: "node-controller" };
 
 /** The Events one trace event stands for, at the moment it happened (the store as it is then). */
 export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
-  const v = minor(ctx.version);
+  return nodeRecorded(ctx, e) ?? controllerRecorded(ctx, e) ?? kubeletRecorded(ctx, e) ?? [];
+}
+
+const kubelet = (host: string | undefined): Source => ({ component: "kubelet", ...(host ? { host } : {}) });
+
+/** What the node lifecycle controller and a node's kubelet record of the node itself. */
+function nodeRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined {
   const t = e.t;
-  const kubelet = (host: string | undefined): Source => ({ component: "kubelet", ...(host ? { host } : {}) });
   const name = e.object.slice(e.object.lastIndexOf("/") + 1);
-  const ns = e.object.split("/")[1] ?? "";
   switch (e.type) {
     case "NodeNotReady":
       // RecordNodeStatusChange (pkg/controller/util/node/controller_utils.go), node lifecycle controller.
@@ -169,6 +173,31 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
         `Node ${name} event: Removing Node ${name} from Controller`,
         NODE_CONTROLLER,
       );
+    case "FaultInjected":
+      // A kubelet that starts records "Starting kubelet." (kubelet.go initializeModules).
+      if ((e.do === "kubelet-start" || e.do === "power-on") && e.node) {
+        return one(
+          t,
+          nodeRef(ctx, e.node, "kubelet"),
+          "Normal",
+          "Starting",
+          "Starting kubelet.",
+          kubelet(e.node),
+        );
+      }
+      return [];
+    default:
+      return undefined;
+  }
+}
+
+/** What the controllers and kube-scheduler record on a pod (evictions, deletes, binding, volumes). */
+function controllerRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined {
+  const v = minor(ctx.version);
+  const t = e.t;
+  const name = e.object.slice(e.object.lastIndexOf("/") + 1);
+  const ns = e.object.split("/")[1] ?? "";
+  switch (e.type) {
     case "PodNotReady":
       // MarkPodsNotReady (controller_utils.go) records NodeNotReady on each pod it marks.
       if (e.by !== "node-lifecycle-controller") return [];
@@ -206,6 +235,39 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
         proseOf(e).message,
         "Scheduling",
       );
+    case "VolumeAttached": {
+      // The attach/detach controller's reconciler records on each pod that uses the volume.
+      const [claimNs = "", podName = ""] = [e.claim.split("/")[0], e.pod.split("/").at(-1)];
+      const message = `AttachVolume.Attach succeeded for volume "${volumeOf(ctx, e.claim)}" `;
+      return one(
+        t,
+        podRef(ctx, `Pod/${claimNs}/${podName}`),
+        "Normal",
+        "SuccessfulAttachVolume",
+        message,
+        ATTACH_DETACH,
+      );
+    }
+    case "FailedAttachVolume": {
+      const volume = volumeOf(ctx, e.claim);
+      const message =
+        e.prefix === "Waiting for detach"
+          ? `Waiting for detach for volume "${volume}" Volume is already exclusively attached to one node, waiting on detach before it can be attached to another node`
+          : `Multi-Attach error for volume "${volume}" Volume is already exclusively attached to one node and can't be attached to another`;
+      return one(t, podRef(ctx, e.object), "Warning", "FailedAttachVolume", message, ATTACH_DETACH);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What a pod's kubelet records of its containers (starts, kills, probes, back-off). */
+function kubeletRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined {
+  const v = minor(ctx.version);
+  const t = e.t;
+  const name = e.object.slice(e.object.lastIndexOf("/") + 1);
+  const ns = e.object.split("/")[1] ?? "";
+  switch (e.type) {
     case "ContainerStarted": {
       // startContainer (pkg/kubelet/kuberuntime/kuberuntime_container.go): Created, then Started.
       const ref = containerRef(ctx, e.object, e.container);
@@ -237,42 +299,8 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
       const message = `Back-off restarting failed container ${e.container} in pod ${name}_${ns}(${ref?.uid ?? ""})`;
       return one(t, ref, "Warning", "BackOff", message, kubelet(e.node));
     }
-    case "VolumeAttached": {
-      // The attach/detach controller's reconciler records on each pod that uses the volume.
-      const [claimNs = "", podName = ""] = [e.claim.split("/")[0], e.pod.split("/").at(-1)];
-      const message = `AttachVolume.Attach succeeded for volume "${volumeOf(ctx, e.claim)}" `;
-      return one(
-        t,
-        podRef(ctx, `Pod/${claimNs}/${podName}`),
-        "Normal",
-        "SuccessfulAttachVolume",
-        message,
-        ATTACH_DETACH,
-      );
-    }
-    case "FailedAttachVolume": {
-      const volume = volumeOf(ctx, e.claim);
-      const message =
-        e.prefix === "Waiting for detach"
-          ? `Waiting for detach for volume "${volume}" Volume is already exclusively attached to one node, waiting on detach before it can be attached to another node`
-          : `Multi-Attach error for volume "${volume}" Volume is already exclusively attached to one node and can't be attached to another`;
-      return one(t, podRef(ctx, e.object), "Warning", "FailedAttachVolume", message, ATTACH_DETACH);
-    }
-    case "FaultInjected":
-      // A kubelet that starts records "Starting kubelet." (kubelet.go initializeModules).
-      if ((e.do === "kubelet-start" || e.do === "power-on") && e.node) {
-        return one(
-          t,
-          nodeRef(ctx, e.node, "kubelet"),
-          "Normal",
-          "Starting",
-          "Starting kubelet.",
-          kubelet(e.node),
-        );
-      }
-      return [];
     default:
-      return [];
+      return undefined;
   }
 }
 
