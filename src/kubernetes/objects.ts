@@ -1,27 +1,22 @@
 // The Kubernetes objects the models read and write, with the fields they use. Field names and
 // shapes follow the Kubernetes API (k8s.io/api core/v1, apps/v1, policy/v1, coordination/v1,
 // discovery/v1, storage/v1) so that real manifests load unchanged. Times are virtual seconds.
-// One file over 400 lines on purpose: type declarations only, read as one union (KubeObject), in the
-// order of the API groups; splitting them would scatter what a reader compares side by side.
+// Three sections live in siblings re-exported here: ObjectMeta and label selectors (objects-meta.ts),
+// affinity and topology spread (objects-affinity.ts), storage (objects-storage.ts).
 
-export interface ObjectMeta {
-  name: string;
-  namespace?: string;
-  uid?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  creationTimestamp?: number;
-  deletionTimestamp?: number;
-  deletionGracePeriodSeconds?: number;
-  ownerReferences?: OwnerReference[];
-  generateName?: string;
-}
+export * from "./objects-affinity.ts";
+export * from "./objects-meta.ts";
+export * from "./objects-storage.ts";
 
-export interface OwnerReference {
-  kind: string;
-  name: string;
-  controller?: boolean;
-}
+import type { Affinity, TopologySpreadConstraint } from "./objects-affinity.ts";
+import type { LabelSelector, ObjectMeta } from "./objects-meta.ts";
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  PersistentVolumeClaimTemplate,
+  StorageClass,
+  VolumeAttachment,
+} from "./objects-storage.ts";
 
 export type TaintEffect = "NoSchedule" | "PreferNoSchedule" | "NoExecute";
 
@@ -88,17 +83,6 @@ export interface Lease {
   spec: { holderIdentity: string; leaseDurationSeconds: number; renewTime: number };
 }
 
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
-
 export interface HTTPGetAction {
   path?: string;
   port: number | string;
@@ -145,76 +129,6 @@ export interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   lifecycle?: { preStop?: LifecycleHandler };
-}
-
-export interface WeightedPodAffinityTerm {
-  weight: number;
-  podAffinityTerm: PodAffinityTerm;
-}
-
-export interface PodAffinityTerm {
-  labelSelector?: LabelSelector;
-  topologyKey: string;
-  /** Namespaces the term selects pods in; with neither this nor namespaceSelector, the pod's own. */
-  namespaces?: string[];
-  /** Namespaces by their labels; `{}` selects every namespace. */
-  namespaceSelector?: LabelSelector;
-}
-
-export interface PodAffinity {
-  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
-  preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
-}
-
-/** A node selector requirement (core/v1 NodeSelectorRequirement): Gt and Lt compare integers. */
-export interface NodeSelectorRequirement {
-  key: string;
-  operator: "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt";
-  values?: string[];
-}
-
-/** One term of a node selector: its requirements are ANDed. */
-export interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  /** Only `metadata.name` is a node field (nodeaffinity.extractNodeFields). */
-  matchFields?: NodeSelectorRequirement[];
-}
-
-/** A node selector (core/v1 NodeSelector): its terms are ORed. */
-export interface NodeSelector {
-  nodeSelectorTerms: NodeSelectorTerm[];
-}
-
-export interface PreferredSchedulingTerm {
-  /** 1–100 */
-  weight: number;
-  preference: NodeSelectorTerm;
-}
-
-export interface NodeAffinity {
-  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
-  preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
-}
-
-export interface Affinity {
-  nodeAffinity?: NodeAffinity;
-  podAffinity?: PodAffinity;
-  podAntiAffinity?: PodAffinity;
-}
-
-export interface TopologySpreadConstraint {
-  maxSkew: number;
-  topologyKey: string;
-  whenUnsatisfiable: "DoNotSchedule" | "ScheduleAnyway";
-  labelSelector?: LabelSelector;
-  /** Pod label keys whose values (the pod's own) are ANDed into the selector (1.27+ beta). */
-  matchLabelKeys?: string[];
-  /** With fewer eligible domains than this, the global minimum counts as 0. */
-  minDomains?: number;
-  /** Honor (default): only nodes matching the pod's node selector and required affinity count. */
-  nodeAffinityPolicy?: "Honor" | "Ignore";
-  /** Ignore (default): tainted nodes count too. */
-  nodeTaintsPolicy?: "Honor" | "Ignore";
 }
 
 export interface Volume {
@@ -310,68 +224,6 @@ export interface DaemonSet {
   spec: { selector: LabelSelector; template: PodTemplateSpec };
 }
 
-export interface PersistentVolumeClaimTemplate {
-  /** getPersistentVolumeClaims copies the template's annotations into each claim */
-  metadata: { name: string; annotations?: Record<string, string> };
-  /** the claims' spec (getPersistentVolumeClaims copies it): class, request, access modes */
-  spec: { accessModes?: string[]; storageClassName?: string; storage?: number };
-}
-
-export interface PersistentVolumeClaim {
-  kind: "PersistentVolumeClaim";
-  metadata: ObjectMeta & { namespace: string };
-  spec: {
-    accessModes: string[];
-    /** absent: the cluster's default StorageClass; "": no class (bind to a PV without one) */
-    storageClassName?: string;
-    /** the PersistentVolume to bind to, when set by the user or the binder */
-    volumeName?: string;
-    /** bytes requested (resources.requests.storage) */
-    storage?: number;
-  };
-  /** written by the PersistentVolume controller when it binds the claim */
-  status?: { phase: "Pending" | "Bound" | "Lost" };
-}
-
-/** core/v1 PersistentVolume (cluster-scoped), with what binding and scheduling read. */
-export interface PersistentVolume {
-  kind: "PersistentVolume";
-  metadata: ObjectMeta;
-  spec: {
-    /** bytes (capacity.storage) */
-    capacity: number;
-    accessModes: string[];
-    /** the claim this volume is bound or reserved to */
-    claimRef?: { namespace: string; name: string; uid?: string };
-    /** the nodes that can reach the volume (a zonal disk: its zone) */
-    nodeAffinity?: { required: NodeSelector };
-    storageClassName?: string;
-    persistentVolumeReclaimPolicy: "Retain" | "Delete" | "Recycle";
-    volumeMode: "Filesystem" | "Block";
-  };
-  /** Available until the PersistentVolume controller binds it (absent: Available) */
-  status?: { phase: "Pending" | "Available" | "Bound" | "Released" | "Failed" };
-}
-
-/** core/v1 TopologySelectorTerm: a StorageClass's allowedTopologies term. */
-export interface TopologySelectorTerm {
-  matchLabelExpressions: { key: string; values: string[] }[];
-}
-
-/** storage.k8s.io/v1 StorageClass (cluster-scoped): its fields sit beside metadata, not in a spec. */
-export interface StorageClass {
-  kind: "StorageClass";
-  metadata: ObjectMeta;
-  provisioner: string;
-  parameters?: Record<string, string>;
-  /** Delete (the API's default) or Retain */
-  reclaimPolicy: "Delete" | "Retain";
-  /** Immediate (the API's default) or WaitForFirstConsumer */
-  volumeBindingMode: "Immediate" | "WaitForFirstConsumer";
-  allowedTopologies?: TopologySelectorTerm[];
-  allowVolumeExpansion?: boolean;
-}
-
 export interface ServicePort {
   name?: string;
   port: number;
@@ -419,14 +271,6 @@ export interface EndpointSlice {
   metadata: ObjectMeta & { namespace: string };
   service: string;
   endpoints: Endpoint[];
-}
-
-/** storage.k8s.io/v1 VolumeAttachment, reduced to what the attach/detach controller tracks. */
-export interface VolumeAttachment {
-  kind: "VolumeAttachment";
-  metadata: ObjectMeta;
-  spec: { nodeName: string; claim: string };
-  status: { attached: boolean };
 }
 
 export type KubeObject =
