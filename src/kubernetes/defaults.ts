@@ -3,8 +3,18 @@
 
 // The connection pools of the clients callers use: a sibling file, re-exported here.
 export * from "./client-defaults.ts";
+// The kubelet's own defaults (maxPods, the crash-loop back-off): a sibling file, re-exported here and read
+// by scheduler-defaults.ts too (which defaults.ts re-exports, so it cannot import defaults.ts).
+export * from "./kubelet-defaults.ts";
 
 import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "./configuration.ts";
+import {
+  CRASH_LOOP_BACKOFF_INITIAL,
+  CRASH_LOOP_BACKOFF_MAX,
+  KUBELET_MAX_PODS,
+  REDUCED_CRASH_LOOP_BACKOFF_INITIAL,
+  REDUCED_CRASH_LOOP_BACKOFF_MAX,
+} from "./kubelet-defaults.ts";
 
 export function minor(version: KubernetesVersion): number {
   return Number(version.split(".")[1]);
@@ -77,26 +87,10 @@ export interface KubeletSettings {
 }
 
 /**
- * KubeletConfiguration maxPods (--max-pods), 110: SetDefaults_KubeletConfiguration,
- * pkg/kubelet/apis/config/v1beta1/defaults.go; the node's status.capacity.pods.
- */
-export const KUBELET_MAX_PODS = 110;
-
-/**
  * A scenario node's capacity when it gives none: 4 cpu, 16Gi of memory and the kubelet's default
  * maxPods. faultline's own choice (a common cloud worker size), not a Kubernetes default.
  */
 export const DEFAULT_NODE_CAPACITY = { cpu: 4, memory: 16 * 2 ** 30, pods: KUBELET_MAX_PODS } as const;
-
-/** initialCrashLoopBackOff, 10s: pkg/kubelet/kubelet.go. */
-export const CRASH_LOOP_BACKOFF_INITIAL = 10;
-/** MaxCrashLoopBackOff (v1beta1.MaxContainerBackOff), 300s: pkg/kubelet/kubelet.go. */
-export const CRASH_LOOP_BACKOFF_MAX = 300;
-/** reducedInitialCrashLoopBackOff 1s and reducedMaxCrashLoopBackOff 60s (ReduceDefaultCrashLoopBackOffDecay): kubelet.go. */
-export const REDUCED_CRASH_LOOP_BACKOFF_INITIAL = 1;
-export const REDUCED_CRASH_LOOP_BACKOFF_MAX = 60;
-/** An entry older than this (eventTime − lastUpdate) is forgotten (HasExpiredFunc): "10 minutes without any problems". */
-export const CRASH_LOOP_BACKOFF_RESET = 600;
 
 /** The kubelet feature gates the models read: the minor version each appeared in, and each state's default. */
 export const KUBELET_FEATURE_GATES = {

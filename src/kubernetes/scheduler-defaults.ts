@@ -1,6 +1,8 @@
 // kube-scheduler's defaults the model reads, each with its field or constant, value and source
 // (paths relative to the root of the kubernetes/kubernetes repository). Re-exported by defaults.ts.
 
+import { KUBELET_MAX_PODS } from "./kubelet-defaults.ts";
+
 /**
  * The scheduling queue's backoff for a pod that failed to schedule: podInitialBackoffSeconds 1,
  * doubling per attempt to podMaxBackoffSeconds 10 (KubeSchedulerConfiguration,
@@ -27,9 +29,9 @@ export const UNRESOLVABLE_FIT_SINCE_MINOR = 34;
 
 /**
  * The pods a node allows when its allocatable does not say, for the model's LeastAllocated
- * tie-breaker: the kubelet's maxPods default, 110 (pkg/kubelet/apis/config/v1beta1/defaults.go).
+ * tie-breaker: the kubelet's maxPods default (kubelet-defaults.ts), the same constant.
  */
-export const SCORE_DEFAULT_MAX_PODS = 110;
+export const SCORE_DEFAULT_MAX_PODS = KUBELET_MAX_PODS;
 
 /** DefaultNormalizeScore's maximum, framework.MaxNodeScore: 100. */
 export const MAX_NODE_SCORE = 100;
