@@ -29,8 +29,14 @@ export class EventBudgetExceeded extends Error {
 }
 
 export class Engine {
-  /** The current virtual time, seconds on the microsecond grid. */
-  now = 0;
+  /**
+   * The current virtual time, seconds on the microsecond grid. Read-only from outside: it starts where
+   * the constructor puts it and advances only as run() runs events (and reaches its `until`).
+   */
+  get now(): number {
+    return this.clock;
+  }
+  private clock: number;
   /** How many events have run: the benchmark's unit of work. */
   processed = 0;
   /** Events one run may process before EventBudgetExceeded; unbounded by default. */
@@ -48,8 +54,10 @@ export class Engine {
   private current: Timer[] = [];
   private currentNext = 0;
 
-  constructor(seed: number) {
+  /** `startAt`: the clock's first reading (a run with a warm-up starts before t=0). */
+  constructor(seed: number, startAt = 0) {
     this.rng = new Rng(seed);
+    this.clock = quantize(startAt);
   }
 
   /** Run fn at absolute time `at` (never earlier than now), on the microsecond grid. */
@@ -72,21 +80,21 @@ export class Engine {
     let t = quantize(at);
     // A time strictly after now stays strictly after now on the grid (a ticker's "next tick after
     // now" must not round back onto now and run again at the same instant).
-    if (t <= this.now) t = at > this.now ? quantize(this.now + TICK) : this.now;
+    if (t <= this.clock) t = at > this.clock ? quantize(this.clock + TICK) : this.clock;
     timer.at = t;
     timer.cancelled = false;
-    if (t === this.now) this.current.push(timer as Timer);
+    if (t === this.clock) this.current.push(timer as Timer);
     else this.heap.push(t, timer as Timer);
   }
 
   /** Run fn `delay` seconds from now. */
   after(delay: number, fn: () => void): Timer {
-    return this.at(this.now + delay, fn);
+    return this.at(this.clock + delay, fn);
   }
 
   /** Seconds since `t`, on the grid: the one way models ask whether a delay has passed. */
   since(t: number): number {
-    return elapsed(this.now, t);
+    return elapsed(this.clock, t);
   }
 
   cancel(timer: Timer | undefined): void {
@@ -108,17 +116,17 @@ export class Engine {
 
   /** The time of the next queued event (cancelled ones included), or +Infinity. */
   nextAt(): number {
-    return this.currentNext < this.current.length ? this.now : this.heap.peekTime();
+    return this.currentNext < this.current.length ? this.clock : this.heap.peekTime();
   }
 
   /** The next event due by `end`: the heap's of this instant, then this instant's list, then the heap's. */
   private next(end: number): Timer | undefined {
     const heap = this.heap;
     const t = heap.peekTime();
-    if (t <= this.now && t <= end) return heap.pop();
+    if (t <= this.clock && t <= end) return heap.pop();
     const current = this.current;
     if (this.currentNext < current.length) {
-      if (this.now > end) return undefined;
+      if (this.clock > end) return undefined;
       const timer = current[this.currentNext++]!;
       if (this.currentNext === current.length) {
         current.length = 0;
@@ -134,11 +142,11 @@ export class Engine {
     const end = quantize(until);
     for (let top = this.next(end); top !== undefined; top = this.next(end)) {
       if (top.cancelled) continue;
-      this.now = top.at;
-      if (++this.processed > this.maxEvents) throw new EventBudgetExceeded(this.maxEvents, this.now);
-      if ((this.processed & 0xfff) === 0) this.onProgress?.(this.now, this.processed);
+      this.clock = top.at;
+      if (++this.processed > this.maxEvents) throw new EventBudgetExceeded(this.maxEvents, this.clock);
+      if ((this.processed & 0xfff) === 0) this.onProgress?.(this.clock, this.processed);
       top.fn();
     }
-    if (end > this.now) this.now = end;
+    if (end > this.clock) this.clock = end;
   }
 }

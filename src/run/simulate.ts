@@ -80,13 +80,13 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
 }
 
 /** Build and warm up the cluster of a scenario, with its timeline scheduled; the clock is at t=0. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split by the perf/kubelet change landing beside this
 export function createSimulation(scenario: Scenario, options: SimulateOptions = {}): Simulation {
   const seed = options.seed ?? scenario.seed;
   // The values whatif/ shows come from the same resolution (scenario/settings.ts).
   const settings = resolveSettings(scenario);
   const profile = settings.profile;
-  const engine = new Engine(seed);
-  engine.now = -WARM_UP_SECONDS;
+  const engine = new Engine(seed, -WARM_UP_SECONDS);
   Object.assign(engine, options.engine);
   const store = new Store(engine);
   const trace = new Trace(engine);

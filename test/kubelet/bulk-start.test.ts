@@ -32,8 +32,7 @@ function pod(name: string, owner?: string, claim?: string): Pod {
 }
 
 function setUp() {
-  const engine = new Engine(1);
-  engine.now = -10;
+  const engine = new Engine(1, -10);
   const store = new Store(engine);
   const trace = new Trace(engine);
   const ctx = { engine, store, trace };
