@@ -33,6 +33,7 @@ interface Entity {
   dynamicDesired?: () => number;
 }
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split by the perf/kubelet change landing beside this
 export function measureRun(
   result: SimulationResult,
   objects: Objects,

@@ -1,3 +1,4 @@
+// Over 400 lines: split by the perf/kubelet change landing beside this.
 // One pod on one kubelet, as pkg/kubelet/pod_workers.go drives it: its containers start, are
 // probed (prober-manager.ts), killed for a failed probe, exit, restart in place or wait out their
 // back-off (restart.ts), and terminate when the pod is deleted; each change reaches the API through
