@@ -186,7 +186,7 @@ const stories: Record<string, (r: SimulationResult) => void> = {
   },
 };
 
-// Traffic examples (issue 4): what the callers feel; the figures are tested in test/traffic/.
+// Traffic examples: what the callers feel; the figures are tested in test/traffic/.
 stories["traffic-doks-power-off.yaml"] = (r) => {
   const t = r.traffic!;
   expect(t.totals.timeout).toBeGreaterThan(0.01 * t.totals.sent);

@@ -9,7 +9,7 @@
 //
 // Times are compared on the engine's microsecond grid (engine/time.ts `elapsed`): a retry scheduled
 // at exactly eventTime + backoff finds the back-off over, whatever the floating-point sum says
-// (issue 17: `t - exitAt < backoff` true again by rounding made the retry reschedule itself forever).
+// (`t - exitAt < backoff` true again by rounding made the retry reschedule itself forever).
 
 import { elapsed } from "../engine/time.ts";
 import {

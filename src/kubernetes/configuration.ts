@@ -41,10 +41,10 @@ export interface KubeletOverrides {
   nodeLeaseDurationSeconds?: number;
   nodeStatusUpdateFrequency?: number;
   nodeStatusReportFrequency?: number;
-  /** faultline's own: the seed 002 toy kubelet ("period-end") or the real one ("kubernetes"). */
+  /** faultline's own: the toy kubelet of the article "Liveness vs Readiness vs Startup Probe" ("period-end") or the real one ("kubernetes"). */
   probeSchedule?: "kubernetes" | "period-end";
   /**
-   * false (faultline's own) restarts crashed containers without CrashLoopBackOff (seed 002's toy);
+   * false (faultline's own) restarts crashed containers without CrashLoopBackOff (the probe article's toy kubelet);
    * a mapping is KubeletConfiguration's `crashLoopBackOff: {maxContainerRestartPeriod}` (KEP-4603).
    */
   crashLoopBackOff?: boolean | { maxContainerRestartPeriod?: number };

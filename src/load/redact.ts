@@ -1,4 +1,4 @@
-// --redact (issue 12, privacy): the names of namespaces, nodes, workloads, pods, Services, claims and
+// --redact (privacy): the names of namespaces, nodes, workloads, pods, Services, claims and
 // volumes replaced by stable pseudonyms (`ns-1`, `node-3`, `deploy-2`…) so that a run of a real
 // cluster's dump can be shared in a bug report. The scenario's source (its file and every file it
 // read) is rewritten with the pseudonyms and loaded again, so that everything after it (the run, the

@@ -146,7 +146,7 @@ function notReadyAtStart(name: string, d: NotReadyAtStart): string {
 }
 
 /**
- * What a dump does not say and the run assumes (issue 12): the Kubernetes version (the kubelets'
+ * What a dump does not say and the run assumes: the Kubernetes version (the kubelets'
  * unless the scenario or --kubernetes-version gives one) and the control plane's flags (that version's defaults unless the
  * scenario's controlPlane sets them; a managed platform may run others).
  */

@@ -1,4 +1,4 @@
-// A cluster dump's NotReady nodes, as the run starts them at t=0 (issue 12). The controllers of the
+// A cluster dump's NotReady nodes, as the run starts them at t=0. The controllers of the
 // run have been running, as the dumped cluster's had: what they had done is in the dump and is put
 // back as it was, not done again. The node's Ready condition (and, when Unknown, the other
 // conditions the node lifecycle controller sets Unknown with it: tryUpdateNodeHealth), its

@@ -54,7 +54,7 @@ export const STOCK: Profile = {
 };
 
 /**
- * DigitalOcean Kubernetes as seed 001's published experiment measured it (ten runs on three
+ * DigitalOcean Kubernetes as a published experiment (a hard-killed node) measured it (ten runs on three
  * 2-vCPU nodes; a watcher sampled node readiness and the endpoint list twice a second):
  * - NotReady about 2.9s after a hard kill. The platform's detection settings are not published;
  *   a Lease renewed every 0.25s (nodeLeaseDurationSeconds 1), a 0.5s monitor period and a 2.5s

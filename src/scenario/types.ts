@@ -214,7 +214,7 @@ export interface Scenario {
   nodes: NodeSpec[];
   manifests: ManifestObject[];
   ignored: IgnoredObject[];
-  /** The `cluster:` dump the nodes and objects came from (issue 12), if any. */
+  /** The `cluster:` dump the nodes and objects came from, if any. */
   cluster?: ClusterDumpInfo;
   /** Valid fields of the manifests that no model reads (they may change the answer): said, never dropped. */
   notModelled: NotModelledField[];
@@ -224,7 +224,7 @@ export interface Scenario {
   timeline: TimelineStep[];
   /** Raw scenario settings not yet modelled by this version, kept for later stages. */
   extra: Record<string, unknown>;
-  /** Callers of Services (issue 4): every request simulated. Absent or empty: no traffic model. */
+  /** Callers of Services: every request simulated. Absent or empty: no traffic model. */
   traffic?: TrafficSpec[];
   /** Data-plane timings: kube-proxy, load balancer, propagation (over the profile's). */
   network?: NetworkOverrides;
@@ -361,7 +361,7 @@ export interface NetworkOverrides {
   };
   /**
    * Calibrated, not a Kubernetes flag: extra seconds before the data plane sees an endpoint leave
-   * because its node was lost (seed 001 measured ~10s between NotReady and the endpoint update on
+   * because its node was lost (the published experiment on DigitalOcean Kubernetes measured ~10s between NotReady and the endpoint update on
    * an unplanned loss, 0.5s on a drain). 0 in the stock profile.
    */
   nodeLossEndpointDelay?: number;

@@ -1,5 +1,5 @@
 // "Which lever shortens it by how much": the same scenario and seed with one setting changed, for
-// the levers seed 000 lists under "What you actually control" (caller-side health checks, client
+// the levers the article "What happens if a Kubernetes node suddenly disappears?" lists under "What you actually control" (caller-side health checks, client
 // timeouts and retries) and the ones people reach for (traffic policy, the node controller's timer).
 // Each lever is a set of patches (variant.ts), so a pulled lever is validated and defaulted as a file.
 

@@ -1,4 +1,4 @@
-// Budgets (issue 17 point 3): the work a scenario implies is estimated before it runs; what would go
+// Budgets: the work a scenario implies is estimated before it runs; what would go
 // past the budget is refused with one line naming the settings that multiply to it and the flag that
 // raises it (exit 2); an underestimate still ends cleanly at the engine's hard cap.
 
@@ -42,7 +42,7 @@ describe("the estimate, against real runs", () => {
   });
 });
 
-/** Scenarios that would run for hours or exhaust memory (issue 17's list). */
+/** Scenarios that would run for hours or exhaust memory. */
 const ABSURD: [string, string, RegExp][] = [
   [
     "nodeStatusUpdateFrequency 1ms for 168h",

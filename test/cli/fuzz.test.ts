@@ -1,4 +1,4 @@
-// Fuzzing the command line (issue 17, done-when): every example, with its manifests inlined, mutated
+// Fuzzing the command line: every example, with its manifests inlined, mutated
 // at random places (numbers, durations, strings with control characters, wrong types, deleted and
 // unknown keys, duplicated list items), is loaded and run through main(argv, io) with a small budget.
 // Whatever the input, the command ends: exit 0, or exit 2 with one line; never an internal error

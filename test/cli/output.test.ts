@@ -1,4 +1,4 @@
-// What reaches the terminal (issue 17 point 6, second half) and what the package ships (issue 11):
+// What reaches the terminal and what the package ships:
 // control characters from input are escaped in every output; the help speaks of no "seed"
 // documents; the package carries LICENSE and every file the README links to.
 

@@ -1,4 +1,4 @@
-// The shareable report (issue 17 point 7): annotation values (last-applied-configuration included)
+// The shareable report: annotation values (last-applied-configuration included)
 // and exec commands stay out of the page's embedded data unless --report-include asks for them.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// --redact (issue 12): a run of a real cluster's dump shared without its names. Every name of a
+// --redact: a run of a real cluster's dump shared without its names. Every name of a
 // namespace, node, workload, pod, Service, claim and volume of the fixture dump is looked for, as a
 // whole word, in every output: the text, the JSON, the HTML report's data and page, and --dump-at.
 // The pseudonyms are stable (the same run twice gives the same bytes) and consistent (the run from

@@ -1,4 +1,4 @@
-// The process's streams and files (issue 17 point 4), with the real command line: a closed stdout
+// The process's streams and files, with the real command line: a closed stdout
 // ends it quietly with 141, a full disk is one line and exit 2; --report paths that cannot be
 // written are one located line and exit 2; a real internal error is one short paragraph.
 

@@ -114,6 +114,11 @@ describe("attach/detach controller", () => {
     moveTo2(h, db, 10);
     h.to(2000);
     expect(h.events("VolumeDetached")).toEqual([]);
+    // The volume stays where it is: its attachment still names n1, and the pod on n2 waits for it.
+    expect(h.store.list("VolumeAttachment").map((v) => [v.spec.nodeName, v.spec.claim])).toEqual([
+      ["n1", CLAIM],
+    ]);
+    expect(h.events("FailedAttachVolume")).toMatchObject([{ t: 10, node: "n2", attachedTo: "n1" }]);
   });
 
   it("an unhealthy node that never reports it unmounted: force-detached strictly after 6 minutes", () => {
@@ -135,6 +140,11 @@ describe("attach/detach controller", () => {
     moveTo2(h, db, 10);
     h.to(2000);
     expect(h.events("VolumeDetached")).toEqual([]);
+    // The volume stays where it is: its attachment still names n1, and the pod on n2 waits for it.
+    expect(h.store.list("VolumeAttachment").map((v) => [v.spec.nodeName, v.spec.claim])).toEqual([
+      ["n1", CLAIM],
+    ]);
+    expect(h.events("FailedAttachVolume")).toMatchObject([{ t: 10, node: "n2", attachedTo: "n1" }]);
   });
 
   it("the out-of-service taint: detached at once, though still mounted", () => {
@@ -155,6 +165,10 @@ describe("attach/detach controller", () => {
     });
     h.to(1000);
     expect(h.events("VolumeDetached")).toEqual([]);
+    // Still wanted by the Terminating pod: the attachment to n1 stays.
+    expect(h.store.list("VolumeAttachment").map((v) => [v.spec.nodeName, v.spec.claim])).toEqual([
+      ["n1", CLAIM],
+    ]);
   });
 
   it("a deleted node keeps its last volumesInUse (nodeDelete → processVolumesInUse): the 6-minute rule", () => {

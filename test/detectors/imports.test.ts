@@ -1,4 +1,4 @@
-// The detectors library imports only itself and src/engine/ (issue 11: "detectors/ imports only engine/"), and
+// The detectors library imports only itself and src/engine/, and
 // never a node: module: it runs in the browser for the report's detector page.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

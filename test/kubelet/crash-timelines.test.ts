@@ -1,4 +1,4 @@
-// Crash timelines always finish (issue 17 point 1). On Kubernetes ≥ 1.35 a CrashLoopBackOff retry
+// Crash timelines always finish. On Kubernetes ≥ 1.35 a CrashLoopBackOff retry
 // scheduled at exitAt + backoff once found `t - exitAt < backoff` true again by floating-point
 // rounding and rescheduled itself at the same instant forever. Times are now compared on the
 // engine's microsecond grid (engine.since); these tests hold every run to a budget of engine
@@ -21,7 +21,7 @@ import { app } from "../probes/helpers.ts";
  */
 const BUDGET = 20_000;
 
-describe("the blocker (issue 17): two crashes at 3s and 6.004s, one replica, Kubernetes 1.35", () => {
+describe("the blocker: two crashes at 3s and 6.004s, one replica, Kubernetes 1.35", () => {
   it("finishes, and restarts exactly when the 10s back-off since the second exit ends", () => {
     const s = app({
       version: "1.35",

@@ -1,4 +1,4 @@
-// The labels every kubelet puts on the Node it registers (issue 9 point 1): kubernetes.io/hostname,
+// The labels every kubelet puts on the Node it registers: kubernetes.io/hostname,
 // kubernetes.io/os and kubernetes.io/arch (and their deprecated beta twins) from initialNode
 // (pkg/kubelet/kubelet_node_status.go), then the node's own labels (--node-labels), then zone and
 // region as a cloud provider's node controller sets them (cloud-provider controllers/node

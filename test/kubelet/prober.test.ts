@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { eventsOf, example, first, only, run, US } from "../helpers/sim.ts";
 import { app, cli } from "../probes/helpers.ts";
 
-describe("seed 004: startup, liveness and readiness on the default kubelet (examples/probes.yaml)", () => {
+describe('the article "Startup, Liveness and Readiness Probes": startup, liveness and readiness on the default kubelet (examples/probes.yaml)', () => {
   const r = run(example("probes.yaml"));
   const started = eventsOf(r, "ContainerStarted");
 

@@ -1,4 +1,4 @@
-// Kubelet alive, node NotReady (issue 9 point 12): the container runtime stops while the kubelet
+// Kubelet alive, node NotReady: the container runtime stops while the kubelet
 // runs on. updateRuntimeUp (every 5s, pkg/kubelet/kubelet.go) stops succeeding; runtimeErrors says
 // "container runtime is down" once its last success is maxWaitForContainerRuntime (30s) old
 // (runtime.go), and "PLEG is not healthy: pleg was last seen active … ago; threshold is 3m0s" once

@@ -1,5 +1,5 @@
-// A healthy kubelet undoes what the node lifecycle controller wrote while it was fine (issue 9
-// point 8). Its status loop runs every nodeStatusUpdateFrequency (10s, wait.JitterUntil with 4%
+// A healthy kubelet undoes what the node lifecycle controller wrote while it was fine.
+// Its status loop runs every nodeStatusUpdateFrequency (10s, wait.JitterUntil with 4%
 // jitter; pkg/kubelet/kubelet.go Run) and patches at once when the Node's conditions differ from
 // the ones it computes (kubelet_node_status.go tryUpdateNodeStatus, nodeStatusHasChanged), not
 // only at nodeStatusReportFrequency (5m). Its status manager's ticker (syncPeriod 10s,

@@ -1,4 +1,4 @@
-// What the API server would refuse, faultline refuses (issue 17 point 6, issue 9 "never silent"):
+// What the API server would refuse, faultline refuses ("never silent"):
 // names, labels, annotations, taints, tolerations, ports with Kubernetes' own rules and words;
 // Lists without items; kinds misspelled in a built-in group; steps after the end of the run.
 

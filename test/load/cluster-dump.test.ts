@@ -1,4 +1,4 @@
-// Reading a cluster dump (issue 12): a `kind: List` as kubectl prints it, YAML or JSON, one file or a
+// Reading a cluster dump: a `kind: List` as kubectl prints it, YAML or JSON, one file or a
 // folder; what the API server adds accepted; bad dumps answered with one located line (exit 2) when
 // the run would mean nothing, and with an "ignored" note when only one object cannot be used.
 

@@ -1,5 +1,5 @@
 // Periods and timeouts have physical minimums: Kubernetes' own where it has one, else 1 ms
-// (issue 17, point 3). Each bad value gets its exact one-line message.
+//. Each bad value gets its exact one-line message.
 
 import { describe, expect, it } from "vitest";
 import type { Deployment } from "../../src/kubernetes/objects.ts";

@@ -1,5 +1,5 @@
 // Valid Kubernetes fields no model reads are reported once, where they first appear, never dropped
-// in silence (issue 9, "Never silent again").
+// in silence ("never silent").
 
 import { describe, expect, it } from "vitest";
 import type { Deployment } from "../../src/kubernetes/objects.ts";

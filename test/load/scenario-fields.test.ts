@@ -23,7 +23,7 @@ describe("controlPlane.terminatedPodGCThreshold", () => {
   it.each(cases)("$name", expectExact);
 });
 
-describe("fields the models of issue 9 will read, loaded and typed", () => {
+describe("fields the node and pod models read, loaded and typed", () => {
   const WEB = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { eventsOf, run, scenario } from "../helpers/sim.ts";
+import { THREE_NODES } from "../traffic/helpers.ts";
 
 /** An ingress-nginx-like controller: two replicas, one per node, on three nodes, behind a LoadBalancer Service. */
 function ingress(o: {
@@ -22,11 +23,7 @@ function ingress(o: {
       profile: o.profile ?? "stock",
       duration: "2m",
       ...(o.start ? { start: o.start } : {}),
-      nodes: [
-        { name: "worker-1", zone: "a" },
-        { name: "worker-2", zone: "b" },
-        { name: "worker-3", zone: "c" },
-      ],
+      nodes: THREE_NODES,
       manifests: [
         {
           apiVersion: "apps/v1",

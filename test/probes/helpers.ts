@@ -22,7 +22,7 @@ export interface AppOptions {
   nodes?: number;
 }
 
-/** The seed's probes (seed 002). */
+/** The seed's probes (the article "Liveness vs Readiness vs Startup Probe"). */
 export const SEED_PROBES = {
   startupProbe: { httpGet: { path: "/healthz", port: 8000 }, failureThreshold: 30, periodSeconds: 2 },
   readinessProbe: { httpGet: { path: "/ready", port: 8000 }, periodSeconds: 5, failureThreshold: 3 },

@@ -26,7 +26,7 @@ function seedView(r: SimulationResult, pod = "app", horizon = Number.POSITIVE_IN
   return out;
 }
 
-describe("seed 002's runs on the toy kubelet", () => {
+describe("the probe article's runs on its toy kubelet", () => {
   it("boots in 24s, deadlocks at 120s: startup 24, endpoint ready 44, not ready 134, liveness restart 144", () => {
     const r = run(
       app({

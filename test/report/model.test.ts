@@ -213,7 +213,7 @@ describe("what-if", () => {
   });
 });
 
-describe("the headline of a run with callers (seed 001's platform)", () => {
+describe("the headline of a run with callers (the published experiment's platform)", () => {
   it("traffic stopped when the callers' last request reached the lost node, not when the EndpointSlice changed", () => {
     const s = loadScenarioFile("examples/traffic-doks-power-off.yaml");
     const r = simulate(s);

@@ -1,4 +1,4 @@
-// A dump of a live cluster as the starting state (issue 12): test/fixtures/cluster/shop-dump.yaml is
+// A dump of a live cluster as the starting state: test/fixtures/cluster/shop-dump.yaml is
 // what `kubectl get nodes,pods,… -A -o yaml` prints for the cluster test/fixtures/cluster/shop.yaml
 // describes (scripts/cluster-dump-fixture.ts wrote it, managedFields and all). Run from the dump, a
 // node's power-off plays as the hand-written scenario plays it: the same steps at the same instants,

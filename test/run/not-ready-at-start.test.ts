@@ -1,4 +1,4 @@
-// A node NotReady in a cluster dump starts NotReady (issue 12; run/not-ready-at-start.ts): its Ready
+// A node NotReady in a cluster dump starts NotReady (run/not-ready-at-start.ts): its Ready
 // condition, the node lifecycle controller's taints with their timeAdded and its Lease as dumped,
 // times counted from the dump's time (its newest node Lease renewal); its kubelet silent (Ready
 // Unknown: machine off) or posting NotReady (Ready False: runtime down). The taint eviction

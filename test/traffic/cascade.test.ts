@@ -99,7 +99,7 @@ function minReady(r: SimulationResult): number {
 
 const served = (r: SimulationResult) => r.traffic!.totals.ok / r.traffic!.totals.sent;
 
-describe("seed 002's cascade", () => {
+describe("the probe article's liveness cascade", () => {
   it("liveness that only checks the process: at least 95% served, never fewer than four ready", () => {
     const r = cascade(false);
     expect(r.traffic!.totals.sent).toBeGreaterThan(440 * 290);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { eventsOf, only, run, scenario } from "../helpers/sim.ts";
-import { failingSeconds, KILL } from "./helpers.ts";
+import { failingSeconds, KILL, onePerNode, THREE_NODES } from "./helpers.ts";
 
 const TIMEOUT = 2;
 /** endpointPropagationSeconds in the stock profile */
@@ -26,36 +26,9 @@ function headless(o: {
       name: "dns",
       kubernetesVersion: "1.32",
       duration: "3m",
-      nodes: [
-        { name: "worker-1", zone: "a" },
-        { name: "worker-2", zone: "b" },
-        { name: "worker-3", zone: "c" },
-      ],
+      nodes: THREE_NODES,
       manifests: [
-        {
-          apiVersion: "apps/v1",
-          kind: "StatefulSet",
-          metadata: { name: "db" },
-          spec: {
-            serviceName: "db",
-            replicas: 3,
-            selector: { matchLabels: { app: "db" } },
-            template: {
-              metadata: { labels: { app: "db" } },
-              spec: {
-                topologySpreadConstraints: [
-                  {
-                    maxSkew: 1,
-                    topologyKey: "kubernetes.io/hostname",
-                    whenUnsatisfiable: "DoNotSchedule",
-                    labelSelector: { matchLabels: { app: "db" } },
-                  },
-                ],
-                containers: [{ name: "db", image: "postgres:17" }],
-              },
-            },
-          },
-        },
+        onePerNode("StatefulSet", "db", [{ name: "db", image: "postgres:17" }], { serviceName: "db" }),
         {
           apiVersion: "v1",
           kind: "Service",

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { LoadError } from "../../src/load/errors.ts";
 import { eventsOf, run, scenario } from "../helpers/sim.ts";
+import { onePerNode, THREE_NODES } from "./helpers.ts";
 
 /** Three web replicas, one per node, behind a Service of `spec`; callers with `traffic`; worker-2 powered off at 30s. */
 function web(spec: object, traffic: object = {}) {
@@ -13,35 +14,11 @@ function web(spec: object, traffic: object = {}) {
     stringify({
       kubernetesVersion: "1.32",
       duration: "2m",
-      nodes: [
-        { name: "worker-1", zone: "a" },
-        { name: "worker-2", zone: "b" },
-        { name: "worker-3", zone: "c" },
-      ],
+      nodes: THREE_NODES,
       manifests: [
-        {
-          apiVersion: "apps/v1",
-          kind: "Deployment",
-          metadata: { name: "web" },
-          spec: {
-            replicas: 3,
-            selector: { matchLabels: { app: "web" } },
-            template: {
-              metadata: { labels: { app: "web" } },
-              spec: {
-                topologySpreadConstraints: [
-                  {
-                    maxSkew: 1,
-                    topologyKey: "kubernetes.io/hostname",
-                    whenUnsatisfiable: "DoNotSchedule",
-                    labelSelector: { matchLabels: { app: "web" } },
-                  },
-                ],
-                containers: [{ name: "web", image: "nginx:1.27", ports: [{ containerPort: 80 }] }],
-              },
-            },
-          },
-        },
+        onePerNode("Deployment", "web", [
+          { name: "web", image: "nginx:1.27", ports: [{ containerPort: 80 }] },
+        ]),
         {
           apiVersion: "v1",
           kind: "Service",

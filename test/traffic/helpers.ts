@@ -1,4 +1,4 @@
-// Scenarios for the traffic tests: seed 001's cluster (three nodes, one web replica on each)
+// Scenarios for the traffic tests: the published experiment's cluster (three nodes, one web replica on each)
 // with callers, on a profile, with one fault.
 
 import { stringify } from "yaml";
@@ -21,30 +21,50 @@ export interface Setup {
   seed?: number;
 }
 
-export function trafficScenario(o: Setup = {}) {
-  const web = {
+/** The experiment's cluster: three nodes, one per zone. */
+export const THREE_NODES = [
+  { name: "worker-1", zone: "a" },
+  { name: "worker-2", zone: "b" },
+  { name: "worker-3", zone: "c" },
+];
+
+/** Three replicas of `app`, kept one per node by a hostname spread constraint. */
+export function onePerNode(
+  kind: "Deployment" | "StatefulSet",
+  app: string,
+  containers: Doc[],
+  spec: Doc = {},
+) {
+  return {
     apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name: "web" },
+    kind,
+    metadata: { name: app },
     spec: {
+      ...spec,
       replicas: 3,
-      selector: { matchLabels: { app: "web" } },
+      selector: { matchLabels: { app } },
       template: {
-        metadata: { labels: { app: "web" } },
+        metadata: { labels: { app } },
         spec: {
           topologySpreadConstraints: [
             {
               maxSkew: 1,
               topologyKey: "kubernetes.io/hostname",
               whenUnsatisfiable: "DoNotSchedule",
-              labelSelector: { matchLabels: { app: "web" } },
+              labelSelector: { matchLabels: { app } },
             },
           ],
-          containers: [{ name: "web", image: "nginx", resources: { requests: { cpu: "100m" } } }],
+          containers,
         },
       },
     },
   };
+}
+
+export function trafficScenario(o: Setup = {}) {
+  const web = onePerNode("Deployment", "web", [
+    { name: "web", image: "nginx", resources: { requests: { cpu: "100m" } } },
+  ]);
   const svc = {
     apiVersion: "v1",
     kind: "Service",
@@ -62,11 +82,7 @@ export function trafficScenario(o: Setup = {}) {
     seed: o.seed ?? 1,
     profile: o.profile ?? "stock",
     duration: o.duration ?? "3m",
-    nodes: [
-      { name: "worker-1", zone: "a" },
-      { name: "worker-2", zone: "b" },
-      { name: "worker-3", zone: "c" },
-    ],
+    nodes: THREE_NODES,
     manifests: [web, svc],
     behaviour: { web: { shutdownSeconds: 3, serviceTimeMs: 20, ...(o.behaviour ?? {}) } },
     traffic: [
@@ -75,7 +91,7 @@ export function trafficScenario(o: Setup = {}) {
         rate: 175,
         clients: 20,
         keepAlive: true,
-        // seed 001's clients kept sending through the loss window: none waits behind a hung
+        // the experiment's clients kept sending through the loss window: none waits behind a hung
         // connection (Go's http.Transport opens another: MaxConnsPerHost 0, no limit)
         poolSize: 100,
         timeout: "10s",

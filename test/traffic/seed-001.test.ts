@@ -10,7 +10,7 @@ const LB_LOST = "load balancer still sending to the lost node";
 const ROUTED = "routed by a surviving node to an endpoint not yet removed";
 const SEEDS = [1, 2, 3, 4, 5];
 
-describe("seed 001 on doks-measured", () => {
+describe("the published DigitalOcean experiment on doks-measured", () => {
   it.each(SEEDS)(
     "seed %i: NotReady ~2.9s after the kill, kube-proxies drop the endpoint ~10s after that",
     (seed) => {

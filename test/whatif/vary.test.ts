@@ -1,5 +1,5 @@
 // `--vary` goes through the loader: every value is validated as the file's own would be, and a bad
-// one is refused with the loader's message naming the option (issue 17, point 2).
+// one is refused with the loader's message naming the option.
 
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";

@@ -1,5 +1,5 @@
 // FL002: replicas that all run on one node, or all in one zone. Replica count without spread is a
-// number, not redundancy (seed 000, "All replicas were on the failed node"): the one failure takes
+// number, not redundancy (the article "What happens if a Kubernetes node suddenly disappears?", "All replicas were on the failed node"): the one failure takes
 // every endpoint. The scheduler spreads a workload by default (the system default topology spread
 // constraints, pkg/scheduler/framework/plugins/podtopologyspread), so this comes from a nodeSelector,
 // an affinity, a full cluster or too few nodes; the placement is the one the run found at t=0.

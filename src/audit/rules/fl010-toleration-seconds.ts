@@ -5,7 +5,7 @@
 // controller deletes the pod that long after the taint (pkg/controller/tainteviction). Longer: its
 // replacement waits that much longer after a loss. Shorter than a minute: a network blip that the
 // default rides out (the wait exists "so that a brief network partition does not trigger a
-// cluster-wide reschedule", seed 000) evicts it; the experiment cuts its node off for 90s.
+// cluster-wide reschedule", the article "What happens if a Kubernetes node suddenly disappears?") evicts it; the experiment cuts its node off for 90s.
 
 import type { Toleration } from "../../kubernetes/objects.ts";
 import type { Workload } from "../state.ts";

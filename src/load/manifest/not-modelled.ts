@@ -1,6 +1,6 @@
 // Fields that are valid Kubernetes and change what a failure does, but that no model reads: each is
-// reported once (the first place it appears) as "not modelled", never silently dropped (issue 9,
-// "Never silent again"). Decided field by field from what the models use (grep the field's name in
+// reported once (the first place it appears) as "not modelled", never silently dropped
+// ("never silent"). Decided field by field from what the models use (grep the field's name in
 // src/kubelet, src/controllers, src/faults, src/network, src/traffic):
 // - not listed: fields with no bearing on failure handling (image, env, command, securityContext,
 //   dnsPolicy, serviceAccountName, revisionHistoryLimit, clusterIP, ports of a Service…; a reference
