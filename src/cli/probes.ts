@@ -4,19 +4,17 @@
 
 import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
-import { KUBELET_MAX_PODS } from "../kubernetes/defaults.ts";
-import { matchesMap } from "../kubernetes/labels.ts";
-import type { KubeObject, Service } from "../kubernetes/objects.ts";
-import { formatLoadError, LoadError, loadManifestFiles } from "../load/index.ts";
+import { formatLoadError, LoadError, parseManifests, readManifestFiles } from "../load/index.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import { tableLines } from "../report/table.ts";
 import { simulate } from "../run/simulate.ts";
-import { type ManifestObject, NEWEST_VERSION, type Scenario } from "../scenario/types.ts";
+import type { ManifestObject } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import { type DeclaredWorkload, workloadsOf } from "../trace/workloads.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { probeScenario, rawObjects } from "./probe-scenario.ts";
 
 interface Options {
   json?: boolean;
@@ -62,13 +60,15 @@ export function registerProbesCommand(program: Command, io: Io, setExit: (code: 
     .option("--verbose", "print every event of the run, each probe check included")
     .action((files: string[], opts: Options) => {
       try {
-        const loaded = loadManifestFiles(files);
+        const read = readManifestFiles(files);
+        const loaded = parseManifests(read);
         const workloads = workloadsOf(loaded.manifests);
         if (workloads.length === 0)
           throw new UsageError(
             `${files.join(", ")}: no Pod, Deployment, ReplicaSet, StatefulSet or DaemonSet`,
           );
         const run = runOptions(opts);
+        const raw = rawObjects(read);
         const tables = workloads.map((w) => ({
           file: w.manifest.pos.file,
           kind: w.kind,
@@ -77,7 +77,7 @@ export function registerProbesCommand(program: Command, io: Io, setExit: (code: 
           containers: w.spec.containers.map((c) => containerTiming(c, w.spec)),
         }));
         const runs = run
-          ? workloads.map((w) => ({ workload: w.name, ...runWorkload(w, loaded.manifests, run) }))
+          ? workloads.map((w) => ({ workload: w.name, ...runWorkload(w, loaded.manifests, raw, run) }))
           : [];
         if (opts.json) {
           io.out(
@@ -172,75 +172,6 @@ function formatTable(t: { file: string; kind: string; workload: string }, c: Con
   return lines;
 }
 
-/** The workload alone on one node, one replica, behind its Service (one made up if none selects it). */
-function scenarioFor(
-  w: DeclaredWorkload,
-  manifests: ManifestObject[],
-  s: RunSettings,
-  deadlockAt: number | undefined,
-): Scenario {
-  const object = structuredClone(w.manifest.object) as KubeObject;
-  if (object.kind === "Deployment" || object.kind === "ReplicaSet" || object.kind === "StatefulSet")
-    object.spec.replicas = 1;
-  if (object.kind === "Pod") delete object.spec.nodeName;
-  const labels = w.labels;
-  const services = manifests.filter(
-    (m) =>
-      m.object.kind === "Service" &&
-      (m.object.metadata.namespace ?? "default") === w.namespace &&
-      matchesMap(m.object.spec.selector, labels),
-  );
-  if (services.length === 0 && Object.keys(labels).length > 0) {
-    const svc: Service = {
-      kind: "Service",
-      metadata: { name: `${w.name}-probes`, namespace: w.namespace },
-      spec: { selector: labels, ports: [{ port: 80 }] },
-    };
-    services.push({ object: svc, kind: "Service", pos: w.manifest.pos });
-  }
-  return {
-    name: `probes-${w.name}`,
-    file: w.manifest.pos.file,
-    // The newest supported version, as a scenario that names none gets (kubernetes/configuration.ts).
-    kubernetesVersion: NEWEST_VERSION,
-    seed: 1,
-    duration: s.forSeconds + 10,
-    start: "created",
-    nodes: [
-      {
-        name: "worker-1",
-        labels: {},
-        taints: [],
-        capacity: { cpu: 64, memory: 256 * 2 ** 30, pods: KUBELET_MAX_PODS },
-      },
-    ],
-    manifests: [{ ...w.manifest, object }, ...services],
-    ignored: [],
-    notModelled: [],
-    controlPlane: {},
-    kubelet: { probeSchedule: s.probeSchedule, crashLoopBackOff: s.crashLoopBackOff },
-    behaviour: { [w.name]: { bootSeconds: s.bootSeconds, readyAfterSeconds: s.readyAfterSeconds } },
-    timeline:
-      deadlockAt === undefined
-        ? []
-        : [
-            {
-              at: deadlockAt,
-              do: "deadlock",
-              pod: `${w.kind}/${w.name}[0]`,
-              target: {
-                namespace: w.namespace,
-                kind: w.kind as NonNullable<Scenario["timeline"][number]["target"]>["kind"],
-                workload: w.name,
-                ...(w.kind === "Pod" ? {} : { index: 0 }),
-              },
-              pos: w.manifest.pos,
-            },
-          ],
-    extra: {},
-  };
-}
-
 /** What an event says in the run's list, or undefined for one the list leaves out. */
 function textOf(e: TraceEvent, thresholds: ReadonlyMap<string, number>): string | undefined {
   switch (e.type) {
@@ -276,13 +207,14 @@ function textOf(e: TraceEvent, thresholds: ReadonlyMap<string, number>): string 
 function runWorkload(
   w: DeclaredWorkload,
   manifests: ManifestObject[],
+  raw: ReturnType<typeof rawObjects>,
   s: RunSettings,
 ): { events: RunEvent[] } {
   const firstStart = (events: TraceEvent[]) => events.find((e) => e.type === "ContainerStarted")?.t ?? 0;
-  let result = simulate(scenarioFor(w, manifests, s, undefined));
+  let result = simulate(probeScenario(w, manifests, raw, s, undefined));
   const t0 = firstStart(result.events);
   if (s.deadlockAtSeconds !== undefined)
-    result = simulate(scenarioFor(w, manifests, s, t0 + s.deadlockAtSeconds));
+    result = simulate(probeScenario(w, manifests, raw, s, t0 + s.deadlockAtSeconds));
   const thresholds = new Map<string, number>(
     w.spec.containers.flatMap((c) =>
       (["startup", "liveness", "readiness"] as const).flatMap((type) => {

@@ -95,6 +95,11 @@ function readScenarioText(path: string): string {
 
 /** Manifest files or folders named on the command line (`faultline probes`), without a scenario. */
 export function loadManifestFiles(paths: readonly string[]): Pick<Scenario, "manifests" | "ignored"> {
+  return parseManifests(readManifestFiles(paths));
+}
+
+/** The files of manifest files or folders named on the command line, as read (each one a LoadError). */
+export function readManifestFiles(paths: readonly string[]): ManifestFile[] {
   const files: ManifestFile[] = [];
   for (const path of paths) {
     let found: ManifestFile[] | undefined;
@@ -109,7 +114,7 @@ export function loadManifestFiles(paths: readonly string[]): Pick<Scenario, "man
       throw new LoadError("file-not-found", path, 0, 0, "", "the folder holds no .yaml, .yml or .json files");
     files.push(...found);
   }
-  return parseManifests(files);
+  return files;
 }
 
 /**

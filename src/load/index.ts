@@ -2,4 +2,4 @@
 // `core.ts` is the same without the file system, for the browser.
 
 export * from "./core.ts";
-export { loadManifestFiles, loadScenarioFile, readManifestEntry } from "./files.ts";
+export { loadManifestFiles, loadScenarioFile, readManifestEntry, readManifestFiles } from "./files.ts";
