@@ -199,24 +199,27 @@ function streaksOf(
   clock: (t: number) => string,
 ): Map<number, string> {
   const notes = new Map<number, string>();
-  const open = new Map<string, Streak>();
+  // Each pod's open runs, one per container and probe, in the order they began.
+  const open = new Map<string, Streak[]>();
   for (const i of shown) {
     if (hidden.has(i)) continue;
     const e = events[i]!;
-    const s = open.get(e.object);
-    if (midRun(e) && (!s || (s.probe === e.probe && s.container === e.container))) {
+    const runs = open.get(e.object) ?? [];
+    if (midRun(e)) {
+      const s = runs.find((r) => r.probe === e.probe && r.container === e.container);
       if (s) {
         s.at.push(i);
         s.to = e.t;
-      } else open.set(e.object, { at: [i], from: e.t, to: e.t, probe: e.probe, container: e.container });
+      } else {
+        runs.push({ at: [i], from: e.t, to: e.t, probe: e.probe, container: e.container });
+        open.set(e.object, runs);
+      }
       continue;
     }
-    if (!s) continue;
+    if (runs.length === 0) continue;
     open.delete(e.object);
-    for (const k of s.at) hidden.add(k);
-    notes.set(i, streakNote(s, clock));
-    if (midRun(e))
-      open.set(e.object, { at: [i], from: e.t, to: e.t, probe: e.probe, container: e.container });
+    for (const r of runs) for (const k of r.at) hidden.add(k);
+    notes.set(i, `before this, ${runs.map((r) => streakNote(r, clock)).join("; and ")}`);
   }
   return notes;
 }
@@ -224,7 +227,7 @@ function streaksOf(
 function streakNote(s: Streak, clock: (t: number) => string): string {
   const checks = s.at.length === 1 ? "1 more check" : `${s.at.length} more checks`;
   const when = s.from === s.to ? `at t+${clock(s.from)}` : `from t+${clock(s.from)} to t+${clock(s.to)}`;
-  return `before this, ${s.container}'s ${s.probe} probe failed ${checks} in a row ${when}, each as the first above`;
+  return `${s.container}'s ${s.probe} probe failed ${checks} in a row ${when}, each as the first above`;
 }
 
 /**

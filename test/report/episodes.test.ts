@@ -68,3 +68,24 @@ describe("a restart loop is one episode", () => {
     expect(eventsOf(result, "ProbeFailed").length).toBeGreaterThan(200);
   });
 });
+
+describe("a probe's failed checks are each shown or counted", () => {
+  const s = example("probes-seed.yaml");
+  const r = run(s);
+  const out = formatTimeline(r, s).split("\n");
+  it.each([...new Set(eventsOf(r, "ProbeFailed").map((e) => e.object))])("%s", (pod) => {
+    const name = short(pod);
+    // A pod whose restarts are one episode counts its checks there; the others, line by line or in notes.
+    if (out.some((l) => l.includes(`${name}: container`))) return;
+    const shown = out.filter((l) => l.includes(`${name}: `) && / probe fails \(/.test(l)).length;
+    let noted = 0;
+    out.forEach((l, k) => {
+      if (!l.includes("before this, ")) return;
+      // A note stands under its pod's line (and the pod's why and view), never far from it.
+      const head = out.slice(Math.max(0, k - 1), k).join("\n");
+      if (!head.includes(name)) return;
+      for (const m of l.matchAll(/failed (\d+) more checks?/g)) noted += Number(m[1]);
+    });
+    expect(shown + noted).toBe(eventsOf(r, "ProbeFailed", (e) => e.object === pod).length);
+  });
+});
