@@ -64,6 +64,16 @@ describe("a restart loop is one episode", () => {
     expect(text).not.toContain("kube-proxy on worker-2 stops routing");
   });
 
+  it("says the liveness check timed out, as the kubelet's Unhealthy event does (pkg/probe/http)", () => {
+    const kills = eventsOf(result, "ContainerKilled").filter((e) => e.cause === "probe");
+    expect(kills.length).toBeGreaterThan(0);
+    for (const k of kills) expect(k.cause === "probe" && k.timedOut).toBe(true);
+    expect(text).toContain(
+      "Liveness probe failed: context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+    );
+    expect(text).not.toContain("Liveness probe failed: connection refused");
+  });
+
   it("keeps every event in the result (the text chooses what it tells)", () => {
     expect(eventsOf(result, "ProbeFailed").length).toBeGreaterThan(200);
   });
