@@ -7,6 +7,8 @@ import { HeartbeatHistory } from "./history.ts";
 import { PHI_AT_MEAN, phiNormal } from "./phi.ts";
 import {
   badSilence,
+  checkAkkaDeviation,
+  checkAkkaThreshold,
   checkTime,
   MAX_TIME_MS,
   optionalNumber,
@@ -115,17 +117,13 @@ export class PhiAccrualFailureDetector implements HeartbeatDetector {
     this.minStdDeviationMs = num("minStdDeviationMs", d.minStdDeviationMs);
     this.acceptableHeartbeatPauseMs = num("acceptableHeartbeatPauseMs", d.acceptableHeartbeatPauseMs);
     this.firstHeartbeatEstimateMs = num("firstHeartbeatEstimateMs", d.heartbeatIntervalMs);
-    // Akka's `require`s, same messages; NaN and ±Infinity fail them too (Infinity would make φ NaN).
-    const finite = (v: number): boolean => v < Number.POSITIVE_INFINITY;
-    if (!(this.threshold > 0 && finite(this.threshold))) {
-      throw new RangeError(`failure-detector.threshold must be > 0, got ${this.threshold}`);
-    }
+    // Akka's `require`s, same messages; NaN and ±Infinity fail them too (Infinity would make φ NaN). The
+    // threshold's and the deviation's are shared with phi.ts's functions (validate.ts).
+    checkAkkaThreshold(this.threshold);
     if (!Number.isInteger(this.maxSampleSize) || this.maxSampleSize <= 0) {
       throw new RangeError(`failure-detector.max-sample-size must be > 0, got ${this.maxSampleSize}`);
     }
-    if (!(this.minStdDeviationMs > 0 && finite(this.minStdDeviationMs))) {
-      throw new RangeError(`failure-detector.min-std-deviation must be > 0, got ${this.minStdDeviationMs}`);
-    }
+    checkAkkaDeviation(this.minStdDeviationMs);
     if (!(this.acceptableHeartbeatPauseMs >= 0 && this.acceptableHeartbeatPauseMs <= MAX_TIME_MS)) {
       throw new RangeError(
         `failure-detector.acceptable-heartbeat-pause must be >= 0, got ${this.acceptableHeartbeatPauseMs}`,

@@ -5,7 +5,14 @@
 import type { HeartbeatDetector } from "./akka.ts";
 import { HeartbeatHistory } from "./history.ts";
 import { PHI_FACTOR } from "./phi.ts";
-import { badSilence, checkTime, MAX_TIME_MS, optionalNumber, optionsOf } from "./validate.ts";
+import {
+  badSilence,
+  checkExponentialThreshold,
+  checkTime,
+  MAX_TIME_MS,
+  optionalNumber,
+  optionsOf,
+} from "./validate.ts";
 
 /** Cassandra's defaults. */
 export const CASSANDRA_DEFAULTS = {
@@ -69,9 +76,7 @@ export class ExponentialPhiDetector implements HeartbeatDetector {
     if (!(this.firstIntervalMs > 0 && this.firstIntervalMs <= MAX_TIME_MS)) {
       throw new RangeError(`${owner}: firstIntervalMs must be > 0, got ${this.firstIntervalMs}`);
     }
-    if (!(this.threshold > 0 && this.threshold < Number.POSITIVE_INFINITY)) {
-      throw new RangeError(`${owner}: threshold must be a finite number > 0, got ${this.threshold}`);
-    }
+    checkExponentialThreshold(this.threshold);
     // Infinity is allowed: Cassandra's behaviour before CASSANDRA-21025 (no interval ignored).
     if (!(this.maxIntervalMs >= 0))
       throw new RangeError(`${owner}: maxIntervalMs must be >= 0, got ${this.maxIntervalMs}`);

@@ -1,10 +1,18 @@
 // The two φ formulas: Akka's normal model (logistic approximation of the normal CDF) and Cassandra's
 // exponential model. Pure functions of numbers in milliseconds; no state, no clock. The exported functions
 // refuse what the detector classes refuse (a silence that is negative, NaN or ±Infinity, a mean or a deviation
-// the classes never produce) with a RangeError naming the function and the argument; the classes call the
+// the classes never produce) with a RangeError naming the function and the argument, or, for a threshold and a
+// deviation, the class's own message word for word (one check in validate.ts for both); the classes call the
 // unchecked formula (`phiNormal`) on their hot path, their inputs checked where they enter.
 
-import { MAX_TIME_MS, numberIn, show } from "./validate.ts";
+import {
+  checkAkkaDeviation,
+  checkAkkaThreshold,
+  checkExponentialThreshold,
+  MAX_TIME_MS,
+  numberIn,
+  show,
+} from "./validate.ts";
 //
 // Akka's φ is evaluated without calling `exp` and `log10` (the slow part: about 3× the rest of a heartbeat)
 // wherever it is below its far tail. Both of Akka's branches are −log10(1 − F) with F = 1/(1 + e) and
@@ -61,17 +69,20 @@ for (let i = 0; i <= TABLE_END * STEPS; i++) {
  *
  * Where Akka returns −0.0 (y < −7.5: 1/(1 + e) rounds to 0 and −log10(1) is −0) this returns +0, so that
  * `Object.is`, `toBe(0)` and JSON all agree. Where Akka leaves a zero deviation to its caller (y = ±Infinity,
- * or NaN at t = mean), this refuses it, as it refuses a negative or non-finite silence or mean: a RangeError,
- * as the detector gives for a time before its last heartbeat or a `minStdDeviationMs` of 0.
+ * or NaN at t = mean), this refuses it with the detector's own message for a `minStdDeviationMs` of 0, and
+ * refuses a non-finite silence, a mean below 0 or non-finite: a RangeError. For every input it accepts, φ is
+ * a number in [0, ∞], never negative or NaN (test/detectors/exported-functions.test.ts checks it at random).
  */
 export function phi(timeDiffMs: number, meanMs: number, stdDeviationMs: number): number {
   const owner = "phi";
-  // The class's deviation is floored at minStdDeviationMs > 0 (akka.ts PhiAccrualFailureDetector). A finite
-  // silence or mean below 0 is only a shift of y, φ still in [0, ∞): Akka's own tests evaluate phi(−25, 0, 1)
-  // (PhiAccrualFailureDetectorSpec "handle outliers"), so it is accepted where the class's clock never goes.
+  // A finite silence below 0 is only a shift of y, φ still in [0, ∞): Akka's own tests evaluate
+  // phi(−25, 0, 1) = 0 (PhiAccrualFailureDetectorSpec "handle outliers"), so it is accepted, though the
+  // class's clock never goes there. The mean is refused below 0: the class's (the mean interval plus
+  // acceptable-heartbeat-pause, both >= 0) never is, and those tests feed a mean of 0, never a negative
+  // one. The deviation is refused as the class refuses its floor (failure-detector.min-std-deviation).
   finiteMs(owner, "timeDiffMs", timeDiffMs);
-  finiteMs(owner, "meanMs", meanMs);
-  numberIn(owner, "stdDeviationMs", stdDeviationMs, POSITIVE_MS);
+  numberIn(owner, "meanMs", meanMs, SILENCE);
+  checkAkkaDeviation(stdDeviationMs);
   return phiNormal(timeDiffMs, meanMs, stdDeviationMs);
 }
 
@@ -125,11 +136,10 @@ function g(a: number): number {
  * bit that matters (`phi(t) < threshold` for every t below the result).
  */
 export function phiNormalSilenceFor(threshold: number, meanMs: number, stdDeviationMs: number): number {
-  if (!(threshold > 0 && threshold < Number.POSITIVE_INFINITY)) {
-    throw new RangeError(`threshold must be a finite number > 0, got ${threshold}`);
-  }
-  finiteMs("phiNormalSilenceFor", "meanMs", meanMs);
-  numberIn("phiNormalSilenceFor", "stdDeviationMs", stdDeviationMs, POSITIVE_MS);
+  // PhiAccrualFailureDetector's rules for its threshold and its deviation's floor, in its words; a mean as phi's.
+  checkAkkaThreshold(threshold);
+  numberIn("phiNormalSilenceFor", "meanMs", meanMs, SILENCE);
+  checkAkkaDeviation(stdDeviationMs);
   return normalSilenceFor(threshold, meanMs, stdDeviationMs);
 }
 
@@ -164,9 +174,8 @@ export function exponentialPhi(timeDiffMs: number, meanMs: number): number {
 
 /** Silence at which the exponential φ reaches `threshold`: threshold · ln 10 · mean (≈ 18.42 · mean at 8). */
 export function exponentialSilenceFor(threshold: number, meanMs: number): number {
-  // ExponentialPhiDetector's own rule and message for its threshold.
-  if (!(threshold > 0 && threshold < Number.POSITIVE_INFINITY))
-    throw new RangeError(`exponentialSilenceFor: threshold must be a finite number > 0, got ${threshold}`);
+  // ExponentialPhiDetector's own rule and message for its threshold (one function for both).
+  checkExponentialThreshold(threshold);
   numberIn("exponentialSilenceFor", "meanMs", meanMs, POSITIVE_MS);
   return (threshold * meanMs) / PHI_FACTOR;
 }

@@ -128,3 +128,30 @@ export function numberIn(owner: string, name: string, value: unknown, range: Num
   const article = /^[aeiou]/.test(bounds) ? "an" : "a";
   throw new RangeError(`${owner}: ${name} must be ${article} ${bounds}${why}, got ${show(value)}`);
 }
+
+// The rules a detector class and the library functions of its model share (issue 30, item 6): one
+// function each, so that a value the class refuses is refused by the function with the same words.
+
+/** Akka's `require(threshold > 0, …)` (PhiAccrualFailureDetector.scala); NaN and ±Infinity fail it too. */
+export function checkAkkaThreshold(threshold: number): number {
+  if (!(threshold > 0 && threshold < Number.POSITIVE_INFINITY))
+    throw new RangeError(`failure-detector.threshold must be > 0, got ${threshold}`);
+  return threshold;
+}
+
+/**
+ * Akka's `require(minStdDeviation > Duration.Zero, …)`: the deviation φ divides by is floored there, so
+ * no deviation φ is evaluated with is 0 or less (nor NaN or ±Infinity, which would make φ NaN).
+ */
+export function checkAkkaDeviation(stdDeviationMs: number): number {
+  if (!(stdDeviationMs > 0 && stdDeviationMs < Number.POSITIVE_INFINITY))
+    throw new RangeError(`failure-detector.min-std-deviation must be > 0, got ${stdDeviationMs}`);
+  return stdDeviationMs;
+}
+
+/** ExponentialPhiDetector's threshold (Cassandra's phi_convict_threshold): a finite number > 0. */
+export function checkExponentialThreshold(threshold: number): number {
+  if (!(threshold > 0 && threshold < Number.POSITIVE_INFINITY))
+    throw new RangeError(`ExponentialPhiDetector: threshold must be a finite number > 0, got ${threshold}`);
+  return threshold;
+}

@@ -195,6 +195,7 @@ export function startProbeKill(
   pod: Pod,
   c: ContainerRun,
   p: ResolvedProbe,
+  timedOut: boolean,
   exit: (plan: KillPlan) => void,
 ): void {
   const { grace, from } = probeKillGracePeriod(pod, p);
@@ -212,6 +213,7 @@ export function startProbeKill(
       terminationGracePeriodSeconds: Math.max(MINIMUM_GRACE_PERIOD, grace),
       gracePeriodFrom: from,
       hung: c.hung,
+      ...(timedOut ? { timedOut: true as const } : {}),
       ...(plan.preStop ? { preStop: plan.preStop } : {}),
     }),
   );

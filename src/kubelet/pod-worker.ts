@@ -229,7 +229,7 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     if (!c.running || c.killing) return;
     const probe = w.spec.type;
     const previousExit = c.finishedAt;
-    startProbeKill(this.killEnv(), this.pod, c, w.spec, (plan) => {
+    startProbeKill(this.killEnv(), this.pod, c, w.spec, w.lastTimedOut, (plan) => {
       this.exited(c, plan.signal === "SIGKILL" ? EXIT_SIGKILL : EXIT_SIGTERM, { cause: "probe-kill", probe });
       // computePodActions put it in ContainersToStart too; doBackOff looks at the instance that
       // exited before this one (the pod status of this SyncPod predates the kill).

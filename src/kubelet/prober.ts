@@ -104,6 +104,8 @@ export class ProbeWorker {
   result: Result;
   lastResult: Result | undefined;
   resultRun = 0;
+  /** the last check found no answer within timeoutSeconds (the Unhealthy event's output says so) */
+  lastTimedOut = false;
   onHold = false;
   private containerId = 0;
   private stopped = false;
@@ -260,6 +262,7 @@ export class ProbeWorker {
     const c = this.host.container();
     if (this.stopped || !c.running || c.id !== id) return;
     const result: Result = ok ? "Success" : "Failure";
+    this.lastTimedOut = timedOut;
     const before = this.lastResult;
     if (this.lastResult === result) this.resultRun++;
     else {

@@ -99,9 +99,14 @@ export const CLIENT_PRESETS: Record<ClientName, ClientPreset> = {
     source:
       "gRPC: one HTTP/2 connection per channel, ~100 concurrent streams (MAX_CONCURRENT_STREAMS), no default deadline",
   },
-  // java.net.http.HttpClient (module java.net.http, module-info.java): jdk.httpclient.connectionPoolSize
-  // 0 (unbounded), jdk.httpclient.keepalive.timeout 30s (JDK 21; 1200s before JDK 20); no request
-  // timeout unless HttpRequest.Builder.timeout is set.
+  // java.net.http.HttpClient (openjdk/jdk, src/java.net.http/share/classes/jdk/internal/net/http/):
+  // ConnectionPool.java MAX_POOL_SIZE = getIntegerNetProperty("jdk.httpclient.connectionPoolSize", 0),
+  // "unbounded" (a connection is opened whenever none is idle); HttpClientImpl.java
+  // DEFAULT_KEEP_ALIVE_TIMEOUT = 30, KEEP_ALIVE_TIMEOUT = getTimeoutProp("jdk.httpclient.keepalive.timeout",
+  // DEFAULT_KEEP_ALIVE_TIMEOUT) seconds (read in a JDK 21-line copy of the file, the one with
+  // HttpClient.shutdown(); earlier JDKs had ConnectionPool.java KEEP_ALIVE = getIntegerNetProperty(
+  // "jdk.httpclient.keepalive.timeout", 1200), as openjdk/jdk at d7cadc9 does). No request timeout
+  // unless HttpRequest.Builder.timeout is set.
   jdk: {
     maxConnections: INF,
     maxIdle: INF,
@@ -111,22 +116,27 @@ export const CLIENT_PRESETS: Record<ClientName, ClientPreset> = {
     source:
       "JDK HttpClient: jdk.httpclient.connectionPoolSize 0 (unbounded), keepalive.timeout 30s, no request timeout",
   },
-  // Apache HttpClient 5 (org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager):
-  // DEFAULT_MAX_CONNECTIONS_PER_ROUTE 5, DEFAULT_MAX_TOTAL_CONNECTIONS 25; a request waits for a
-  // lease (RequestConfig connectionRequestTimeout 3 min, longer than faultline's timeout), no
-  // response timeout; idle connections are kept (no idle eviction unless evictIdleConnections).
+  // Apache HttpClient 5 (apache/httpcomponents-client at 86c313b, 2026-08-22, 5.7-alpha2-SNAPSHOT;
+  // httpclient5/src/main/java/org/apache/hc/client5/http/): impl/io/PoolingHttpClientConnectionManager.java
+  // DEFAULT_MAX_CONNECTIONS_PER_ROUTE = 5, DEFAULT_MAX_TOTAL_CONNECTIONS = 25; config/RequestConfig.java
+  // DEFAULT_CONNECTION_REQUEST_TIMEOUT = Timeout.ofMinutes(3) (a request waits that long for a lease,
+  // longer than faultline's timeout), no responseTimeout by default, DEFAULT_CONN_KEEP_ALIVE =
+  // TimeValue.ofMinutes(3): impl/DefaultConnectionKeepAliveStrategy.java returns it when the response
+  // carries no Keep-Alive header, so an idle connection is reused for 3 minutes at most.
   apache: {
     maxConnections: 5,
     maxIdle: 5,
-    idleTimeout: INF,
+    idleTimeout: 180,
     multiplexed: false,
     closedLoop: false,
     source:
-      "Apache HttpClient 5: 5 connections per route (25 total), requests wait for a lease, no response timeout",
+      "Apache HttpClient 5: 5 connections per route (25 total), requests wait for a lease, kept alive 3 min, no response timeout",
   },
-  // OkHttp (okhttp3.Dispatcher: maxRequestsPerHost 5 for enqueued calls, maxRequests 64;
-  // okhttp3.ConnectionPool: 5 idle connections, keepAliveDuration 5 min; OkHttpClient.Builder:
-  // readTimeout 10s, the wait for an answer that does not come).
+  // OkHttp (square/okhttp at 1682d9b, 2026-07-24; okhttp/src/commonJvmAndroid/kotlin/okhttp3/):
+  // Dispatcher.kt maxRequestsPerHost = 5 and maxRequests = 64, which bound calls made with enqueue
+  // (asynchronous; execute() is not queued); ConnectionPool.kt constructor() : this(5, 5, TimeUnit.MINUTES),
+  // 5 idle connections kept 5 min; OkHttpClient.kt Builder readTimeout = 10_000 ms (connectTimeout and
+  // writeTimeout 10_000, callTimeout 0), the wait for an answer that does not come.
   okhttp: {
     maxConnections: 5,
     maxIdle: 5,

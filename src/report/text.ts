@@ -10,6 +10,7 @@ import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState } from "../trace/result.ts";
 import { shownEventIndexes, timelineEvents } from "../trace/visible.ts";
 import { lostOrSlow } from "../traffic/result.ts";
+import { textEntries } from "./episodes.ts";
 import { proseOf } from "./messages/index.ts";
 
 const LANE_WIDTH = 15;
@@ -82,18 +83,29 @@ export function* timelineChunks(
 
   const indent = " ".repeat(12 + LANE_WIDTH);
   let lastTime: number | undefined;
+  let lastSee: string | undefined;
   const events = timelineEvents(result, options.allLeases ?? false);
-  for (const i of shownEventIndexes(events, result.summary.duration, options.allLeases, !!result.leases)) {
-    const e = events[i]!;
-    const head = lastTime === e.t ? "" : `t+${clock(e.t)}`;
-    let text = lastTime !== e.t && lastTime !== undefined ? "\n" : "";
-    lastTime = e.t;
+  const shown = shownEventIndexes(events, result.summary.duration, options.allLeases, !!result.leases);
+  for (const entry of textEntries(events, shown, clock)) {
+    const t = entry.kind === "event" ? events[entry.i]!.t : entry.t;
+    const head = lastTime === t ? "" : `t+${clock(t)}`;
+    let text = lastTime !== t && lastTime !== undefined ? "\n" : "";
+    lastTime = t;
+    if (entry.kind === "episode") {
+      yield `${text}${head.padEnd(12)}${laneLabel(entry.lane).padEnd(LANE_WIDTH)}${entry.text}\n`;
+      continue;
+    }
+    const e = events[entry.i]!;
     const prose = proseOf(e);
     text += `${head.padEnd(12)}${laneLabel(e.lane).padEnd(LANE_WIDTH)}${headline(e, prose.message)}\n`;
+    if (entry.note) text += `${indent}${entry.note}\n`;
     if (prose.why) text += `${indent}why now: ${prose.why}\n`;
-    if (prose.see) {
+    // What kubectl shows, once: the same view as the line before's is not printed again.
+    const see = prose.see === lastSee ? undefined : prose.see;
+    lastSee = prose.see;
+    if (see) {
       text += `${indent}you would see:\n`;
-      for (const line of prose.see.split("\n")) text += `${indent}  ${line}\n`;
+      for (const line of see.split("\n")) text += `${indent}  ${line}\n`;
     }
     yield text;
   }

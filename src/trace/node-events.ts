@@ -92,6 +92,8 @@ export type KillCause =
       gracePeriodFrom: "probe" | "pod";
       /** the process hangs: no answer (a timeout), and it never finishes its shutdown */
       hung: boolean;
+      /** the failed check that reached failureThreshold found no answer within timeoutSeconds */
+      timedOut?: true;
       /** the preStop hook runs first, inside the grace period */
       preStop?: PreStopRun;
     };

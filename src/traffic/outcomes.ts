@@ -32,6 +32,7 @@ export const CAUSES = [
   "slow: answered on a retry after a failed attempt",
   "slow: queued in the pod",
   "slow: the pod's service time",
+  "sent to the lost node's own IP on its node port: a NodePort caller keeps sending to that node",
 ] as const;
 export type Cause = (typeof CAUSES)[number];
 export const C_KEEPALIVE_LOST = 0;
@@ -57,11 +58,18 @@ export const C_SLOW_POOL = 19;
 export const C_SLOW_RETRY = 20;
 export const C_SLOW_QUEUE = 21;
 export const C_SLOW_SERVICE = 22;
+/**
+ * A NodePort caller picks a node's address itself (core/v1 ServiceSpec type NodePort: "exposes the
+ * Service on each Node's IP at a static port"); no load balancer health-checks that node or takes it
+ * out of rotation, so the caller keeps sending to the lost node's IP until it stops choosing it.
+ */
+export const C_NODE_PORT_LOST = 23;
 
 /** The causes of requests that were sent to the lost node (the report's "traffic stopped" moment). */
 export const LOST_NODE_CAUSES: ReadonlySet<string> = new Set([
   CAUSES[C_KEEPALIVE_LOST],
   CAUSES[C_LB_LOST],
+  CAUSES[C_NODE_PORT_LOST],
   CAUSES[C_ROUTED_STALE],
   CAUSES[C_CALLER_STALE],
   CAUSES[C_INFLIGHT_NODE],

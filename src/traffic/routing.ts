@@ -12,6 +12,7 @@ import {
   C_LB_LOST,
   C_LOCAL_NONE,
   C_NO_ENDPOINT,
+  C_NODE_PORT_LOST,
   C_ROUTED_STALE,
   ERROR,
   REFUSED,
@@ -60,7 +61,9 @@ export class Router {
       }
     } else node = g.clientNode[c]!;
     if (this.nodeDown[node]) {
-      a.set(TIMEOUT, entry === "cluster-ip" ? C_ROUTED_STALE : C_LB_LOST, deadline);
+      const cause =
+        entry === "cluster-ip" ? C_ROUTED_STALE : entry === "node-port" ? C_NODE_PORT_LOST : C_LB_LOST;
+      a.set(TIMEOUT, cause, deadline);
       return false;
     }
     const od = g.outlierDetection?.[c];

@@ -5,6 +5,7 @@
 // never a NaN, ±Infinity, a negative φ or a zero detection time returned. The table covers every function
 // src/detectors/index.ts exports (the last test fails on a new one without its rows).
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as D from "../../src/detectors/index.ts";
 
@@ -40,15 +41,15 @@ const ROWS: Row[] = [
     "phi",
     "meanMs",
     (x) => D.phi(1000, x, 100),
-    NON_FINITE,
-    /^phi: meanMs must be a finite number of milliseconds within ±/,
+    [...NON_FINITE, ...NON_FINITE_OR_NEGATIVE],
+    /^phi: meanMs must be a finite number >= 0, got/,
   ],
   [
     "phi",
     "stdDeviationMs",
     (x) => D.phi(1000, 1000, x),
     NOT_POSITIVE,
-    /^phi: stdDeviationMs must be a finite number > 0, got/,
+    /^failure-detector\.min-std-deviation must be > 0, got/,
   ],
   [
     "exponentialPhi",
@@ -69,7 +70,7 @@ const ROWS: Row[] = [
     "threshold",
     (x) => D.exponentialSilenceFor(x, 1000),
     NOT_POSITIVE,
-    /^exponentialSilenceFor: threshold must be a finite number > 0/,
+    /^ExponentialPhiDetector: threshold must be a finite number > 0/,
   ],
   [
     "exponentialSilenceFor",
@@ -83,21 +84,21 @@ const ROWS: Row[] = [
     "threshold",
     (x) => D.phiNormalSilenceFor(x, 1000, 100),
     NOT_POSITIVE,
-    /^threshold must be a finite number > 0/,
+    /^failure-detector\.threshold must be > 0, got/,
   ],
   [
     "phiNormalSilenceFor",
     "meanMs",
     (x) => D.phiNormalSilenceFor(8, x, 100),
-    NON_FINITE,
-    /^phiNormalSilenceFor: meanMs must be a finite number of milliseconds within ±/,
+    [...NON_FINITE, ...NON_FINITE_OR_NEGATIVE],
+    /^phiNormalSilenceFor: meanMs must be a finite number >= 0, got/,
   ],
   [
     "phiNormalSilenceFor",
     "stdDeviationMs",
     (x) => D.phiNormalSilenceFor(8, 1000, x),
     NOT_POSITIVE,
-    /^phiNormalSilenceFor: stdDeviationMs must be a finite number > 0/,
+    /^failure-detector\.min-std-deviation must be > 0, got/,
   ],
   [
     "detectionTime",
@@ -369,6 +370,59 @@ describe("the detector library's exported functions", () => {
       }
     }
     expect(D.detectionTime(dist, 5000).meanMs).toBeGreaterThan(0);
+  });
+
+  it("never return a negative or NaN φ for a valid input, a negative silence included", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e9, max: 1e9, noNaN: true }),
+        fc.double({ min: 0, max: 1e9, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e9, noNaN: true }),
+        (t, mean, sd) => {
+          const p = D.phi(t, mean, sd);
+          expect(p >= 0 && !Number.isNaN(p)).toBe(true);
+          // Cassandra's t / mean: finite while the mean is at least the detectors' microsecond resolution.
+          if (t >= 0 && mean >= 1e-3) {
+            const e = D.exponentialPhi(t, mean);
+            expect(Number.isFinite(e) && e >= 0).toBe(true);
+          }
+        },
+      ),
+      { seed: 30, numRuns: 2000 },
+    );
+  });
+
+  // One check for a class and the functions of its model (validate.ts): the same value, the same words.
+  const refusal = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return e instanceof RangeError ? e.message : `not a RangeError: ${String(e)}`;
+    }
+    return "accepted";
+  };
+  it.each([0, -1, NAN, INF, -INF])(
+    "refuse a threshold or a deviation of %d in the class's own words",
+    (x) => {
+      const akkaThreshold = refusal(() => new D.PhiAccrualFailureDetector({ threshold: x }));
+      const akkaDeviation = refusal(() => new D.PhiAccrualFailureDetector({ minStdDeviationMs: x }));
+      const exponential = refusal(() => new D.ExponentialPhiDetector({ threshold: x }));
+      expect(akkaThreshold).toMatch(/^failure-detector\.threshold must be > 0, got /);
+      expect(refusal(() => D.phiNormalSilenceFor(x, 1000, 100))).toBe(akkaThreshold);
+      expect(akkaDeviation).toMatch(/^failure-detector\.min-std-deviation must be > 0, got /);
+      expect(refusal(() => D.phi(1000, 1000, x))).toBe(akkaDeviation);
+      expect(refusal(() => D.phiNormalSilenceFor(8, 1000, x))).toBe(akkaDeviation);
+      expect(exponential).toMatch(/^ExponentialPhiDetector: threshold must be a finite number > 0, got /);
+      expect(refusal(() => D.exponentialSilenceFor(x, 1000))).toBe(exponential);
+    },
+  );
+
+  it("refuse a negative mean, which no detector holds (Akka's tests feed a negative silence, never a negative mean)", () => {
+    expect(D.phi(-25, 0, 1)).toBe(0);
+    expect(() => D.phi(1000, -1, 100)).toThrow(
+      new RangeError("phi: meanMs must be a finite number >= 0, got -1"),
+    );
+    expect(() => D.phiNormalSilenceFor(8, -1, 100)).toThrow(RangeError);
   });
 
   it("normal and exponential refuse what is not an Rng", () => {

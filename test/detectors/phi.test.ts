@@ -79,7 +79,7 @@ describe("phi precision", () => {
     // The detector floors its deviation at minStdDeviationMs > 0 (Akka's require); its formula alone gives
     // NaN at the mean for 0, which phiNormal (the unchecked formula) still shows.
     expect(() => phi(1000, 1000, 0)).toThrow(
-      new RangeError("phi: stdDeviationMs must be a finite number > 0, got 0"),
+      new RangeError("failure-detector.min-std-deviation must be > 0, got 0"),
     );
     expect(phiNormal(1000, 1000, 0)).toBeNaN();
     expect(phiNormal(999, 1000, 0)).toBe(0);

@@ -254,3 +254,51 @@ describe("what a dump's values mean", () => {
     expect(s.cluster?.takenAt?.time).toBe("2024-11-02T10:04:50.123Z");
   });
 });
+
+describe("a dump's status holds only its type's fields", () => {
+  it.each([
+    {
+      name: "a Pod status key",
+      items: node("n1") + pod("web", { status: "{phase: Running, »exploded: true}" }),
+      path: "items[1].status.exploded",
+      message: 'unknown field "exploded" in PodStatus',
+    },
+    {
+      name: "a near miss, with kubectl's suggestion",
+      items: node("n1") + pod("web", { status: "{phase: Running, »podIp: 10.0.0.1}" }),
+      path: "items[1].status.podIp",
+      message: 'unknown field "podIp" in PodStatus (did you mean "podIP"?)',
+    },
+    {
+      name: "a container status key",
+      items:
+        node("n1") +
+        pod("web", {
+          status: "{phase: Running, containerStatuses: [{name: app, restartCount: 0, »restarts: 3}]}",
+        }),
+      path: "items[1].status.containerStatuses[0].restarts",
+      message: 'unknown field "restarts" in ContainerStatus',
+    },
+    {
+      name: "a Node status key",
+      items: node("n1").replace("    capacity:", "    »health: good\n    capacity:"),
+      path: "items[0].status.health",
+      message: 'unknown field "health" in NodeStatus',
+    },
+  ])("$name is an unknown field, located at its key", ({ name, items, path, message }) => {
+    expectLoadError({ ...bad(name, items, path, message, "unknown-field") });
+  });
+
+  it("every field of today's types is accepted", () => {
+    const s = load(SCENARIO, {
+      "dump.yaml": list(
+        node("n1").replace("    capacity:", "    runtimeHandlers: []\n    features: {}\n    capacity:") +
+          pod("web", {
+            status:
+              "{phase: Running, observedGeneration: 1, qosClass: BestEffort, hostIPs: [], podIPs: [], containerStatuses: [{name: app, restartCount: 2, ready: true, started: true, stopSignal: SIGTERM, user: {}}]}",
+          }),
+      ),
+    });
+    expect(s.nodes).toHaveLength(1);
+  });
+});

@@ -1,10 +1,11 @@
-// No text output of an example or a real manifest set prints the same line twice in a row: a line
+// No text output of an example or a real manifest set prints the same line twice in a row, and an
+// example with callers prints under 300 lines (report/episodes.ts tells a restart loop once): a line
 // that repeats says nothing new (a run of identical findings is one group, a repeated request failure
 // one episode). Every examples/*.yaml through `simulate`, examples/audit/ through `audit`, and every
 // real set under test/fixtures/real/ through `simulate` (worker-1 loses power at t=10s on three
 // nodes) and `audit` (power-off and drain, the sweep's node faults).
 
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,6 +22,10 @@ function firstRepeat(text: string): { line: number; text: string } | null {
 const EXAMPLES = readdirSync("examples")
   .filter((f) => f.endsWith(".yaml"))
   .sort();
+
+/** The examples with callers (a `traffic:` block): their text fits 300 lines (issue 23, item 9). */
+const TRAFFIC = new Set(EXAMPLES.filter((f) => /^traffic:/m.test(readFileSync(join("examples", f), "utf8"))));
+const MAX_TRAFFIC_LINES = 300;
 
 const REAL = "test/fixtures/real";
 /** Each real set's folder of manifests (CockroachDB's runnable copy: the published one is refused). */
@@ -42,6 +47,13 @@ describe("no text output prints the same line twice in a row", () => {
     const r = await cli(["simulate", `examples/${file}`]);
     expect(r.code, r.err).toBe(0);
     expect(firstRepeat(r.out)).toBeNull();
+    if (TRAFFIC.has(file)) expect(r.out.split("\n").length).toBeLessThan(MAX_TRAFFIC_LINES);
+  });
+
+  it("knows the traffic examples (the line budget applies to some)", () => {
+    expect([...TRAFFIC]).toEqual(
+      expect.arrayContaining(["liveness-cascade.yaml", "traffic-doks-power-off.yaml"]),
+    );
   });
 
   it("audit examples/audit/", async () => {

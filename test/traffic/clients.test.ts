@@ -33,8 +33,8 @@ describe("client presets: each library's defaults", () => {
     ["grpc", { poolSize: 100, multiplexed: true }],
     // JDK HttpClient: connectionPoolSize 0 (unbounded), keepalive.timeout 30s
     ["jdk", { poolSize: INF, idleTimeout: 30 }],
-    // Apache HttpClient 5: 5 per route
-    ["apache", { poolSize: 5, maxIdle: 5 }],
+    // Apache HttpClient 5: DEFAULT_MAX_CONNECTIONS_PER_ROUTE 5; RequestConfig DEFAULT_CONN_KEEP_ALIVE 3 min
+    ["apache", { poolSize: 5, maxIdle: 5, idleTimeout: 180, timeout: 30 }],
     // OkHttp: maxRequestsPerHost 5, ConnectionPool 5 idle for 5 min, readTimeout 10s
     ["okhttp", { poolSize: 5, maxIdle: 5, idleTimeout: 300, timeout: 10 }],
     ["closed-loop", { poolSize: 1, closedLoop: true }],

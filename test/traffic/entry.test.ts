@@ -55,6 +55,17 @@ describe("the default entry follows the Service's type", () => {
     expect(r.traffic!.totals.timeout).toBeGreaterThan(0);
   });
 
+  it("a NodePort caller sends to the lost node's own IP: no load balancer is named as still sending", () => {
+    const r = run(web({ type: "NodePort" }));
+    expect(r.traffic!.services[0]!.entry).toBe("node-port");
+    const causes = r.traffic!.causes.filter((c) => c.count > 0).map((c) => c.cause);
+    expect(causes).toContain(
+      "sent to the lost node's own IP on its node port: a NodePort caller keeps sending to that node",
+    );
+    expect(causes.filter((c) => c.includes("load balancer"))).toEqual([]);
+    expect(r.events.filter((e) => e.type.startsWith("LoadBalancer"))).toEqual([]);
+  });
+
   it("a caller of a LoadBalancer Service goes through its balancer, which takes the lost node out of rotation", () => {
     const r = run(web({ type: "LoadBalancer" }));
     expect(eventsOf(r, "LoadBalancerBackendDown").map((e) => e.node)).toEqual(["worker-2"]);

@@ -2,9 +2,9 @@
 // List, in one file or a folder of them) as the cluster's starting state. Nodes become the scenario's
 // nodes; the workloads, pods, Services, claims, volumes, classes and budgets become its objects,
 // validated as manifests are (status, managedFields, resourceVersion and the rest the API server adds
-// are accepted); a pod keeps its node, name, IP and restart counts. What the controllers make again
-// from the rest (EndpointSlices, ControllerRevisions, Leases, Events) is counted, not read, but for
-// a node Lease's renewTime (it dates the dump and a NotReady node's silence); Secrets and ConfigMaps
+// are accepted, each status key checked against its type: status-fields.ts); a pod keeps its node,
+// name, IP and restart counts. What the controllers make again from the rest (EndpointSlices,
+// ControllerRevisions, Leases, Events) is counted, not read, but for a node Lease's renewTime (it dates the dump and a NotReady node's silence); Secrets and ConfigMaps
 // are read no further than their kind and name.
 
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from "../../kubernetes/objects.ts";
@@ -18,6 +18,7 @@ import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../
 import { parseJsonDump } from "./json.ts";
 import { type DumpNode, dumpNode, notePressure, optTime } from "./node.ts";
 import { OwnerGraph } from "./owners.ts";
+import { checkStatusFields } from "./status-fields.ts";
 import {
   checkConditions,
   checkLease,
@@ -84,6 +85,7 @@ export function readCluster(
     const kind = isObj(value) ? value.kind : undefined;
     if (typeof kind === "string" && isObj(value) && !REBUILT_KINDS.has(kind)) {
       checkStoredMeta(doc, p, value);
+      checkStatusFields(doc, p, kind, value);
       owners.add(doc, p, kind, value);
     }
     if (kind === "Node" && isObj(value) && value.apiVersion === "v1") {

@@ -263,7 +263,9 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
       message: `kubelet on ${e.node} kills container ${e.container} of ${pod}: Container ${e.container} failed ${e.probe} probe, will be restarted`,
       why: `${failed}; ${e.preStop ? `its preStop hook (${e.preStop.describe}) first, ` : ""}SIGTERM, then SIGKILL after ${e.preStop ? `what the hook leaves of ${grace}` : grace}${e.hung ? " (a hung process never finishes its shutdown)" : ""}`,
       see: `$ kubectl describe pod ${pod}${ns === "default" ? "" : ` -n ${ns}`}\n  Warning  Unhealthy  kubelet  ${cap(e.probe)} probe failed: ${
-        e.hung
+        // The prober's output for the check that failed (pkg/probe/http: a timeout is the client's
+        // deadline; a dead listener refuses): a timeout whether the process hangs or answers too late.
+        e.hung || e.timedOut
           ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
           : "connection refused"
       }\n  Normal   Killing    kubelet  Container ${e.container} failed ${e.probe} probe, will be restarted`,
