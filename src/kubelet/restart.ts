@@ -40,7 +40,8 @@ export interface RestartEnv {
 export interface RestartHost {
   /** the pod is being deleted: nothing restarts */
   readonly terminating: boolean;
-  restartPolicy(): "Always" | "OnFailure" | "Never";
+  /** the policy this container restarts by (a sidecar's Always, an init container's OnFailure, the pod's) */
+  restartPolicyOf(c: ContainerRun): "Always" | "OnFailure" | "Never";
   /** start the container again, in place */
   restartContainer(c: ContainerRun, cause: StartCause): void;
   /** restartPolicy says no: the container is done */
@@ -82,7 +83,7 @@ export class Restarts {
   decide(c: ContainerRun, eventTime: number | undefined, exit: ExitCause): void {
     const host = this.host;
     if (host.terminating || c.running) return;
-    const policy = host.restartPolicy();
+    const policy = host.restartPolicyOf(c);
     if (!shouldRestart(policy, c.exitCode)) {
       host.containerDone(c);
       return;

@@ -292,3 +292,15 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 }
 
 export * from "./scheduler-defaults.ts";
+/**
+ * KEP-3085 PodReadyToStartContainersCondition: beta and on by default from 1.29
+ * (kubernetes/kubernetes#119659): the kubelet writes the pod's PodReadyToStartContainers condition
+ * (True once the sandbox is up, networking configured).
+ */
+export const POD_READY_TO_START_CONTAINERS_SINCE_MINOR = 29;
+/**
+ * KEP-753 SidecarContainers: alpha (off) in 1.28, beta and on by default from 1.29, GA 1.33
+ * (kubernetes/enhancements keps/sig-node/753-sidecar-containers/kep.yaml). With the gate off the
+ * API server drops an init container's `restartPolicy: Always` (dropDisabledPodFields).
+ */
+export const SIDECAR_CONTAINERS_SINCE_MINOR = 29;

@@ -145,6 +145,11 @@ export interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   lifecycle?: { preStop?: LifecycleHandler };
+  /**
+   * An init container's `restartPolicy: Always` makes it a sidecar (KEP-753, SidecarContainers: alpha
+   * 1.28, beta and on by default 1.29, GA 1.33): it keeps running beside the app containers.
+   */
+  restartPolicy?: "Always" | "OnFailure" | "Never";
 }
 
 export interface WeightedPodAffinityTerm {
@@ -271,6 +276,8 @@ export interface Pod {
     conditions: PodCondition[];
     podIP?: string;
     containerStatuses: ContainerStatus[];
+    /** the init containers' statuses, in spec.initContainers' order (written once the sandbox is up) */
+    initContainerStatuses?: ContainerStatus[];
   };
 }
 

@@ -86,6 +86,14 @@ export function container(src: SourceDoc, path: Path, v: unknown): Container {
     if (l.postStart != null) lifecycleHandler(src, [...lp, "postStart"], l.postStart);
     if (l.preStop != null) c.lifecycle = { preStop: lifecycleHandler(src, [...lp, "preStop"], l.preStop) };
   }
+  // core/v1 ContainerRestartPolicy: only Always on an init container (a sidecar) before KEP-5307;
+  // pod-spec.ts checks where each value may be set.
+  const restartPolicy = optOneOf(src, [...path, "restartPolicy"], o.restartPolicy, [
+    "Always",
+    "OnFailure",
+    "Never",
+  ] as const);
+  if (restartPolicy) c.restartPolicy = restartPolicy;
   return c;
 }
 

@@ -41,7 +41,6 @@ const RULES: Record<string, Record<string, When>> = {
   DaemonSetSpec: { minReadySeconds: notZero, updateStrategy: present },
   PodSpec: {
     activeDeadlineSeconds: present,
-    initContainers: nonEmpty,
     overhead: nonEmpty,
     // The API server writes both on every pod (Priority admission): only a priority of its own counts.
     preemptionPolicy: not("PreemptLowerPriority"),
@@ -64,6 +63,11 @@ const RULES: Record<string, Record<string, When>> = {
     "resources.claims": nonEmpty,
     "resources.limits": nonEmpty,
   },
+  // A container's own restart rules (KEP-5307, ContainerRestartRules: alpha 1.34, beta 1.35): the
+  // pod worker restarts by the pod's restartPolicy only.
+  AppContainer: { restartPolicy: present, restartPolicyRules: nonEmpty },
+  // An init container's restartPolicy other than Always (a sidecar, modelled), and its rules (KEP-5307).
+  InitContainer: { restartPolicy: not("Always"), restartPolicyRules: nonEmpty },
   ServiceSpec: {
     internalTrafficPolicy: not("Cluster"),
     sessionAffinity: not("None"),
@@ -79,7 +83,8 @@ const RULE_LISTS: Record<string, { name: string; parts: string[]; when: When }[]
   Object.entries(RULES).map(([type, fields]) => [
     type,
     Object.entries(fields).map(([field, when]) => ({
-      name: `${type}.${field}`,
+      // The app and init containers' own rules are reported under the API type's name.
+      name: `${type === "AppContainer" || type === "InitContainer" ? "Container" : type}.${field}`,
       parts: field.split("."),
       when,
     })),
@@ -131,6 +136,8 @@ export function noteNotModelled(
     for (const list of ["containers", "initContainers"] as const) {
       each("Container", [...p, list], spec[list]);
     }
+    each("AppContainer", [...p, "containers"], spec.containers);
+    each("InitContainer", [...p, "initContainers"], spec.initContainers);
     if (isObj(spec.affinity)) {
       visit("Affinity", [...p, "affinity"], spec.affinity);
       for (const a of ["podAffinity", "podAntiAffinity"] as const) {

@@ -21,6 +21,7 @@ import { PERIOD } from "./limits.ts";
 import {
   checkSleepActions,
   checkTotals,
+  noteSidecarGate,
   notModelledList,
   type ReadManifest,
   readEntry,
@@ -157,6 +158,7 @@ export function parseScenarioWith(
   }
   checkTotals(collected, nodes.length);
   checkSleepActions(collected, kubernetesVersion);
+  noteSidecarGate(collected, kubernetesVersion);
 
   const controlPlane = overrides(
     src,
