@@ -7,6 +7,7 @@
 // timeline's pod actions (deadlock, crash, dependency-down/up, recover). What the worker holds and
 // answers without changing its containers is pod-worker-base.ts.
 
+import { podReady } from "../cluster/api.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { EventOf } from "../trace/events.ts";
 import type { OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
@@ -344,10 +345,17 @@ export class PodWorker extends PodWorkerBase {
     this.kubeletRunning = true;
     this.restartsModel?.forget();
     this.addProbeWorkers();
+    // Before 1.35 the new workers' results start at their initial values (a running, started
+    // container keeps its Started: the runtime reports it) and readiness is probed again; from 1.35
+    // (KEP-4781) they carry on from the kubelet's last report while the pod's Ready is True.
+    const keep = this.host.keepStatusOnKubeletRestart;
+    const wasReady = keep && podReady(this.pod);
     for (const c of this.all) {
-      // The new workers' results start at their initial values; a running, started container keeps
-      // its Started (the runtime reports it) and readiness is probed again.
-      if (c.running) for (const w of c.workers.values()) w.newContainer();
+      if (c.running)
+        for (const w of c.workers.values()) {
+          if (keep) w.adopt(c.started, wasReady && c.ready);
+          else w.newContainer();
+        }
       if (!c.running && !c.done && c.id > 0 && !this.terminating)
         this.restarts.decide(c, c.finishedAt, { kind: "kubelet-restart" });
     }

@@ -304,3 +304,11 @@ export const POD_READY_TO_START_CONTAINERS_SINCE_MINOR = 29;
  * API server drops an init container's `restartPolicy: Always` (dropDisabledPodFields).
  */
 export const SIDECAR_CONTAINERS_SINCE_MINOR = 29;
+/**
+ * KEP-4781 "Restarting kubelet does not change pod status" (kubernetes/kubernetes#133676, v1.35):
+ * with the deprecated gate ChangeContainerStatusOnKubeletRestart off (its default from 1.35), a
+ * restarted kubelet keeps its running containers' Started and Ready (prober worker.go isRestart,
+ * prober_manager.go setReadyStateOnKubeletRestart); before 1.35 every readiness result restarts at
+ * Failure and the pod is NotReady until its readiness probe passes again.
+ */
+export const KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR = 35;
