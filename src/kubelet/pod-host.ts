@@ -9,6 +9,7 @@ import type { Rng } from "../engine/rng.ts";
 import { type Ipv4Cidr, ipv4 } from "../kubernetes/cidr.ts";
 import type { KubeletSettings } from "../kubernetes/defaults.ts";
 import {
+  CONTAINER_RESTART_RULES_SINCE_MINOR,
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
   KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
@@ -55,6 +56,8 @@ export interface PodWorkerHost extends RestartEnv {
   readonly podReadyToStartContainers: boolean;
   /** KEP-4781 (1.35+): a restarted kubelet keeps its running containers' Started and Ready */
   readonly keepStatusOnKubeletRestart: boolean;
+  /** KEP-5307 (beta, on 1.35+): an app container's own restartPolicy and restartPolicyRules */
+  readonly containerRestartRules: boolean;
   /** the kubelet's CrashLoopBackOff (restart.ts), with PR #133066 (≈1.35): the retry when it expires */
   readonly crashLoop: CrashLoopSettings;
   readonly api: PodStatusApi;
@@ -101,6 +104,7 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
     manualProbeResetsTicker: kubelet.minor >= MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
     podReadyToStartContainers: kubelet.minor >= POD_READY_TO_START_CONTAINERS_SINCE_MINOR,
     keepStatusOnKubeletRestart: kubelet.minor >= KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR,
+    containerRestartRules: kubelet.minor >= CONTAINER_RESTART_RULES_SINCE_MINOR,
     // One for all the kubelet's pods (newCrashLoopBackOff reads the kubelet's configuration).
     crashLoop: {
       enabled: ctx.kubelet.crashLoopBackOff,

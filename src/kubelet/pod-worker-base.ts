@@ -13,7 +13,7 @@ import { App } from "./app.ts";
 import type { PodWorkerHost } from "./pod-host.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
 import { ProbeManager, type ProbeResults } from "./prober-manager.ts";
-import { type RestartHost, Restarts } from "./restart.ts";
+import { type RestartHost, Restarts, shouldRestart } from "./restart.ts";
 import { ContainerRun, roleOf, writeContainerStatus } from "./runtime.ts";
 import type { PodStatusSource } from "./status-manager.ts";
 
@@ -167,7 +167,29 @@ export abstract class PodWorkerBase implements ProbeResults, RestartHost, PodSta
     if (c.role === "sidecar") return "Always";
     const pod = this.restartPolicy();
     if (c.role === "init") return pod === "Never" ? "Never" : "OnFailure";
+    // KEP-5307 (1.35+): an app container's own restartPolicy overrides the pod's.
+    if (this.host.containerRestartRules && c.spec.restartPolicy) return c.spec.restartPolicy;
     return pod;
+  }
+
+  /**
+   * ContainerShouldRestart (pkg/api/v1/pod, KEP-5307, 1.35+): the first of the container's
+   * restartPolicyRules whose exit codes match decides (Restart); with none matching, its
+   * restartPolicy (restart.ts shouldRestart: Always; OnFailure on a non-zero exit; Never).
+   */
+  restartDecision(c: ContainerRun): { restart: boolean; policy: string } {
+    const policy = this.restartPolicyOf(c);
+    const code = c.exitCode;
+    const rules = c.role === "app" && this.host.containerRestartRules ? c.spec.restartPolicyRules : undefined;
+    const rule = rules?.find((r) => {
+      const e = r.exitCodes;
+      if (!e) return true;
+      const listed = code !== undefined && e.values.includes(code);
+      return e.operator === "In" ? listed : !listed;
+    });
+    if (rule)
+      return { restart: true, policy: `${policy}, restartPolicyRules: ${rule.action} on exit code ${code}` };
+    return { restart: shouldRestart(policy, code), policy };
   }
 
   crashLoopWaiting(c: ContainerRun): PodRow {

@@ -312,3 +312,10 @@ export const SIDECAR_CONTAINERS_SINCE_MINOR = 29;
  * Failure and the pod is NotReady until its readiness probe passes again.
  */
 export const KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR = 35;
+/**
+ * KEP-5307 ContainerRestartRules: alpha (off) 1.34, beta and on by default 1.35 (kubernetes/
+ * enhancements keps/sig-node/5307-container-restart-policy/kep.yaml): an app container's own
+ * `restartPolicy` and `restartPolicyRules` decide its restarts (pkg/api/v1/pod ContainerShouldRestart);
+ * with the gate off the API server drops both fields (dropDisabledPodFields).
+ */
+export const CONTAINER_RESTART_RULES_SINCE_MINOR = 35;

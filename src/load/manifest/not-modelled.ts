@@ -63,10 +63,8 @@ const RULES: Record<string, Record<string, When>> = {
     "resources.claims": nonEmpty,
     "resources.limits": nonEmpty,
   },
-  // A container's own restart rules (KEP-5307, ContainerRestartRules: alpha 1.34, beta 1.35): the
-  // pod worker restarts by the pod's restartPolicy only.
-  AppContainer: { restartPolicy: present, restartPolicyRules: nonEmpty },
-  // An init container's restartPolicy other than Always (a sidecar, modelled), and its rules (KEP-5307).
+  // An init container's restartPolicy other than Always (a sidecar, modelled), and its rules
+  // (KEP-5307); an app container's are modelled from 1.35 and listed before (manifests.ts).
   InitContainer: { restartPolicy: not("Always"), restartPolicyRules: nonEmpty },
   ServiceSpec: {
     internalTrafficPolicy: not("Cluster"),
@@ -84,7 +82,7 @@ const RULE_LISTS: Record<string, { name: string; parts: string[]; when: When }[]
     type,
     Object.entries(fields).map(([field, when]) => ({
       // The app and init containers' own rules are reported under the API type's name.
-      name: `${type === "AppContainer" || type === "InitContainer" ? "Container" : type}.${field}`,
+      name: `${type === "InitContainer" ? "Container" : type}.${field}`,
       parts: field.split("."),
       when,
     })),
@@ -136,7 +134,6 @@ export function noteNotModelled(
     for (const list of ["containers", "initContainers"] as const) {
       each("Container", [...p, list], spec[list]);
     }
-    each("AppContainer", [...p, "containers"], spec.containers);
     each("InitContainer", [...p, "initContainers"], spec.initContainers);
     if (isObj(spec.affinity)) {
       visit("Affinity", [...p, "affinity"], spec.affinity);

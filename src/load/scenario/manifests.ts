@@ -2,6 +2,7 @@
 // or inline objects, collected into typed objects; and the totals Kubernetes' limits allow.
 
 import {
+  CONTAINER_RESTART_RULES_SINCE_MINOR,
   DEFAULT_TERMINATION_GRACE_PERIOD,
   minor,
   POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR,
@@ -203,5 +204,27 @@ export function noteSidecarGate(c: Collected, version: KubernetesVersion): void 
     const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
     const { line } = src.locate([...path, ...specPath, "initContainers", j, "restartPolicy"], "key");
     c.notModelled.set("Container.restartPolicy", { where: `${src.file}:${line}`, object: i, line });
+  });
+}
+
+/**
+ * KEP-5307: before 1.35 ContainerRestartRules is off and the API server drops an app container's
+ * `restartPolicy` and `restartPolicyRules`: the pod's restartPolicy decides. Listed as not modelled
+ * there (faultline does not model turning the alpha gate on in 1.34).
+ */
+export function noteContainerRestartRules(c: Collected, version: KubernetesVersion): void {
+  if (minor(version) >= CONTAINER_RESTART_RULES_SINCE_MINOR) return;
+  c.manifests.forEach(({ object }, i) => {
+    const containers = podSpecOf(object)?.containers ?? [];
+    const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
+    containers.forEach((ctr, j) => {
+      for (const field of ["restartPolicy", "restartPolicyRules"] as const) {
+        const name = `Container.${field}`;
+        if (ctr[field] === undefined || c.notModelled.has(name)) continue;
+        const { src, path } = c.where[i]!;
+        const { line } = src.locate([...path, ...specPath, "containers", j, field], "key");
+        c.notModelled.set(name, { where: `${src.file}:${line}`, object: i, line });
+      }
+    });
   });
 }

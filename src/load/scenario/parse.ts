@@ -21,6 +21,7 @@ import { PERIOD } from "./limits.ts";
 import {
   checkSleepActions,
   checkTotals,
+  noteContainerRestartRules,
   noteSidecarGate,
   notModelledList,
   type ReadManifest,
@@ -159,6 +160,7 @@ export function parseScenarioWith(
   checkTotals(collected, nodes.length);
   checkSleepActions(collected, kubernetesVersion);
   noteSidecarGate(collected, kubernetesVersion);
+  noteContainerRestartRules(collected, kubernetesVersion);
 
   const controlPlane = overrides(
     src,
