@@ -8,6 +8,7 @@
 // answers without changing its containers is pod-worker-base.ts.
 
 import { podReady } from "../cluster/api.ts";
+import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { EventOf } from "../trace/events.ts";
 import type { OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
@@ -318,9 +319,26 @@ export class PodWorker extends PodWorkerBase {
   private finishPodIfDone(): void {
     if (!this.containers.every((c) => !c.running && c.done)) return;
     for (const c of this.containers) for (const w of c.workers.values()) w.stop();
-    this.host.status.completed(
-      this,
-      this.containers.every((c) => c.exitCode === 0),
+    const exitedZero = this.containers.every((c) => c.exitCode === 0);
+    if (this.terminating || !this.sidecars.some((c) => c.running)) {
+      this.host.status.completed(this, exitedZero);
+      return;
+    }
+    // computePodActions: no app container left to keep or start, so KillPod, the sidecars with it
+    // (not restarted: InitContainersToStart = nil), in the termination order and with the pod's
+    // terminationGracePeriodSeconds; the pod is Succeeded or Failed once they are gone (KEP-753).
+    this.beginTermination();
+    const grace = this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;
+    this.terminated = terminatePod(
+      this.killEnv(),
+      this.all,
+      grace,
+      (c) => c.stop(this.host.engine),
+      () => {
+        this.terminated = undefined;
+        this.host.status.completed(this, exitedZero);
+      },
+      sidecarTurns(this.inits, this.containers),
     );
   }
 

@@ -268,3 +268,21 @@ describe("the scenario and the manifests, checked", () => {
     expect(r.summary.pods[0]).toMatchObject({ status: "Running", ready: true });
   });
 });
+
+describe("a pod whose app containers are done (KEP-753)", () => {
+  it("restartPolicy Never: once the app container completes, the sidecars are stopped and the pod is Completed", () => {
+    const r = run(
+      pod({
+        restartPolicy: "Never",
+        inits: SIDECARS,
+        behaviour: "  web/app: {exitAfterSeconds: 10, exitCode: 0}\n  web/logs: {shutdownSeconds: 3}",
+      }),
+    );
+    // The sidecars are not restarted, and the pod completes once logs (3s to exit) is gone.
+    expect(eventsOf(r, "ContainerStarted").filter((e) => e.role === "sidecar")).toHaveLength(2);
+    expect(r.summary.pods[0]).toMatchObject({ status: "Completed", ready: false });
+    const appExit = eventsOf(r, "ContainerExited").find((e) => e.container === "app")!.t;
+    const notReady = eventsOf(r, "PodNotReady").find((e) => e.t >= appExit);
+    expect(notReady).toBeDefined();
+  });
+});
