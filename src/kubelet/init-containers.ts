@@ -14,8 +14,13 @@
 // How long an init container runs is the scenario's `behaviour.<workload>/<container>`:
 // exitAfterSeconds (default 0: it completes at once) and exitCode (default 0 for an init container).
 
+import type { EventOf } from "../trace/events.ts";
 import type { OwnExit } from "../trace/node-events.ts";
+import type { EndedKill } from "./kill.ts";
 import type { ContainerRun } from "./runtime.ts";
+
+/** A pod with sidecars: each container's exit at its termination, in the order they ended. */
+export type StopOrder = NonNullable<EventOf<"PodTerminated">["stopOrder"]>;
 
 /** An init container's own end: behaviour exitAfterSeconds when set, else at once. */
 export function initExit(c: ContainerRun, runSeconds: number): OwnExit {
@@ -41,4 +46,14 @@ export function sidecarTurns(
     later = c;
   }
   return (c) => prereqs.get(c) ?? [];
+}
+
+/** PodTerminated's stopOrder: each container's kill as it ended (kill.ts terminatePod). */
+export function stopOrderOf(ended: readonly EndedKill[]): StopOrder {
+  return ended.map((k) => ({
+    container: k.container.name,
+    sidecar: k.container.role === "sidecar",
+    exitAfterSeconds: k.afterSeconds,
+    signal: k.signal,
+  }));
 }

@@ -70,7 +70,9 @@ export abstract class PodWorkerBase implements ProbeResults, RestartHost, PodSta
     this.initialized = this.inits.length === 0;
     // A cluster dump's pod brings only its counts (load/cluster/dump.ts writes no start time): it is
     // not rebooted, and starts from them.
-    this.rebooted = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
+    const ran = (s: ContainerStatus) => s.startedAt !== undefined;
+    this.rebooted =
+      pod.status.containerStatuses.some(ran) || (pod.status.initContainerStatuses?.some(ran) ?? false);
   }
 
   /** The application inside (app.ts); its dependency flag is the pod's, so it is made once. */

@@ -10,25 +10,15 @@
 import { podReady } from "../cluster/api.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
-import type { EventOf } from "../trace/events.ts";
 import type { OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
-import { initExit, sidecarTurns } from "./init-containers.ts";
-import {
-  deletionGracePeriod,
-  type EndedKill,
-  type KillEnv,
-  type KillPlan,
-  startProbeKill,
-  terminatePod,
-} from "./kill.ts";
+import { initExit, type StopOrder, sidecarTurns, stopOrderOf } from "./init-containers.ts";
+import { deletionGracePeriod, type KillEnv, type KillPlan, startProbeKill, terminatePod } from "./kill.ts";
 import { PodWorkerBase } from "./pod-worker-base.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
 import { type ContainerRun, DEFAULT_CRASH_EXIT_CODE, EXIT_SIGKILL, EXIT_SIGTERM } from "./runtime.ts";
 
 export type { BehaviourOf } from "./pod-worker-base.ts";
-
-type StopOrder = NonNullable<EventOf<"PodTerminated">["stopOrder"]>;
 
 export class PodWorker extends PodWorkerBase {
   /** while the pod terminates: a container exited by itself during its kill */
@@ -233,20 +223,10 @@ export class PodWorker extends PodWorkerBase {
       (c) => c.stop(this.host.engine),
       (last, ended) => {
         this.terminated = undefined;
-        done(grace, last, this.sidecars.length > 0 ? this.stopOrder(ended) : undefined);
+        done(grace, last, this.sidecars.length > 0 ? stopOrderOf(ended) : undefined);
       },
       this.sidecars.length > 0 ? sidecarTurns(this.inits, this.containers) : undefined,
     );
-  }
-
-  /** Each container's exit in the order they ended, for PodTerminated (a pod with sidecars). */
-  private stopOrder(ended: readonly EndedKill[]): StopOrder {
-    return ended.map((k) => ({
-      container: k.container.name,
-      sidecar: k.container.role === "sidecar",
-      exitAfterSeconds: k.afterSeconds,
-      signal: k.signal,
-    }));
   }
 
   /** What a kill (kill.ts) needs: the clock, the trace, the pod's event fields, the timers. */
