@@ -8,6 +8,7 @@
 
 import { describe, expect, it } from "vitest";
 import { POD_STARTUP_SECONDS } from "../../src/kubelet/kubelet.ts";
+import { createSimulation } from "../../src/run/simulate.ts";
 import { eventsOf, run, scenario, US } from "../helpers/sim.ts";
 
 interface Opts {
@@ -284,5 +285,29 @@ describe("a pod whose app containers are done (KEP-753)", () => {
     const appExit = eventsOf(r, "ContainerExited").find((e) => e.container === "app")!.t;
     const notReady = eventsOf(r, "PodNotReady").find((e) => e.t >= appExit);
     expect(notReady).toBeDefined();
+  });
+});
+
+describe("the pod's conditions (generateAPIPodStatus, KEP-3085)", () => {
+  /** The pod's conditions at each time, as the API has them. */
+  function conditionsAt(version: string, times: number[]): Record<string, string>[] {
+    const sim = createSimulation(
+      pod({ version, inits: TWO_INITS, behaviour: "  web/migrate: {exitAfterSeconds: 10}", duration: "1m" }),
+    );
+    return times.map((t) => {
+      sim.runUntil(t);
+      const p = sim.store.list("Pod")[0]!;
+      return Object.fromEntries(p.status.conditions.map((c) => [c.type, c.status]));
+    });
+  }
+
+  it("Initialized is False until the last init container completes; PodReadyToStartContainers True from 1.29", () => {
+    const [during, after] = conditionsAt("1.33", [POD_STARTUP_SECONDS + 5, POD_STARTUP_SECONDS + 11]);
+    expect(during).toMatchObject({ Initialized: "False", PodReadyToStartContainers: "True" });
+    expect(during?.Ready).not.toBe("True");
+    expect(after).toMatchObject({ Initialized: "True", Ready: "True" });
+    const [old] = conditionsAt("1.28", [POD_STARTUP_SECONDS + 5]);
+    expect(old).toMatchObject({ Initialized: "False" });
+    expect(old).not.toHaveProperty("PodReadyToStartContainers");
   });
 });
