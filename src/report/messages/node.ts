@@ -223,9 +223,10 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     const order = e.stopOrder
       .map((s) => `${s.container} ${fmt(s.exitAfterSeconds)}s${s.signal === "SIGKILL" ? " (SIGKILL)" : ""}`)
       .join(", ");
+    // The last container to exit is a sidecar whose SIGTERM came late: say the order, not its delay.
     return {
-      ...p,
-      why: `${p.why}; each sidecar's SIGTERM waits for the app containers and the sidecar declared after it, within the grace period (kubelet termination ordering, KEP-753): ${order}`,
+      message: p.message,
+      why: `each sidecar's SIGTERM waits for the app containers and the sidecar declared after it, within terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds} (kubelet termination ordering, KEP-753); seconds from the kill's start to each exit: ${order}`,
     };
   },
 
