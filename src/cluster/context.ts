@@ -83,5 +83,12 @@ export interface Context extends Cluster {
    * probe fails when this exceeds its timeoutSeconds. Absent: no traffic, health checks answer at once.
    */
   traffic?: TrafficHooks;
-  behaviour(namespace: string, owner: string | undefined, podName: string, container?: string): Behaviour;
+  /** `init`: the container is one of spec.initContainers (only its own `<workload>/<container>` entry applies) */
+  behaviour(
+    namespace: string,
+    owner: string | undefined,
+    podName: string,
+    container?: string,
+    init?: boolean,
+  ): Behaviour;
 }

@@ -43,6 +43,18 @@ export function stopGraceAfter(grace: number, ran: number): number {
   return Math.max(MINIMUM_GRACE_PERIOD, grace - Math.floor(ran));
 }
 
+/**
+ * A sidecar's turn at a pod's termination (kuberuntime_termination_order.go waitForTurn): after its
+ * preStop hook, SIGTERM waits until the containers before it in the termination order have exited,
+ * or the grace period left runs out; the whole seconds waited come off StopContainer's grace.
+ */
+export interface KillTurn {
+  /** every container this one waits for has exited */
+  ready(): boolean;
+  /** call `then` once ready (not at all if the kill is over first) */
+  wait(then: () => void): void;
+}
+
 /** What a running kill needs: the clock, and where the hook's end is announced. */
 export interface KillCourseEnv {
   readonly engine: Engine;
@@ -68,6 +80,10 @@ export class KillCourse implements RunningKill {
   private timer: Timer | undefined;
   /** a probe kill's instant steps run in its SyncPod, at once; a deletion's in the pod worker's turn */
   private sync: boolean;
+  /** the grace period the hook left (gracePeriod after executePreStopHook), for the turn's wait */
+  private graceLeft = Number.NaN;
+  /** the sidecar waits for its turn (waitForTurn) since this time; NaN when it does not */
+  private waitingSince = Number.NaN;
 
   constructor(
     private readonly env: KillCourseEnv,
@@ -75,6 +91,7 @@ export class KillCourse implements RunningKill {
     private readonly grace: number,
     hook: PreStopHook | undefined,
     probeKill: boolean,
+    private readonly turn?: KillTurn,
   ) {
     this.start = env.engine.now;
     this.hung = c.hung;
@@ -108,6 +125,7 @@ export class KillCourse implements RunningKill {
   cancel(): void {
     this.env.engine.cancel(this.timer);
     this.timer = undefined;
+    this.waitingSince = Number.NaN;
   }
 
   /** When the hook ends: its own time, or the grace period's end (time.After), or never while a served hook's process hangs. */
@@ -118,13 +136,36 @@ export class KillCourse implements RunningKill {
     return this.hung ? limit : Math.min(limit, this.since + this.work);
   }
 
-  /** The hook is over (or there is none): StopContainer with what it left of the grace period. */
+  /**
+   * The hook is over (or there is none): a sidecar waits for its turn while grace is left
+   * (`ordering != nil && gracePeriod > 0`), then StopContainer with what is left of the grace period.
+   */
   private sigterm(): void {
     const engine = this.env.engine;
-    const now = engine.now;
     const ran = engine.since(this.start);
-    this.sigtermAt = now;
+    this.graceLeft = this.grace - (this.hook ? Math.floor(ran) : 0);
     this.stopGrace = stopGraceAfter(this.grace, this.hook ? ran : 0);
+    this.endHook(ran);
+    const turn = this.turn;
+    if (!turn || this.graceLeft <= 0 || turn.ready()) {
+      this.stopContainer(0);
+      return;
+    }
+    this.waitingSince = engine.now;
+    const go = () => {
+      if (Number.isNaN(this.waitingSince)) return;
+      // int64(waitForTurn(...)): the seconds waited, truncated.
+      const waited = Math.floor(engine.since(this.waitingSince));
+      this.waitingSince = Number.NaN;
+      this.stopContainer(waited);
+    };
+    // waitForTurn's timer: the grace period left runs out.
+    this.schedule(engine.now + this.graceLeft, go);
+    turn.wait(go);
+  }
+
+  /** The hook's end (PreStopHookDone), with the grace period it left. */
+  private endHook(ran: number): void {
     const hook = this.hook;
     if (hook) {
       // A served hook the hung process never answered is reported as the time it was given.
@@ -139,6 +180,15 @@ export class KillCourse implements RunningKill {
       this.hook = undefined;
       this.env.hookDone(this.preStop);
     }
+  }
+
+  /** StopContainer: SIGTERM with the grace period left after the hook and the turn's wait (at least 2s). */
+  private stopContainer(waited: number): void {
+    const now = this.env.engine.now;
+    this.env.engine.cancel(this.timer);
+    this.timer = undefined;
+    this.sigtermAt = now;
+    this.stopGrace = Math.max(MINIMUM_GRACE_PERIOD, this.graceLeft - waited);
     this.work = this.c.behaviour.shutdownSeconds ?? 0;
     this.since = now;
     this.scheduleExit();

@@ -19,11 +19,11 @@ import type { Container, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
 import type { PreStopRun } from "../trace/node-events.ts";
-import { KillCourse, type KillPlan, type PreStopHook, stopGraceAfter } from "./kill-course.ts";
+import { KillCourse, type KillPlan, type KillTurn, type PreStopHook, stopGraceAfter } from "./kill-course.ts";
 import type { ResolvedProbe } from "./prober.ts";
 import type { ContainerRun } from "./runtime.ts";
 
-export type { KillPlan, PreStopHook };
+export type { KillPlan, KillTurn, PreStopHook };
 
 /**
  * The grace period of a kill for a failed probe: the probe's terminationGracePeriodSeconds, else the
@@ -143,6 +143,7 @@ export function startKill(
   kind: "deletion" | "probe",
   exit: (plan: KillPlan) => void,
   started?: (plan: KillPlan) => void,
+  turn?: KillTurn,
 ): KillPlan {
   const planned = killPlan(
     c.name,
@@ -179,6 +180,7 @@ export function startKill(
     // The hook as the process would run it left alone: the course decides what a hang does to it.
     preStopHook(c.spec, c.behaviour, false),
     kind === "probe",
+    turn,
   );
   c.kill = course;
   course.begin();
@@ -219,6 +221,13 @@ export function startProbeKill(
   );
 }
 
+/** One container's kill at a pod's deletion, as it ended: seconds from the kill's start. */
+export interface EndedKill {
+  container: ContainerRun;
+  afterSeconds: number;
+  signal: KillPlan["signal"];
+}
+
 /**
  * A pod's deletion (pod_workers.go SyncTerminatingPod → killPod): every running container is
  * killed at once, with the deletion's grace period as gracePeriodOverride; `done` once every kill
@@ -232,21 +241,49 @@ export function terminatePod(
   containers: readonly ContainerRun[],
   grace: number,
   stopped: (c: ContainerRun) => void,
-  done: (last: KillPlan | undefined) => void,
+  done: (last: KillPlan | undefined, ended: readonly EndedKill[]) => void,
+  /** a pod with sidecars: the containers each one's SIGTERM waits for (init-containers.ts sidecarTurns) */
+  prereqsOf?: (c: ContainerRun) => readonly ContainerRun[],
 ): (c: ContainerRun) => void {
   const start = env.engine.now;
   const pending = new Map<ContainerRun, KillPlan>();
+  // The containers whose kill has not ended (containerTerminated closes their channel when it has).
+  const unfinished = new Set(containers.filter((c) => c.running));
+  const waiting = new Map<ContainerRun, () => void>();
   let last: KillPlan | undefined;
-  const settle = (c: ContainerRun) => {
-    if (pending.delete(c) && pending.size === 0) done(last);
+  const ended: EndedKill[] = [];
+  const turnOf = (c: ContainerRun): KillTurn | undefined => {
+    const prereqs = prereqsOf?.(c).filter((p) => unfinished.has(p));
+    if (!prereqs || prereqs.length === 0) return undefined;
+    const ready = () => prereqs.every((p) => !unfinished.has(p));
+    const wait = (then: () => void) => {
+      waiting.set(c, () => {
+        if (!ready()) return;
+        waiting.delete(c);
+        then();
+      });
+    };
+    return { ready, wait };
   };
-  for (const c of containers) {
-    if (!c.running) continue;
-    const plan = startKill(env, c, grace, "deletion", (p) => {
-      last = p;
-      stopped(c);
-      settle(c);
-    });
+  const settle = (c: ContainerRun, signal: KillPlan["signal"]) => {
+    if (unfinished.delete(c)) ended.push({ container: c, afterSeconds: env.engine.since(start), signal });
+    for (const go of [...waiting.values()]) go();
+    if (pending.delete(c) && pending.size === 0) done(last, ended);
+  };
+  for (const c of [...unfinished]) {
+    const plan = startKill(
+      env,
+      c,
+      grace,
+      "deletion",
+      (p) => {
+        last = p;
+        stopped(c);
+        settle(c, p.signal);
+      },
+      undefined,
+      turnOf(c),
+    );
     pending.set(c, plan);
   }
   return (c) => {
@@ -254,7 +291,7 @@ export function terminatePod(
     if (!plan) return;
     last = { ...plan, ownExit: true };
     const sleeping = plan.preStop?.handler === "sleep" ? start + plan.sigtermAfter - env.engine.now : 0;
-    if (sleeping > 0) env.timers.push(env.engine.after(sleeping, () => settle(c)));
-    else settle(c);
+    if (sleeping > 0) env.timers.push(env.engine.after(sleeping, () => settle(c, plan.signal)));
+    else settle(c, plan.signal);
   };
 }

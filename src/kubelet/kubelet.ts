@@ -317,8 +317,8 @@ export class Kubelet {
 
   private newWorker(pod: Pod): PodWorker {
     const owner = workloadOf(this.ctx, pod);
-    return new PodWorker(this.podHost, pod, owner, (container) =>
-      this.ctx.behaviour(pod.metadata.namespace, owner, pod.metadata.name, container),
+    return new PodWorker(this.podHost, pod, owner, (container, init) =>
+      this.ctx.behaviour(pod.metadata.namespace, owner, pod.metadata.name, container, init),
     );
   }
 

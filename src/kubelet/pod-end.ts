@@ -37,10 +37,10 @@ export function terminatePod(host: PodEndHost, pod: Pod, worker: PodWorker | und
     return;
   }
   const start = ctx.engine.now;
-  worker.terminate((grace, last) => {
+  worker.terminate((grace, last, stopOrder) => {
     host.removeWorker(worker);
     if (!host.connected()) return;
-    for (const c of pod.status.containerStatuses) {
+    for (const c of [...pod.status.containerStatuses, ...(pod.status.initContainerStatuses ?? [])]) {
       c.state = "terminated";
       c.ready = false;
     }
@@ -55,6 +55,7 @@ export function terminatePod(host: PodEndHost, pod: Pod, worker: PodWorker | und
       exitAfterSeconds: ctx.engine.since(start),
       terminationGracePeriodSeconds: grace,
       ...(last?.preStop ? { preStop: last.preStop } : {}),
+      ...(stopOrder ? { stopOrder } : {}),
     });
     removePod(ctx, pod, {
       force: false,

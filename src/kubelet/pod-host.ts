@@ -9,8 +9,11 @@ import type { Rng } from "../engine/rng.ts";
 import { type Ipv4Cidr, ipv4 } from "../kubernetes/cidr.ts";
 import type { KubeletSettings } from "../kubernetes/defaults.ts";
 import {
+  CONTAINER_RESTART_RULES_SINCE_MINOR,
   EXACT_CRASHLOOP_REQUEUE_SINCE_MINOR,
+  KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR,
   MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
+  POD_READY_TO_START_CONTAINERS_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
 import type { KubeObject, Pod } from "../kubernetes/objects.ts";
 import type { HealthCheckQueue } from "./app.ts";
@@ -49,6 +52,12 @@ export interface PodWorkerHost extends RestartEnv {
   readonly settings: KubeletSettings;
   /** PR #119089 (≈1.29): a manual probe run resets the ticker */
   readonly manualProbeResetsTicker: boolean;
+  /** KEP-3085 (beta 1.29): the kubelet writes PodReadyToStartContainers once the sandbox is up */
+  readonly podReadyToStartContainers: boolean;
+  /** KEP-4781 (1.35+): a restarted kubelet keeps its running containers' Started and Ready */
+  readonly keepStatusOnKubeletRestart: boolean;
+  /** KEP-5307 (beta, on 1.35+): an app container's own restartPolicy and restartPolicyRules */
+  readonly containerRestartRules: boolean;
   /** the kubelet's CrashLoopBackOff (restart.ts), with PR #133066 (≈1.35): the retry when it expires */
   readonly crashLoop: CrashLoopSettings;
   readonly api: PodStatusApi;
@@ -93,6 +102,9 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
     node,
     settings: ctx.kubelet,
     manualProbeResetsTicker: kubelet.minor >= MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR,
+    podReadyToStartContainers: kubelet.minor >= POD_READY_TO_START_CONTAINERS_SINCE_MINOR,
+    keepStatusOnKubeletRestart: kubelet.minor >= KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR,
+    containerRestartRules: kubelet.minor >= CONTAINER_RESTART_RULES_SINCE_MINOR,
     // One for all the kubelet's pods (newCrashLoopBackOff reads the kubelet's configuration).
     crashLoop: {
       enabled: ctx.kubelet.crashLoopBackOff,

@@ -1,132 +1,99 @@
-// Over 400 lines: split by the perf/kubelet change landing beside this.
-// One pod on one kubelet, as pkg/kubelet/pod_workers.go drives it: its containers start, are
-// probed (prober-manager.ts), killed for a failed probe, exit, restart in place or wait out their
-// back-off (restart.ts), and terminate when the pod is deleted; each change reaches the API through
-// the kubelet's status manager (status-manager.ts). The application inside follows the scenario's
-// `behaviour` (app.ts) and the timeline's pod actions (deadlock, crash, dependency-down/up, recover).
+// One pod on one kubelet, as pkg/kubelet/pod_workers.go drives it: its init containers run one at a
+// time, in order, and its sidecars start before the app containers (init-containers.ts); its
+// containers are probed (prober-manager.ts), killed for a failed probe, exit, restart in place or
+// wait out their back-off (restart.ts), and terminate when the pod is deleted (kill.ts: sidecars
+// last, in reverse order); each change reaches the API through the kubelet's status manager
+// (status-manager.ts). The application inside follows the scenario's `behaviour` (app.ts) and the
+// timeline's pod actions (deadlock, crash, dependency-down/up, recover). What the worker holds and
+// answers without changing its containers is pod-worker-base.ts.
 
-import type { Timer } from "../engine/engine.ts";
-import { type PodRow, podRow } from "../kubernetes/kubectl.ts";
-import type { ContainerStatus, Pod } from "../kubernetes/objects.ts";
-import type { Behaviour } from "../scenario/types.ts";
-import type { KubeletReadyCause, OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
+import { podReady } from "../cluster/api.ts";
+import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
+import { podRow } from "../kubernetes/kubectl.ts";
+import type { OwnExit, ProbeType, StartCause } from "../trace/node-events.ts";
 import type { TimelineStepRef } from "../trace/timeline-events.ts";
-import { App } from "./app.ts";
+import { initExit, type StopOrder, sidecarTurns, stopOrderOf } from "./init-containers.ts";
 import { deletionGracePeriod, type KillEnv, type KillPlan, startProbeKill, terminatePod } from "./kill.ts";
-import type { PodWorkerHost } from "./pod-host.ts";
+import { PodWorkerBase } from "./pod-worker-base.ts";
 import type { ProbeWorker, Result } from "./prober.ts";
-import { ProbeManager, type ProbeResults } from "./prober-manager.ts";
-import { type RestartHost, Restarts } from "./restart.ts";
-import {
-  ContainerRun,
-  DEFAULT_CRASH_EXIT_CODE,
-  EXIT_SIGKILL,
-  EXIT_SIGTERM,
-  writeContainerStatus,
-} from "./runtime.ts";
-import type { PodStatusSource } from "./status-manager.ts";
+import { type ContainerRun, DEFAULT_CRASH_EXIT_CODE, EXIT_SIGKILL, EXIT_SIGTERM } from "./runtime.ts";
 
-// A large cluster has a pod worker per pod: what most pods never need (the application model, a
-// probe manager for a pod without probes, restarts and their back-off, timers, the event fields)
-// is made when first needed, and the status manager is the kubelet's (pod-host.ts).
-export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
-  readonly containers: ContainerRun[];
-  /** the pod's deletionTimestamp was seen: its containers are being killed (preStop, SIGTERM), no more restarts */
-  terminating = false;
-  /** stop() ran: everything this worker had scheduled is cancelled (its start among them) */
-  stopped = false;
-  /** its containers ran before (the machine came back: their statuses keep the start times this kubelet wrote): restartCount climbs */
-  readonly rebooted: boolean;
-  resyncTimer: Timer | undefined;
-  /** the kubelet process runs: its PLEG sees exits and its pod worker restarts them */
-  private kubeletRunning = true;
-  private timers: Timer[] | undefined;
+export type { BehaviourOf } from "./pod-worker-base.ts";
+
+export class PodWorker extends PodWorkerBase {
   /** while the pod terminates: a container exited by itself during its kill */
   private terminated: ((c: ContainerRun) => void) | undefined;
-  private appModel: App | undefined;
-  /** made when the kubelet adds a pod with probes */
-  private prober: ProbeManager | undefined;
-  private restartsModel: Restarts | undefined;
-  private base: { object: string; node: string; owner?: string } | undefined;
-
-  constructor(
-    private readonly host: PodWorkerHost,
-    readonly pod: Pod,
-    /** the pod's workload (`Deployment/<ns>/<name>`…), for events; undefined for a bare Pod */
-    readonly owner: string | undefined,
-    /** the scenario's behaviour for the pod's workload, or for one of its containers */
-    behaviourOf: (container?: string) => Behaviour,
-  ) {
-    this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name)));
-    // A cluster dump's pod brings only its counts (load/cluster/dump.ts writes no start time): it is
-    // not rebooted, and starts from them.
-    this.rebooted = pod.status.containerStatuses.some((s) => s.startedAt !== undefined);
-  }
-
-  /** The application inside (app.ts); its dependency flag is the pod's, so it is made once. */
-  private get app(): App {
-    this.appModel ??= new App(this.host.engine, this.host.healthChecks, this.pod);
-    return this.appModel;
-  }
-
-  // The prober, the status manager and the restarts call back into this worker's own methods and
-  // fields (ProbeResults, PodStatusSource, RestartHost): no closures per pod.
-  /** The container restarts and their back-off (restart.ts), made at the first exit. */
-  private get restarts(): Restarts {
-    this.restartsModel ??= new Restarts(this.host, this);
-    return this.restartsModel;
-  }
-
-  get running(): boolean {
-    return this.containers.some((c) => c.running);
-  }
-
-  /** What a caller's connection to the pod IP meets (the first container serves). */
-  appState(): "serving" | "hung" | "refusing" {
-    return this.app.connection(this.containers[0]);
-  }
-
-  /** The fields every event of this pod starts with, built once. */
-  eventBase(): { object: string; node: string; owner?: string } {
-    if (this.base) return this.base;
-    const pod = this.pod;
-    this.base = {
-      object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
-      node: this.host.node,
-      ...(this.owner === undefined ? {} : { owner: this.owner }),
-    };
-    return this.base;
-  }
-
-  private writeStatus(c: ContainerRun, patch: Partial<ContainerStatus>): void {
-    writeContainerStatus(this.pod, this.containers, c, patch);
-  }
+  /** the init container the pod waits on (spec.initContainers' index) until it is initialized */
+  private initStep = 0;
 
   // ---- start ----------------------------------------------------------------------------------
 
-  /** The kubelet added the pod (prober_manager.go AddPod): probe workers, before its containers exist. */
-  added(): void {
-    this.addProbeWorkers();
-  }
-
-  /** A probe worker per probe; a pod without probes has none to make, nor a manager for them. */
-  private addProbeWorkers(): void {
-    if (!this.prober && this.containers.every((c) => c.probes.length === 0)) return;
-    this.prober ??= new ProbeManager(this.host, this, this.app);
-    this.prober.addPod(this.containers);
-  }
-
   /**
-   * The sandbox is up (the kubelet's start, POD_STARTUP_SECONDS after it admitted the pod): every
-   * container starts, then the kubelet's "runs twice" check. Nothing once the worker is stopped.
+   * The sandbox is up (the kubelet's start, POD_STARTUP_SECONDS after it admitted the pod): the
+   * first init container starts, or, with none, every app container, then the kubelet's "runs
+   * twice" check. Nothing once the worker is stopped.
    */
   start(): void {
     if (this.stopped) return;
     const cause: Extract<StartCause, { start: "scheduled" | "rebooted" }> = this.rebooted
       ? { start: "rebooted", restartPolicy: this.restartPolicy() }
       : { start: "scheduled" };
+    if (this.inits.length === 0) this.startApps(cause);
+    else this.beginInit(cause);
+  }
+
+  private startApps(cause: StartCause): void {
     for (const c of this.containers) this.startContainer(c, this.rebooted, cause);
     this.host.started(this.pod);
+  }
+
+  /**
+   * A new sandbox runs every init container again from the first (computePodActions:
+   * createPodSandbox, computeInitContainerActions). Until the last has completed, each container
+   * not yet run waits in PodInitializing and the pod's Initialized condition is False
+   * (generateAPIPodStatus); PodReadyToStartContainers is True once the sandbox is up (KEP-3085).
+   */
+  private beginInit(cause: StartCause): void {
+    const pod = this.pod;
+    this.initialized = false;
+    this.initStep = 0;
+    for (const c of this.inits) {
+      c.done = false;
+      this.writeStatus(c, { state: "waiting", reason: "PodInitializing" });
+    }
+    for (const c of this.containers) this.writeStatus(c, { state: "waiting", reason: "PodInitializing" });
+    if (this.host.connected()) {
+      if (this.host.podReadyToStartContainers)
+        this.host.api.setCondition(pod, "PodReadyToStartContainers", "True");
+      this.host.api.setCondition(pod, "Initialized", "False");
+    }
+    this.startContainer(this.inits[0]!, this.rebooted, cause);
+  }
+
+  /**
+   * computeInitContainerActions: the init container the pod waits on is done (it completed, or a
+   * sidecar started: its startup probe passed, or it has none): the next one starts; after the last,
+   * the pod is Initialized and its app containers start.
+   */
+  private initStepDone(c: ContainerRun): void {
+    if (this.initialized || this.terminating || this.stopped || this.inits[this.initStep] !== c) return;
+    this.initStep++;
+    const next = this.inits[this.initStep];
+    if (next) {
+      this.startContainer(next, this.rebooted, {
+        start: "init-next",
+        after: c.name,
+        sidecar: c.role === "sidecar",
+      });
+      return;
+    }
+    this.initialized = true;
+    if (this.host.connected()) this.host.api.setCondition(this.pod, "Initialized", "True");
+    this.startApps({
+      start: "initialized",
+      initContainers: this.inits.length,
+      sidecars: this.sidecars.length,
+    });
   }
 
   private startContainer(c: ContainerRun, restart: boolean, cause: StartCause): void {
@@ -142,13 +109,16 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     c.startedAt = now;
     c.started = !c.workers.has("startup");
     c.ready = false;
-    const prev = pod.status.containerStatuses.find((s) => s.name === c.name);
+    const statuses = c.role === "app" ? pod.status.containerStatuses : pod.status.initContainerStatuses;
+    const prev = statuses?.find((s) => s.name === c.name);
     c.restartCount = Math.max(c.restartCount, prev?.restartCount ?? 0) + (restart ? 1 : 0);
     if (!pod.status.podIP) pod.status.podIP = this.host.nextIp();
-    pod.status.phase = "Running";
+    // getPhase: Pending until the init containers have completed.
+    if (c.role === "app") pod.status.phase = "Running";
     this.writeStatus(c, { state: "running", startedAt: now });
     for (const w of c.workers.values()) w.newContainer();
-    const exitAfter = c.behaviour.exitAfterSeconds;
+    // An init container runs for its behaviour's exitAfterSeconds, at once without one (init-containers.ts).
+    const exitAfter = c.behaviour.exitAfterSeconds ?? (c.role === "init" ? 0 : undefined);
     if (exitAfter !== undefined)
       c.exitTimer = engine.after(exitAfter, () => this.exitsByItself(c, exitAfter));
     if (this.host.connected()) this.host.api.update(pod);
@@ -159,34 +129,14 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
         type: "ContainerStarted",
         lane: "kubelet",
         ...this.eventBase(),
+        ...(c.role === "app" ? {} : { role: c.role }),
         container: c.name,
         restartCount: c.restartCount,
         podRow: podRow(pod, now),
         ...cause,
       });
     this.sync();
-  }
-
-  // ---- status (status-manager.ts) ---------------------------------------------------------------
-
-  /** One pod sync (status-manager.ts): `cause` is what this sync was for, if it changes the pod's Ready. */
-  sync(cause?: KubeletReadyCause): void {
-    this.host.status.sync(this, cause);
-  }
-
-  /** Write the pod's Ready condition again (after the kubelet reconnects). */
-  report(): void {
-    this.host.status.report(this);
-  }
-
-  /** The API's Ready condition is not the kubelet's (status-manager.ts needsReconcile). */
-  needsReconcile(): boolean {
-    return this.host.status.needsReconcile(this);
-  }
-
-  /** The status manager's syncBatch writes the kubelet's Ready condition back over someone else's. */
-  reconcile(syncPeriod: number): void {
-    this.host.status.report(this, { cause: "status-reconcile", syncPeriod });
+    if (c.role === "sidecar" && c.started) this.initStepDone(c);
   }
 
   // ---- probe results (the syncLoop's handleProbeSync) -------------------------------------------
@@ -196,6 +146,8 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     this.writeStatus(c, {});
     for (const x of c.workers.values()) x.containerStarted();
     this.sync({ cause: "startup-passed", container: c.name });
+    // A sidecar's startup probe passed: the next init container may start (KEP-753).
+    if (c.role === "sidecar") this.initStepDone(c);
   }
 
   readinessChanged(c: ContainerRun, w: ProbeWorker, result: Result): void {
@@ -237,44 +189,43 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     });
   }
 
-  restartPolicy(): "Always" | "OnFailure" | "Never" {
-    return this.pod.spec.restartPolicy ?? "Always";
-  }
-
   restartContainer(c: ContainerRun, cause: StartCause): void {
     this.host.whenRuntime(() => !this.terminating && !c.running && this.startContainer(c, true, cause));
   }
 
+  /**
+   * restartPolicy says no restart: an init container that completed lets the next one start; one
+   * that failed under restartPolicy Never fails the pod (computeInitContainerActions: KillPod,
+   * "init container failed"); an app container is done, and the pod with the last of them.
+   */
   containerDone(c: ContainerRun): void {
     c.done = true;
-    this.finishPodIfDone();
-  }
-
-  crashLoopWaiting(c: ContainerRun): PodRow {
-    // ErrCrashLoopBackOff: the container waits, and kubectl shows CrashLoopBackOff.
-    this.writeStatus(c, { state: "waiting", reason: "CrashLoopBackOff" });
-    if (this.host.connected()) this.host.api.update(this.pod);
-    return podRow(this.pod, this.host.engine.now);
+    if (c.role !== "init") this.finishPodIfDone();
+    else if (c.exitCode === 0) this.initStepDone(c);
+    else this.host.status.completed(this, false);
   }
 
   /**
    * The pod is being deleted (pod_workers.go SyncTerminatingPod → killPod): every running container
    * is killed at once, with the deletion's grace period as gracePeriodOverride, each after its
-   * preStop hook; `done` once none runs, with the grace period and the kill that ended last.
+   * preStop hook; a sidecar's SIGTERM waits for the app containers and the later sidecars to exit
+   * (kuberuntime_termination_order.go, init-containers.ts sidecarTurns); `done` once none runs,
+   * with the grace period and the kill that ended last.
    */
-  terminate(done: (grace: number, last: KillPlan | undefined) => void): void {
+  terminate(done: (grace: number, last: KillPlan | undefined, stopOrder?: StopOrder) => void): void {
     if (this.terminating) return;
     this.beginTermination();
     const grace = deletionGracePeriod(this.pod);
     this.terminated = terminatePod(
       this.killEnv(),
-      this.containers,
+      this.all,
       grace,
       (c) => c.stop(this.host.engine),
-      (last) => {
+      (last, ended) => {
         this.terminated = undefined;
-        done(grace, last);
+        done(grace, last, this.sidecars.length > 0 ? stopOrderOf(ended) : undefined);
       },
+      this.sidecars.length > 0 ? sidecarTurns(this.inits, this.containers) : undefined,
     );
   }
 
@@ -296,11 +247,15 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   private exitsByItself(c: ContainerRun, exitAfterSeconds: number): void {
     c.exitTimer = undefined;
     // Also while it is being killed: during its preStop hook or after SIGTERM (terminate).
-    this.exitedByItself(c, { cause: "exit-after", exitAfterSeconds });
+    this.exitedByItself(
+      c,
+      c.role === "init" ? initExit(c, exitAfterSeconds) : { cause: "exit-after", exitAfterSeconds },
+    );
   }
 
   private exitedByItself(c: ContainerRun, cause: OwnExit): void {
-    const code = c.behaviour.exitCode ?? DEFAULT_CRASH_EXIT_CODE;
+    // An init container that runs to its end completes (exit 0) unless its behaviour says otherwise.
+    const code = c.behaviour.exitCode ?? (c.role === "init" ? 0 : DEFAULT_CRASH_EXIT_CODE);
     this.exited(c, code, cause);
     // The generic PLEG (relist every 1s) sees the exit and syncs the pod; a stopped kubelet sees it
     // when it starts again (kubeletStarted).
@@ -330,6 +285,7 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
         type: "ContainerExited",
         lane: "app",
         ...this.eventBase(),
+        ...(c.role === "app" ? {} : { role: c.role }),
         container: c.name,
         exitCode,
         podRow: podRow(pod, now),
@@ -343,28 +299,27 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   private finishPodIfDone(): void {
     if (!this.containers.every((c) => !c.running && c.done)) return;
     for (const c of this.containers) for (const w of c.workers.values()) w.stop();
-    this.host.status.completed(
-      this,
-      this.containers.every((c) => c.exitCode === 0),
+    const exitedZero = this.containers.every((c) => c.exitCode === 0);
+    if (this.terminating || !this.sidecars.some((c) => c.running)) {
+      this.host.status.completed(this, exitedZero);
+      return;
+    }
+    // computePodActions: no app container left to keep or start, so KillPod, the sidecars with it
+    // (not restarted: InitContainersToStart = nil), in the termination order and with the pod's
+    // terminationGracePeriodSeconds; the pod is Succeeded or Failed once they are gone (KEP-753).
+    this.beginTermination();
+    const grace = this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;
+    this.terminated = terminatePod(
+      this.killEnv(),
+      this.all,
+      grace,
+      (c) => c.stop(this.host.engine),
+      () => {
+        this.terminated = undefined;
+        this.host.status.completed(this, exitedZero);
+      },
+      sidecarTurns(this.inits, this.containers),
     );
-  }
-
-  // ---- faults -----------------------------------------------------------------------------------
-
-  /** The process hangs; a kill under way re-plans: no answer to an httpGet hook, no exit after SIGTERM (kill-course.ts). */
-  deadlock(): void {
-    for (const c of this.containers) if (c.running) c.setHung(true);
-    this.prober?.poke(this.containers);
-  }
-
-  recover(): void {
-    for (const c of this.containers) c.setHung(false);
-    this.prober?.poke(this.containers);
-  }
-
-  setDependency(up: boolean): void {
-    this.app.dependencyDown = !up;
-    this.prober?.poke(this.containers);
   }
 
   // ---- the kubelet process ----------------------------------------------------------------------
@@ -373,7 +328,7 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   kubeletStopped(): void {
     const engine = this.host.engine;
     this.kubeletRunning = false;
-    for (const c of this.containers) {
+    for (const c of this.all) {
       for (const w of c.workers.values()) w.stop();
       engine.cancel(c.waitingTimer);
       c.waitingTimer = undefined;
@@ -388,10 +343,17 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
     this.kubeletRunning = true;
     this.restartsModel?.forget();
     this.addProbeWorkers();
-    for (const c of this.containers) {
-      // The new workers' results start at their initial values; a running, started container keeps
-      // its Started (the runtime reports it) and readiness is probed again.
-      if (c.running) for (const w of c.workers.values()) w.newContainer();
+    // Before 1.35 the new workers' results start at their initial values (a running, started
+    // container keeps its Started: the runtime reports it) and readiness is probed again; from 1.35
+    // (KEP-4781) they carry on from the kubelet's last report while the pod's Ready is True.
+    const keep = this.host.keepStatusOnKubeletRestart;
+    const wasReady = keep && podReady(this.pod);
+    for (const c of this.all) {
+      if (c.running)
+        for (const w of c.workers.values()) {
+          if (keep) w.adopt(c.started, wasReady && c.ready);
+          else w.newContainer();
+        }
       if (!c.running && !c.done && c.id > 0 && !this.terminating)
         this.restarts.decide(c, c.finishedAt, { kind: "kubelet-restart" });
     }
@@ -402,7 +364,7 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   private beginTermination(): void {
     const engine = this.host.engine;
     this.terminating = true;
-    for (const c of this.containers) {
+    for (const c of this.all) {
       c.workers.get("liveness")?.stop();
       c.workers.get("startup")?.stop();
       engine.cancel(c.waitingTimer);
@@ -415,15 +377,10 @@ export class PodWorker implements ProbeResults, RestartHost, PodStatusSource {
   stop(): void {
     const engine = this.host.engine;
     this.stopped = true;
-    for (const c of this.containers) c.stop(engine);
+    for (const c of this.all) c.stop(engine);
     this.terminated = undefined;
     for (const t of this.timers ?? []) engine.cancel(t);
     this.timers = undefined;
     this.host.status.cancelResync(this);
-  }
-
-  addTimer(t: Timer): void {
-    this.timers ??= [];
-    this.timers.push(t);
   }
 }

@@ -143,6 +143,18 @@ export class ProbeWorker {
     this.arm();
   }
 
+  /**
+   * A new kubelet process finds the container running since before it started (KEP-4781, 1.35+:
+   * worker.go does not seed the initial result for a container older than the kubelet's start plus
+   * its grace; prober_manager.go setReadyStateOnKubeletRestart): the result carries on from what
+   * the kubelet reported before (Started, and Ready while the pod's Ready condition is True).
+   */
+  adopt(started: boolean, ready: boolean): void {
+    this.newContainer();
+    if (this.type === "readiness" && ready) this.result = "Success";
+    if (this.type === "startup" && started) this.result = "Success";
+  }
+
   /** Startup passed: liveness and readiness become active (period-end counts their periods from here). */
   containerStarted(): void {
     if (this.type !== "startup") this.activeFrom = this.host.engine.now;
@@ -169,6 +181,9 @@ export class ProbeWorker {
       return;
     }
     const now = this.host.engine.now;
+    // A worker made by a kubelet younger than its period sleeps U[0, period) before its first
+    // doProbe (worker.go run) and reads no trigger meanwhile: its first run, at `phase`, comes anyway.
+    if (now < this.phase) return;
     if (this.host.manualResetsTicker) this.phase = now;
     this.cancel();
     this.run();

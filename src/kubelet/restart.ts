@@ -40,7 +40,10 @@ export interface RestartEnv {
 export interface RestartHost {
   /** the pod is being deleted: nothing restarts */
   readonly terminating: boolean;
-  restartPolicy(): "Always" | "OnFailure" | "Never";
+  /** the policy this container restarts by (a sidecar's Always, an init container's OnFailure, its own or the pod's) */
+  restartPolicyOf(c: ContainerRun): "Always" | "OnFailure" | "Never";
+  /** whether the container restarts after its exit, and the policy as the reason words it (KEP-5307 rules first) */
+  restartDecision(c: ContainerRun): { restart: boolean; policy: string };
   /** start the container again, in place */
   restartContainer(c: ContainerRun, cause: StartCause): void;
   /** restartPolicy says no: the container is done */
@@ -82,8 +85,8 @@ export class Restarts {
   decide(c: ContainerRun, eventTime: number | undefined, exit: ExitCause): void {
     const host = this.host;
     if (host.terminating || c.running) return;
-    const policy = host.restartPolicy();
-    if (!shouldRestart(policy, c.exitCode)) {
+    const { restart, policy } = host.restartDecision(c);
+    if (!restart) {
       host.containerDone(c);
       return;
     }

@@ -34,6 +34,19 @@ export interface RunningKill {
   cancel(): void;
 }
 
+/**
+ * What a container is to its pod: an app container (spec.containers), an init container that runs to
+ * completion, or a sidecar (an init container with `restartPolicy: Always`, KEP-753,
+ * types.IsRestartableInitContainer).
+ */
+export type ContainerRole = "app" | "init" | "sidecar";
+
+/** The role of one of the pod's containers, from the list it is in and its restartPolicy. */
+export function roleOf(spec: Container, init: boolean): ContainerRole {
+  if (!init) return "app";
+  return spec.restartPolicy === "Always" ? "sidecar" : "init";
+}
+
 /** One container of the pod and its current instance. */
 export class ContainerRun implements ContainerView, AppProcess {
   /** container ID: a new one per start; 0 before the first */
@@ -64,6 +77,7 @@ export class ContainerRun implements ContainerView, AppProcess {
   constructor(
     readonly spec: Container,
     readonly behaviour: Behaviour,
+    readonly role: ContainerRole = "app",
   ) {
     let probes: ResolvedProbe[] | undefined;
     for (const [type, field] of PROBE_FIELDS) {
@@ -116,7 +130,9 @@ export function writeContainerStatus(
   c: ContainerRun,
   patch: Partial<ContainerStatus>,
 ): void {
-  const statuses = pod.status.containerStatuses;
+  // Init containers (and sidecars) report in initContainerStatuses (generateAPIPodStatus).
+  if (c.role !== "app") pod.status.initContainerStatuses ??= [];
+  const statuses = c.role === "app" ? pod.status.containerStatuses : pod.status.initContainerStatuses!;
   let s = statuses.find((x) => x.name === c.name);
   if (!s) {
     s = { name: c.name, ready: false, started: false, restartCount: 0, state: "waiting" };

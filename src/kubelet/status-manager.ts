@@ -39,6 +39,11 @@ export interface PodStatusSource {
   /** the pod's workload (`Deployment/<ns>/<name>`…), for events; undefined for a bare Pod */
   readonly owner: string | undefined;
   readonly containers: readonly ContainerRun[];
+  /**
+   * the containers whose readiness makes the pod's: the sidecars, then the app containers
+   * (status/generate.go GenerateContainersReadyCondition counts restartable init containers, 1.29+)
+   */
+  readonly serving: readonly ContainerRun[];
   /** the pod is being deleted: its status is no longer the kubelet's to report here */
   readonly terminating: boolean;
   /** the pod worker's next resync (pod_workers.go requeues the pod after each sync) */
@@ -63,7 +68,7 @@ export class StatusManager {
     const engine = this.host.engine;
     const kubernetes = this.host.settings.probeSchedule === "kubernetes";
     let waitingForReadiness = false;
-    for (const c of w.containers) {
+    for (const c of w.serving) {
       const readiness = c.workers.get("readiness");
       const ready = c.running && c.started && (!readiness || readiness.result === "Success");
       c.ready = ready;
@@ -95,24 +100,25 @@ export class StatusManager {
     const pod = w.pod;
     const api = this.host.api;
     if (!this.host.connected() || !api.exists(pod) || w.terminating) return;
-    for (const c of w.containers) {
-      const s = pod.status.containerStatuses.find((x) => x.name === c.name);
+    for (const c of w.serving) {
+      const statuses = c.role === "app" ? pod.status.containerStatuses : pod.status.initContainerStatuses;
+      const s = statuses?.find((x) => x.name === c.name);
       if (s) {
         s.ready = c.ready;
         s.started = c.started;
       }
     }
-    const containersReady = allReady(w.containers);
+    const containersReady = allReady(w.serving);
     const ready = containersReady && gatesMet(pod);
     api.setCondition(pod, "ContainersReady", containersReady ? "True" : "False");
     if (podReady(pod) === ready) return;
-    const unready = w.containers.filter((c) => !c.ready).map((c) => c.name);
+    const unready = w.serving.filter((c) => !c.ready).map((c) => c.name);
     const why: KubeletReadyCause =
       cause ??
       (ready
         ? {
             cause: "containers-ready",
-            readinessProbe: w.containers.some((c) => c.workers.has("readiness")),
+            readinessProbe: w.serving.some((c) => c.workers.has("readiness")),
           }
         : unready.length > 0
           ? { cause: "containers-not-ready", containers: unready }
@@ -133,7 +139,7 @@ export class StatusManager {
   needsReconcile(w: PodStatusSource): boolean {
     const pod = w.pod;
     if (!this.host.api.exists(pod) || w.terminating || pod.status.phase !== "Running") return false;
-    return podReady(pod) !== (allReady(w.containers) && gatesMet(pod));
+    return podReady(pod) !== (allReady(w.serving) && gatesMet(pod));
   }
 
   /** No container will run again: the pod is Succeeded or Failed, and not Ready (PodCompleted). */

@@ -286,3 +286,30 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 }
 
 export * from "./scheduler-defaults.ts";
+/**
+ * KEP-3085 PodReadyToStartContainersCondition: beta and on by default from 1.29
+ * (kubernetes/kubernetes#119659): the kubelet writes the pod's PodReadyToStartContainers condition
+ * (True once the sandbox is up, networking configured).
+ */
+export const POD_READY_TO_START_CONTAINERS_SINCE_MINOR = 29;
+/**
+ * KEP-753 SidecarContainers: alpha (off) in 1.28, beta and on by default from 1.29, GA 1.33
+ * (kubernetes/enhancements keps/sig-node/753-sidecar-containers/kep.yaml). With the gate off the
+ * API server drops an init container's `restartPolicy: Always` (dropDisabledPodFields).
+ */
+export const SIDECAR_CONTAINERS_SINCE_MINOR = 29;
+/**
+ * KEP-4781 "Restarting kubelet does not change pod status" (kubernetes/kubernetes#133676, v1.35):
+ * with the deprecated gate ChangeContainerStatusOnKubeletRestart off (its default from 1.35), a
+ * restarted kubelet keeps its running containers' Started and Ready (prober worker.go isRestart,
+ * prober_manager.go setReadyStateOnKubeletRestart); before 1.35 every readiness result restarts at
+ * Failure and the pod is NotReady until its readiness probe passes again.
+ */
+export const KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR = 35;
+/**
+ * KEP-5307 ContainerRestartRules: alpha (off) 1.34, beta and on by default 1.35 (kubernetes/
+ * enhancements keps/sig-node/5307-container-restart-policy/kep.yaml): an app container's own
+ * `restartPolicy` and `restartPolicyRules` decide its restarts (pkg/api/v1/pod ContainerShouldRestart);
+ * with the gate off the API server drops both fields (dropDisabledPodFields).
+ */
+export const CONTAINER_RESTART_RULES_SINCE_MINOR = 35;

@@ -58,8 +58,40 @@ export function printNodeRow(row: NodeRow): string {
   return `$ kubectl get node ${row.name}\n${table(["NAME", "STATUS", "ROLES", "AGE", "VERSION"], [row.name, row.status, row.roles, row.age, row.version])}`;
 }
 
+// kubectl's printPod (pkg/printers/internalversion/printers.go, 1.29+): while an init container
+// has not completed, STATUS is `Init:<i>/<n>` (the first unfinished one, counted from 0),
+// `Init:<reason>` for one that failed (`Init:Error`) or waits (`Init:CrashLoopBackOff`); a started
+// sidecar (restartPolicy: Always) counts as done, and is counted in READY with the app containers.
+// Once the pod is Initialized, the app containers' reasons as before (PodInitializing while they wait).
+
+function isSidecar(pod: Pod, name: string): boolean {
+  return pod.spec.initContainers?.find((c) => c.name === name)?.restartPolicy === "Always";
+}
+
+/** The init part of printPod's STATUS: undefined once no init container holds the pod back. */
+function initStatus(pod: Pod): string | undefined {
+  const statuses = pod.status.initContainerStatuses;
+  if (!statuses) return undefined;
+  const n = pod.spec.initContainers?.length ?? 0;
+  for (let i = 0; i < statuses.length; i++) {
+    const c = statuses[i]!;
+    if (c.state === "terminated" && c.exitCode === 0) continue;
+    if (c.started && isSidecar(pod, c.name)) continue;
+    if (c.state === "terminated") return `Init:${c.reason ?? `ExitCode:${c.exitCode}`}`;
+    if (c.state === "waiting" && c.reason && c.reason !== "PodInitializing") return `Init:${c.reason}`;
+    return `Init:${i}/${n}`;
+  }
+  return undefined;
+}
+
+function initialized(pod: Pod): boolean {
+  return pod.status.conditions.some((c) => c.type === "Initialized" && c.status === "True");
+}
+
 export function podStatusColumn(pod: Pod): string {
   if (pod.metadata.deletionTimestamp !== undefined) return "Terminating";
+  const init = initStatus(pod);
+  if (init !== undefined && !initialized(pod)) return init;
   for (const c of pod.status.containerStatuses) if (c.state === "waiting" && c.reason) return c.reason;
   for (const c of pod.status.containerStatuses) if (c.state === "terminated" && c.reason) return c.reason;
   return pod.status.phase;
@@ -78,14 +110,30 @@ export interface PodRow {
 }
 
 export function podRow(pod: Pod, now: number): PodRow {
-  const total = pod.spec.containers.length;
-  const ready = pod.status.containerStatuses.filter((c) => c.ready).length;
+  let total = pod.spec.containers.length;
+  let ready = pod.status.containerStatuses.filter((c) => c.ready).length;
+  let restarts = pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0);
+  const inits = pod.status.initContainerStatuses;
+  if (inits) {
+    // printPod: sidecars count in READY (started and ready) and, once initialized, in RESTARTS;
+    // while initializing, RESTARTS is the init containers' restarts.
+    total += pod.spec.initContainers?.filter((c) => c.restartPolicy === "Always").length ?? 0;
+    let sidecarRestarts = 0;
+    let initRestarts = 0;
+    for (const c of inits) {
+      initRestarts += c.restartCount;
+      if (!isSidecar(pod, c.name)) continue;
+      sidecarRestarts += c.restartCount;
+      if (c.started && c.ready) ready++;
+    }
+    restarts = initStatus(pod) === undefined || initialized(pod) ? restarts + sidecarRestarts : initRestarts;
+  }
   return {
     name: pod.metadata.name,
     namespace: pod.metadata.namespace,
     ready: `${ready}/${total}`,
     status: podStatusColumn(pod),
-    restarts: pod.status.containerStatuses.reduce((n, c) => n + c.restartCount, 0),
+    restarts,
     age: age(pod.metadata.creationTimestamp, now),
     ip: pod.status.podIP ?? "<none>",
     node: pod.spec.nodeName ?? "<none>",

@@ -129,6 +129,19 @@ export interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   lifecycle?: { preStop?: LifecycleHandler };
+  /**
+   * An init container's `restartPolicy: Always` makes it a sidecar (KEP-753, SidecarContainers: alpha
+   * 1.28, beta and on by default 1.29, GA 1.33): it keeps running beside the app containers.
+   */
+  restartPolicy?: "Always" | "OnFailure" | "Never";
+  /** KEP-5307 (ContainerRestartRules: alpha 1.34, beta and on 1.35): the first rule whose exit codes match decides */
+  restartPolicyRules?: ContainerRestartRule[];
+}
+
+/** core/v1 ContainerRestartRule: `Restart` when the exit code is (In) or is not (NotIn) among the values. */
+export interface ContainerRestartRule {
+  action: "Restart";
+  exitCodes?: { operator: "In" | "NotIn"; values: number[] };
 }
 
 export interface Volume {
@@ -185,6 +198,8 @@ export interface Pod {
     conditions: PodCondition[];
     podIP?: string;
     containerStatuses: ContainerStatus[];
+    /** the init containers' statuses, in spec.initContainers' order (written once the sandbox is up) */
+    initContainerStatuses?: ContainerStatus[];
   };
 }
 

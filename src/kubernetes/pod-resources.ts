@@ -3,7 +3,7 @@
 // computePodResourceRequest (pkg/scheduler/framework/plugins/noderesources/fit.go) calls, added into
 // a framework.Resource (pkg/scheduler/framework/types.go Resource.Add).
 
-import type { Container, Pod, ResourceList } from "./objects.ts";
+import type { Container, Pod } from "./objects.ts";
 
 /** The resource that is counted as a scalar though it has a field of its own in framework.Resource. */
 export const EPHEMERAL_STORAGE = "ephemeral-storage";
@@ -51,34 +51,61 @@ function byFitOrder(a: string, b: string): number {
 
 const NO_SCALARS: readonly (readonly [string, number])[] = [];
 
-/**
- * PodRequests: the containers' requests summed, or the largest init container's where that is more
- * (init containers run one at a time), resource by resource. A limit without a request has already
- * set the request (load/manifest/container.ts, core/v1 SetDefaults_Pod).
- */
-export function podRequests(pod: Pod): PodRequest {
-  let cpuMilli = 0;
-  let memory = 0;
+/** One container's (or a sum's) request, resource by resource. */
+interface Req {
+  cpuMilli: number;
+  memory: number;
+  scalar: Map<string, number> | undefined;
+}
+
+function requestOf(c: Container): Req {
+  const r = c.resources?.requests;
   let scalar: Map<string, number> | undefined;
-  const add = (r: ResourceList["scalar"], max: boolean) => {
-    if (!r) return;
+  for (const [name, q] of Object.entries(r?.scalar ?? {})) {
     scalar ??= new Map();
-    for (const [name, q] of Object.entries(r)) {
-      const v = scalarValue(q);
+    scalar.set(name, scalarValue(q));
+  }
+  return { cpuMilli: milli(r?.cpu), memory: r?.memory ?? 0, scalar };
+}
+
+/** a + b (max: the larger of each), resource by resource. */
+function combine(a: Req, b: Req, max: boolean): Req {
+  let scalar = a.scalar;
+  if (b.scalar) {
+    scalar = new Map(a.scalar);
+    for (const [name, v] of b.scalar) {
       const before = scalar.get(name) ?? 0;
       scalar.set(name, max ? Math.max(before, v) : before + v);
     }
-  };
-  for (const c of pod.spec.containers) {
-    cpuMilli += milli(c.resources?.requests?.cpu);
-    memory += c.resources?.requests?.memory ?? 0;
-    add(c.resources?.requests?.scalar, false);
   }
+  const f = max ? Math.max : (x: number, y: number) => x + y;
+  return { cpuMilli: f(a.cpuMilli, b.cpuMilli), memory: f(a.memory, b.memory), scalar };
+}
+
+const ZERO: Req = { cpuMilli: 0, memory: 0, scalar: undefined };
+
+/**
+ * PodRequests: the app containers' requests summed; the init containers run one at a time, each
+ * beside the sidecars started before it, and the sidecars (restartPolicy: Always, KEP-753) keep
+ * running beside the app containers: the pod asks for the larger of (app containers + sidecars)
+ * and the largest (init container + the sidecars before it), resource by resource. A limit
+ * without a request has already set the request (load/manifest/container.ts, core/v1
+ * SetDefaults_Pod).
+ */
+export function podRequests(pod: Pod): PodRequest {
+  let apps = ZERO;
+  for (const c of pod.spec.containers) apps = combine(apps, requestOf(c), false);
+  let sidecars = ZERO;
+  let inits = ZERO;
   for (const c of pod.spec.initContainers ?? ([] as Container[])) {
-    cpuMilli = Math.max(cpuMilli, milli(c.resources?.requests?.cpu));
-    memory = Math.max(memory, c.resources?.requests?.memory ?? 0);
-    add(c.resources?.requests?.scalar, true);
+    const own = requestOf(c);
+    if (c.restartPolicy === "Always") {
+      sidecars = combine(sidecars, own, false);
+      inits = combine(inits, sidecars, true);
+    } else inits = combine(inits, combine(own, sidecars, false), true);
   }
+  const total = combine(combine(apps, sidecars, false), inits, true);
+  const { cpuMilli, memory, scalar } = total;
   if (!scalar) return { cpuMilli, memory, scalar: NO_SCALARS };
   // fitsRequest skips a request of 0 ("Skip in case request quantity is zero"); names sorted, so
   // that the reasons come in one order (the FitError sorts them anyway)

@@ -125,7 +125,8 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       appState: (node, ip) => kubelets.get(node)?.appState(ip) ?? "absent",
       reachable: (node) => kubelets.get(node)?.connected() ?? false,
     },
-    behaviour: (ns, owner, podName, container) => behaviourFor(scenario, ns, owner, podName, container),
+    behaviour: (ns, owner, podName, container, init) =>
+      behaviourFor(scenario, ns, owner, podName, container, init),
   };
 
   // The warm-up's pods start in bulk (kubelet/bulk-start.ts); their endpoints go to the controller below.
@@ -264,10 +265,12 @@ function behaviourFor(
   owner: string | undefined,
   podName: string,
   container?: string,
+  init = false,
 ): Behaviour {
   // owner is `<Kind>/<namespace>/<name>`, and a name has no "/".
   const workload = owner ? owner.slice(owner.lastIndexOf("/") + 1) : podName;
-  const own = scenario.behaviour[workload];
+  // The workload's own entry describes its app; an init container (or sidecar) has only its own.
+  const own = init ? undefined : scenario.behaviour[workload];
   const containers = container ? scenario.behaviour[`${workload}/${container}`] : undefined;
   if (own === undefined && containers === undefined) return NO_BEHAVIOUR;
   return { ...(own ?? {}), ...(containers ?? {}) };

@@ -226,6 +226,19 @@ export function podStatusJ(
     })),
     ...(st.podIP ? { podIP: st.podIP, podIPs: [{ ip: st.podIP }] } : {}),
     containerStatuses: statuses.map((s) => containerStatusJ(pod, podUid, s, history, images.get(s.name))),
+    ...(st.initContainerStatuses
+      ? {
+          initContainerStatuses: st.initContainerStatuses.map((s) =>
+            containerStatusJ(
+              pod,
+              podUid,
+              s,
+              history,
+              pod.spec.initContainers?.find((c) => c.name === s.name)?.image,
+            ),
+          ),
+        }
+      : {}),
     qosClass: qosClass(pod.spec),
   };
 }

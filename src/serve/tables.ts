@@ -23,15 +23,68 @@ interface ContainerStatusJ {
   lastState: { terminated?: { finishedAt?: string } };
 }
 
-/** printPod (no init containers in the model; restartable init containers are not modelled). */
+/**
+ * printPod's pass over the init containers (pkg/printers/internalversion/printers.go): the first
+ * that has not completed gives `Init:<i>/<n>`, `Init:<reason>` (failed or waiting); a started
+ * sidecar (restartPolicy: Always) counts as done and, when ready, in READY, and in the total.
+ */
+function initCells(pod: ApiObject): {
+  reason?: string;
+  restarts: number;
+  sidecarRestarts: number;
+  sidecarsReady: number;
+  sidecars: number;
+} {
+  const specs: { name: string; restartPolicy?: string }[] = pod.spec?.initContainers ?? [];
+  const sidecar = (name: string) => specs.find((c) => c.name === name)?.restartPolicy === "Always";
+  const out = {
+    restarts: 0,
+    sidecarRestarts: 0,
+    sidecarsReady: 0,
+    sidecars: specs.filter((c) => sidecar(c.name)).length,
+  };
+  const statuses: (ContainerStatusJ & { name: string; started?: boolean })[] =
+    pod.status?.initContainerStatuses ?? [];
+  for (let i = 0; i < statuses.length; i++) {
+    const c = statuses[i]!;
+    out.restarts += c.restartCount;
+    if (sidecar(c.name)) out.sidecarRestarts += c.restartCount;
+    const t = c.state.terminated;
+    if (t && t.exitCode === 0) continue;
+    if (sidecar(c.name) && c.started) {
+      if (c.ready) out.sidecarsReady++;
+      continue;
+    }
+    let reason: string;
+    if (t)
+      reason = t.reason
+        ? `Init:${t.reason}`
+        : t.signal
+          ? `Init:Signal:${t.signal}`
+          : `Init:ExitCode:${t.exitCode}`;
+    else if (c.state.waiting?.reason && c.state.waiting.reason !== "PodInitializing")
+      reason = `Init:${c.state.waiting.reason}`;
+    else reason = `Init:${i}/${specs.length}`;
+    return { ...out, reason };
+  }
+  return out;
+}
+
+/** printPod: the init containers (initCells), then the app containers, last first. */
 function podCells(pod: ApiObject, now: number): Cell[] {
   const status = pod.status ?? {};
-  let reason: string = status.reason || status.phase;
-  let restarts = 0;
-  let ready = 0;
+  const init = initCells(pod);
+  let reason: string = init.reason ?? (status.reason || status.phase);
+  const initialized = (status.conditions ?? []).some(
+    (c: { type: string; status: string }) => c.type === "Initialized" && c.status === "True",
+  );
+  let restarts = init.restarts;
+  let ready = init.sidecarsReady;
   let lastRestart: number | undefined;
   let hasRunning = false;
-  const statuses: ContainerStatusJ[] = status.containerStatuses ?? [];
+  const statuses: ContainerStatusJ[] =
+    init.reason === undefined || initialized ? (status.containerStatuses ?? []) : [];
+  if (init.reason === undefined || initialized) restarts = init.sidecarRestarts;
   for (let i = statuses.length - 1; i >= 0; i--) {
     const c = statuses[i]!;
     restarts += c.restartCount;
@@ -75,7 +128,7 @@ function podCells(pod: ApiObject, now: number): Cell[] {
   }
   return [
     pod.metadata.name,
-    `${ready}/${(pod.spec?.containers ?? []).length}`,
+    `${ready}/${(pod.spec?.containers ?? []).length + init.sidecars}`,
     reason,
     restartsCell,
     age(pod, now),

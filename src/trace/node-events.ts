@@ -35,7 +35,9 @@ export type ExitCause =
  */
 export type OwnExit =
   | { cause: "crash"; step: TimelineStepRef }
-  | { cause: "exit-after"; exitAfterSeconds: number };
+  | { cause: "exit-after"; exitAfterSeconds: number }
+  /** an init container ran to its end: behaviour exitAfterSeconds (`set`), else at once */
+  | { cause: "init-run"; runSeconds: number; set: boolean };
 
 /** How a container comes to start (or start again, in place). */
 export type StartCause =
@@ -55,7 +57,16 @@ export type StartCause =
       backOff: "no-exit" | "first" | "reset" | "passed" | "disabled";
     }
   /** the pod worker's retry after ErrCrashLoopBackOff finds the back-off over */
-  | { start: "back-off-expired"; exit: ExitCause; delaySeconds: number };
+  | { start: "back-off-expired"; exit: ExitCause; delaySeconds: number }
+  /** computeInitContainerActions: the init container before it completed, or the sidecar before it started */
+  | { start: "init-next"; after: string; sidecar: boolean }
+  /** every init container completed and every sidecar started: the app containers start */
+  | { start: "initialized"; initContainers: number; sidecars: number };
+
+/** An init container (runs to completion) or a sidecar (restartPolicy: Always); absent for an app container. */
+export interface ContainerRoleField {
+  role?: "init" | "sidecar";
+}
 
 /**
  * A container's preStop hook as a kill ran it (kuberuntime_container.go killContainer,
@@ -198,6 +209,16 @@ export interface NodeEventFields {
     terminationGracePeriodSeconds: number;
     /** the preStop hook of the container that exited last, run before its SIGTERM */
     preStop?: PreStopRun;
+    /**
+     * a pod with sidecars: each container's exit in the order they ended, seconds from the kill's
+     * start (kuberuntime_termination_order.go: the sidecars after the app containers, in reverse order)
+     */
+    stopOrder?: {
+      container: string;
+      sidecar: boolean;
+      exitAfterSeconds: number;
+      signal: "SIGTERM" | "SIGKILL";
+    }[];
   };
   /** A container's preStop hook ended (or ran out of grace period): SIGTERM follows. */
   PreStopHookDone: PodEvent & {
@@ -215,8 +236,10 @@ export interface NodeEventFields {
     replacement: string;
     replacementNode: string;
   };
-  ContainerStarted: PodEvent & { container: string; restartCount: number; podRow: PodRow } & StartCause;
-  ContainerExited: PodEvent & { container: string; exitCode: number; podRow: PodRow } & (
+  ContainerStarted: PodEvent &
+    ContainerRoleField & { container: string; restartCount: number; podRow: PodRow } & StartCause;
+  ContainerExited: PodEvent &
+    ContainerRoleField & { container: string; exitCode: number; podRow: PodRow } & (
       | OwnExit
       | { cause: "probe-kill"; probe: ProbeType }
     );

@@ -30,7 +30,13 @@ describe("not modelled", () => {
     ["DeploymentSpec.strategy", deployment("  strategy: {type: Recreate}\n"), "m.yaml:5"],
     ["PodSpec.priorityClassName", deployment("", "      priorityClassName: high\n"), "m.yaml:9"],
     ["PodSpec.schedulerName", deployment("", "      schedulerName: my-scheduler\n"), "m.yaml:9"],
-    ["PodSpec.initContainers", deployment("", "      initContainers: [{name: init}]\n"), "m.yaml:9"],
+    // Init containers and sidecars run (test/kubelet/init-containers.test.ts), and an app container's
+    // own restart rules from 1.35 (container-restart-rules.test.ts); an init container's do not.
+    [
+      "Container.restartPolicy",
+      deployment("", "      initContainers: [{name: init, restartPolicy: OnFailure}]\n"),
+      "m.yaml:9",
+    ],
     ["PodSpec.activeDeadlineSeconds", deployment("", "      activeDeadlineSeconds: 60\n"), "m.yaml:9"],
     [
       "Container.resources.limits",

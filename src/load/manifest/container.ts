@@ -4,6 +4,7 @@
 import type {
   Container,
   ContainerPort,
+  ContainerRestartRule,
   HTTPGetAction,
   LifecycleHandler,
   Probe,
@@ -17,6 +18,7 @@ import {
   list,
   type Obj,
   obj,
+  oneOf,
   optInt,
   optOneOf,
   optStr,
@@ -86,7 +88,50 @@ export function container(src: SourceDoc, path: Path, v: unknown): Container {
     if (l.postStart != null) lifecycleHandler(src, [...lp, "postStart"], l.postStart);
     if (l.preStop != null) c.lifecycle = { preStop: lifecycleHandler(src, [...lp, "preStop"], l.preStop) };
   }
+  // core/v1 ContainerRestartPolicy: only Always on an init container (a sidecar) before KEP-5307;
+  // pod-spec.ts checks where each value may be set.
+  const restartPolicy = optOneOf(src, [...path, "restartPolicy"], o.restartPolicy, [
+    "Always",
+    "OnFailure",
+    "Never",
+  ] as const);
+  if (restartPolicy) c.restartPolicy = restartPolicy;
+  if (o.restartPolicyRules != null)
+    c.restartPolicyRules = restartRules(src, [...path, "restartPolicyRules"], o.restartPolicyRules);
   return c;
+}
+
+/** core/v1 ContainerRestartRule list (KEP-5307): action Restart, exitCodes {operator In|NotIn, values}. */
+function restartRules(src: SourceDoc, path: Path, v: unknown): ContainerRestartRule[] {
+  return list(src, path, v).map((r, i) => {
+    const rp = [...path, i];
+    const ro = obj(src, rp, r);
+    knownFields(src, rp, ro, ["action", "exitCodes"], "ContainerRestartRule");
+    const rule: ContainerRestartRule = {
+      action: oneOf(src, [...rp, "action"], required(src, rp, ro, "action", "ContainerRestartRule"), [
+        "Restart",
+      ] as const),
+    };
+    if (ro.exitCodes != null) {
+      const ep = [...rp, "exitCodes"];
+      const eo = obj(src, ep, ro.exitCodes);
+      knownFields(src, ep, eo, ["operator", "values"], "ContainerRestartRuleOnExitCodes");
+      const operator = oneOf(
+        src,
+        [...ep, "operator"],
+        required(src, ep, eo, "operator", "ContainerRestartRuleOnExitCodes"),
+        ["In", "NotIn"] as const,
+      );
+      const values =
+        eo.values == null
+          ? []
+          : list(src, [...ep, "values"], eo.values).map((x, j) =>
+              int(src, [...ep, "values", j], x, { min: 0, max: 255 }),
+            );
+      rule.exitCodes = { operator, values };
+    }
+    return rule;
+  });
 }
 
 function lifecycleHandler(src: SourceDoc, path: Path, v: unknown): LifecycleHandler {

@@ -41,7 +41,6 @@ const RULES: Record<string, Record<string, When>> = {
   DaemonSetSpec: { minReadySeconds: notZero, updateStrategy: present },
   PodSpec: {
     activeDeadlineSeconds: present,
-    initContainers: nonEmpty,
     overhead: nonEmpty,
     // The API server writes both on every pod (Priority admission): only a priority of its own counts.
     preemptionPolicy: not("PreemptLowerPriority"),
@@ -64,6 +63,9 @@ const RULES: Record<string, Record<string, When>> = {
     "resources.claims": nonEmpty,
     "resources.limits": nonEmpty,
   },
+  // An init container's restartPolicy other than Always (a sidecar, modelled), and its rules
+  // (KEP-5307); an app container's are modelled from 1.35 and listed before (manifests.ts).
+  InitContainer: { restartPolicy: not("Always"), restartPolicyRules: nonEmpty },
   ServiceSpec: {
     internalTrafficPolicy: not("Cluster"),
     sessionAffinity: not("None"),
@@ -79,7 +81,8 @@ const RULE_LISTS: Record<string, { name: string; parts: string[]; when: When }[]
   Object.entries(RULES).map(([type, fields]) => [
     type,
     Object.entries(fields).map(([field, when]) => ({
-      name: `${type}.${field}`,
+      // The app and init containers' own rules are reported under the API type's name.
+      name: `${type === "InitContainer" ? "Container" : type}.${field}`,
       parts: field.split("."),
       when,
     })),
@@ -131,6 +134,7 @@ export function noteNotModelled(
     for (const list of ["containers", "initContainers"] as const) {
       each("Container", [...p, list], spec[list]);
     }
+    each("InitContainer", [...p, "initContainers"], spec.initContainers);
     if (isObj(spec.affinity)) {
       visit("Affinity", [...p, "affinity"], spec.affinity);
       for (const a of ["podAffinity", "podAntiAffinity"] as const) {

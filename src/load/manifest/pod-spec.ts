@@ -67,6 +67,7 @@ export function podSpec(src: SourceDoc, path: Path, v: unknown): PodSpec {
     spec.initContainers = list(src, ip, o.initContainers).map((c, i) => container(src, [...ip, i], c));
     spec.initContainers.forEach((c, i) => {
       noteName(c, [...ip, i]);
+      checkInitContainer(src, [...ip, i], c);
     });
   }
   const nodeName = optStr(src, [...path, "nodeName"], o.nodeName);
@@ -232,4 +233,22 @@ function volume(src: SourceDoc, path: Path, v: unknown): Volume {
   const sources = Object.keys(o).filter((k) => k !== "name");
   if (o.emptyDir != null || sources.length === 0) vol.emptyDir = {};
   return vol;
+}
+
+/**
+ * validation.go validateInitContainers: an init container that runs to completion (not a sidecar,
+ * `restartPolicy: Always`) may have no probes and no lifecycle hooks.
+ */
+function checkInitContainer(src: SourceDoc, path: Path, c: Container): void {
+  if (c.restartPolicy === "Always") return;
+  for (const field of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"] as const) {
+    if (c[field] === undefined) continue;
+    fail(
+      src,
+      [...path, field],
+      "invalid-value",
+      "Forbidden: may not be set for init containers without restartPolicy=Always",
+      "key",
+    );
+  }
 }

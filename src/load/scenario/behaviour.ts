@@ -45,9 +45,46 @@ export function parseBehaviour(src: SourceDoc, v: unknown, c: Collected): Record
       else parsed[field] = typedField(src, fp, raw, kind);
     }
     if (parsed.preStopSeconds !== undefined) checkPreStopSeconds(src, [...p, "preStopSeconds"], key, c);
+    if (runsToCompletion(key, c)) checkInitBehaviour(src, p, key, parsed);
     out[key] = parsed as Behaviour;
   }
   return out;
+}
+
+/** What an init container that runs to completion (not a sidecar) can be given: how long it runs, how it ends. */
+const INIT_FIELDS = new Set(["exitAfterSeconds", "exitCode", "shutdownSeconds"]);
+
+/** `<workload>/<container>` names an init container without restartPolicy: Always in every matching workload. */
+function runsToCompletion(key: string, c: Collected): boolean {
+  const [workload = "", containerName] = key.split("/");
+  if (containerName === undefined) return false;
+  const matches = c.manifests.filter((m) => isWorkload(m.kind) && m.object.metadata.name === workload);
+  return (
+    matches.length > 0 &&
+    matches.every((m) =>
+      (podSpecOf(m.object)?.initContainers ?? []).some(
+        (ctr) => ctr.name === containerName && ctr.restartPolicy !== "Always",
+      ),
+    )
+  );
+}
+
+/**
+ * An init container runs to completion (kuberuntime_manager.go computeInitContainerActions): it is
+ * never probed nor serves, so only exitAfterSeconds (its run), exitCode (default 0) and
+ * shutdownSeconds apply.
+ */
+function checkInitBehaviour(src: SourceDoc, path: Path, key: string, parsed: Record<string, unknown>): void {
+  for (const field of Object.keys(parsed)) {
+    if (INIT_FIELDS.has(field)) continue;
+    fail(
+      src,
+      [...path, field],
+      "invalid-value",
+      `"${key}" is an init container: it runs to completion, so only exitAfterSeconds (how long it runs, default 0), exitCode (default 0) and shutdownSeconds apply; ${field} is for app containers and sidecars (restartPolicy: Always)`,
+      "key",
+    );
+  }
 }
 
 /** preStopSeconds times an exec or httpGet preStop hook: one of the key's containers must have one. */

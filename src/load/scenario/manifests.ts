@@ -2,9 +2,11 @@
 // or inline objects, collected into typed objects; and the totals Kubernetes' limits allow.
 
 import {
+  CONTAINER_RESTART_RULES_SINCE_MINOR,
   DEFAULT_TERMINATION_GRACE_PERIOD,
   minor,
   POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR,
+  SIDECAR_CONTAINERS_SINCE_MINOR,
   SLEEP_ACTION_ALLOW_ZERO_SINCE_MINOR,
 } from "../../kubernetes/defaults.ts";
 import { type KubeObject, podSpecOf } from "../../kubernetes/objects.ts";
@@ -184,4 +186,45 @@ function replicasOf(object: KubeObject): number {
   return object.kind === "Deployment" || object.kind === "ReplicaSet" || object.kind === "StatefulSet"
     ? object.spec.replicas
     : 0;
+}
+
+/**
+ * SidecarContainers (KEP-753) is alpha and off by default before 1.29: a 1.28 API server drops an
+ * init container's `restartPolicy: Always` (dropDisabledPodFields), so its init container would
+ * never complete. faultline does not model the gate off: it lists the field as not modelled there
+ * and runs the container as a sidecar, as with the gate turned on.
+ */
+export function noteSidecarGate(c: Collected, version: KubernetesVersion): void {
+  if (minor(version) >= SIDECAR_CONTAINERS_SINCE_MINOR || c.notModelled.has("Container.restartPolicy"))
+    return;
+  c.manifests.forEach(({ object }, i) => {
+    const j = podSpecOf(object)?.initContainers?.findIndex((ctr) => ctr.restartPolicy === "Always") ?? -1;
+    if (j < 0 || c.notModelled.has("Container.restartPolicy")) return;
+    const { src, path } = c.where[i]!;
+    const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
+    const { line } = src.locate([...path, ...specPath, "initContainers", j, "restartPolicy"], "key");
+    c.notModelled.set("Container.restartPolicy", { where: `${src.file}:${line}`, object: i, line });
+  });
+}
+
+/**
+ * KEP-5307: before 1.35 ContainerRestartRules is off and the API server drops an app container's
+ * `restartPolicy` and `restartPolicyRules`: the pod's restartPolicy decides. Listed as not modelled
+ * there (faultline does not model turning the alpha gate on in 1.34).
+ */
+export function noteContainerRestartRules(c: Collected, version: KubernetesVersion): void {
+  if (minor(version) >= CONTAINER_RESTART_RULES_SINCE_MINOR) return;
+  c.manifests.forEach(({ object }, i) => {
+    const containers = podSpecOf(object)?.containers ?? [];
+    const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
+    containers.forEach((ctr, j) => {
+      for (const field of ["restartPolicy", "restartPolicyRules"] as const) {
+        const name = `Container.${field}`;
+        if (ctr[field] === undefined || c.notModelled.has(name)) continue;
+        const { src, path } = c.where[i]!;
+        const { line } = src.locate([...path, ...specPath, "containers", j, field], "key");
+        c.notModelled.set(name, { where: `${src.file}:${line}`, object: i, line });
+      }
+    });
+  });
 }

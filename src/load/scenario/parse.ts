@@ -21,6 +21,8 @@ import { PERIOD } from "./limits.ts";
 import {
   checkSleepActions,
   checkTotals,
+  noteContainerRestartRules,
+  noteSidecarGate,
   notModelledList,
   type ReadManifest,
   readEntry,
@@ -99,6 +101,8 @@ export function parseScenarioWith(
   readManifests(src, root, readManifest, collected, transform);
   checkTotals(collected, nodes.length);
   checkSleepActions(collected, kubernetesVersion);
+  noteSidecarGate(collected, kubernetesVersion);
+  noteContainerRestartRules(collected, kubernetesVersion);
 
   const controlPlane = overrides(
     src,

@@ -104,6 +104,27 @@ function cap(s: string): string {
   return s[0]!.toUpperCase() + s.slice(1);
 }
 
+/** PodTerminated's prose, before the sidecars' stop order. */
+function podTerminated(e: EventOf<"PodTerminated">): Prose {
+  const hook = e.preStop;
+  const sigterm = hook ? hook.ranSeconds : 0;
+  const grace = hook
+    ? `the ${hook.graceLeftSeconds}s its preStop hook (${hook.describe}, ${fmt(hook.ranSeconds)}s) left of terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
+    : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`;
+  if (e.ownExit)
+    return {
+      message: `${nameOf(e.object)}'s containers are gone, ${fmt(e.exitAfterSeconds)}s into their kill`,
+      why: `the process exited by itself during its kill, before ${grace} ran out: the kill ends with it`,
+    };
+  return {
+    message: `${nameOf(e.object)}'s containers exit after ${hook ? "their preStop hook and " : ""}SIGTERM`,
+    why:
+      e.signal === "SIGTERM"
+        ? `the process exits ${fmt(e.exitAfterSeconds - sigterm)}s after SIGTERM (behaviour shutdownSeconds), within ${grace}`
+        : `${grace} ran out: SIGKILL`,
+  };
+}
+
 function startWhy(e: EventOf<"ContainerStarted">): string {
   switch (e.start) {
     case "scheduled":
@@ -124,7 +145,20 @@ function startWhy(e: EventOf<"ContainerStarted">): string {
       }`;
     case "back-off-expired":
       return `${exitText(e.exit)}; the CrashLoopBackOff delay of ${e.delaySeconds}s since it exited has passed`;
+    case "init-next":
+      return e.sidecar
+        ? `sidecar ${e.after} has started (restartPolicy: Always; the next init container waits only for its start)`
+        : `init container ${e.after} completed; init containers run one at a time, in order`;
+    case "initialized":
+      return `every init container completed${
+        e.sidecars > 0 ? ` and its ${e.sidecars} sidecar${e.sidecars === 1 ? "" : "s"} started` : ""
+      }: the pod is Initialized and its app containers start`;
   }
+}
+
+/** "init container" or "sidecar" before the container's name, for the events of either. */
+function roleText(e: { role?: "init" | "sidecar" }): string {
+  return e.role === "init" ? "init container" : e.role === "sidecar" ? "sidecar" : "container";
 }
 
 /** Where the hook's duration comes from. */
@@ -184,22 +218,15 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
   }),
 
   PodTerminated: (e) => {
-    const hook = e.preStop;
-    const sigterm = hook ? hook.ranSeconds : 0;
-    const grace = hook
-      ? `the ${hook.graceLeftSeconds}s its preStop hook (${hook.describe}, ${fmt(hook.ranSeconds)}s) left of terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`
-      : `terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds}`;
-    if (e.ownExit)
-      return {
-        message: `${nameOf(e.object)}'s containers are gone, ${fmt(e.exitAfterSeconds)}s into their kill`,
-        why: `the process exited by itself during its kill, before ${grace} ran out: the kill ends with it`,
-      };
+    const p = podTerminated(e);
+    if (!e.stopOrder) return p;
+    const order = e.stopOrder
+      .map((s) => `${s.container} ${fmt(s.exitAfterSeconds)}s${s.signal === "SIGKILL" ? " (SIGKILL)" : ""}`)
+      .join(", ");
+    // The last container to exit is a sidecar whose SIGTERM came late: say the order, not its delay.
     return {
-      message: `${nameOf(e.object)}'s containers exit after ${hook ? "their preStop hook and " : ""}SIGTERM`,
-      why:
-        e.signal === "SIGTERM"
-          ? `the process exits ${fmt(e.exitAfterSeconds - sigterm)}s after SIGTERM (behaviour shutdownSeconds), within ${grace}`
-          : `${grace} ran out: SIGKILL`,
+      message: p.message,
+      why: `each sidecar's SIGTERM waits for the app containers and the sidecar declared after it, within terminationGracePeriodSeconds=${e.terminationGracePeriodSeconds} (kubelet termination ordering, KEP-753); seconds from the kill's start to each exit: ${order}`,
     };
   },
 
@@ -226,20 +253,26 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
   ContainerStarted: (e) => ({
     message:
       e.restartCount > 0 && e.start !== "scheduled"
-        ? `kubelet on ${e.node} restarts container ${e.container} of ${nameOf(e.object)} in place (restartCount ${e.restartCount})`
-        : `kubelet on ${e.node} starts container ${e.container} of ${nameOf(e.object)}`,
+        ? `kubelet on ${e.node} restarts ${roleText(e)} ${e.container} of ${nameOf(e.object)} in place (restartCount ${e.restartCount})`
+        : `kubelet on ${e.node} starts ${roleText(e)} ${e.container} of ${nameOf(e.object)}`,
     why: startWhy(e),
     see: printPodRow(e.podRow),
   }),
 
   ContainerExited: (e) => ({
-    message: `container ${e.container} of ${nameOf(e.object)} exits with code ${e.exitCode}`,
+    message: `${roleText(e)} ${e.container} of ${nameOf(e.object)} exits with code ${e.exitCode}`,
     why:
       e.cause === "crash"
         ? `${timelineWhy(e.step)}: the process exits`
         : e.cause === "exit-after"
           ? `the process exits by itself ${fmt(e.exitAfterSeconds)}s after each start (behaviour exitAfterSeconds)`
-          : `killed after its ${e.probe} probe failed`,
+          : e.cause === "init-run"
+            ? `it runs to its end ${fmt(e.runSeconds)}s after its start (${e.set ? "behaviour exitAfterSeconds" : "no behaviour exitAfterSeconds: at once"}); ${
+                e.exitCode === 0
+                  ? "exit code 0 completes it"
+                  : "a non-zero exit fails it: restarted with the back-off, or the pod fails under restartPolicy Never"
+              }`
+            : `killed after its ${e.probe} probe failed`,
     see: printPodRow(e.podRow),
   }),
 
