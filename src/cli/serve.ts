@@ -23,6 +23,10 @@ interface ServeFlags {
   seed?: string;
   maxEvents?: string;
   maxRequests?: string;
+  /** commander's --no-tls */
+  tls: boolean;
+  /** commander's --no-wait-for-watch */
+  waitForWatch: boolean;
 }
 
 export function registerServeCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -42,6 +46,11 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       "--kubeconfig-out <file>",
       "write the kubeconfig to this file (default: one in the temp directory, removed on exit)",
     )
+    .option(
+      "--no-tls",
+      "serve plain HTTP (default: HTTPS with a certificate made at start, its CA in the kubeconfig)",
+    )
+    .option("--no-wait-for-watch", "with --speed: start playing at once, not when the first watch starts")
     .option("--seed <n>", "override the scenario's seed")
     .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
     .option(
@@ -91,6 +100,8 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
           ...(speed !== undefined ? { speed } : {}),
           ...(seed !== undefined ? { seed } : {}),
           maxEvents: budget.maxEvents,
+          tls: opts.tls,
+          waitForWatch: opts.waitForWatch,
         });
       } catch (error) {
         if (error instanceof EventBudgetExceeded) {
@@ -107,14 +118,17 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       const path =
         opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
       try {
-        writeFileSync(path, kubeconfig(scenario.name, serving.url));
+        writeFileSync(path, kubeconfig(scenario.name, serving.url, serving.ca));
       } catch (error) {
         await serving.stop();
         throw new UsageError(
           `--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`,
         );
       }
-      const clock = speed === undefined ? "frozen" : `playing at ${speed}×`;
+      const clock =
+        speed === undefined
+          ? "frozen"
+          : `playing at ${speed}×${opts.waitForWatch ? " from the first watch" : ""}`;
       io.out(
         [
           `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
@@ -124,7 +138,7 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
           `  export KUBECONFIG=${path}`,
           "  kubectl get nodes,pods -o wide",
           "",
-          `clock: curl ${serving.url}/faultline/v1/clock; curl -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+          `clock: curl${serving.ca ? " -k" : ""} ${serving.url}/faultline/v1/clock; curl${serving.ca ? " -k" : ""} -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
           `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
           "",
         ].join("\n"),
