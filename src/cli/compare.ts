@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import { CompareError, compare, parseFaultFlag } from "../compare/compare.ts";
-import { DEFAULT_FIT, fit, profileYaml } from "../compare/fit.ts";
+import { DEFAULT_FIT, fitSettings, profileYaml } from "../compare/fit.ts";
 import { compareJson, compareText } from "../compare/format.ts";
 import { parseRecording, RecordingError } from "../compare/read.ts";
 import { formatLoadError, LoadError } from "../load/index.ts";
@@ -62,7 +62,7 @@ export function registerCompareCommand(program: Command, io: Io, setExit: (code:
           return;
         }
         const fitOptions = { ...DEFAULT_FIT, monitorPeriod, resolution };
-        const estimates = fit(rec, c.fault, c.observedAt, fitOptions);
+        const estimates = fitSettings(rec, c.fault, c.observedAt, fitOptions);
         const name = basename(opts.output ?? "my-cluster.yaml").replace(/\.ya?ml$/i, "");
         writeFileSync(opts.output ?? "my-cluster.yaml", profileYaml(name, file, estimates, fitOptions));
         if (opts.json) io.out(`${JSON.stringify({ fault: c.fault, estimates }, null, 2)}\n`);

@@ -56,11 +56,38 @@ export function lastRenewal(rec: Recording, node: string, before: number): numbe
   return last;
 }
 
+interface Ctx {
+  rec: Recording;
+  fault: Fault;
+  after: (t: number | undefined) => number | undefined;
+  of: (resource: Change["resource"]) => KubeObject[];
+}
+
 /** Every step the recording times, for the failed node, after the fault. */
 export function observe(rec: Recording, fault: Fault): StepTimes {
-  const after = (t: number | undefined) => (t !== undefined && t >= fault.at - 1 ? t : undefined);
-  const of = (resource: Change["resource"]) =>
-    rec.changes.filter((c) => c.resource === resource).map((c) => c.object);
+  const ctx: Ctx = {
+    rec,
+    fault,
+    after: (t) => (t !== undefined && t >= fault.at - 1 ? t : undefined),
+    of: (resource) => rec.changes.filter((c) => c.resource === resource).map((c) => c.object),
+  };
+  const failures = rec.requests
+    .filter((r) => r.outcome !== "ok")
+    .map((r) => seconds(r.sentAt)!)
+    .filter((t) => t >= fault.at - 1);
+  const out: StepTimes = {
+    ...(fault.lastRenewal !== undefined ? { "lease-stops": fault.lastRenewal } : {}),
+    ...nodeSteps(ctx),
+    ...podSteps(ctx),
+    ...otherSteps(ctx),
+    ...(failures.length > 0
+      ? { "requests-failing": Math.min(...failures), "requests-recovered": Math.max(...failures) }
+      : {}),
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as StepTimes;
+}
+
+function nodeSteps({ fault, after, of }: Ctx): StepTimes {
   const nodes = of("nodes").filter((o) => o.metadata?.name === fault.node);
   const notReady = min(
     nodes.map((o) => {
@@ -75,6 +102,10 @@ export function observe(rec: Recording, fault: Fault): StepTimes {
         .map((t) => after(seconds(t.timeAdded))),
     ),
   );
+  return { "not-ready": notReady, tainted };
+}
+
+function podSteps({ rec, fault, after, of }: Ctx): StepTimes {
   const pods = of("pods");
   const onNode = pods.filter((p) => nodeName(p) === fault.node);
   const podsNotReady = min(
@@ -102,9 +133,18 @@ export function observe(rec: Recording, fault: Fault): StepTimes {
         cond(p, type)?.status === "True" ? seconds(cond(p, type)?.lastTransitionTime) : undefined,
       ),
     );
-  const slices = of("endpointslices");
+  return {
+    "pods-not-ready": podsNotReady,
+    evicted,
+    "replacement-created": min(fresh.map((p) => seconds(p.metadata?.creationTimestamp))),
+    "replacement-scheduled": condTime("PodScheduled"),
+    "replacement-ready": condTime("Ready"),
+  };
+}
+
+function otherSteps({ rec, fault, after, of }: Ctx): StepTimes {
   const endpointsOut = min(
-    slices.map((s) => {
+    of("endpointslices").map((s) => {
       const eps =
         (s.endpoints as { nodeName?: string; conditions?: { ready?: boolean } }[] | undefined) ?? [];
       const out = eps.some((e) => e.nodeName === fault.node && e.conditions?.ready === false);
@@ -113,6 +153,7 @@ export function observe(rec: Recording, fault: Fault): StepTimes {
         : undefined;
     }),
   );
+  const dumped = new Set(rec.dump.map((o) => o.metadata?.uid));
   const attachments = of("volumeattachments");
   const vaNode = (o: KubeObject) => (o.spec as { nodeName?: string } | undefined)?.nodeName;
   const detached = min(
@@ -125,25 +166,5 @@ export function observe(rec: Recording, fault: Fault): StepTimes {
       .filter((v) => vaNode(v) !== fault.node && !dumped.has(v.metadata?.uid))
       .map((v) => after(seconds(v.metadata?.creationTimestamp))),
   );
-  const failures = rec.requests
-    .filter((r) => r.outcome !== "ok")
-    .map((r) => seconds(r.sentAt)!)
-    .filter((t) => t >= fault.at - 1);
-  const out: StepTimes = {
-    ...(fault.lastRenewal !== undefined ? { "lease-stops": fault.lastRenewal } : {}),
-    "not-ready": notReady,
-    tainted,
-    "pods-not-ready": podsNotReady,
-    "endpoints-out": endpointsOut,
-    evicted,
-    "replacement-created": min(fresh.map((p) => seconds(p.metadata?.creationTimestamp))),
-    "replacement-scheduled": condTime("PodScheduled"),
-    "replacement-ready": condTime("Ready"),
-    "volume-detached": detached,
-    "volume-attached": attached,
-    ...(failures.length > 0
-      ? { "requests-failing": Math.min(...failures), "requests-recovered": Math.max(...failures) }
-      : {}),
-  };
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as StepTimes;
+  return { "endpoints-out": endpointsOut, "volume-detached": detached, "volume-attached": attached };
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Comparison, compare } from "../../src/compare/compare.ts";
-import { fit } from "../../src/compare/fit.ts";
+import { fitSettings } from "../../src/compare/fit.ts";
 import { compareText } from "../../src/compare/format.ts";
 import { parseRecording, type Recording } from "../../src/compare/read.ts";
 import { recordServed } from "./helpers.ts";
@@ -50,7 +50,7 @@ describe("compare with the stock model", () => {
 
 describe("compare --fit", () => {
   it("recovers the perturbed grace period and toleration within their stated uncertainty", () => {
-    const est = fit(rec, c.fault, c.observedAt);
+    const est = fitSettings(rec, c.fault, c.observedAt);
     const grace = est.find((e) => e.path === "controlPlane.nodeMonitorGracePeriod")!;
     const tol = est.find((e) => e.path === "controlPlane.defaultUnreachableTolerationSeconds")!;
     expect(Math.abs(grace.value - 30)).toBeLessThanOrEqual(grace.uncertainty);
