@@ -41,7 +41,12 @@ export const DEFAULT_FIT: FitOptions = { monitorPeriod: 5, resolution: 1 };
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-export function fitSettings(rec: Recording, fault: Fault, at: StepTimes, o: FitOptions = DEFAULT_FIT): Estimate[] {
+export function fitSettings(
+  rec: Recording,
+  fault: Fault,
+  at: StepTimes,
+  o: FitOptions = DEFAULT_FIT,
+): Estimate[] {
   const out: Estimate[] = [];
   const r = o.resolution;
   const last = fault.lastRenewal;
