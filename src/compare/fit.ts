@@ -14,6 +14,8 @@
 // - nodeLeaseDurationSeconds: read, not fitted: the Lease's spec.leaseDurationSeconds (the kubelet
 //   renews every quarter of it, nodeLeaseRenewIntervalFraction 0.25, pkg/kubelet/kubelet.go).
 // - nodeLossEndpointDelay: endpoints out − NotReady, where the recording times the endpoints (± r).
+// - endpointPropagationSeconds: the traffic probe's last failed request − endpoints out (± one
+//   client's request period + r), where the recording has a probe.
 // - pod start: a replacement's Ready − PodScheduled, reported (it is the app's, not a profile's).
 
 import type { Fault } from "./observe.ts";
@@ -93,6 +95,21 @@ export function fitSettings(
       uncertainty: r,
       unit: "s",
       how: `the endpoints out ${d.toFixed(3)}s after NotReady`,
+    });
+  }
+  const probe = rec.header.probe;
+  if (probe && at["requests-recovered"] !== undefined && at["endpoints-out"] !== undefined) {
+    // The last failed request is within one client's period (clients / rate) of the moment the
+    // callers' path stopped sending to the dead endpoints; the probe's clock is the recorder's, the
+    // EndpointSlice's the control plane's: both taken to agree (NTP), which the figure assumes.
+    const d = at["requests-recovered"] - at["endpoints-out"];
+    out.push({
+      setting: "endpoint propagation",
+      path: "network.endpointPropagationSeconds",
+      value: round3(Math.max(0, d)),
+      uncertainty: round3(probe.clients / probe.rate + r),
+      unit: "s",
+      how: `the probe's last failed request ${d.toFixed(3)}s after the endpoints went out (the recorder's and the control plane's clocks taken to agree)`,
     });
   }
   if (at["replacement-ready"] !== undefined && at["replacement-scheduled"] !== undefined) {
