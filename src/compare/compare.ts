@@ -4,7 +4,7 @@
 // deletions, creations) is allowed that second either side.
 
 import { type Fault, findFault, lastRenewal, observe } from "./observe.ts";
-import { type ModelSettings, predict, SEEDS, type Spread, scenarioFor } from "./predict.ts";
+import { type ModelSettings, PREVIOUS, predict, SEEDS, type Spread, scenarioFor } from "./predict.ts";
 import type { Recording } from "./read.ts";
 import { STEPS, type StepKey, type StepTimes } from "./steps.ts";
 
@@ -20,6 +20,8 @@ export interface CompareRow {
   difference?: number;
   /** observed inside the model's spread (± the recording's resolution) */
   inside?: boolean;
+  /** the interval after the step this one follows, on each side: what one setting governs */
+  interval?: { after: StepKey; observed?: number; predicted?: Spread; inside?: boolean };
 }
 
 export interface Comparison {
@@ -79,12 +81,17 @@ export function compare(
   const scenario = scenarioFor(rec.dump, fault, options.horizon ?? 600, options.settings ?? {});
   const predicted = predict(scenario, seeds);
   const rows: CompareRow[] = [];
+  const within = (x: number, p: Spread, tol: number) => x >= p.min - tol && x <= p.max + tol;
   for (const s of STEPS) {
     const o = observedAt[s.key];
-    const p = predicted[s.key];
+    const p = predicted.steps[s.key];
     if (o === undefined && p === undefined) continue;
     const observed = o === undefined ? undefined : o - base;
     const tol = SECOND_RESOLUTION.has(s.key) ? 1 : 0.001;
+    const after = PREVIOUS[s.key];
+    const po = after ? observedAt[after] : undefined;
+    const gap = o !== undefined && po !== undefined ? o - po : undefined;
+    const pi = predicted.intervals[s.key];
     rows.push({
       step: s.key,
       what: s.what,
@@ -92,7 +99,20 @@ export function compare(
       ...(observed !== undefined ? { observed } : {}),
       ...(p ? { predicted: p } : {}),
       ...(observed !== undefined && p
-        ? { difference: observed - p.median, inside: observed >= p.min - tol && observed <= p.max + tol }
+        ? { difference: observed - p.median, inside: within(observed, p, tol) }
+        : {}),
+      ...(after && (gap !== undefined || pi)
+        ? {
+            interval: {
+              after,
+              ...(gap !== undefined ? { observed: gap } : {}),
+              ...(pi ? { predicted: pi } : {}),
+              // Two second-resolution ends: a second either side of each.
+              ...(gap !== undefined && pi
+                ? { inside: within(gap, pi, tol + (after === "lease-stops" ? 0 : 1)) }
+                : {}),
+            },
+          }
         : {}),
     });
   }

@@ -1,6 +1,9 @@
 // compare's text and JSON.
 
 import type { Comparison } from "./compare.ts";
+import { STEPS } from "./steps.ts";
+
+const WHAT = new Map<string, string>(STEPS.map((s) => [s.key, s.what]));
 
 const sec = (x: number) => `${x >= 0 ? "+" : "-"}${Math.abs(x).toFixed(1)}s`;
 const iso = (t: number) => new Date(Math.round(t * 1000)).toISOString();
@@ -14,7 +17,16 @@ export function compareText(c: Comparison): string {
     "times: seconds after the node's last Lease renewal, on each side (the kill lies in the renewal interval after it)",
     "",
   ];
-  const head = ["STEP", "OBSERVED", `PREDICTED (${c.seeds.length} seeds)`, "DIFFERENCE", "VERDICT"];
+  const head = [
+    "STEP",
+    "OBSERVED",
+    `PREDICTED (${c.seeds.length} seeds)`,
+    "DIFFERENCE",
+    "VERDICT",
+    "AFTER THE STEP BEFORE (observed / model)",
+  ];
+  const range = (p: { min: number; max: number }) =>
+    p.min === p.max ? sec(p.min) : `${sec(p.min)} … ${sec(p.max)}`;
   const rows = c.rows.map((r) => [
     r.what,
     r.observed === undefined ? "not recorded" : sec(r.observed),
@@ -25,6 +37,9 @@ export function compareText(c: Comparison): string {
       : "not in the model's run",
     r.difference === undefined ? "" : sec(r.difference),
     r.inside === undefined ? "" : r.inside ? "inside the model's spread" : "OUTSIDE the model's spread",
+    r.interval
+      ? `${r.interval.observed === undefined ? "?" : sec(r.interval.observed)} / ${r.interval.predicted ? range(r.interval.predicted) : "?"}${r.interval.inside === false ? "  MOVED" : ""}`
+      : "",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]) =>
@@ -34,8 +49,14 @@ export function compareText(c: Comparison): string {
       .trimEnd();
   lines.push(fmt(head), ...rows.map(fmt));
   const moved = c.rows.filter((r) => r.inside === false);
+  const first = c.rows.filter((r) => r.interval?.inside === false);
   lines.push(
     "",
+    ...(first.length > 0
+      ? [
+          `intervals the model does not reproduce: ${first.map((r) => `${r.what} after ${WHAT.get(r.interval!.after)}`).join("; ")}`,
+        ]
+      : []),
     moved.length === 0
       ? "every step the recording times lies inside the model's spread"
       : `${moved.length} step${moved.length === 1 ? "" : "s"} outside the model's spread: ${moved.map((r) => r.what).join("; ")} (faultline compare --fit estimates the settings that would move them)`,

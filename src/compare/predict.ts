@@ -104,22 +104,55 @@ export interface Spread {
   runs: number;
 }
 
+/** The step each one follows: the interval between them is what one setting governs. */
+export const PREVIOUS: Partial<Record<StepKey, StepKey>> = {
+  "not-ready": "lease-stops",
+  tainted: "not-ready",
+  "pods-not-ready": "not-ready",
+  "endpoints-out": "not-ready",
+  evicted: "tainted",
+  "replacement-created": "evicted",
+  "replacement-scheduled": "replacement-created",
+  "replacement-ready": "replacement-scheduled",
+  "volume-attached": "volume-detached",
+  "requests-recovered": "endpoints-out",
+};
+
+export interface Prediction {
+  /** each step, seconds after the run's own last renewal */
+  steps: Partial<Record<StepKey, Spread>>;
+  /** each step, seconds after the step it follows (PREVIOUS), in the same run */
+  intervals: Partial<Record<StepKey, Spread>>;
+}
+
+function spread(xs: (number | undefined)[]): Spread | undefined {
+  const ts = xs.filter((t): t is number => t !== undefined).sort((a, b) => a - b);
+  if (ts.length === 0) return undefined;
+  return { min: ts[0]!, max: ts.at(-1)!, median: ts[Math.floor(ts.length / 2)]!, runs: ts.length };
+}
+
 /**
  * Every seed's run: each step's range, in seconds after that run's own last Lease renewal of the
  * node (the kill lies somewhere in the renewal interval after it, in the model as on the cluster:
- * measured from the renewal, both sides leave that unknown out).
+ * measured from the renewal, both sides leave that unknown out), and each step's interval after
+ * the one it follows.
  */
-export function predict(s: Scenario, seeds: readonly number[] = SEEDS): Partial<Record<StepKey, Spread>> {
+export function predict(s: Scenario, seeds: readonly number[] = SEEDS): Prediction {
   const runs = seeds.map((seed) => predictOnce(s, seed));
   const fallback = modelEpoch(s) + s.timeline[0]!.at;
-  const out: Partial<Record<StepKey, Spread>> = {};
+  const out: Prediction = { steps: {}, intervals: {} };
   const keys = new Set(runs.flatMap((r) => Object.keys(r) as StepKey[]));
   for (const k of keys) {
-    const ts = runs
-      .map((r) => (r[k] === undefined ? undefined : r[k]! - (r["lease-stops"] ?? fallback)))
-      .filter((t): t is number => t !== undefined)
-      .sort((a, b) => a - b);
-    out[k] = { min: ts[0]!, max: ts.at(-1)!, median: ts[Math.floor(ts.length / 2)]!, runs: ts.length };
+    const steps = spread(
+      runs.map((r) => (r[k] === undefined ? undefined : r[k]! - (r["lease-stops"] ?? fallback))),
+    );
+    if (steps) out.steps[k] = steps;
+    const prev = PREVIOUS[k];
+    if (!prev) continue;
+    const gaps = spread(
+      runs.map((r) => (r[k] === undefined || r[prev] === undefined ? undefined : r[k]! - r[prev]!)),
+    );
+    if (gaps) out.intervals[k] = gaps;
   }
   return out;
 }

@@ -36,7 +36,16 @@ describe("compare with the stock model", () => {
     expect(row("not-ready").predicted!.min).toBeGreaterThanOrEqual(50);
     expect(row("lease-stops").inside).toBe(true);
     expect(compareText(c)).toMatch(
-      /^NotReady +\+3\d\.\ds +\+5\d\.\ds … \+\d+\.\ds +-\d+\.\ds +OUTSIDE the model's spread$/m,
+      /^NotReady +\+3\d\.\ds +\+5\d\.\ds … \+\d+\.\ds +-\d+\.\ds +OUTSIDE the model's spread +\+3\d\.\ds \/ .* MOVED$/m,
+    );
+  });
+
+  it("says which interval moved: NotReady after the last renewal, not the taint-to-eviction interval", () => {
+    expect(row("not-ready").interval).toMatchObject({ after: "lease-stops", inside: false });
+    expect(row("tainted").interval).toMatchObject({ after: "not-ready", inside: true });
+    expect(row("evicted").interval).toMatchObject({ after: "tainted", inside: true });
+    expect(compareText(c)).toContain(
+      "intervals the model does not reproduce: NotReady after Lease renewals stop\n",
     );
   });
 
