@@ -26,9 +26,10 @@ import {
   readEntry,
 } from "./manifests.ts";
 import { parseNodes } from "./nodes.ts";
+import { parseProfileEntry } from "./profile-file.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
-import { parseNetwork, parseProfile, parseTraffic } from "./traffic.ts";
+import { parseNetwork, parseTraffic } from "./traffic.ts";
 
 export const SCENARIO_FIELDS = [
   "name",
@@ -168,7 +169,12 @@ export function parseScenarioWith(
   const behaviour = parseBehaviour(src, root.behaviour, collected);
   const timeline = parseTimeline(src, root.timeline, nodes, collected, totalDuration);
   const traffic = parseTraffic(src, root.traffic, collected, totalDuration);
-  const profile = parseProfile(src, root.profile);
+  const { name: profile, file: profileFile } = parseProfileEntry(
+    src,
+    root.profile,
+    readManifest,
+    kubernetesVersion,
+  );
   const network = parseNetwork(src, root.network, profile);
 
   const extra: Record<string, unknown> = {};
@@ -199,6 +205,7 @@ export function parseScenarioWith(
   if (traffic.length > 0) scenario.traffic = traffic;
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
+  if (profileFile) scenario.profileFile = profileFile;
   return scenario;
 }
 

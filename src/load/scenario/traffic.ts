@@ -2,14 +2,13 @@
 
 import { CLIENT_NAMES, CLIENT_PRESETS, DEFAULT_CLIENT } from "../../kubernetes/client-defaults.ts";
 import { ENVOY_OUTLIER_DEFAULTS, LINKERD_RETRY_BUDGET, PROFILES } from "../../scenario/profiles.ts";
-import {
-  type NetworkOverrides,
-  type OutlierDetectionSpec,
-  PROFILE_NAMES,
-  type ProfileName,
-  type RetryBudgetSpec,
-  type TrafficEntry,
-  type TrafficSpec,
+import type {
+  NetworkOverrides,
+  OutlierDetectionSpec,
+  ProfileName,
+  RetryBudgetSpec,
+  TrafficEntry,
+  TrafficSpec,
 } from "../../scenario/types.ts";
 import { bool, closest, duration, fail, int, knownFields, list, num, obj, oneOf, str } from "../check.ts";
 import type { Collected } from "../manifest/collect.ts";
@@ -120,11 +119,6 @@ function entryMismatch(entry: TrafficEntry, svc: ServiceKind, service: string): 
   if (entry === "cluster-ip" && headless)
     return `entry: cluster-ip needs a cluster IP: "${service}" is headless (clusterIP: None), which kube-proxy programs no rules for (${instead})`;
   return undefined;
-}
-
-export function parseProfile(src: SourceDoc, v: unknown): ProfileName | undefined {
-  if (v == null) return undefined;
-  return oneOf(src, ["profile"], v, PROFILE_NAMES);
 }
 
 export function parseTraffic(src: SourceDoc, v: unknown, c: Collected, duration_: number): TrafficSpec[] {
