@@ -16,7 +16,12 @@ export interface Recorded {
 }
 
 /** Serve `scenario` at `speed`× from t=0 and record it for `seconds` of wall time. */
-export async function recordServed(scenarioFile: string, speed: number, seconds: number): Promise<Recorded> {
+export async function recordServed(
+  scenarioFile: string,
+  speed: number,
+  seconds: number,
+  probe?: { url: string; rate: number; clients: number },
+): Promise<Recorded> {
   const scenario = loadScenarioFile(scenarioFile);
   const requests: { method: string; url: string }[] = [];
   const serving = await startServe(scenario, {
@@ -32,7 +37,13 @@ export async function recordServed(scenarioFile: string, speed: number, seconds:
   writeFileSync(config, kubeconfig(scenario.name, serving.url, serving.ca));
   const file = join(dir, "recording.jsonl");
   try {
-    await record({ kubeconfig: config, out: file, duration: seconds, maxBytes: 64 * 1024 * 1024 });
+    await record({
+      kubeconfig: config,
+      out: file,
+      duration: seconds,
+      maxBytes: 64 * 1024 * 1024,
+      ...(probe ? { probe } : {}),
+    });
   } finally {
     await serving.stop();
   }

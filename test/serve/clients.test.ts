@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { kubeconfig, type Serving, startServe } from "../../src/serve/index.ts";
 import { queryBool } from "../../src/serve/query.ts";
-import { request } from "./helpers.ts";
+import { HAS_KUBECTL, KUBECTL, request } from "./helpers.ts";
 
 const PYTHON = "/usr/bin/python3";
 const HAS_PYTHON_CLIENT = existsSync(PYTHON);
@@ -73,6 +73,26 @@ describe("@kubernetes/client-node over HTTPS, verified", () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((s) => s.startsWith("ADDED "))).toBe(true);
   }, 60_000);
+});
+
+describe.skipIf(!HAS_KUBECTL)("kubectl over HTTPS, verified", () => {
+  it("gets nodes with the kubeconfig's certificate-authority-data", async () => {
+    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
+      (resolve) =>
+        execFile(
+          KUBECTL,
+          ["get", "nodes", "-o", "name"],
+          {
+            env: { ...process.env, KUBECONFIG: config, HOME: dir, KUBECACHEDIR: join(dir, "cache") },
+            timeout: 90_000,
+          },
+          (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }),
+        ),
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toBe("node/worker-1\nnode/worker-2\nnode/worker-3\n");
+  }, 120_000);
 });
 
 describe.skipIf(!HAS_PYTHON_CLIENT)("the Python kubernetes client (python3-kubernetes)", () => {
