@@ -73,10 +73,14 @@ export class Redactor {
     if (known) return known;
     // A derived name (owner's name and a suffix) keeps its suffix.
     const owner = this.sorted.find((n) => name.startsWith(`${n}-`));
-    const stem = STEM[kind] ?? "name";
-    const n = (this.counts.get(stem) ?? 0) + 1;
-    this.counts.set(stem, n);
-    const pseudonym = owner ? `${this.names.get(owner)}${name.slice(owner.length)}` : `${stem}-${n}`;
+    let pseudonym: string;
+    if (owner) pseudonym = `${this.names.get(owner)}${name.slice(owner.length)}`;
+    else {
+      const stem = STEM[kind] ?? "name";
+      const n = (this.counts.get(stem) ?? 0) + 1;
+      this.counts.set(stem, n);
+      pseudonym = `${stem}-${n}`;
+    }
     this.names.set(name, pseudonym);
     this.sorted = [...this.names.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
     return pseudonym;
