@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { CompareError, compare, parseFaultFlag } from "../compare/compare.ts";
 import { DEFAULT_FIT, fitSettings, profileYaml } from "../compare/fit.ts";
 import { compareJson, compareText } from "../compare/format.ts";
+import { compareHtml } from "../compare/html.ts";
 import { parseRecording, RecordingError } from "../compare/read.ts";
 import { formatLoadError, LoadError } from "../load/index.ts";
 import { durationFlag } from "./duration-flag.ts";
@@ -16,6 +17,7 @@ interface CompareFlags {
   fault?: string;
   json?: boolean;
   fit?: boolean;
+  html?: string;
   output?: string;
   monitorPeriod: string;
   resolution: string;
@@ -34,6 +36,7 @@ export function registerCompareCommand(program: Command, io: Io, setExit: (code:
       "the fault, when the recording does not show it: power-off:NODE@TIME (RFC 3339)",
     )
     .option("--json", "print the comparison (or with --fit, the estimates) as JSON")
+    .option("--html <file>", "also write the comparison as a page: both timelines on one axis")
     .option("--fit", "estimate the settings the recording implies and write them as a profile")
     .option("-o, --output <file>", "with --fit: the profile file to write", "my-cluster.yaml")
     .option("--monitor-period <time>", "with --fit: the node monitor period to assume", "5s")
@@ -57,6 +60,7 @@ export function registerCompareCommand(program: Command, io: Io, setExit: (code:
           ...(opts.fault !== undefined ? { fault: parseFaultFlag(opts.fault) } : {}),
           seeds: Array.from({ length: seeds }, (_, i) => i + 1),
         });
+        if (opts.html !== undefined) writeFileSync(opts.html, compareHtml(c));
         if (!opts.fit) {
           io.out(opts.json ? compareJson(c) : compareText(c));
           return;

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type Comparison, compare } from "../../src/compare/compare.ts";
 import { fitSettings } from "../../src/compare/fit.ts";
 import { compareText } from "../../src/compare/format.ts";
+import { compareHtml } from "../../src/compare/html.ts";
 import { parseRecording, type Recording } from "../../src/compare/read.ts";
 import { recordServed } from "./helpers.ts";
 
@@ -54,6 +55,17 @@ describe("compare with the stock model", () => {
     const pred = row("evicted").predicted!.median - row("tainted").predicted!.median;
     expect(Math.abs(obs - 60)).toBeLessThanOrEqual(1);
     expect(Math.abs(pred - 60)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("compare --html", () => {
+  it("draws a row per step: the observed dot (red outside the spread) and the model's bar", () => {
+    const html = compareHtml(c);
+    expect(html.match(/<circle /g)?.length).toBe(c.rows.filter((r) => r.observed !== undefined).length);
+    expect(html.match(/<rect /g)?.length).toBe(c.rows.filter((r) => r.predicted).length);
+    expect(html).toContain('class="out"><title>observed: +31.');
+    expect(html).toContain("<pre>faultline compare");
+    expect(html).not.toMatch(/<script/);
   });
 });
 
