@@ -20,6 +20,8 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["probes", async () => (await import("./probes.ts")).registerProbesCommand],
   ["serve", async () => (await import("./serve.ts")).registerServeCommand],
   ["audit", async () => (await import("./audit.ts")).registerAuditCommand],
+  ["record", async () => (await import("./record.ts")).registerRecordCommand],
+  ["compare", async () => (await import("./compare.ts")).registerCompareCommand],
 ];
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {

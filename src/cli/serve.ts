@@ -24,6 +24,10 @@ interface ServeFlags {
   seed?: string;
   maxEvents?: string;
   maxRequests?: string;
+  /** commander's --no-tls */
+  tls: boolean;
+  /** commander's --no-wait-for-watch */
+  waitForWatch: boolean;
 }
 
 export function registerServeCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -43,6 +47,11 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       "--kubeconfig-out <file>",
       "write the kubeconfig to this file (default: one in the temp directory, removed on exit)",
     )
+    .option(
+      "--no-tls",
+      "serve plain HTTP (default: HTTPS with a certificate made at start, its CA in the kubeconfig)",
+    )
+    .option("--no-wait-for-watch", "with --speed: start playing at once, not when the first watch starts")
     .option("--seed <n>", "override the scenario's seed")
     .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
     .option(
@@ -98,15 +107,17 @@ async function serveCommand(
     ...(speed !== undefined ? { speed } : {}),
     ...(seed !== undefined ? { seed } : {}),
     maxEvents: budget.maxEvents,
+    tls: opts.tls,
+    waitForWatch: opts.waitForWatch,
   });
   const path = opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
   try {
-    writeFileSync(path, kubeconfig(scenario.name, serving.url));
+    writeFileSync(path, kubeconfig(scenario.name, serving.url, serving.ca));
   } catch (error) {
     await serving.stop();
     throw new UsageError(`--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`);
   }
-  io.out(banner(scenario, serving, at, speed, path));
+  io.out(banner(scenario, serving, at, speed, path, opts.waitForWatch));
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);
@@ -151,8 +162,11 @@ function banner(
   at: number,
   speed: number | undefined,
   path: string,
+  waitForWatch: boolean,
 ): string {
-  const clock = speed === undefined ? "frozen" : `playing at ${speed}×`;
+  const clock =
+    speed === undefined ? "frozen" : `playing at ${speed}×${waitForWatch ? " from the first watch" : ""}`;
+  const k = serving.ca ? " -k" : "";
   return [
     `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
     `serving the simulated cluster, read-only, on ${serving.url}`,
@@ -161,7 +175,7 @@ function banner(
     `  export KUBECONFIG=${path}`,
     "  kubectl get nodes,pods -o wide",
     "",
-    `clock: curl ${serving.url}/faultline/v1/clock; curl -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+    `clock: curl${k} ${serving.url}/faultline/v1/clock; curl${k} -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
     `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
     "",
   ].join("\n");

@@ -21,7 +21,7 @@ import {
   resolveKubelet,
 } from "../kubernetes/defaults.ts";
 import type { Container, KubeObject, PodSpec, Probe } from "../kubernetes/objects.ts";
-import { PROFILES, resolveNetwork } from "../scenario/profiles.ts";
+import { profileOf, resolveNetwork } from "../scenario/profiles.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { WARM_UP_SECONDS } from "./simulate.ts";
 
@@ -91,7 +91,7 @@ const TAINTED_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop"
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: split by the perf/kubelet change landing beside this
 export function estimateWork(scenario: Scenario): WorkEstimate {
-  const profile = PROFILES[scenario.profile ?? "stock"];
+  const profile = profileOf(scenario);
   const cp = resolveControlPlane(scenario.kubernetesVersion, {
     ...profile.controlPlane,
     ...scenario.controlPlane,

@@ -8,10 +8,12 @@ import type {
   NetworkOverrides,
   NetworkSettings,
   ProfileName,
+  Scenario,
 } from "./types.ts";
 
 export interface Profile {
-  name: ProfileName;
+  /** a ProfileName, or a profile file's own name */
+  name: string;
   /** where the numbers come from */
   source: string;
   controlPlane: ControlPlaneOverrides;
@@ -74,6 +76,19 @@ export const DOKS_MEASURED: Profile = {
 };
 
 export const PROFILES: Record<ProfileName, Profile> = { stock: STOCK, "doks-measured": DOKS_MEASURED };
+
+/** The scenario's profile: the file it names, or the named one (default stock). */
+export function profileOf(scenario: Pick<Scenario, "profile" | "profileFile">): Profile {
+  const f = scenario.profileFile;
+  if (!f) return PROFILES[scenario.profile ?? "stock"];
+  return {
+    name: f.name,
+    source: `${f.file}: ${f.source}`,
+    controlPlane: f.controlPlane,
+    kubelet: f.kubelet,
+    network: resolveNetwork(STOCK, f.network),
+  };
+}
 
 export function resolveNetwork(profile: Profile, overrides: NetworkOverrides = {}): NetworkSettings {
   const p = profile.network;

@@ -8,7 +8,7 @@ import {
   resolveControlPlane,
   resolveKubelet,
 } from "../kubernetes/defaults.ts";
-import { PROFILES, type Profile, resolveNetwork } from "./profiles.ts";
+import { type Profile, profileOf, resolveNetwork } from "./profiles.ts";
 import type { NetworkSettings, Scenario } from "./types.ts";
 
 export interface RunSettings {
@@ -19,7 +19,7 @@ export interface RunSettings {
 }
 
 export function resolveSettings(scenario: Scenario): RunSettings {
-  const profile = PROFILES[scenario.profile ?? "stock"];
+  const profile = profileOf(scenario);
   const version = scenario.kubernetesVersion;
   return {
     profile,

@@ -230,6 +230,8 @@ export interface Scenario {
   network?: NetworkOverrides;
   /** A named set of settings (src/scenario/profiles.ts); default "stock" (upstream defaults). */
   profile?: ProfileName;
+  /** `profile: ./FILE.yaml`: a profile read from a file (as `faultline compare --fit` writes one). */
+  profileFile?: ProfileFile;
   /**
    * What the scenario was loaded from: its files' texts and the patches applied to them, so that
    * whatif/ can make a variant by patching the source and loading it again (never read by the run).
@@ -380,4 +382,15 @@ export interface NetworkSettings {
   };
   nodeLossEndpointDelay: number;
   dnsTtl: number;
+}
+
+/** A profile read from a file: its settings over the stock profile's (src/scenario/profiles.ts). */
+export interface ProfileFile {
+  /** the path as the scenario names it */
+  file: string;
+  name: string;
+  source: string;
+  controlPlane: ControlPlaneOverrides;
+  kubelet: KubeletOverrides;
+  network: NetworkOverrides;
 }

@@ -4,6 +4,7 @@
 import type { Scenario } from "../scenario/types.ts";
 import { ServedCluster } from "./served.ts";
 import { ApiServer, HOST } from "./server.ts";
+import { servingCert } from "./tls.ts";
 
 export { EPOCH_MS } from "./time.ts";
 
@@ -17,12 +18,22 @@ export interface ServeOptions {
   seed?: number;
   /** engine events one run may take (each re-run after a seek back is a run): the engine's hard cap */
   maxEvents?: number;
+  /** HTTPS with a certificate made at start (its PEM in `Serving.ca`); default plain HTTP */
+  tls?: boolean;
+  /** with `speed`: start the clock when the first watch starts, so that no client misses the start */
+  waitForWatch?: boolean;
+  /** every request's method and path (a verb log, for tests and `--log-requests`) */
+  onRequest?: (method: string, url: string) => void;
 }
 
 export interface Serving {
   cluster: ServedCluster;
   port: number;
   url: string;
+  /** with `tls`: the certificate clients are to trust (PEM) */
+  ca?: string;
+  /** with `waitForWatch`: resolves when the clock has started */
+  started: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -33,13 +44,37 @@ export async function startServe(scenario: Scenario, options: ServeOptions): Pro
   });
   cluster.advanceTo(options.at);
   if (cluster.stoppedBy) throw cluster.stoppedBy;
-  const server = new ApiServer(cluster);
+  const cert = options.tls ? await servingCert(HOST) : undefined;
+  let start: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    start = resolve;
+  });
+  const wait = options.speed !== undefined && options.waitForWatch === true;
+  let waiting = wait;
+  const server = new ApiServer(cluster, {
+    ...(cert ? { tls: cert } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(wait
+      ? {
+          onWatch: () => {
+            // Once only: after the first watch the clock is the user's (pause, play, seek).
+            if (!waiting || options.speed === undefined) return;
+            waiting = false;
+            if (!cluster.playing) cluster.play(options.speed);
+            start();
+          },
+        }
+      : {}),
+  });
   const port = await server.listen(options.port);
-  if (options.speed !== undefined) cluster.play(options.speed);
+  if (options.speed !== undefined && !wait) cluster.play(options.speed);
+  if (!wait) start();
   return {
     cluster,
     port,
-    url: `http://${HOST}:${port}`,
+    url: `${cert ? "https" : "http"}://${HOST}:${port}`,
+    ...(cert ? { ca: cert.cert } : {}),
+    started,
     async stop() {
       cluster.close();
       await server.close();
@@ -47,8 +82,11 @@ export async function startServe(scenario: Scenario, options: ServeOptions): Pro
   };
 }
 
-/** A kubeconfig with one cluster, context and (credential-less) user for the server. */
-export function kubeconfig(scenarioName: string, url: string): string {
+/**
+ * A kubeconfig with one cluster, context and (credential-less) user for the server; with `ca` (the
+ * serving certificate's PEM) its `certificate-authority-data`, as kubeadm writes admin.conf.
+ */
+export function kubeconfig(scenarioName: string, url: string, ca?: string): string {
   const name = `faultline-${scenarioName.replace(/[^A-Za-z0-9._-]/g, "-")}`;
   return [
     "apiVersion: v1",
@@ -57,6 +95,7 @@ export function kubeconfig(scenarioName: string, url: string): string {
     `  - name: ${name}`,
     "    cluster:",
     `      server: ${url}`,
+    ...(ca ? [`      certificate-authority-data: ${Buffer.from(ca).toString("base64")}`] : []),
     "contexts:",
     `  - name: ${name}`,
     "    context:",
@@ -66,7 +105,10 @@ export function kubeconfig(scenarioName: string, url: string): string {
     `current-context: ${name}`,
     "users:",
     "  - name: faultline",
-    "    user: {}",
+    // Over HTTPS, kubectl asks for a username and password when the user has no credential at all
+    // (client-go tools/clientcmd client_config.go getUserIdentificationPartialConfig, its prompt):
+    // a token stops the prompt. serve reads only, for everyone, and checks none.
+    ...(ca ? ["    user:", "      token: faultline-serve-read-only"] : ["    user: {}"]),
     "",
   ].join("\n");
 }

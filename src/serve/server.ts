@@ -5,11 +5,13 @@
 // pauses, plays and seeks. A request that cannot be understood gets a Status, never a crash.
 
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { parseDuration, UnitError } from "../load/units.ts";
 import type { ApiObject, EventJ } from "./api-types.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.ts";
 import { toEventsV1 } from "./event-objects.ts";
+import { queryBool } from "./query.ts";
 import { findResource, type ResourceInfo } from "./resources.ts";
 import { type Output, ok, outputOf, paginate, partial, type Reply, refuse, reply } from "./responses.ts";
 import { fieldMatcher, matchesLabels, parseLabelSelector, SelectorError } from "./selectors.ts";
@@ -22,17 +24,34 @@ export const HOST = "127.0.0.1";
 
 const TABLE_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
 
+/** What the server is started with beyond the cluster: TLS, and what it tells its owner. */
+export interface ServerHooks {
+  /** serve HTTPS with this key and certificate (PEM); without: plain HTTP */
+  tls?: { key: string; cert: string };
+  /** every request's method and path, before it is answered (a log of verbs) */
+  onRequest?: (method: string, url: string) => void;
+  /** a watch stream has started (`serve --speed` starts its clock at the first one) */
+  onWatch?: () => void;
+}
+
 interface Query {
   get(name: string): string | null;
 }
 
 export class ApiServer {
-  private readonly server: http.Server;
+  private readonly server: http.Server | https.Server;
   private readonly streams = new Set<ServerResponse>();
   private address = "";
 
-  constructor(private readonly cluster: ServedCluster) {
-    this.server = http.createServer((req, res) => this.handle(req, res));
+  constructor(
+    private readonly cluster: ServedCluster,
+    private readonly hooks: ServerHooks = {},
+  ) {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      this.hooks.onRequest?.(req.method ?? "GET", req.url ?? "/");
+      this.handle(req, res);
+    };
+    this.server = hooks.tls ? https.createServer(hooks.tls, handler) : http.createServer(handler);
     // A request line or header the parser rejects: a 400 and the connection closed, nothing else.
     this.server.on("clientError", (_err, socket) => {
       if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
@@ -147,7 +166,7 @@ export class ApiServer {
     path: string[],
     q: URLSearchParams,
   ): Reply | undefined {
-    let watch = q.get("watch") === "true" || q.get("watch") === "1";
+    let watch = queryBool(q, "watch");
     let rest = path;
     if (rest[0] === "watch") {
       watch = true;
@@ -307,6 +326,7 @@ export class ApiServer {
       return;
     }
     if (timeoutParam !== null) timer = setTimeout(end, Number(timeoutParam) * 1000);
+    this.hooks.onWatch?.();
   }
 
   /** GET /faultline/v1/clock; POST /faultline/v1/pause, /play?speed=N, /seek?t=6m. */

@@ -6,13 +6,7 @@
 import { type ControlPlaneSettings, type KubeletSettings, PROBE_DEFAULTS } from "../kubernetes/defaults.ts";
 import { podSpecOf } from "../kubernetes/objects.ts";
 import { type RunSettings, resolveSettings } from "../scenario/settings.ts";
-import type {
-  KubernetesVersion,
-  NetworkSettings,
-  ProfileName,
-  Scenario,
-  TrafficSpec,
-} from "../scenario/types.ts";
+import type { KubernetesVersion, NetworkSettings, Scenario, TrafficSpec } from "../scenario/types.ts";
 
 /** Where a value comes from: the version's default, the scenario's profile, or the scenario itself. */
 export type SettingOrigin = "default" | "profile" | "scenario";
@@ -44,7 +38,8 @@ export interface ServiceSettings {
 
 export interface ResolvedSettings {
   kubernetesVersion: KubernetesVersion;
-  profile: ProfileName;
+  /** a ProfileName, or a profile file's own name */
+  profile: string;
   controlPlane: ControlPlaneSettings;
   kubelet: KubeletSettings;
   network: NetworkSettings;

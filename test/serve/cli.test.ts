@@ -2,9 +2,10 @@
 // prints its kubeconfig, answers, and stops cleanly on SIGINT (removing the kubeconfig it made).
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { main } from "../../src/cli/main.ts";
 import { request, waitFor } from "./helpers.ts";
 
@@ -81,7 +82,7 @@ describe("faultline serve: what it cannot do", () => {
 });
 
 describe("faultline serve: a process", () => {
-  it("prints the kubeconfig and the address on 127.0.0.1, answers, and stops cleanly on SIGINT", async () => {
+  it("prints the kubeconfig and the https address on 127.0.0.1, answers with the kubeconfig's CA verified, and stops cleanly on SIGINT", async () => {
     const child = spawn(
       process.execPath,
       [
@@ -107,15 +108,21 @@ describe("faultline serve: a process", () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
-      await waitFor(() => /on (http:\/\/127\.0\.0\.1:\d+)\n/.test(out), "the server to start", 90_000);
-      const url = /on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out)![1]!;
+      await waitFor(() => /on (https:\/\/127\.0\.0\.1:\d+)\n/.test(out), "the server to start", 90_000);
+      const url = /on (https:\/\/127\.0\.0\.1:\d+)\n/.exec(out)![1]!;
       const kubeconfig = /^kubeconfig: (.+)$/m.exec(out)![1]!;
       expect(out).toContain(`export KUBECONFIG=${kubeconfig}`);
       expect(out).toMatch(
         /^faultline serve · node-power-loss · Kubernetes 1\.32 · t\+1m10s of 15m \(frozen\)$/m,
       );
       expect(existsSync(kubeconfig)).toBe(true);
-      expect((await request(`${url}/version`)).json().gitVersion).toBe("v1.32.0");
+      // The serving certificate made at start is the kubeconfig's certificate authority: verified, not skipped.
+      const caData = parse(readFileSync(kubeconfig, "utf8")).clusters[0].cluster[
+        "certificate-authority-data"
+      ];
+      const ca = Buffer.from(caData, "base64").toString("utf8");
+      expect((await request(`${url}/version`, { ca })).json().gitVersion).toBe("v1.32.0");
+      await expect(request(`${url}/version`)).rejects.toThrow(/self[- ]signed/i);
       child.kill("SIGINT");
       expect(await exited).toBe(0);
       expect(err).toBe("faultline serve: stopped\n");

@@ -5,6 +5,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadScenarioFile } from "../../src/load/index.ts";
@@ -84,9 +85,9 @@ export interface HttpAnswer {
   json(): any;
 }
 
-export function request(url: string, options: http.RequestOptions = {}): Promise<HttpAnswer> {
+export function request(url: string, options: https.RequestOptions = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, options, (res) => {
+    const req = (url.startsWith("https:") ? https : http).request(url, options, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (d) => {

@@ -1,8 +1,8 @@
-// The `network` and `profile` sections of a scenario, validated with positions: the data plane's
+// The `network` section of a scenario, validated with positions: the data plane's
 // delays (endpoint propagation, kube-proxy's sync periods, the cloud load balancer's health checks).
 
 import { PROFILES } from "../../scenario/profiles.ts";
-import { type NetworkOverrides, PROFILE_NAMES, type ProfileName } from "../../scenario/types.ts";
+import type { NetworkOverrides, ProfileName } from "../../scenario/types.ts";
 import { duration, fail, int, knownFields, obj, oneOf } from "../check.ts";
 import type { SourceDoc } from "../source.ts";
 import { formatDuration } from "../units.ts";
@@ -25,10 +25,6 @@ const LB_FIELDS = [
 /** CoreDNS's kubernetes plugin refuses a `ttl` outside 0..3600 (plugin/kubernetes/setup.go). */
 const DNS_TTL = { min: 0, max: 3600, maxText: "1h" };
 
-export function parseProfile(src: SourceDoc, v: unknown): ProfileName | undefined {
-  if (v == null) return undefined;
-  return oneOf(src, ["profile"], v, PROFILE_NAMES);
-}
 
 export function parseNetwork(
   src: SourceDoc,

@@ -27,8 +27,9 @@ import {
   type ReadManifest,
   readEntry,
 } from "./manifests.ts";
-import { parseNetwork, parseProfile } from "./network.ts";
+import { parseNetwork } from "./network.ts";
 import { parseNodes } from "./nodes.ts";
+import { parseProfileEntry } from "./profile-file.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
 import { parseTraffic } from "./traffic.ts";
@@ -114,7 +115,12 @@ export function parseScenarioWith(
   const behaviour = parseBehaviour(src, root.behaviour, collected);
   const timeline = parseTimeline(src, root.timeline, nodes, collected, totalDuration);
   const traffic = parseTraffic(src, root.traffic, collected, totalDuration);
-  const profile = parseProfile(src, root.profile);
+  const { name: profile, file: profileFile } = parseProfileEntry(
+    src,
+    root.profile,
+    readManifest,
+    kubernetesVersion,
+  );
   const network = parseNetwork(src, root.network, profile);
 
   const extra: Record<string, unknown> = {};
@@ -145,6 +151,7 @@ export function parseScenarioWith(
   if (traffic.length > 0) scenario.traffic = traffic;
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
+  if (profileFile) scenario.profileFile = profileFile;
   return scenario;
 }
 
