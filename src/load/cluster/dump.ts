@@ -45,6 +45,17 @@ export interface ClusterRead {
   newest?: { src: SourceDoc; path: Path; version: string };
 }
 
+/** kubectl writes a List's keys sorted: apiVersion, items, kind, metadata. A file cut short loses the last. */
+function refuseCutShortList(doc: SourceDoc, value: unknown): void {
+  if (!isObj(value) || !Array.isArray(value.items) || value.kind != null) return;
+  fail(
+    doc,
+    value.items.length > 0 ? ["items", value.items.length - 1] : [],
+    "invalid-object",
+    'the List ends here without "kind: List": the file looks cut short; dump the cluster again',
+  );
+}
+
 /** Read the dump named at `path` of the scenario into `out` (objects) and the returned nodes. */
 export function readCluster(
   src: SourceDoc,
@@ -68,14 +79,7 @@ export function readCluster(
   const owners = new OwnerGraph();
   const pods: { index: number; src: SourceDoc; path: Path }[] = [];
   const visit = (doc: SourceDoc, p: Path, value: unknown): void => {
-    if (p.length === 0 && isObj(value) && Array.isArray(value.items) && value.kind == null)
-      // kubectl writes a List's keys sorted: apiVersion, items, kind, metadata. A file cut short loses the last.
-      fail(
-        doc,
-        value.items.length > 0 ? ["items", value.items.length - 1] : [],
-        "invalid-object",
-        'the List ends here without "kind: List": the file looks cut short; dump the cluster again',
-      );
+    if (p.length === 0) refuseCutShortList(doc, value);
     if (isObj(value) && Array.isArray(value.items) && isList(value)) {
       value.items.forEach((item, i) => {
         visit(doc, [...p, "items", i], item);

@@ -3,7 +3,7 @@
 
 import { PROFILES } from "../../scenario/profiles.ts";
 import type { NetworkOverrides, ProfileName } from "../../scenario/types.ts";
-import { duration, fail, int, knownFields, obj, oneOf } from "../check.ts";
+import { duration, fail, int, knownFields, obj } from "../check.ts";
 import type { SourceDoc } from "../source.ts";
 import { formatDuration } from "../units.ts";
 import { DATA_PLANE_DELAY, DATA_PLANE_PERIOD } from "./limits.ts";
@@ -24,7 +24,6 @@ const LB_FIELDS = [
 ] as const;
 /** CoreDNS's kubernetes plugin refuses a `ttl` outside 0..3600 (plugin/kubernetes/setup.go). */
 const DNS_TTL = { min: 0, max: 3600, maxText: "1h" };
-
 
 export function parseNetwork(
   src: SourceDoc,

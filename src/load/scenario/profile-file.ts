@@ -9,8 +9,8 @@ import { type KubernetesVersion, PROFILE_NAMES, type ProfileFile } from "../../s
 import { fail, knownFields, obj, oneOf, optStr } from "../check.ts";
 import { parseYamlFile, type SourceDoc } from "../source.ts";
 import { type ReadManifest, readFiles } from "./manifests.ts";
-import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseNetwork } from "./network.ts";
+import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 
 const PROFILE_FIELDS = ["name", "source", "controlPlane", "kubelet", "network"] as const;
 
