@@ -37,6 +37,7 @@ import {
 } from "./audit-input.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
+import { sarifPlaces } from "./sarif-places.ts";
 import { readShardFiles } from "./shard-files.ts";
 
 const EXIT_FINDINGS = 1;
@@ -76,6 +77,14 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0 (code scanning)")
     .option(
+      "--sarif-root <dir>",
+      "the folder SARIF paths are relative to (%SRCROOT%; default: the repository holding the working directory)",
+    )
+    .option(
+      "--stdin-filename <path>",
+      "the file standard input (-) came from, for the findings' locations, e.g. the chart's template",
+    )
+    .option(
       "--report <file>",
       "also write a self-contained HTML page: the Services × faults heat map, each cell opening its run's timeline",
     )
@@ -109,12 +118,18 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .action(async (paths: string[], opts: Options) => {
       setExit(await guarded(io, () => runAudit(io, paths, opts, version())));
     });
+  registerMerge(cmd, io, setExit, version);
+}
+
+/** `audit merge FILES…`. */
+function registerMerge(cmd: Command, io: Io, setExit: (code: number) => void, version: () => string): void {
   cmd
     .command("merge")
     .description("combine the outputs of `audit --shard I/N` into the audit's result")
     .argument("<files...>", "shard outputs (JSON)")
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0")
+    .option("--sarif-root <dir>", "the folder SARIF paths are relative to (default: the repository)")
     .option("--fail-on <severity>", "exit 1 when a finding is at least this severe", "error")
     .option(
       "--jobs <n>",
@@ -159,6 +174,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     throw new UsageError(
       "audit: name manifest files or folders (or - for standard input), or --scenario FILE, or --cluster DUMP",
     );
+  checkSarifOptions(io, paths, opts);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (shard && (opts.sarif || opts.emitJob !== undefined || opts.report !== undefined))
     throw new UsageError(
@@ -204,6 +220,19 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
   }
 }
 
+/** `--sarif-root` goes with --sarif, `--stdin-filename` with a `-`; a nameless stdin is said. */
+function checkSarifOptions(io: Io, paths: string[], opts: Options): void {
+  if (opts.sarifRoot !== undefined && !opts.sarif) throw new UsageError("--sarif-root goes with --sarif");
+  const stdin = paths.includes("-") || opts.cluster === "-";
+  if (opts.stdinFilename !== undefined && !stdin)
+    throw new UsageError("--stdin-filename names standard input: give - as a PATH or --cluster -");
+  if (opts.stdinFilename === "") throw new UsageError("--stdin-filename: the name is empty");
+  if (opts.sarif && stdin && opts.stdinFilename === undefined)
+    io.err(
+      'faultline audit: standard input has no file name, so code scanning cannot place its findings (uri "stdin"): give --stdin-filename PATH\n',
+    );
+}
+
 /** `--report-include`, with `--report` only. */
 function reportIncludeOf(opts: Options): Set<ReportInclude> {
   let include: Set<ReportInclude>;
@@ -239,6 +268,7 @@ function inputFiles(request: AuditRequest): string[] {
 async function runMerge(io: Io, files: string[], opts: Options, version: string): Promise<number> {
   const failOn = severity(opts.failOn);
   if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
+  checkSarifOptions(io, [], opts);
   const shards = readShardFiles(files);
   const progress = progressOf(io);
   try {
@@ -256,8 +286,10 @@ async function runMerge(io: Io, files: string[], opts: Options, version: string)
 
 function print(io: Io, result: AuditResult, opts: Options, failOn: Severity, version: string): number {
   if (opts.json) io.out(escapeJsonControls(`${JSON.stringify(result, null, 2)}\n`));
-  else if (opts.sarif) io.out(escapeJsonControls(`${JSON.stringify(sarifOf(result, version), null, 2)}\n`));
-  else io.out(formatAudit(result));
+  else if (opts.sarif) {
+    const log = sarifOf(result, version, sarifPlaces(version, opts.sarifRoot));
+    io.out(escapeJsonControls(`${JSON.stringify(log, null, 2)}\n`));
+  } else io.out(formatAudit(result));
   const rank = SEVERITIES.indexOf(failOn);
   return result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= rank) ? EXIT_FINDINGS : 0;
 }
