@@ -15,6 +15,7 @@ import { sarifOf } from "../audit/sarif.ts";
 import { type AuditRequest, mergeShards, optionsOf, runShard, ShardError } from "../audit/shard.ts";
 import { formatAudit } from "../audit/text.ts";
 import {
+  type AuditJson,
   type AuditResult,
   DEFAULT_FAULTS,
   FAULT_CLASSES,
@@ -22,6 +23,7 @@ import {
   type Severity,
 } from "../audit/types.ts";
 import { formatLoadError, LoadError } from "../load/core.ts";
+import { versioned } from "../report/contract.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { parseReportInclude, type ReportInclude, redactTextPage } from "../report/privacy.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
@@ -285,8 +287,10 @@ async function runMerge(io: Io, files: string[], opts: Options, version: string)
 }
 
 function print(io: Io, result: AuditResult, opts: Options, failOn: Severity, version: string): number {
-  if (opts.json) io.out(escapeJsonControls(`${JSON.stringify(result, null, 2)}\n`));
-  else if (opts.sarif) {
+  if (opts.json) {
+    const json: AuditJson = { ...versioned(version), ...result };
+    io.out(escapeJsonControls(`${JSON.stringify(json, null, 2)}\n`));
+  } else if (opts.sarif) {
     const log = sarifOf(result, version, sarifPlaces(version, opts.sarifRoot));
     io.out(escapeJsonControls(`${JSON.stringify(log, null, 2)}\n`));
   } else io.out(formatAudit(result));

@@ -156,7 +156,12 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         runner.check(scenario);
         const result = runner.run(scenario, scenario.name, true);
         const allLeases = opts.allLeases ?? false;
-        if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), "json");
+        if (opts.json)
+          writeChunks(
+            io,
+            jsonChunks(result, scenario, { allLeases, version: program.version() ?? "0.0.0" }),
+            "json",
+          );
         else writeChunks(io, timelineChunks(result, scenario, { allLeases }), "text");
         if (opts.report !== undefined)
           await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
