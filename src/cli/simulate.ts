@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { UnsupportedFault } from "../faults/faults.ts";
 import { formatDuration, formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
+import { formatBrief } from "../report/brief.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { jsonChunks } from "../report/json.ts";
 import { parseReportInclude, type ReportInclude, redactForReport } from "../report/privacy.ts";
@@ -24,6 +25,7 @@ import { checkReportPath, writeReportFile } from "./report-file.ts";
 interface Options {
   seed?: string;
   json?: boolean;
+  brief?: boolean;
   allLeases?: boolean;
   report?: string;
   reportInclude?: string;
@@ -59,6 +61,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     )
     .option("--seed <n>", "run with this random seed instead of the scenario's `seed`")
     .option("--json", "print the machine-readable result")
+    .option(
+      "--brief",
+      "print one screen (at most 15 lines): what happened, when, what it cost, what to do next",
+    )
     .option("--all-leases", "show every Lease renewal in the timeline (with --json: as events)")
     .option("--report <file>", "also write the HTML report (one self-contained page) to this file")
     .option(
@@ -82,6 +88,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
       if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
         throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
+      if (opts.brief && (opts.json || opts.vary !== undefined || dumpTime !== undefined))
+        throw new UsageError(
+          "--brief is the one-screen text of one run: leave out --json, --vary and --dump-at",
+        );
       let shown = file ?? opts.cluster!;
       /** --redact's pseudonyms, for what the command line names (a file, a --vary key's workload). */
       let rename = (text: string) => text;
@@ -162,6 +172,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
             jsonChunks(result, scenario, { allLeases, version: program.version() ?? "0.0.0" }),
             "json",
           );
+        else if (opts.brief) io.out(formatBrief(result));
         else writeChunks(io, timelineChunks(result, scenario, { allLeases }), "text");
         if (opts.report !== undefined)
           await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);
