@@ -36,6 +36,7 @@ export interface Options {
   json?: boolean;
   sarif?: boolean;
   sarifRoot?: string;
+  codeQuality?: boolean;
   stdinFilename?: string;
   report?: string;
   reportInclude?: string;

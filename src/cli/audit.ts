@@ -4,9 +4,11 @@
 // request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
 // exit 1 when a finding is at or above --fail-on. Bad input is one located line and exit 2.
 
+import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { AuditBudgetError, audit, NothingToMeasureError } from "../audit/audit.ts";
+import { codeQualityOf } from "../audit/code-quality.ts";
 import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
 import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
 import { auditPage } from "../audit/page.ts";
@@ -28,6 +30,7 @@ import { escapeJsonControls } from "../report/escape.ts";
 import { parseReportInclude, type ReportInclude, redactTextPage } from "../report/privacy.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
 import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { registerAuditDiff } from "./audit-diff.ts";
 import {
   jobsOf,
   type Options,
@@ -39,7 +42,7 @@ import {
 } from "./audit-input.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
-import { sarifPlaces } from "./sarif-places.ts";
+import { repositoryPath, sarifPlaces } from "./sarif-places.ts";
 import { readShardFiles } from "./shard-files.ts";
 
 const EXIT_FINDINGS = 1;
@@ -78,6 +81,7 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--traffic <fields>", "a caller on each Service, e.g. rate=100 or rate=100,timeout=2s,retries=1")
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0 (code scanning)")
+    .option("--code-quality", "print the findings as a GitLab Code Quality report (CodeClimate JSON)")
     .option(
       "--sarif-root <dir>",
       "the folder SARIF paths are relative to (%SRCROOT%; default: the repository holding the working directory)",
@@ -121,6 +125,7 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
       setExit(await guarded(io, () => runAudit(io, paths, opts, version())));
     });
   registerMerge(cmd, io, setExit, version);
+  registerAuditDiff(cmd, io, setExit);
 }
 
 /** `audit merge FILES…`. */
@@ -224,7 +229,10 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
 
 /** `--sarif-root` goes with --sarif, `--stdin-filename` with a `-`; a nameless stdin is said. */
 function checkSarifOptions(io: Io, paths: string[], opts: Options): void {
-  if (opts.sarifRoot !== undefined && !opts.sarif) throw new UsageError("--sarif-root goes with --sarif");
+  if ([opts.json, opts.sarif, opts.codeQuality].filter(Boolean).length > 1)
+    throw new UsageError("--json, --sarif and --code-quality: choose one");
+  if (opts.sarifRoot !== undefined && !opts.sarif && !opts.codeQuality)
+    throw new UsageError("--sarif-root goes with --sarif or --code-quality");
   const stdin = paths.includes("-") || opts.cluster === "-";
   if (opts.stdinFilename !== undefined && !stdin)
     throw new UsageError("--stdin-filename names standard input: give - as a PATH or --cluster -");
@@ -290,6 +298,10 @@ function print(io: Io, result: AuditResult, opts: Options, failOn: Severity, ver
   if (opts.json) {
     const json: AuditJson = { ...versioned(version), ...result };
     io.out(escapeJsonControls(`${JSON.stringify(json, null, 2)}\n`));
+  } else if (opts.codeQuality) {
+    const path = (file: string) => repositoryPath(file, opts.sarifRoot);
+    const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+    io.out(escapeJsonControls(`${JSON.stringify(codeQualityOf(result, path, md5), null, 2)}\n`));
   } else if (opts.sarif) {
     const log = sarifOf(result, version, sarifPlaces(version, opts.sarifRoot));
     io.out(escapeJsonControls(`${JSON.stringify(log, null, 2)}\n`));

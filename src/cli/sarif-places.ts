@@ -38,6 +38,14 @@ function artifactOf(file: string, root: string, cwd: string): ArtifactLocation {
   return { uri: uriOf(inside.split(sep).join("/")), uriBaseId: SRCROOT };
 }
 
+/** A finding's file relative to the repository root (`--sarif-root`), for a Code Quality report. */
+export function repositoryPath(file: string, sarifRoot: string | undefined, cwd = process.cwd()): string {
+  const root = sarifRoot === undefined ? repositoryRoot(cwd) : resolve(cwd, sarifRoot);
+  if (file === "" || file === "<stdin>") return "stdin";
+  const inside = relative(root, resolve(cwd, file));
+  return inside.startsWith("..") || isAbsolute(inside) ? resolve(cwd, file) : inside.split(sep).join("/");
+}
+
 /** The nearest folder from `cwd` up that holds `.git` (a folder, or a worktree's file). */
 export function repositoryRoot(cwd: string): string {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
