@@ -101,7 +101,9 @@ function costLines(result: SimulationResult): string[] {
     if (fewer === 0) continue;
     const still = at.fewer !== null ? ", still at the end" : "";
     out.push(
-      `  ${s}: ${none > 0 ? `no ready endpoint for ${rounded(none)}` : "never without a ready endpoint"}; fewer than its ${want.get(s)} for ${rounded(fewer)}${still}`,
+      Math.round(none) === Math.round(fewer)
+        ? `  ${s}: no ready endpoint for ${rounded(none)}${still}`
+        : `  ${s}: ${none > 0 ? `no ready endpoint for ${rounded(none)}` : "never without a ready endpoint"}; fewer than its ${want.get(s)} for ${rounded(fewer)}${still}`,
     );
   }
   return out;
