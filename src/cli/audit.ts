@@ -183,7 +183,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     );
   checkSarifOptions(io, paths, opts);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
-  if (shard && (opts.sarif || opts.emitJob !== undefined || opts.report !== undefined))
+  if (shard && (opts.sarif || opts.codeQuality || opts.emitJob !== undefined || opts.report !== undefined))
     throw new UsageError(
       "--shard prints its part of the sweep for `audit merge`: leave out --sarif, --report and --emit-job",
     );

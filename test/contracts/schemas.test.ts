@@ -4,7 +4,8 @@
 // faultline's version; the scenario schema accepts every example and rejects the shape mistakes of
 // test/fixtures/bad-scenarios/ (which the loader rejects too, each with its located line).
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -50,6 +51,13 @@ describe("the schemas", () => {
 describe("the scenario schema", () => {
   it("accepts every example", () => {
     for (const f of examples) expectValid("scenario", parse(readFileSync(`examples/${f}`, "utf8")), f);
+  });
+
+  it("is the one an example's yaml-language-server modeline names", () => {
+    const text = readFileSync("examples/node-power-loss.yaml", "utf8");
+    const line = text.split("\n")[0]!;
+    expect(line).toBe("# yaml-language-server: $schema=../schemas/scenario.schema.json");
+    expect(existsSync(join("examples", line.split("=")[1]!))).toBe(true);
   });
 
   it("rejects the shape mistakes the loader rejects", async () => {
