@@ -2,6 +2,7 @@
 // experiments), what each run measured, the findings, and the result every printer reads (text,
 // JSON, SARIF) and shards carry. Plain data only: runs cross worker threads and shard files.
 
+import type { Versioned } from "../report/contract.ts";
 import type { ManifestFile, Patch, ScenarioSource } from "../scenario/types.ts";
 
 /** A manifest file as read: its text and its name as messages show it. */
@@ -169,6 +170,9 @@ export interface AuditSummary {
   workloads: string[];
   notes: string[];
 }
+
+/** `audit --json` and `audit merge --json` (schemas/audit.schema.json). */
+export interface AuditJson extends Versioned, AuditResult {}
 
 export interface AuditResult {
   audit: AuditSummary;

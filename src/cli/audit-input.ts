@@ -35,6 +35,9 @@ export interface Options {
   kubernetesVersion?: string;
   json?: boolean;
   sarif?: boolean;
+  sarifRoot?: string;
+  codeQuality?: boolean;
+  stdinFilename?: string;
   report?: string;
   reportInclude?: string;
   failOn?: string;
@@ -60,7 +63,7 @@ export function readInput(paths: string[], opts: Options): AuditInput {
     if (path === "-") {
       if (stdinUsed) throw new UsageError("audit: - (standard input) given twice");
       stdinUsed = true;
-      return { entry: "-", files: [{ file: "<stdin>", text: readStdin() }] };
+      return { entry: "-", files: [{ file: opts.stdinFilename ?? "<stdin>", text: readStdin() }] };
     }
     const files = readEntry(".", path);
     if (!files) throw new LoadError("file-not-found", path, 0, 0, "", "no such file or folder");
@@ -70,7 +73,7 @@ export function readInput(paths: string[], opts: Options): AuditInput {
   });
   const input: AuditInput = { entries, cluster: {} };
   if (opts.scenario !== undefined) input.scenario = readScenario(opts.scenario);
-  if (opts.cluster !== undefined) input.dump = readDump(opts.cluster);
+  if (opts.cluster !== undefined) input.dump = readDump(opts.cluster, opts.stdinFilename);
   if (opts.nodes !== undefined) {
     const n = positive("--nodes", opts.nodes)!;
     if (n > 5000)
@@ -96,8 +99,8 @@ export function readInput(paths: string[], opts: Options): AuditInput {
 }
 
 /** `--cluster DUMP`: a file or a folder of `kubectl get … -o yaml|json` output, or `-`. */
-function readDump(path: string): NonNullable<AuditInput["dump"]> {
-  if (path === "-") return { entry: "-", files: [{ file: "<stdin>", text: readStdin(MAX_DUMP_BYTES) }] };
+function readDump(path: string, stdinName = "<stdin>"): NonNullable<AuditInput["dump"]> {
+  if (path === "-") return { entry: "-", files: [{ file: stdinName, text: readStdin(MAX_DUMP_BYTES) }] };
   const files = readEntry(".", path, MAX_DUMP_BYTES);
   if (!files) throw new LoadError("file-not-found", path, 0, 0, "", "--cluster: no such file or folder");
   if (files.length === 0)

@@ -4,9 +4,11 @@
 // request, run it (all of it, one shard, or print the Indexed Job that runs it), print the result, and
 // exit 1 when a finding is at or above --fail-on. Bad input is one located line and exit 2.
 
+import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { AuditBudgetError, audit, NothingToMeasureError } from "../audit/audit.ts";
+import { codeQualityOf } from "../audit/code-quality.ts";
 import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
 import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
 import { auditPage } from "../audit/page.ts";
@@ -15,6 +17,7 @@ import { sarifOf } from "../audit/sarif.ts";
 import { type AuditRequest, mergeShards, optionsOf, runShard, ShardError } from "../audit/shard.ts";
 import { formatAudit } from "../audit/text.ts";
 import {
+  type AuditJson,
   type AuditResult,
   DEFAULT_FAULTS,
   FAULT_CLASSES,
@@ -22,10 +25,12 @@ import {
   type Severity,
 } from "../audit/types.ts";
 import { formatLoadError, LoadError } from "../load/core.ts";
+import { versioned } from "../report/contract.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { redactTextPage } from "../report/privacy.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
 import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { registerAuditDiff } from "./audit-diff.ts";
 import {
   jobsOf,
   type Options,
@@ -37,6 +42,7 @@ import {
 } from "./audit-input.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
 import { checkReportPath, reportIncludeOf, writeReportFile } from "./report-file.ts";
+import { repositoryPath, sarifPlaces } from "./sarif-places.ts";
 import { readShardFiles } from "./shard-files.ts";
 
 const EXIT_FINDINGS = 1;
@@ -75,6 +81,15 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--traffic <fields>", "a caller on each Service, e.g. rate=100 or rate=100,timeout=2s,retries=1")
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0 (code scanning)")
+    .option("--code-quality", "print the findings as a GitLab Code Quality report (CodeClimate JSON)")
+    .option(
+      "--sarif-root <dir>",
+      "the folder SARIF paths are relative to (%SRCROOT%; default: the repository holding the working directory)",
+    )
+    .option(
+      "--stdin-filename <path>",
+      "the file standard input (-) came from, for the findings' locations, e.g. the chart's template",
+    )
     .option(
       "--report <file>",
       "also write a self-contained HTML page: the Services × faults heat map, each cell opening its run's timeline",
@@ -109,12 +124,19 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .action(async (paths: string[], opts: Options) => {
       setExit(await guarded(io, () => runAudit(io, paths, opts, version())));
     });
+  registerMerge(cmd, io, setExit, version);
+  registerAuditDiff(cmd, io, setExit);
+}
+
+/** `audit merge FILES…`. */
+function registerMerge(cmd: Command, io: Io, setExit: (code: number) => void, version: () => string): void {
   cmd
     .command("merge")
     .description("combine the outputs of `audit --shard I/N` into the audit's result")
     .argument("<files...>", "shard outputs (JSON)")
     .option("--json", "print every figure as JSON")
     .option("--sarif", "print the findings as SARIF 2.1.0")
+    .option("--sarif-root <dir>", "the folder SARIF paths are relative to (default: the repository)")
     .option("--fail-on <severity>", "exit 1 when a finding is at least this severe", "error")
     .option(
       "--jobs <n>",
@@ -159,8 +181,9 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     throw new UsageError(
       "audit: name manifest files or folders (or - for standard input), or --scenario FILE, or --cluster DUMP",
     );
+  checkSarifOptions(io, paths, opts);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
-  if (shard && (opts.sarif || opts.emitJob !== undefined || opts.report !== undefined))
+  if (shard && (opts.sarif || opts.codeQuality || opts.emitJob !== undefined || opts.report !== undefined))
     throw new UsageError(
       "--shard prints its part of the sweep for `audit merge`: leave out --sarif, --report and --emit-job",
     );
@@ -204,6 +227,22 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
   }
 }
 
+/** `--sarif-root` goes with --sarif, `--stdin-filename` with a `-`; a nameless stdin is said. */
+function checkSarifOptions(io: Io, paths: string[], opts: Options): void {
+  if ([opts.json, opts.sarif, opts.codeQuality].filter(Boolean).length > 1)
+    throw new UsageError("--json, --sarif and --code-quality: choose one");
+  if (opts.sarifRoot !== undefined && !opts.sarif && !opts.codeQuality)
+    throw new UsageError("--sarif-root goes with --sarif or --code-quality");
+  const stdin = paths.includes("-") || opts.cluster === "-";
+  if (opts.stdinFilename !== undefined && !stdin)
+    throw new UsageError("--stdin-filename names standard input: give - as a PATH or --cluster -");
+  if (opts.stdinFilename === "") throw new UsageError("--stdin-filename: the name is empty");
+  if (opts.sarif && stdin && opts.stdinFilename === undefined)
+    io.err(
+      'faultline audit: standard input has no file name, so code scanning cannot place its findings (uri "stdin"): give --stdin-filename PATH\n',
+    );
+}
+
 /** The timelines are for the page only: the JSON, SARIF and text are the same with or without it. */
 function withoutTimelines(r: AuditResult): AuditResult {
   const strip = (runs: AuditResult["runs"]) => runs.map(({ timeline: _t, ...m }) => m);
@@ -226,6 +265,7 @@ function inputFiles(request: AuditRequest): string[] {
 async function runMerge(io: Io, files: string[], opts: Options, version: string): Promise<number> {
   const failOn = severity(opts.failOn);
   if (opts.json && opts.sarif) throw new UsageError("--json and --sarif: choose one");
+  checkSarifOptions(io, [], opts);
   const shards = readShardFiles(files);
   const progress = progressOf(io);
   try {
@@ -242,9 +282,17 @@ async function runMerge(io: Io, files: string[], opts: Options, version: string)
 }
 
 function print(io: Io, result: AuditResult, opts: Options, failOn: Severity, version: string): number {
-  if (opts.json) io.out(escapeJsonControls(`${JSON.stringify(result, null, 2)}\n`));
-  else if (opts.sarif) io.out(escapeJsonControls(`${JSON.stringify(sarifOf(result, version), null, 2)}\n`));
-  else io.out(formatAudit(result));
+  if (opts.json) {
+    const json: AuditJson = { ...versioned(version), ...result };
+    io.out(escapeJsonControls(`${JSON.stringify(json, null, 2)}\n`));
+  } else if (opts.codeQuality) {
+    const path = (file: string) => repositoryPath(file, opts.sarifRoot);
+    const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+    io.out(escapeJsonControls(`${JSON.stringify(codeQualityOf(result, path, md5), null, 2)}\n`));
+  } else if (opts.sarif) {
+    const log = sarifOf(result, version, sarifPlaces(version, opts.sarifRoot));
+    io.out(escapeJsonControls(`${JSON.stringify(log, null, 2)}\n`));
+  } else io.out(formatAudit(result));
   const rank = SEVERITIES.indexOf(failOn);
   return result.findings.some((f) => SEVERITIES.indexOf(f.severity) <= rank) ? EXIT_FINDINGS : 0;
 }

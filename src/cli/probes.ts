@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { type ContainerTiming, containerTiming } from "../kubelet/probe-timing.ts";
 import { formatLoadError, LoadError, parseManifests, readManifestFiles } from "../load/index.ts";
+import { type Versioned, versioned } from "../report/contract.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { proseOf } from "../report/messages/index.ts";
 import { tableLines } from "../report/table.ts";
@@ -80,11 +81,12 @@ export function registerProbesCommand(program: Command, io: Io, setExit: (code: 
           ? workloads.map((w) => ({ workload: w.name, ...runWorkload(w, loaded.manifests, raw, run) }))
           : [];
         if (opts.json) {
-          io.out(
-            escapeJsonControls(
-              `${JSON.stringify({ workloads: tables, ...(run ? { run: { settings: run, runs } } : {}) }, null, 2)}\n`,
-            ),
-          );
+          const json: ProbesJson = {
+            ...versioned(program.version() ?? "0.0.0"),
+            workloads: tables,
+            ...(run ? { run: { settings: run, runs } } : {}),
+          };
+          io.out(escapeJsonControls(`${JSON.stringify(json, null, 2)}\n`));
           return;
         }
         const out: string[] = [];
@@ -104,7 +106,20 @@ export function registerProbesCommand(program: Command, io: Io, setExit: (code: 
     });
 }
 
-interface RunSettings {
+/** `probes --json` (schemas/probes.schema.json). */
+export interface ProbesJson extends Versioned {
+  workloads: {
+    file: string;
+    kind: string;
+    workload: string;
+    namespace: string;
+    containers: ContainerTiming[];
+  }[];
+  /** with --boot: the run's settings and each workload's events */
+  run?: { settings: RunSettings; runs: { workload: string; events: RunEvent[] }[] };
+}
+
+export interface RunSettings {
   bootSeconds: number;
   readyAfterSeconds: number;
   deadlockAtSeconds?: number;

@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { UnsupportedFault } from "../faults/faults.ts";
 import { formatDuration, formatLoadError, LoadError, loadScenarioFile } from "../load/index.ts";
+import { formatBrief } from "../report/brief.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { jsonChunks } from "../report/json.ts";
 import { type ReportInclude, redactForReport } from "../report/privacy.ts";
@@ -24,6 +25,7 @@ import { checkReportPath, reportIncludeOf, writeReportFile } from "./report-file
 interface Options {
   seed?: string;
   json?: boolean;
+  brief?: boolean;
   allLeases?: boolean;
   report?: string;
   reportInclude?: string;
@@ -59,6 +61,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     )
     .option("--seed <n>", "run with this random seed instead of the scenario's `seed`")
     .option("--json", "print the machine-readable result")
+    .option(
+      "--brief",
+      "print one screen (at most 15 lines): what happened, when, what it cost, what to do next",
+    )
     .option("--all-leases", "show every Lease renewal in the timeline (with --json: as events)")
     .option("--report <file>", "also write the HTML report (one self-contained page) to this file")
     .option(
@@ -74,7 +80,9 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       "--max-requests <n>",
       `simulated requests one run may send, retries included (default ${count(DEFAULT_BUDGET.maxRequests)})`,
     )
-    .action((file: string | undefined, opts: Options) => simulateCommand(io, setExit, file, opts));
+    .action((file: string | undefined, opts: Options) =>
+      simulateCommand(io, setExit, file, opts, program.version() ?? "0.0.0"),
+    );
 }
 
 /** The flags read before anything is loaded, each mistake a usage error (in the order they are checked). */
@@ -86,6 +94,8 @@ function readFlags(file: string | undefined, opts: Options) {
   const dumpTime = opts.dumpAt === undefined ? undefined : parseDumpAt(opts.dumpAt);
   if (dumpTime !== undefined && (opts.vary !== undefined || opts.report !== undefined))
     throw new UsageError("--dump-at prints the cluster of one run: leave out --vary and --report");
+  if (opts.brief && (opts.json || opts.vary !== undefined || dumpTime !== undefined))
+    throw new UsageError("--brief is the one-screen text of one run: leave out --json, --vary and --dump-at");
   const seed = parseSeed(opts.seed);
   const budget: Budget = {
     maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
@@ -122,6 +132,7 @@ async function simulateCommand(
   setExit: (code: number) => void,
   file: string | undefined,
   opts: Options,
+  version: string,
 ): Promise<void> {
   const flags = readFlags(file, opts);
   const { budget, include, seed } = flags;
@@ -140,7 +151,8 @@ async function simulateCommand(
     runner.check(scenario);
     const result = runner.run(scenario, scenario.name, true);
     const allLeases = opts.allLeases ?? false;
-    if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases }), "json");
+    if (opts.json) writeChunks(io, jsonChunks(result, scenario, { allLeases, version }), "json");
+    else if (opts.brief) io.out(formatBrief(result));
     else writeChunks(io, timelineChunks(result, scenario, { allLeases }), "text");
     if (opts.report !== undefined)
       await writeReport(io, opts.report, scenario, [{ variant: "", result }], include, budget);

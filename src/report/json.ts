@@ -5,20 +5,44 @@
 // written as it is made, never held as one text.
 
 import type { SimulationResult } from "../run/result.ts";
-import type { Scenario } from "../scenario/types.ts";
+import type { NotModelledField, Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import { renewalTimes } from "../trace/lease-renewals.ts";
 import { shownEventIndexes, timelineEvents } from "../trace/visible.ts";
-import { proseOf } from "./messages/index.ts";
+import { type Versioned, versioned } from "./contract.ts";
+import { type Prose, proseOf } from "./messages/index.ts";
+
+/** `simulate --json` (schemas/simulate.schema.json), in the order its keys are written. */
+export interface SimulateJson extends Partial<Versioned> {
+  scenario: SimulationResult["scenario"];
+  kubernetesVersion: SimulationResult["kubernetesVersion"];
+  seed: number;
+  /** objects of kinds no model reads */
+  ignored?: { kind: string; apiVersion: string; name: string; where: string }[];
+  /** valid fields the models do not read */
+  notModelled?: NotModelledField[];
+  initial: SimulationResult["initial"];
+  /** each event's fields, then the prose written from them */
+  events: EventJson[];
+  /** each node's Lease renewal times (seconds), unless --all-leases made them events */
+  leaseRenewals?: Record<string, number[]>;
+  summary: SimulationResult["summary"];
+  traffic?: SimulationResult["traffic"];
+}
+
+/** An event as the JSON prints it. */
+export type EventJson = TraceEvent & Prose;
 
 /** An event as the JSON prints it: its fields, then the prose written from them. */
-export function eventJson(e: TraceEvent): Record<string, unknown> {
+export function eventJson(e: TraceEvent): EventJson {
   return { ...e, ...proseOf(e) };
 }
 
 export interface JsonOptions {
   /** every Lease renewal as an event (by default only those followed by silence, as the text shows them) */
   allLeases?: boolean;
+  /** faultline's version: with it the JSON starts with formatVersion and faultlineVersion */
+  version?: string;
 }
 
 /**
@@ -41,6 +65,7 @@ export function* jsonChunks(
     where: `${pos.file}:${pos.line}`,
   }));
   const head = JSON.stringify({
+    ...(options.version !== undefined ? versioned(options.version) : {}),
     scenario,
     kubernetesVersion,
     seed,

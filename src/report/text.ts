@@ -47,6 +47,7 @@ export function* timelineChunks(
   out.push("");
   out.push("Starting state");
   out.push(...startingNodes(result.initial, scenario));
+  out.push(...startingPlacement(result.initial));
   if (scenario.cluster) out.push(...clusterLines(scenario.cluster, scenario));
   // A workload another one controls (a dump's ReplicaSets and pods) is told through its owner.
   const present = new Set(
@@ -124,6 +125,32 @@ function startingNodes(initial: InitialState, scenario: Scenario): string[] {
     `${head}, ${initial.nodes.length - notReady.length} Ready: ${names}`,
     ...notReady.map((n) => `  not Ready at t=0: ${n.name} ${n.status}`),
   ];
+}
+
+/** Nodes listed one per line with their pods at most; more are told as a range. */
+const PLACEMENT_NODES = 12;
+/** Pod names shown per node before "+N more". */
+const PLACEMENT_PODS = 6;
+
+/**
+ * Which pods each node runs at t=0 (as `kubectl get pods -o wide` groups them by NODE), so that a
+ * step written from it (a drain, a power-off) names a node that holds what it means to hit.
+ */
+function startingPlacement(initial: InitialState): string[] {
+  const byNode = new Map<string, string[]>(initial.nodes.map((n) => [n.name, []]));
+  for (const p of initial.pods) if (p.node) byNode.get(p.node)?.push(p.pod.slice(p.pod.indexOf("/") + 1));
+  if (byNode.size > PLACEMENT_NODES) {
+    const counts = [...byNode.values()].map((pods) => pods.length);
+    return [
+      `  pods per node: ${Math.min(...counts)} to ${Math.max(...counts)} (--dump-at 0s prints where each one runs)`,
+    ];
+  }
+  return [...byNode].map(([node, pods]) => {
+    if (pods.length === 0) return `  on ${node}: no pods`;
+    const shown = pods.slice(0, PLACEMENT_PODS).join(", ");
+    const more = pods.length > PLACEMENT_PODS ? ` +${pods.length - PLACEMENT_PODS} more` : "";
+    return `  on ${node}: ${shown}${more}`;
+  });
 }
 
 /** Where a `cluster:` dump's state came from, and what of it the models rebuild rather than read. */

@@ -269,8 +269,8 @@ export interface Patch {
   path: string;
   /** A manifest object, `Kind/namespace/name` (or `Kind/name` in namespace default); absent: the scenario file. */
   object?: string;
-  /** The value as the file would hold it ("25s", 25, true, {}); undefined removes the field. */
-  value: unknown;
+  /** The value as the file would hold it ("25s", 25, true, {}); undefined (absent in JSON) removes the field. */
+  value?: unknown;
   /** The value's text as typed (a command line), kept as its YAML source: "1.30" stays 1.30. */
   text?: string;
   /** How messages name the patch, e.g. `--vary controlPlane.nodeMonitorPeriod=-1s`; default `path=value`. */

@@ -183,7 +183,12 @@ export interface RuntimeErrors {
  * control-plane-events.ts unions them in under `by: "kubelet"` (the API server adds the pod's row);
  * report/messages/node.ts prints them (kubeletPodReadyProse, kubeletPodDeletedProse).
  */
-export type KubeletPodReadyFields = { by: "kubelet"; owner?: string } & KubeletReadyCause;
+export type KubeletPodReadyFields = {
+  by: "kubelet";
+  owner?: string;
+  /** the Ready condition's reason when False: ContainersNotReady, ReadinessGatesNotReady or PodCompleted (pkg/kubelet/status/generate.go) */
+  reason?: string;
+} & KubeletReadyCause;
 export type KubeletPodDeletedFields = {
   by: "kubelet";
   /** the pod was marked for deletion and nothing of it ran here any more, or its containers just exited */

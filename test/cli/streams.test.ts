@@ -19,8 +19,11 @@ describe("a closed or full standard output", () => {
         // Output well past a pipe's 64 KiB buffer, so that writes go on after head has gone.
         `${FAULTLINE} simulate examples/probes-seed.yaml --json --all-leases | head -1; exit \${PIPESTATUS[0]}`,
       );
-      // The first line: the run's identity and its state at t=0, up to the events (one per line).
-      expect(r.out).toMatch(/^\{"scenario":"probes-seed",.*"events":\[\n$/);
+      // The first line: the format's and faultline's versions, the run's identity and its state at
+      // t=0, up to the events (one per line).
+      expect(r.out).toMatch(
+        /^\{"formatVersion":1,"faultlineVersion":"[^"]+","scenario":"probes-seed",.*"events":\[\n$/,
+      );
       expect(r.err).toBe("");
       expect(r.code).toBe(141);
     },

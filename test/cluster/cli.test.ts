@@ -11,13 +11,15 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 }
 
 describe("faultline simulate", () => {
-  it("--json prints one JSON object with scenario, kubernetesVersion, seed, ignored, initial, events, leaseRenewals, summary", async () => {
+  it("--json prints one JSON object with formatVersion, faultlineVersion, scenario, kubernetesVersion, seed, ignored, initial, events, leaseRenewals, summary", async () => {
     const { code, out, err } = await cli(["simulate", "examples/node-power-loss.yaml", "--json"]);
     expect(code).toBe(0);
     expect(err).toBe("");
     const result = JSON.parse(out);
     expect(Object.keys(result).sort()).toEqual([
       "events",
+      "faultlineVersion",
+      "formatVersion",
       "ignored",
       "initial",
       "kubernetesVersion",
