@@ -239,7 +239,15 @@ export interface PodSpec {
   hostNetwork?: boolean;
   hostname?: string;
   subdomain?: string;
+  /** the PriorityClass the Priority admission plugin resolves (kubernetes/priority.ts) */
+  priorityClassName?: string;
+  /** written by the Priority admission plugin from the class (or read from a dump's pod) */
+  priority?: number;
+  /** written by admission from the class: PreemptLowerPriority (the default) or Never */
+  preemptionPolicy?: PreemptionPolicy;
 }
+
+export type PreemptionPolicy = "PreemptLowerPriority" | "Never";
 
 export interface PodCondition {
   type: string;
@@ -271,6 +279,8 @@ export interface Pod {
     conditions: PodCondition[];
     podIP?: string;
     containerStatuses: ContainerStatus[];
+    /** the node DefaultPreemption nominated for the pod while its victims terminate */
+    nominatedNodeName?: string;
   };
 }
 
@@ -372,6 +382,16 @@ export interface StorageClass {
   allowVolumeExpansion?: boolean;
 }
 
+/** scheduling.k8s.io/v1 PriorityClass (cluster-scoped): its fields sit beside metadata, not in a spec. */
+export interface PriorityClass {
+  kind: "PriorityClass";
+  metadata: ObjectMeta;
+  value: number;
+  globalDefault: boolean;
+  /** PreemptLowerPriority when absent (SetDefaults_PriorityClass) */
+  preemptionPolicy: PreemptionPolicy;
+}
+
 export interface ServicePort {
   name?: string;
   port: number;
@@ -440,6 +460,7 @@ export type KubeObject =
   | PersistentVolumeClaim
   | PersistentVolume
   | StorageClass
+  | PriorityClass
   | Service
   | PodDisruptionBudget
   | EndpointSlice
@@ -459,6 +480,7 @@ export const MODELLED_MANIFEST_KINDS = [
   "PodDisruptionBudget",
   "PersistentVolume",
   "StorageClass",
+  "PriorityClass",
 ] as const;
 export type ManifestKind = (typeof MODELLED_MANIFEST_KINDS)[number];
 

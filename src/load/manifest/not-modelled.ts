@@ -43,10 +43,6 @@ const RULES: Record<string, Record<string, When>> = {
     activeDeadlineSeconds: present,
     initContainers: nonEmpty,
     overhead: nonEmpty,
-    // The API server writes both on every pod (Priority admission): only a priority of its own counts.
-    preemptionPolicy: not("PreemptLowerPriority"),
-    priority: notZero,
-    priorityClassName: present,
     resourceClaims: nonEmpty,
     resources: nonEmpty,
     runtimeClassName: present,

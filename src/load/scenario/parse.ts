@@ -26,6 +26,7 @@ import {
   readEntry,
 } from "./manifests.ts";
 import { parseNodes } from "./nodes.ts";
+import { checkPriorityClasses } from "./priority.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
 import { parseNetwork, parseProfile, parseTraffic } from "./traffic.ts";
@@ -157,6 +158,7 @@ export function parseScenarioWith(
   }
   checkTotals(collected, nodes.length);
   checkSleepActions(collected, kubernetesVersion);
+  checkPriorityClasses(collected, cluster !== undefined);
 
   const controlPlane = overrides(
     src,
