@@ -82,6 +82,10 @@ export interface CycleOutcome {
 
 export class SchedulingCycle {
   readonly reasons = new FilterReasons();
+  /** where `filter` counts its reasons: `reasons`, or DefaultPreemption's during its dry run */
+  private out = this.reasons;
+  /** positions in this cycle's node list of the nodes turned down as Unschedulable (preemption's potential nodes) */
+  readonly resolvableAt: number[] = [];
   private readonly scorer: Scorer;
   private readonly taintToleration: TaintToleration;
   /** the rows of the nodes that passed, and their positions in the node list */
@@ -115,6 +119,7 @@ export class SchedulingCycle {
     this.info = info;
     this.unresolvable = 0;
     this.resolvable = 0;
+    this.resolvableAt.length = 0;
     const want = numFeasibleNodesToFind(n);
     const outcome: CycleOutcome = { nodes: n, checked: 0, feasible: 0, want, unresolvable: 0, resolvable: 0 };
     // PreFilter
@@ -296,14 +301,32 @@ export class SchedulingCycle {
     const verdict = this.filter(row, this.nodes[at]!);
     if (verdict === PASS) return true;
     if (verdict === UNRESOLVABLE) this.unresolvable++;
-    else this.resolvable++;
+    else {
+      this.resolvable++;
+      this.resolvableAt.push(at);
+    }
     return false;
+  }
+
+  /**
+   * The filters again for this cycle's pod on one node of its node list, with the reasons counted in
+   * `out`: DefaultPreemption's dry run (RunFilterPluginsWithNominatedPods on the node with its victims
+   * removed). The PreFilter state is this cycle's: spreading and pod affinity still count the
+   * victims (RunPreFilterExtensionRemovePod is not modelled; preemption for them is rarely asked).
+   */
+  refilter(at: number, out: FilterReasons): FilterCode {
+    this.out = out;
+    try {
+      return this.filter(this.cache.nodeRows().rows[at]!, this.nodes[at]!);
+    } finally {
+      this.out = this.reasons;
+    }
   }
 
   /** The filter plugins on one node, in order (RunFilterPlugins); the first to refuse it gives the reasons. */
   private filter(row: number, node: Node): FilterCode {
     const info = this.info;
-    const reasons = this.reasons;
+    const reasons = this.out;
     let code = nodeUnschedulableFilter(this.cache, row, info, reasons);
     if (code !== PASS) return code;
     code = this.taintToleration.filter(row, reasons);

@@ -5,17 +5,23 @@
 // failed attempt here). Equal on both, the model keeps the order they were queued in (the heap
 // there does not promise one).
 
+import type { Pod } from "../../kubernetes/objects.ts";
 import { podPriority } from "../../kubernetes/priority.ts";
-import type { Waiting } from "../framework/queue.ts";
+
+/** A pod in the queue: QueuedPodInfo's pod and timestamp. */
+export interface Queued {
+  pod: Pod;
+  lastAttempt: number;
+}
 
 /** Less(pInfo1, pInfo2): whether `a` is popped before `b`. */
-export function prioritySortLess(a: Waiting, b: Waiting): boolean {
+export function prioritySortLess(a: Queued, b: Queued): boolean {
   const pa = podPriority(a.pod);
   const pb = podPriority(b.pod);
   return pa > pb || (pa === pb && a.lastAttempt < b.lastAttempt);
 }
 
 /** A comparator from Less, for a stable sort. */
-export function prioritySort(a: Waiting, b: Waiting): number {
+export function prioritySort(a: Queued, b: Queued): number {
   return prioritySortLess(a, b) ? -1 : prioritySortLess(b, a) ? 1 : 0;
 }
