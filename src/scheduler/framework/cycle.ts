@@ -138,6 +138,15 @@ export class SchedulingCycle {
       this.feasibleRows = new Int32Array(want);
       this.feasibleAt = new Int32Array(want);
     }
+    // evaluateNominatedNode (schedule_one.go findNodesThatFitPod): a pod nominated by a preemption
+    // tries its node first; if it passes there, that is the one node found (nothing to score).
+    const nominated = this.nominatedPasses(pod, nodes, rows);
+    if (nominated !== undefined) {
+      outcome.node = nodes[nominated]!;
+      outcome.checked = 1;
+      outcome.feasible = 1;
+      return outcome;
+    }
     const start = state.nextStartNodeIndex;
     this.tookAll = false;
     const processed = this.walk(rows, n, start, want);
@@ -161,6 +170,17 @@ export class SchedulingCycle {
     );
     outcome.node = nodes[this.feasibleAt[chosen]!]!;
     return outcome;
+  }
+
+  /** The position of the pod's nominated node when it passes the filters there. */
+  private nominatedPasses(pod: Pod, nodes: readonly Node[], rows: Int32Array): number | undefined {
+    const name = pod.status.nominatedNodeName;
+    if (!name) return undefined;
+    const at = nodes.findIndex((n) => n.metadata.name === name);
+    if (at < 0) return undefined;
+    if (this.filter(rows[at]!, nodes[at]!) === PASS) return at;
+    this.reasons.reset();
+    return undefined;
   }
 
   private preFiltered(outcome: CycleOutcome, failure: PreFilterFailure): CycleOutcome {

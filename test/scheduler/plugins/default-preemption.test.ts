@@ -179,3 +179,43 @@ describe("PrioritySort", () => {
     expect(bound).toEqual(["Pod/default/hi"]);
   });
 });
+
+describe("a node loss in a full cluster", () => {
+  const deployment = (name: string, replicas: number, cls: string) => `  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: ${name}}
+    spec:
+      replicas: ${replicas}
+      selector: {matchLabels: {app: ${name}}}
+      template:
+        metadata: {labels: {app: ${name}}}
+        spec:
+          priorityClassName: ${cls}
+          terminationGracePeriodSeconds: 5
+          containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+`;
+  const build = (timeline: string) =>
+    scenario(
+      `name: loss\nkubernetesVersion: "1.32"\nduration: 8m\nstart: running\nnodes:\n${node("worker-1")}${node("worker-2")}manifests:\n${classes}${deployment("api", 1, "high")}${deployment("batch", 3, "low")}${timeline}`,
+    );
+
+  it("the high-priority pod of the lost node preempts a low-priority one once the taint eviction replaces it; the low one waits with no victims", () => {
+    const apiNode = run({ ...build(""), duration: 0 }).initial.pods.find((p) => p.pod.includes("/api-"))!
+      .node!;
+    const r = run(build(`timeline:\n  - {at: 10s, do: power-off, node: ${apiNode}}\n`));
+    const preempted = only(r, "PodEvicted", (e) => e.by === "scheduler");
+    expect(preempted.object).toMatch(/^Pod\/default\/batch-/);
+    expect(preempted.node).not.toBe(apiNode);
+    expect(preempted).toMatchObject({ priority: 10, preemptorPriority: 100 });
+    // the replacement api pod runs on the surviving node; the batch pods left over find no victim
+    const api = eventsOf(r, "PodScheduled", (e) => e.object.startsWith("Pod/default/api-") && e.t > 10);
+    expect(api.map((e) => e.node)).toEqual([preempted.node]);
+    const batchWaits = eventsOf(
+      r,
+      "FailedScheduling",
+      (e) => e.object.startsWith("Pod/default/batch-") && e.t > 10,
+    );
+    expect(batchWaits.length).toBeGreaterThan(0);
+    expect(fitErrorMessage(batchWaits.at(-1)!)).toContain("No preemption victims found for incoming pod");
+  });
+});
