@@ -144,7 +144,8 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
   const cache = new SchedulerCache(ctx);
   new NodeLifecycleController(ctx, controlPlane);
-  const taintEviction = new TaintEvictionController(ctx);
+  // --controllers=*,-taint-eviction-controller (KEP-3902): the taints stay, nothing evicts for them.
+  const taintEviction = controlPlane.taintEvictionController ? new TaintEvictionController(ctx) : undefined;
   const replicaSets = new ReplicaSetController(ctx);
   new StatefulSetController(ctx);
   new DaemonSetController(ctx);
