@@ -4,9 +4,10 @@
 
 import { describe, expect, it } from "vitest";
 import { SYSTEM_PRIORITY_CLASSES } from "../../src/kubernetes/priority.ts";
+import { parseScenario } from "../../src/load/index.ts";
 import { createSimulation } from "../../src/run/simulate.ts";
 import { scenario } from "../helpers/sim.ts";
-import { expectLoadError } from "../load/helpers.ts";
+import { expectLoadError, memoryReader } from "../load/helpers.ts";
 
 const head = `name: prio\nkubernetesVersion: "1.32"\nduration: 1m\nstart: running\nnodes:\n  - {name: worker-1}\nmanifests:\n`;
 
@@ -138,5 +139,62 @@ describe("Priority admission", () => {
       path: "manifests[0].value",
       message: "maximum allowed value of a user defined priority is 1000000000",
     });
+  });
+});
+
+describe("a cluster dump's priorities", () => {
+  const node = `- apiVersion: v1
+  kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  spec: {}
+  status:
+    allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+    capacity: {cpu: "4", memory: 16Gi, pods: "110"}
+    conditions: [{type: Ready, status: "True", reason: KubeletReady}]
+    nodeInfo: {kubeletVersion: v1.32.1}
+`;
+  const pc = (name: string, value: number) => `- apiVersion: scheduling.k8s.io/v1
+  kind: PriorityClass
+  metadata: {name: ${name}, resourceVersion: "7", uid: pc-${name}}
+  value: ${value}
+  preemptionPolicy: PreemptLowerPriority
+  description: from the cluster
+`;
+  const pod = (name: string, cls: string, priority: number) => `- apiVersion: v1
+  kind: Pod
+  metadata: {name: ${name}, namespace: default, uid: u-${name}}
+  spec:
+    nodeName: n1
+    priorityClassName: ${cls}
+    priority: ${priority}
+    preemptionPolicy: PreemptLowerPriority
+    containers: [{name: c, image: x}]
+  status: {phase: Running}
+`;
+  const list = (items: string) => `apiVersion: v1\nkind: List\nitems:\n${items}`;
+
+  it("reads the dump's PriorityClasses (the system ones included) and keeps each pod's recorded priority", () => {
+    const dump = list(
+      node +
+        pc("system-node-critical", 2_000_001_000) +
+        pc("business", 5000) +
+        pod("api", "business", 5000) +
+        pod("job", "gone", 42),
+    );
+    const s = parseScenario(
+      "name: dump\nduration: 1m\ncluster: dump.yaml\n",
+      "s.yaml",
+      memoryReader({ "dump.yaml": dump }),
+    );
+    expect(s.manifests.filter((m) => m.kind === "PriorityClass").map((m) => m.object.metadata.name)).toEqual([
+      "system-node-critical",
+      "business",
+      // a class the dump lacks, known by the priority its pods recorded
+      "gone",
+    ]);
+    const sim = createSimulation(s);
+    expect(sim.store.get("PriorityClass", "business")?.value).toBe(5000);
+    expect(sim.store.get("PriorityClass", "gone")?.value).toBe(42);
+    expect(sim.store.get("Pod", "default/api")?.spec.priority).toBe(5000);
   });
 });
