@@ -14,7 +14,7 @@
 import { setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
-import type { Rng } from "../engine/rng.ts";
+import { Rng, type RngState } from "../engine/rng.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { podPriority } from "../kubernetes/priority.ts";
@@ -49,8 +49,9 @@ export class Scheduler {
   private readonly seenBound = new WeakSet<Pod>();
   /** the pods nominated to a node by a preemption, until bound or gone (the PodNominator) */
   private readonly nominated = new Set<Pod>();
-  /** made at the first preemption, so that its random offsets draw nothing from runs without one */
+  /** made at the first pod no node passes (its offsets draw from its own stream, preemptionSeed) */
   private preemption: DefaultPreemption | undefined;
+  private readonly preemptionSeed: RngState;
 
   constructor(
     private readonly ctx: Cluster,
@@ -58,6 +59,9 @@ export class Scheduler {
     settings: SchedulerSettings,
   ) {
     this.rng = ctx.engine.rng.fork("scheduler");
+    // The preemption's own stream, from a copy of the scheduler's state: drawing from it shifts
+    // nothing the scheduler draws (selectHost's ties), with or without a preemption.
+    this.preemptionSeed = this.rng.state();
     this.queue = new SchedulingQueue(ctx.engine, (pod) => this.schedule(pod));
     this.cycle = new SchedulingCycle(ctx, cache, settings.version);
     ctx.store.watch("Pod", (type, pod) => {
@@ -109,7 +113,7 @@ export class Scheduler {
         this.ctx,
         this.cache,
         this.cycle,
-        this.rng.fork("preemption"),
+        Rng.at(this.preemptionSeed).fork("preemption"),
         this.nominated,
       );
     return this.preemption.postFilter(pod, outcome);
