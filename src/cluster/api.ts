@@ -7,6 +7,7 @@ import { admitPod } from "../kubernetes/admission.ts";
 import { DEFAULT_TERMINATION_GRACE_PERIOD } from "../kubernetes/defaults.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { ConditionStatus, Pod, PodCondition, ReplicaSet } from "../kubernetes/objects.ts";
+import { admitPodPriority } from "../kubernetes/priority.ts";
 import type {
   EvictionCause,
   PodCreatedCause,
@@ -21,9 +22,10 @@ import { controllerOf, ref, type Store } from "./store.ts";
 /** What a write needs: the clock, the store, the trace. */
 export type ApiWriter = { engine: Engine; store: Store; trace: Trace };
 
-/** A pod created by a controller: admission (DefaultTolerationSeconds), then the store. */
+/** A pod created by a controller: admission (DefaultTolerationSeconds, Priority), then the store. */
 export function createPod(cluster: Cluster, pod: Pod, cause: PodCreatedCause): Pod {
   admitPod(pod, cluster.admission);
+  admitPodPriority(pod, cluster.store);
   cluster.store.create(pod);
   if (cluster.trace.muted) return pod;
   cluster.trace.emit({

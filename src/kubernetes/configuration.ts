@@ -34,6 +34,8 @@ export interface ControlPlaneOverrides {
   defaultUnreachableTolerationSeconds?: number;
   disableForceDetachOnTimeout?: boolean;
   terminatedPodGCThreshold?: number;
+  /** false: kube-controller-manager --controllers=*,-taint-eviction-controller (KEP-3902, 1.29+) */
+  taintEvictionController?: boolean;
 }
 
 /** kubelet configuration fields (KubeletConfiguration, camelCase as in the file). */

@@ -50,7 +50,18 @@ export interface ControlPlaneSettings {
    * gcTerminated, not modelled).
    */
   terminatedPodGCThreshold: number;
+  /**
+   * kube-controller-manager's taint-eviction-controller runs (--controllers, on by default): the
+   * taint-based eviction as its own controller, separate from the node lifecycle controller's
+   * tainting (KEP-3902, feature gate SeparateTaintEvictionController: beta and on by default in
+   * 1.29, GA and locked on in 1.34). `--controllers=*,-taint-eviction-controller` turns the
+   * evictions off while the NoExecute taints stay. 1.28 has no controller of that name.
+   */
+  taintEvictionController: boolean;
 }
+
+/** The first minor with a taint-eviction-controller to disable (KEP-3902 beta, SeparateTaintEvictionController). */
+export const SEPARATE_TAINT_EVICTION_CONTROLLER_SINCE_MINOR = 29;
 
 export function resolveControlPlane(
   version: KubernetesVersion,
@@ -68,6 +79,7 @@ export function resolveControlPlane(
     defaultUnreachableTolerationSeconds: 300,
     disableForceDetachOnTimeout: false,
     terminatedPodGCThreshold: 12500,
+    taintEvictionController: true,
     ...definedOnly(overrides),
   };
 }

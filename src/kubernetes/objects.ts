@@ -166,7 +166,15 @@ export interface PodSpec {
   hostNetwork?: boolean;
   hostname?: string;
   subdomain?: string;
+  /** the PriorityClass the Priority admission plugin resolves (kubernetes/priority.ts) */
+  priorityClassName?: string;
+  /** written by the Priority admission plugin from the class (or read from a dump's pod) */
+  priority?: number;
+  /** written by admission from the class: PreemptLowerPriority (the default) or Never */
+  preemptionPolicy?: PreemptionPolicy;
 }
+
+export type PreemptionPolicy = "PreemptLowerPriority" | "Never";
 
 export interface PodCondition {
   type: string;
@@ -200,6 +208,8 @@ export interface Pod {
     containerStatuses: ContainerStatus[];
     /** the init containers' statuses, in spec.initContainers' order (written once the sandbox is up) */
     initContainerStatuses?: ContainerStatus[];
+    /** the node DefaultPreemption nominated for the pod while its victims terminate */
+    nominatedNodeName?: string;
   };
 }
 
@@ -237,6 +247,16 @@ export interface DaemonSet {
   kind: "DaemonSet";
   metadata: ObjectMeta & { namespace: string };
   spec: { selector: LabelSelector; template: PodTemplateSpec };
+}
+
+/** scheduling.k8s.io/v1 PriorityClass (cluster-scoped): its fields sit beside metadata, not in a spec. */
+export interface PriorityClass {
+  kind: "PriorityClass";
+  metadata: ObjectMeta;
+  value: number;
+  globalDefault: boolean;
+  /** PreemptLowerPriority when absent (SetDefaults_PriorityClass) */
+  preemptionPolicy: PreemptionPolicy;
 }
 
 export interface ServicePort {
@@ -299,6 +319,7 @@ export type KubeObject =
   | PersistentVolumeClaim
   | PersistentVolume
   | StorageClass
+  | PriorityClass
   | Service
   | PodDisruptionBudget
   | EndpointSlice
@@ -318,6 +339,7 @@ export const MODELLED_MANIFEST_KINDS = [
   "PodDisruptionBudget",
   "PersistentVolume",
   "StorageClass",
+  "PriorityClass",
 ] as const;
 export type ManifestKind = (typeof MODELLED_MANIFEST_KINDS)[number];
 

@@ -51,7 +51,7 @@ export function startNotReady(
   ctx: Context,
   specs: readonly NodeSpec[],
   kubelets: ReadonlyMap<string, Kubelet>,
-  taintEviction: TaintEvictionController,
+  taintEviction: TaintEvictionController | undefined,
 ): void {
   for (const spec of specs) {
     const d = spec.notReady;
@@ -100,6 +100,6 @@ export function startNotReady(
   ctx.engine.run(ctx.engine.now);
   for (const spec of specs) {
     const node = spec.notReady ? ctx.store.get("Node", spec.name) : undefined;
-    if (node) taintEviction.countFromTimeAdded(node);
+    if (node) taintEviction?.countFromTimeAdded(node);
   }
 }

@@ -21,6 +21,7 @@ import { Kubelet } from "../kubelet/kubelet.ts";
 import { admitPod, recognizeAdmissionTolerations } from "../kubernetes/admission.ts";
 import { kubeletVersionString } from "../kubernetes/defaults.ts";
 import type { KubeObject } from "../kubernetes/objects.ts";
+import { admitPodPriority, systemPriorityClasses } from "../kubernetes/priority.ts";
 import { resolveSettings } from "../scenario/settings.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Scheduler, SchedulerCache } from "../scheduler/scheduler.ts";
@@ -144,7 +145,8 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
   const cache = new SchedulerCache(ctx);
   new NodeLifecycleController(ctx, controlPlane);
-  const taintEviction = new TaintEvictionController(ctx);
+  // --controllers=*,-taint-eviction-controller (KEP-3902): the taints stay, nothing evicts for them.
+  const taintEviction = controlPlane.taintEvictionController ? new TaintEvictionController(ctx) : undefined;
   const replicaSets = new ReplicaSetController(ctx);
   new StatefulSetController(ctx);
   new DaemonSetController(ctx);
@@ -158,12 +160,20 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   new PersistentVolumeController(ctx);
 
   const createManifests = () => {
-    for (const m of scenario.manifests) {
+    // The API server has its system PriorityClasses from its start, and a pod's class must exist
+    // before the pod: the classes first.
+    for (const pc of systemPriorityClasses()) store.create(pc);
+    for (const m of [...scenario.manifests].sort(classesFirst)) {
+      // A dump lists the system classes too: the API server's own are those.
+      if (m.object.kind === "PriorityClass" && store.get("PriorityClass", m.object.metadata.name)) continue;
       const obj = structuredClone(m.object) as KubeObject;
       obj.metadata.creationTimestamp = engine.now;
-      // A bare Pod passes the API server's admission like every pod a controller creates.
+      // A bare Pod passes the API server's admission like every pod a controller creates; a dump's
+      // pods passed it when they were made (their priority is the one recorded).
       if (obj.kind === "Pod" && scenario.cluster) recognizeAdmissionTolerations(obj, ctx.admission);
       if (obj.kind === "Pod") admitPod(obj, ctx.admission);
+      if (obj.kind === "Pod" && !(scenario.cluster && obj.spec.priority !== undefined))
+        admitPodPriority(obj, store);
       store.create(obj);
       // A dump's Deployments find their ReplicaSets through the Deployment watch, once every object exists.
       if (obj.kind === "Deployment" && !scenario.cluster) replicaSets.syncDeployment(obj);
@@ -237,6 +247,11 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
 }
 
 /** A kubelet as the timeline acts on it, telling `moved` after each step. */
+/** PriorityClasses before every other object, the rest in their order (a stable sort). */
+function classesFirst(a: { kind: string }, b: { kind: string }): number {
+  return (a.kind === "PriorityClass" ? 0 : 1) - (b.kind === "PriorityClass" ? 0 : 1);
+}
+
 function timelineMachine(k: Kubelet, moved: () => void): Machine {
   const step = (fn: () => void) => () => {
     fn();

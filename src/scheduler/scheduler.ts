@@ -6,22 +6,26 @@
 // ephemeral-storage, hugepages, extended resources), VolumeBinding and VolumeZone (with the
 // persistentvolume controller that binds and provisions claims), PodTopologySpread (explicit
 // constraints and the system defaults), InterPodAffinity (required and preferred, Terminating pods
-// counted), DefaultPreemption's verdict (no pod outranks another in the model, so nothing is
-// preempted). Among equally good nodes the scheduler picks at random: here from the seed.
+// counted). Pods leave the queue by priority (PrioritySort, plugins/queue-sort.ts); a pod no node
+// passes may preempt pods of lower priority (DefaultPreemption, plugins/default-preemption.ts), and
+// once nominated to a node its requests are held there against pods of no higher priority
+// (addNominatedPods). Among equally good nodes the scheduler picks at random: here from the seed.
 
 import { setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
-import type { Rng } from "../engine/rng.ts";
+import { Rng, type RngState } from "../engine/rng.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { Pod } from "../kubernetes/objects.ts";
+import { podPriority } from "../kubernetes/priority.ts";
 import type { KubernetesVersion } from "../scenario/types.ts";
-import type { SchedulingEventFields } from "../trace/scheduling-events.ts";
+import type { PreemptionVerdict, SchedulingEventFields } from "../trace/scheduling-events.ts";
 import type { SchedulerCache } from "./framework/cache.ts";
 import { type CycleOutcome, type SchedulerState, SchedulingCycle } from "./framework/cycle.ts";
 import { fitErrorMessage } from "./framework/fit-error.ts";
 import { podInfo } from "./framework/pod-info.ts";
 import { SchedulingQueue } from "./framework/queue.ts";
+import { DefaultPreemption } from "./plugins/default-preemption.ts";
 import { bindVolumes, boundVolumeZones } from "./plugins/volume-binding.ts";
 
 export { SchedulerCache } from "./framework/cache.ts";
@@ -43,17 +47,26 @@ export class Scheduler {
   private state: SchedulerState = { nextStartNodeIndex: 0 };
   private readonly cycle: SchedulingCycle;
   private readonly seenBound = new WeakSet<Pod>();
+  /** the pods nominated to a node by a preemption, until bound or gone (the PodNominator) */
+  private readonly nominated = new Set<Pod>();
+  /** made at the first pod no node passes (its offsets draw from its own stream, preemptionSeed) */
+  private preemption: DefaultPreemption | undefined;
+  private readonly preemptionSeed: RngState;
 
   constructor(
     private readonly ctx: Cluster,
-    cache: SchedulerCache,
+    private readonly cache: SchedulerCache,
     settings: SchedulerSettings,
   ) {
     this.rng = ctx.engine.rng.fork("scheduler");
+    // The preemption's own stream, from a copy of the scheduler's state: drawing from it shifts
+    // nothing the scheduler draws (selectHost's ties), with or without a preemption.
+    this.preemptionSeed = this.rng.state();
     this.queue = new SchedulingQueue(ctx.engine, (pod) => this.schedule(pod));
     this.cycle = new SchedulingCycle(ctx, cache, settings.version);
     ctx.store.watch("Pod", (type, pod) => {
       const uid = pod.metadata.uid!;
+      if (type === "DELETED" || pod.spec.nodeName) this.nominated.delete(pod);
       if (type === "DELETED") {
         this.queue.forget(uid);
         this.queue.retryAll();
@@ -77,12 +90,44 @@ export class Scheduler {
     ctx.store.watch("StorageClass", () => this.queue.retryAll());
   }
 
+  /**
+   * addNominatedPods: the pods nominated to a node with a priority at least this pod's hold their
+   * requests there for this cycle (counted on the node's row, taken off after it).
+   */
+  private holdNominated(pod: Pod): Pod[] {
+    if (this.nominated.size === 0) return [];
+    const prio = podPriority(pod);
+    const held: Pod[] = [];
+    for (const p of this.nominated) {
+      const node = p.status.nominatedNodeName;
+      if (p === pod || !node || podPriority(p) < prio || this.cache.rowOfPod(p)) continue;
+      this.cache.assumeOn(p, this.cache.rowOf(node));
+      held.push(p);
+    }
+    return held;
+  }
+
+  private postFilter(pod: Pod, outcome: CycleOutcome) {
+    if (!this.preemption)
+      this.preemption = new DefaultPreemption(
+        this.ctx,
+        this.cache,
+        this.cycle,
+        Rng.at(this.preemptionSeed).fork("preemption"),
+        this.nominated,
+      );
+    return this.preemption.postFilter(pod, outcome);
+  }
+
   private schedule(pod: Pod): void {
     if (pod.spec.nodeName) return;
     const info = podInfo(pod);
     if (this.ctx.store.get("Pod", info.key) !== pod) return;
     const uid = pod.metadata.uid!;
+    const held = this.holdNominated(pod);
     const outcome = this.cycle.run(pod, info, this.rng, this.state);
+    const verdict = outcome.node ? undefined : this.postFilter(pod, outcome);
+    for (const p of held) this.cache.dryRunRemove(p);
     const before = this.queue.get(uid);
     if (outcome.node) {
       this.queue.forget(uid);
@@ -108,7 +153,7 @@ export class Scheduler {
       (before?.attempts ?? 0) + 1,
       filtered.some((f) => ON_PODS.has(f.reason)),
     );
-    const fields = failure(outcome, filtered);
+    const fields = failure(outcome, filtered, verdict!);
     // handleSchedulingFailure: PodScheduled=False, reason Unschedulable, the FitError as message
     // (written to the object as the status patch would; the model's readers take it from there).
     const message = fitErrorMessage(fields);
@@ -133,12 +178,16 @@ export class Scheduler {
 /** Reasons a pod bound elsewhere may lift. */
 const ON_PODS = new Set(["PodAffinity", "PodAntiAffinity", "ExistingPodsAntiAffinity", "TopologySpread"]);
 
-function failure(o: CycleOutcome, filtered: Unschedulable["filtered"]): Unschedulable {
+function failure(
+  o: CycleOutcome,
+  filtered: Unschedulable["filtered"],
+  preemption: PreemptionVerdict,
+): Unschedulable {
   return {
     nodes: o.nodes,
     ...(o.preFilter ? { preFilter: o.preFilter } : {}),
     filtered,
-    preemption: { notHelpful: o.unresolvable, noVictims: o.resolvable },
+    preemption,
     ...(o.volumes && o.volumes.bound.length > 0 ? { volumes: boundVolumeZones(o.volumes) } : {}),
   };
 }
@@ -148,7 +197,7 @@ function failureKey(f: Unschedulable): string {
   const parts = f.filtered.map(
     (c) => `${c.nodes} ${c.reason} ${c.taint ? `${c.taint.key}=${c.taint.value}` : ""}${c.resource ?? ""}`,
   );
-  return `${f.nodes}|${pre}|${parts.sort().join(",")}|${f.preemption.notHelpful}/${f.preemption.noVictims}`;
+  return `${f.nodes}|${pre}|${parts.sort().join(",")}|${JSON.stringify(f.preemption)}`;
 }
 
 type ScheduledBy = Extract<SchedulingEventFields["PodScheduled"], { by: "scheduler" }>;

@@ -104,9 +104,9 @@ export function podSpecJ(spec: PodSpec, forPod: boolean): Record<string, Json | 
   if (forPod) {
     // The ServiceAccount and Priority admission plugins set these on every pod.
     out.serviceAccountName = "default";
-    out.priority = 0;
+    out.priority = spec.priority ?? 0;
     out.enableServiceLinks = true;
-    out.preemptionPolicy = "PreemptLowerPriority";
+    out.preemptionPolicy = spec.preemptionPolicy ?? "PreemptLowerPriority";
   }
   return out;
 }

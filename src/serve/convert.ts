@@ -297,6 +297,9 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
     // storage.k8s.io StorageClasses are not served yet (no resource in discovery).
     case "StorageClass":
       return [];
+    // Nor are scheduling.k8s.io PriorityClasses (the pods carry their priority).
+    case "PriorityClass":
+      return [];
     case "PodDisruptionBudget":
       return [pdbJ(cc, obj)];
     case "EndpointSlice":

@@ -206,6 +206,12 @@ function controllerRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined
       if (e.by === "taint-eviction-controller")
         return taintEviction(ctx, t, e.object, "Marking for deletion", v);
       if (e.by === "replicaset-controller") return replicaSetDelete(ctx, t, ns, e.replicaSet, name);
+      // preemption.go PreemptPod: Eventf(victim, preemptor, Normal, "Preempted", "Preempting", …)
+      if (e.by === "scheduler") {
+        const uid = podRef(ctx, `Pod/${e.preemptor}`)?.uid ?? e.preemptor;
+        const message = `Preempted by pod ${uid} on node ${e.node}`;
+        return scheduler(podRef(ctx, e.object), t, "Normal", "Preempted", message, "Preempting");
+      }
       // `kubectl drain` evicts through the Eviction API, which records no Event.
       return [];
     case "EvictionCancelled":

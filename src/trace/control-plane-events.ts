@@ -49,8 +49,24 @@ export type TaintEvictionCause = {
 export type EvictionCause =
   | TaintEvictionCause
   | { by: "replicaset-controller"; replicaSet: string; replicas: number; active: number }
+  /** kube-scheduler's DefaultPreemption (preemption.go PreemptPod): a victim of a higher-priority pod. */
+  | PreemptionCause
   /** `kubectl drain` through the Eviction API. */
   | ByOperator;
+
+/** A victim of DefaultPreemption: the pod it makes room for, and the priorities compared. */
+export type PreemptionCause = {
+  by: "scheduler";
+  /** `<ns>/<name>` of the pod preempting */
+  preemptor: string;
+  preemptorPriority: number;
+  /** the victim's priority */
+  priority: number;
+  /** victims on the node whose PodDisruptionBudget the preemption violates (NumPDBViolations) */
+  pdbViolations: number;
+  /** victims on the node, this one included */
+  victims: number;
+};
 
 /** Why a pod object leaves the API. */
 export type PodRemovalCause =

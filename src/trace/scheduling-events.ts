@@ -51,6 +51,15 @@ export interface FilterCount {
   resource?: string;
 }
 
+/** What DefaultPreemption found for a pod no node passes (see FailedScheduling). */
+export interface PreemptionVerdict {
+  notHelpful: number;
+  noVictims: number;
+  unfit?: FilterCount[];
+  notEligible?: string;
+  nominated?: { node: string; victims: string[] };
+}
+
 /** Why the scheduling cycle stopped before the filters (a PreFilter plugin's verdict). */
 export type PreFilterFailure =
   /** VolumeBinding: the pod mounts a claim that does not exist */
@@ -96,11 +105,13 @@ export interface SchedulingEventFields {
     /** per reason, the nodes turned down (every node is checked when none passes) */
     filtered: FilterCount[];
     /**
-     * DefaultPreemption's verdict per node: no pod has a lower priority than another in the model
-     * (no PriorityClasses), so preemption never finds victims. Nodes rejected as
-     * UnschedulableAndUnresolvable cannot be helped; the others have no victims.
+     * DefaultPreemption's PostFilter (plugins/default-preemption.ts): per node, preemption cannot help
+     * (the node was UnschedulableAndUnresolvable), finds no lower-priority pod there, or the pod
+     * does not fit even without them (`unfit`, the filters' reasons then); or the pod may not
+     * preempt (`notEligible`, PodEligibleToPreemptOthers's words); or victims were chosen on
+     * `nominated` (then the FitError has no preemption sentence).
      */
-    preemption: { notHelpful: number; noVictims: number };
+    preemption: PreemptionVerdict;
     /** the pod's bound claims and the zone of each one's volume (its node affinity), if it has one */
     volumes?: { claim: string; zone?: string }[];
   };

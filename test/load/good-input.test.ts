@@ -492,6 +492,12 @@ spec:
           livenessProbe: {grpc: {port: 9090}, timeoutSeconds: 3, terminationGracePeriodSeconds: 10}
           readinessProbe: {tcpSocket: {port: 8080}, successThreshold: 2, initialDelaySeconds: 0}
           lifecycle: {preStop: {sleep: {seconds: 5}}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+description: the shop's front end
 `,
     });
     const d = s.manifests[0]!.object as Deployment;

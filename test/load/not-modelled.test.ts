@@ -28,7 +28,6 @@ describe("not modelled", () => {
   it.each([
     ["DeploymentSpec.minReadySeconds", deployment("  minReadySeconds: 10\n"), "m.yaml:5"],
     ["DeploymentSpec.strategy", deployment("  strategy: {type: Recreate}\n"), "m.yaml:5"],
-    ["PodSpec.priorityClassName", deployment("", "      priorityClassName: high\n"), "m.yaml:9"],
     ["PodSpec.schedulerName", deployment("", "      schedulerName: my-scheduler\n"), "m.yaml:9"],
     // Init containers and sidecars run (test/kubelet/init-containers.test.ts), and an app container's
     // own restart rules from 1.35 (container-restart-rules.test.ts); an init container's do not.
@@ -56,7 +55,6 @@ describe("not modelled", () => {
       ),
       "m.yaml:9",
     ],
-    ["PodSpec.priorityClassName", deployment("", "      priorityClassName: high\n"), "m.yaml:9"],
     [
       "ServiceSpec.sessionAffinity",
       "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, sessionAffinity: ClientIP}\n",

@@ -22,6 +22,7 @@ import { type Meta, objectMeta } from "./meta.ts";
 import { type NotModelled, noteNotModelled } from "./not-modelled.ts";
 import { pod } from "./pod-spec.ts";
 import { podDisruptionBudget } from "./policy.ts";
+import { priorityClass } from "./priority.ts";
 import { objectKey, type Reference, referencesOf } from "./references.ts";
 import { service } from "./service.ts";
 import { persistentVolume, persistentVolumeClaim, storageClass } from "./storage.ts";
@@ -38,6 +39,7 @@ const API_VERSION: Record<ManifestKind, string> = {
   PodDisruptionBudget: "policy/v1",
   PersistentVolume: "v1",
   StorageClass: "storage.k8s.io/v1",
+  PriorityClass: "scheduling.k8s.io/v1",
 };
 
 export interface Collected {
@@ -121,10 +123,11 @@ export function collectObjects(src: SourceDoc, path: Path, input: unknown, out: 
       `no matches for kind "${kind}" in version "${apiVersion}" (use apiVersion: ${expected})`,
     );
   }
-  // A StorageClass's fields sit beside metadata; its converter checks them.
-  if (modelled !== "StorageClass") knownFields(src, path, value, F.OBJECT_FIELDS, kind);
+  // A StorageClass's and a PriorityClass's fields sit beside metadata; their converters check them.
+  if (modelled !== "StorageClass" && modelled !== "PriorityClass")
+    knownFields(src, path, value, F.OBJECT_FIELDS, kind);
   const object = convert(src, path, modelled, value);
-  // Cluster-scoped objects (PersistentVolume, StorageClass) have no namespace.
+  // Cluster-scoped objects (PersistentVolume, StorageClass, PriorityClass) have no namespace.
   const key = object.metadata.namespace
     ? `${object.metadata.namespace}/${object.metadata.name}`
     : object.metadata.name;
@@ -160,6 +163,7 @@ const CONVERT: Record<ManifestKind, (src: SourceDoc, path: Path, metadata: Meta,
   PodDisruptionBudget: podDisruptionBudget,
   PersistentVolume: persistentVolume,
   StorageClass: storageClass,
+  PriorityClass: priorityClass,
 };
 
 function convert(src: SourceDoc, path: Path, kind: ManifestKind, o: Obj): KubeObject {

@@ -42,10 +42,6 @@ const RULES: Record<string, Record<string, When>> = {
   PodSpec: {
     activeDeadlineSeconds: present,
     overhead: nonEmpty,
-    // The API server writes both on every pod (Priority admission): only a priority of its own counts.
-    preemptionPolicy: not("PreemptLowerPriority"),
-    priority: notZero,
-    priorityClassName: present,
     resourceClaims: nonEmpty,
     resources: nonEmpty,
     runtimeClassName: present,

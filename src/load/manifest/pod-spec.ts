@@ -30,6 +30,7 @@ import { container } from "./container.ts";
 import * as F from "./fields.ts";
 import { check, dnsLabel, type Meta, optLabelMap } from "./meta.ts";
 import { isLabelKey, isLabelValue } from "./names.ts";
+import { podSpecPriority } from "./priority.ts";
 import { labelSelector } from "./selector.ts";
 
 export function pod(src: SourceDoc, path: Path, metadata: Meta, o: Obj): Pod {
@@ -115,6 +116,7 @@ export function podSpec(src: SourceDoc, path: Path, v: unknown): PodSpec {
   if (hostname !== undefined) spec.hostname = hostname;
   const subdomain = optStr(src, [...path, "subdomain"], o.subdomain);
   if (subdomain !== undefined) spec.subdomain = subdomain;
+  podSpecPriority(src, path, o, spec);
   return spec;
 }
 

@@ -3,6 +3,7 @@
 // of the file has its own parser beside this one (nodes, manifests, settings, behaviour, timeline,
 // traffic).
 
+import { minor, SEPARATE_TAINT_EVICTION_CONTROLLER_SINCE_MINOR } from "../../kubernetes/defaults.ts";
 import {
   type ControlPlaneOverrides,
   type KubernetesVersion,
@@ -29,6 +30,7 @@ import {
 } from "./manifests.ts";
 import { parseNetwork } from "./network.ts";
 import { parseNodes } from "./nodes.ts";
+import { checkPriorityClasses } from "./priority.ts";
 import { parseProfileEntry } from "./profile-file.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
@@ -104,6 +106,7 @@ export function parseScenarioWith(
   checkSleepActions(collected, kubernetesVersion);
   noteSidecarGate(collected, kubernetesVersion);
   noteContainerRestartRules(collected, kubernetesVersion);
+  checkPriorityClasses(collected, cluster !== undefined);
 
   const controlPlane = overrides(
     src,
@@ -111,6 +114,16 @@ export function parseScenarioWith(
     root.controlPlane,
     CONTROL_PLANE_FIELDS,
   ) as ControlPlaneOverrides;
+  if (
+    controlPlane.taintEvictionController === false &&
+    minor(kubernetesVersion) < SEPARATE_TAINT_EVICTION_CONTROLLER_SINCE_MINOR
+  )
+    fail(
+      src,
+      ["controlPlane", "taintEvictionController"],
+      "invalid-value",
+      `Kubernetes ${kubernetesVersion} has no taint-eviction-controller to disable: taint-based eviction runs inside the node lifecycle controller until 1.29 (KEP-3902, SeparateTaintEvictionController)`,
+    );
   const kubelet = parseKubelet(src, root.kubelet, kubernetesVersion);
   const behaviour = parseBehaviour(src, root.behaviour, collected);
   const timeline = parseTimeline(src, root.timeline, nodes, collected, totalDuration);

@@ -27,6 +27,7 @@ export const CONTROL_PLANE_FIELDS: Record<keyof ControlPlaneOverrides, FieldKind
   defaultUnreachableTolerationSeconds: "int",
   disableForceDetachOnTimeout: "boolean",
   terminatedPodGCThreshold: "int",
+  taintEvictionController: "boolean",
 };
 
 const KUBELET_FIELDS: Record<

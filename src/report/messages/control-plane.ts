@@ -52,6 +52,15 @@ function evictionProse(e: EventOf<"PodEvicted"> | EventOf<"PodDeleted">, cause: 
         message: `ReplicaSet ${cause.replicaSet} deletes ${pod}`,
         why: `it has ${cause.active} active pods and wants ${cause.replicas}`,
       };
+    case "scheduler":
+      return {
+        message: `kube-scheduler preempts ${pod} on ${e.node ?? ""} for ${cause.preemptor}: event Preempted, condition DisruptionTarget=True (PreemptionByScheduler: "default-scheduler: preempting to accommodate a higher priority pod")`,
+        why:
+          `${cause.preemptor} (priority ${cause.preemptorPriority}) fits on no node; DefaultPreemption found that removing pods of lower priority from ${e.node ?? ""} makes room and chose it among the candidates ` +
+          `(fewest PodDisruptionBudget violations, then the lowest highest victim priority, the smallest sum, the fewest victims); ${pod} (priority ${cause.priority}) is one of ${cause.victims} victim${cause.victims === 1 ? "" : "s"} that could not be reprieved` +
+          (cause.pdbViolations > 0 ? `, ${cause.pdbViolations} of them against a PodDisruptionBudget` : "") +
+          ". It is deleted gracefully; the preemptor is nominated to the node and scheduled once the victims are gone",
+      };
     case "operator":
       return {
         message: `evicting pod ${nsName(e.object)}`,

@@ -17,26 +17,13 @@ import type { Cluster } from "../../cluster/context.ts";
 import { SCORE_DEFAULT_MAX_PODS } from "../../kubernetes/defaults.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
-import type { PodRequest } from "../../kubernetes/pod-resources.ts";
-import type { HostPort, UsedPorts } from "../plugins/node-ports.ts";
+import type { UsedPorts } from "../plugins/node-ports.ts";
+import { addPorts, addScalar, type Counted, countedFrom } from "./cache-usage.ts";
 import { podInfo } from "./pod-info.ts";
 import { memoryLeft, Room } from "./room.ts";
 import { type Counts, ZoneBlocks, type ZoneView } from "./zone-blocks.ts";
 
-/** What a counted pod adds to its node's row. */
-export interface Counted {
-  row: number;
-  terminating: boolean;
-  cpuMilli: number;
-  memory: number;
-  /** ephemeral-storage and the scalar resources it requests (most pods: none) */
-  scalar: PodRequest["scalar"];
-  /** the host ports its containers use (most pods: none) */
-  hostPorts: readonly HostPort[];
-  owner: string | undefined;
-  /** the pod has required anti-affinity terms (the symmetric check reads them) */
-  antiAffinity: boolean;
-}
+export type { Counted } from "./cache-usage.ts";
 
 export class SchedulerCache implements ZoneView {
   private readonly rowByName = new Map<string, number>();
@@ -319,18 +306,27 @@ export class SchedulerCache implements ZoneView {
     if (!counts) return;
     // A pod's spec does not change, nor its owner (no model rewrites a pod's ownerReferences): its
     // requests, owner and terms are those worked out once.
-    const info = podInfo(pod);
-    const c: Counted = {
-      row: this.rowOf(node!),
-      terminating,
-      cpuMilli: info.cpuMilli,
-      memory: info.memory,
-      scalar: info.scalar,
-      hostPorts: info.hostPorts,
-      owner: info.owner,
-      antiAffinity: info.requiredAntiAffinity.length > 0,
-    };
-    this.count(pod, c);
+    this.count(pod, countedFrom(podInfo(pod), this.rowOf(node!), terminating));
+  }
+
+  /**
+   * DefaultPreemption's dry run on a node (NodeInfo.RemovePod / AddPodInfo on its snapshot): a counted
+   * pod taken off its row, and put back as it was. Nothing else runs in between (one call, no event).
+   */
+  dryRunRemove(pod: Pod): Counted | undefined {
+    const c = this.counted.get(pod);
+    if (c) this.uncount(pod, c);
+    return c;
+  }
+
+  dryRunAdd(pod: Pod, c: Counted): void {
+    if (!this.counted.has(pod)) this.count(pod, c);
+  }
+
+  /** A pod not bound, counted on a row for one cycle (a nominated pod, addNominatedPods). */
+  assumeOn(pod: Pod, row: number): void {
+    // requests and ports only: no owner (the spreading counts) and no terms until it is bound
+    this.count(pod, { ...countedFrom(podInfo(pod), row, false), owner: undefined, antiAffinity: false });
   }
 
   private count(pod: Pod, c: Counted): void {
@@ -340,8 +336,8 @@ export class SchedulerCache implements ZoneView {
     this.memory[c.row]! += c.memory;
     this.freePods[c.row]! -= 1;
     this.freeCpuMilli[c.row]! -= c.cpuMilli;
-    if (c.scalar.length > 0) this.addScalar(c.row, c.scalar, 1);
-    if (c.hostPorts.length > 0) this.addPorts(c.row, c.hostPorts, 1);
+    if (c.scalar.length > 0) addScalar(this.requestedScalar, c.row, c.scalar, 1);
+    if (c.hostPorts.length > 0) addPorts(this.usedPorts, c.row, c.hostPorts, 1);
     this.roomOf(c.row);
     if (c.antiAffinity) this.withRequiredAntiAffinity.add(pod);
     if (c.owner === undefined || c.terminating) return;
@@ -358,32 +354,6 @@ export class SchedulerCache implements ZoneView {
     this.zoneBlocks.add(c.owner, c.row, 1);
   }
 
-  private addScalar(row: number, scalar: Counted["scalar"], sign: 1 | -1): void {
-    let m = this.requestedScalar[row];
-    if (!m) {
-      m = new Map();
-      this.requestedScalar[row] = m;
-    }
-    for (const [name, v] of scalar) m.set(name, (m.get(name) ?? 0) + sign * v);
-  }
-
-  /** NodeInfo's updateUsedPorts: counted per pod, so that a pod removed frees only its own use. */
-  private addPorts(row: number, ports: readonly HostPort[], sign: 1 | -1): void {
-    let used = this.usedPorts[row];
-    if (!used) {
-      used = new Map();
-      this.usedPorts[row] = used;
-    }
-    for (const p of ports) {
-      let ips = used.get(p.key);
-      if (!ips) {
-        ips = new Map();
-        used.set(p.key, ips);
-      }
-      ips.set(p.ip, (ips.get(p.ip) ?? 0) + sign);
-    }
-  }
-
   private uncount(pod: Pod, c: Counted): void {
     this.counted.delete(pod);
     this.podCount[c.row]! -= 1;
@@ -391,8 +361,8 @@ export class SchedulerCache implements ZoneView {
     this.memory[c.row]! -= c.memory;
     this.freePods[c.row]! += 1;
     this.freeCpuMilli[c.row]! += c.cpuMilli;
-    if (c.scalar.length > 0) this.addScalar(c.row, c.scalar, -1);
-    if (c.hostPorts.length > 0) this.addPorts(c.row, c.hostPorts, -1);
+    if (c.scalar.length > 0) addScalar(this.requestedScalar, c.row, c.scalar, -1);
+    if (c.hostPorts.length > 0) addPorts(this.usedPorts, c.row, c.hostPorts, -1);
     this.roomOf(c.row);
     this.withRequiredAntiAffinity.delete(pod);
     if (c.owner === undefined || c.terminating) return;

@@ -82,6 +82,10 @@ export interface CycleOutcome {
 
 export class SchedulingCycle {
   readonly reasons = new FilterReasons();
+  /** where `filter` counts its reasons: `reasons`, or DefaultPreemption's during its dry run */
+  private out = this.reasons;
+  /** positions in this cycle's node list of the nodes turned down as Unschedulable (preemption's potential nodes) */
+  readonly resolvableAt: number[] = [];
   private readonly scorer: Scorer;
   private readonly taintToleration: TaintToleration;
   /** the rows of the nodes that passed, and their positions in the node list */
@@ -115,6 +119,7 @@ export class SchedulingCycle {
     this.info = info;
     this.unresolvable = 0;
     this.resolvable = 0;
+    this.resolvableAt.length = 0;
     const want = numFeasibleNodesToFind(n);
     const outcome: CycleOutcome = { nodes: n, checked: 0, feasible: 0, want, unresolvable: 0, resolvable: 0 };
     // PreFilter
@@ -132,6 +137,15 @@ export class SchedulingCycle {
     if (this.feasibleRows.length < want) {
       this.feasibleRows = new Int32Array(want);
       this.feasibleAt = new Int32Array(want);
+    }
+    // evaluateNominatedNode (schedule_one.go findNodesThatFitPod): a pod nominated by a preemption
+    // tries its node first; if it passes there, that is the one node found (nothing to score).
+    const nominated = this.nominatedPasses(pod, nodes, rows);
+    if (nominated !== undefined) {
+      outcome.node = nodes[nominated]!;
+      outcome.checked = 1;
+      outcome.feasible = 1;
+      return outcome;
     }
     const start = state.nextStartNodeIndex;
     this.tookAll = false;
@@ -156,6 +170,17 @@ export class SchedulingCycle {
     );
     outcome.node = nodes[this.feasibleAt[chosen]!]!;
     return outcome;
+  }
+
+  /** The position of the pod's nominated node when it passes the filters there. */
+  private nominatedPasses(pod: Pod, nodes: readonly Node[], rows: Int32Array): number | undefined {
+    const name = pod.status.nominatedNodeName;
+    if (!name) return undefined;
+    const at = nodes.findIndex((n) => n.metadata.name === name);
+    if (at < 0) return undefined;
+    if (this.filter(rows[at]!, nodes[at]!) === PASS) return at;
+    this.reasons.reset();
+    return undefined;
   }
 
   private preFiltered(outcome: CycleOutcome, failure: PreFilterFailure): CycleOutcome {
@@ -296,14 +321,32 @@ export class SchedulingCycle {
     const verdict = this.filter(row, this.nodes[at]!);
     if (verdict === PASS) return true;
     if (verdict === UNRESOLVABLE) this.unresolvable++;
-    else this.resolvable++;
+    else {
+      this.resolvable++;
+      this.resolvableAt.push(at);
+    }
     return false;
+  }
+
+  /**
+   * The filters again for this cycle's pod on one node of its node list, with the reasons counted in
+   * `out`: DefaultPreemption's dry run (RunFilterPluginsWithNominatedPods on the node with its victims
+   * removed). The PreFilter state is this cycle's: spreading and pod affinity still count the
+   * victims (RunPreFilterExtensionRemovePod is not modelled; preemption for them is rarely asked).
+   */
+  refilter(at: number, out: FilterReasons): FilterCode {
+    this.out = out;
+    try {
+      return this.filter(this.cache.nodeRows().rows[at]!, this.nodes[at]!);
+    } finally {
+      this.out = this.reasons;
+    }
   }
 
   /** The filter plugins on one node, in order (RunFilterPlugins); the first to refuse it gives the reasons. */
   private filter(row: number, node: Node): FilterCode {
     const info = this.info;
-    const reasons = this.reasons;
+    const reasons = this.out;
     let code = nodeUnschedulableFilter(this.cache, row, info, reasons);
     if (code !== PASS) return code;
     code = this.taintToleration.filter(row, reasons);

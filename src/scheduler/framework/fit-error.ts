@@ -6,6 +6,7 @@
 import type {
   FilterCount,
   FilterReason,
+  PreemptionVerdict,
   PreFilterFailure,
   SchedulingEventFields,
 } from "../../trace/scheduling-events.ts";
@@ -80,9 +81,21 @@ export function fitErrorMessage(
   const reasons = e.preFilter
     ? preFilterText(e.preFilter)
     : histogram(e.filtered.map((f) => [reasonText(f), f.nodes] as const));
-  const preemption = histogram([
-    ["Preemption is not helpful for scheduling", e.preemption.notHelpful],
-    ["No preemption victims found for incoming pod", e.preemption.noVictims],
+  return `${head} ${reasons}.${preemptionSentence(head, e.preemption)}`;
+}
+
+/**
+ * DefaultPreemption's status message after the FitError (PostFilter prefixes "preemption: "): none
+ * when it nominated a node (Success), PodEligibleToPreemptOthers's reason, or the FitError of its dry
+ * run, where the nodes it did not try are "Preemption is not helpful for scheduling".
+ */
+function preemptionSentence(head: string, p: PreemptionVerdict): string {
+  if (p.nominated) return "";
+  if (p.notEligible) return ` preemption: ${p.notEligible}`;
+  const counts = histogram([
+    ["Preemption is not helpful for scheduling", p.notHelpful],
+    ["No preemption victims found for incoming pod", p.noVictims],
+    ...(p.unfit ?? []).map((f) => [reasonText(f), f.nodes] as const),
   ]);
-  return `${head} ${reasons}. preemption: ${head} ${preemption}.`;
+  return ` preemption: ${head} ${counts}.`;
 }

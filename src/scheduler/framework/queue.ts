@@ -2,11 +2,14 @@
 // it: a pod that failed to schedule waits (the unschedulable pods), and a cluster event that may
 // make it schedulable moves it back (moveAllToActiveOrBackoffQueue), to be tried once its backoff
 // since its last attempt has run out: podInitialBackoffSeconds doubling per attempt to
-// podMaxBackoffSeconds (kubernetes/scheduler-defaults.ts).
+// podMaxBackoffSeconds (kubernetes/scheduler-defaults.ts). The pods whose backoff ends at the same
+// instant leave the queue in the QueueSort plugin's order (plugins/queue-sort.ts PrioritySort:
+// higher priority first, then the earlier timestamp). A pod just created is tried at once.
 
 import type { Engine, Timer } from "../../engine/engine.ts";
 import { POD_INITIAL_BACKOFF_SECONDS, POD_MAX_BACKOFF_SECONDS } from "../../kubernetes/defaults.ts";
 import type { Pod } from "../../kubernetes/objects.ts";
+import { prioritySort } from "../plugins/queue-sort.ts";
 
 export interface Waiting {
   pod: Pod;
@@ -51,10 +54,29 @@ export class SchedulingQueue {
     for (const w of this.waiting.values()) {
       if ((w.timer && !w.timer.cancelled) || !which(w)) continue;
       const backoff = Math.min(POD_INITIAL_BACKOFF_SECONDS * 2 ** (w.attempts - 1), POD_MAX_BACKOFF_SECONDS);
-      w.timer = this.engine.at(Math.max(now, w.lastAttempt + backoff), () => {
-        w.timer = undefined;
-        this.schedule(w.pod);
-      });
+      w.timer = this.engine.at(Math.max(now, w.lastAttempt + backoff), () => this.pop(w));
     }
+  }
+
+  /**
+   * `first`'s backoff ran out: it and every other pod due at this instant are popped, in the
+   * QueueSort order, each tried in turn.
+   */
+  private pop(first: Waiting): void {
+    const now = this.engine.now;
+    const due = [first];
+    for (const w of this.waiting.values())
+      if (w !== first && w.timer && !w.timer.cancelled && w.timer.at === now) due.push(w);
+    first.timer = undefined;
+    if (due.length === 1) {
+      this.schedule(first.pod);
+      return;
+    }
+    due.sort(prioritySort);
+    for (const w of due) {
+      this.engine.cancel(w.timer);
+      w.timer = undefined;
+    }
+    for (const w of due) if (this.waiting.get(w.pod.metadata.uid!) === w) this.schedule(w.pod);
   }
 }
