@@ -73,6 +73,26 @@ export function parseScenario(text: string, file: string, readManifest: ReadMani
   return scenario;
 }
 
+/** The `controlPlane` section: kube-controller-manager's flags, each checked against the version. */
+function parseControlPlane(
+  src: SourceDoc,
+  v: unknown,
+  kubernetesVersion: KubernetesVersion,
+): ControlPlaneOverrides {
+  const controlPlane = overrides(src, ["controlPlane"], v, CONTROL_PLANE_FIELDS) as ControlPlaneOverrides;
+  if (
+    controlPlane.taintEvictionController === false &&
+    minor(kubernetesVersion) < SEPARATE_TAINT_EVICTION_CONTROLLER_SINCE_MINOR
+  )
+    fail(
+      src,
+      ["controlPlane", "taintEvictionController"],
+      "invalid-value",
+      `Kubernetes ${kubernetesVersion} has no taint-eviction-controller to disable: taint-based eviction runs inside the node lifecycle controller until 1.29 (KEP-3902, SeparateTaintEvictionController)`,
+    );
+  return controlPlane;
+}
+
 /** parseScenario's work, with each parsed document passed through `transform` (patches) first. */
 export function parseScenarioWith(
   text: string,
@@ -108,22 +128,7 @@ export function parseScenarioWith(
   noteContainerRestartRules(collected, kubernetesVersion);
   checkPriorityClasses(collected, cluster !== undefined);
 
-  const controlPlane = overrides(
-    src,
-    ["controlPlane"],
-    root.controlPlane,
-    CONTROL_PLANE_FIELDS,
-  ) as ControlPlaneOverrides;
-  if (
-    controlPlane.taintEvictionController === false &&
-    minor(kubernetesVersion) < SEPARATE_TAINT_EVICTION_CONTROLLER_SINCE_MINOR
-  )
-    fail(
-      src,
-      ["controlPlane", "taintEvictionController"],
-      "invalid-value",
-      `Kubernetes ${kubernetesVersion} has no taint-eviction-controller to disable: taint-based eviction runs inside the node lifecycle controller until 1.29 (KEP-3902, SeparateTaintEvictionController)`,
-    );
+  const controlPlane = parseControlPlane(src, root.controlPlane, kubernetesVersion);
   const kubelet = parseKubelet(src, root.kubelet, kubernetesVersion);
   const behaviour = parseBehaviour(src, root.behaviour, collected);
   const timeline = parseTimeline(src, root.timeline, nodes, collected, totalDuration);
