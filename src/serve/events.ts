@@ -10,6 +10,7 @@ import { proseOf } from "../report/messages/index.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { ObjectReferenceJ } from "./api-types.ts";
 import { uuidOf } from "./convert-meta.ts";
+import { cap, containerRef, nodeRef, podRef } from "./event-refs.ts";
 
 /** One recording of an event by a component, before merging. */
 export interface Recorded {
@@ -22,42 +23,6 @@ export interface Recorded {
   source?: { component: string; host?: string };
   /** events.k8s.io/v1 recorder (client-go tools/events), used by kube-scheduler */
   reporting?: { controller: string; action: string };
-}
-
-function cap(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-function podRef(ctx: Context, object: string, withUid = true): ObjectReferenceJ | undefined {
-  const [, namespace, name] = object.split("/") as [string, string, string];
-  const pod = ctx.store.get("Pod", `${namespace}/${name}`);
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    namespace,
-    name,
-    ...(withUid && pod?.metadata.uid ? { uid: uuidOf(pod.metadata.uid) } : {}),
-  };
-}
-
-function containerRef(ctx: Context, object: string, container: string): ObjectReferenceJ | undefined {
-  const ref = podRef(ctx, object);
-  const pod = ctx.store.get("Pod", object.slice("Pod/".length));
-  const i = pod?.spec.containers.findIndex((c) => c.name === container) ?? -1;
-  // kubecontainer.GenerateContainerRef: the field path of the container in the spec.
-  return (
-    ref && {
-      ...ref,
-      fieldPath: i >= 0 ? `spec.containers{${container}}` : `spec.initContainers{${container}}`,
-    }
-  );
-}
-
-/** The node lifecycle controller names the Node with its UID; the kubelet with the node's name as UID (kubelet.go nodeRef). */
-function nodeRef(ctx: Context, name: string, by: "controller" | "kubelet"): ObjectReferenceJ {
-  const node = ctx.store.get("Node", name);
-  const uid = by === "kubelet" ? name : node?.metadata.uid ? uuidOf(node.metadata.uid) : name;
-  return { apiVersion: "v1", kind: "Node", name, uid };
 }
 
 /** The Created/Started messages: PR #73892 (1.15) "Created container X"; PR #130471 (≈1.33) "Created container: X"; PR #134043 (1.35) no name. */

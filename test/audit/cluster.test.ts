@@ -142,8 +142,8 @@ describe("faultline audit --cluster shop-dump.yaml", () => {
     expect(dump.code).toBe(1);
   });
 
-  it("prints what the README shows", () => {
-    const block = readmeBlock(/\$ npx faultline audit --cluster [^\n]*\n([\s\S]*?)\n *```/);
+  it("prints what docs/audit.md shows", () => {
+    const block = readmeBlock(/\$ npx faultline audit --cluster [^\n]*\n([\s\S]*?)\n *```/, "docs/audit.md");
     expect(unprinted(block, formatAudit(dump.result))).toEqual([]);
   });
 
@@ -165,6 +165,12 @@ describe("faultline audit --cluster shop-dump.yaml", () => {
   });
 });
 
+/** A duration as the audit prints it: 5m54s, 41s, 0s. */
+const DURATION = /\b(?:(\d+)m)?(\d+)s\b/g;
+function secondsIn(text: string): number[] {
+  return [...text.matchAll(DURATION)].map((m) => Number(m[1] ?? 0) * 60 + Number(m[2]));
+}
+
 describe("a fix on a dump's workload", () => {
   it("is measured as on its manifests, as if rolled out before the dump: examples/audit/ dumped at t=0 gives the same findings", async () => {
     const files = readManifestEntry(".", "examples/audit/")!;
@@ -178,7 +184,18 @@ describe("a fix on a dump's workload", () => {
     // FL001's replicas reach the ReplicaSet that runs the pod, FL006's probe its pods: no second
     // ReplicaSet, no rollout measured in place of the fix.
     expect(what(dumped).map(([rule]) => rule)).toEqual(["FL001", "FL003", "FL004", "FL006"]);
-    expect(what(dumped)).toEqual(what(manifests));
+    // The same words, each figure within one readiness period (search's 10s) of the manifests' own:
+    // a young probe worker's first probe waits out a random part of its period (prober/worker.go run),
+    // drawn in another order in the dump's run than in the manifests', so the phase of the stalled
+    // pod's readiness checks, and with it when it is marked not ready, may differ by up to a period.
+    const words = (x: unknown) => JSON.stringify(x).replace(DURATION, "D");
+    expect(words(what(dumped))).toEqual(words(what(manifests)));
+    const a = secondsIn(JSON.stringify(what(dumped)));
+    const b = secondsIn(JSON.stringify(what(manifests)));
+    expect(a.length).toBe(b.length);
+    a.forEach((x, i) =>
+      expect(Math.abs(x - b[i]!), `figure ${i}: ${x}s vs ${b[i]}s`).toBeLessThanOrEqual(10),
+    );
     expect(dumped.result.findings.every((f) => f.location.file === file)).toBe(true);
   }, 300_000);
 });

@@ -43,10 +43,10 @@ export function measured(result: AuditResult, f: Finding) {
       );
 }
 
-/** The README's example output that `pattern`'s first group captures, its list indentation removed. */
-export function readmeBlock(pattern: RegExp): string {
-  const block = pattern.exec(readFileSync("README.md", "utf8"))?.[1];
-  if (block === undefined) throw new Error(`README.md has no block matching ${pattern}`);
+/** The docs' example output that `pattern`'s first group captures (in the README, or the page named), its list indentation removed. */
+export function readmeBlock(pattern: RegExp, page = "README.md"): string {
+  const block = pattern.exec(readFileSync(page, "utf8"))?.[1];
+  if (block === undefined) throw new Error(`${page} has no block matching ${pattern}`);
   const indent = /^ */.exec(block)![0].length;
   return block
     .split("\n")

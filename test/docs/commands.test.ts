@@ -70,11 +70,12 @@ function shownCommands(page: string): Shown[] {
 function notRun(args: string): string | undefined {
   if (/\|/.test(args)) return "fed by another tool";
   if (/&\s*(#.*)?$/.test(args)) return "left in the background";
+  if (/^record\b/.test(args.trim())) return "watches a live cluster (kind, k3d, a managed one, or a serve)";
   const tokens = args.replace(/#.*$/, "").trim().split(/\s+/);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    const written = ["--report", "--kubeconfig-out"].includes(tokens[i - 1] ?? "");
-    if (!written && (t === "FILE" || (/\.(ya?ml|json)$/.test(t) && !existsSync(t))))
+    const written = ["--report", "--kubeconfig-out", "-o"].includes(tokens[i - 1] ?? "");
+    if (!written && (t === "FILE" || (/\.(ya?ml|json|jsonl)$/.test(t) && !existsSync(t))))
       return `placeholder ${t}`;
   }
   return undefined;
@@ -85,7 +86,7 @@ function runnable(args: string): string {
     .replace(/#.*$/, "")
     .trim()
     .replace(
-      /(--report|--kubeconfig-out) (\S+)/g,
+      /(--report|--kubeconfig-out|-o) (\S+)/g,
       (_m, flag: string, file: string) => `${flag} ${join(out, basename(file))}`,
     );
 }
