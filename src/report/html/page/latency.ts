@@ -90,7 +90,9 @@ function latencyChart(r: ReportView, box: HTMLElement, s: LatencySeries): void {
       (k): uPlot.Series => ({
         label: k,
         stroke: LATENCY_COLOURS[k],
-        width: k === "max" ? 1 : 2,
+        // max dashed and in its own hue: where it equals p99 the two stay told apart.
+        width: k === "max" ? 1.5 : 2,
+        ...(k === "max" ? { dash: [6, 3] } : {}),
         paths: stepped,
         value: (_u, _v, _s, idx) => (idx == null ? "–" : `${ms(source[k][idx])} ms`),
       }),
