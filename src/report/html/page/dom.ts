@@ -19,7 +19,7 @@ export const PHASE_COLOURS = ["#cbd5e1", "#fbbf24", "#4ade80", "#f87171"];
 export const LATENCY_COLOURS = {
   p50: "#0369a1",
   p99: "#c2410c",
-  max: "#be185d",
+  max: "#7e22ce",
   timeout: "#111827",
   slo: "#4b5563",
   window: "rgba(220, 38, 38, 0.1)",
