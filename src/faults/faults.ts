@@ -20,6 +20,8 @@ export class UnsupportedFault extends Error {}
 export interface Machine {
   powerOff(): void;
   powerOn(): void;
+  /** The instance is deleted: the machine stops as at power-off, and the cloud no longer finds it. */
+  terminate(): void;
   partition(): void;
   heal(): void;
   kubeletStop(): void;
@@ -43,6 +45,7 @@ export interface PodProcess {
 /** The lanes each node action speaks to (Note events), before the control plane notices anything. */
 const NOTES: Partial<Record<FaultAction, Lane[]>> = {
   "power-off": ["kubelet", "app", "network"],
+  "vm-terminated": ["kubelet", "app", "network"],
   "network-partition": ["kubelet", "app"],
   "kubelet-stop": ["kubelet", "app"],
   "runtime-down": ["kubelet", "app"],
@@ -86,10 +89,12 @@ export class Faults {
       });
     switch (step.do) {
       case "power-off":
+      case "vm-terminated":
       case "network-partition":
       case "kubelet-stop":
         inject();
         if (step.do === "power-off") machine?.powerOff();
+        else if (step.do === "vm-terminated") machine?.terminate();
         else if (step.do === "network-partition") machine?.partition();
         else machine?.kubeletStop();
         for (const lane of NOTES[step.do] ?? [])

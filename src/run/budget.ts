@@ -78,6 +78,7 @@ const MIN_EXIT_INTERVAL = 1e-6;
 
 const NODE_FAULTS = new Set([
   "power-off",
+  "vm-terminated",
   "network-partition",
   "kubelet-stop",
   "runtime-down",
@@ -86,7 +87,7 @@ const NODE_FAULTS = new Set([
 ]);
 
 /** The faults after which the node goes silent: its pods leave through the rate-limited NoExecute taint. */
-const TAINTED_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop"]);
+const TAINTED_FAULTS = new Set(["power-off", "vm-terminated", "network-partition", "kubelet-stop"]);
 
 export function estimateWork(scenario: Scenario): WorkEstimate {
   const profile = PROFILES[scenario.profile ?? "stock"];

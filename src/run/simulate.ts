@@ -5,6 +5,10 @@
 import type { Context, RunningCopy } from "../cluster/context.ts";
 import { Store } from "../cluster/store.ts";
 import { AttachDetachController } from "../controllers/attach-detach-controller.ts";
+import {
+  CloudNodeLifecycleController,
+  type InstanceState,
+} from "../controllers/cloud-node-lifecycle-controller.ts";
 import { DaemonSetController } from "../controllers/daemonset-controller.ts";
 import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
 import { NodeLifecycleController } from "../controllers/node-lifecycle-controller.ts";
@@ -155,6 +159,14 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     version: scenario.kubernetesVersion,
   });
   new PersistentVolumeController(ctx);
+  // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
+  const instances = new Map<string, InstanceState>();
+  // cloud-controller-manager runs only where the profile is a cloud's (a platform profile); upstream has none.
+  if (profile.cloud)
+    new CloudNodeLifecycleController(ctx, {
+      nodeMonitorPeriod: profile.cloud.nodeMonitorPeriod,
+      instance: (node) => instances.get(node) ?? "running",
+    });
 
   const createManifests = () => {
     for (const m of scenario.manifests) {
@@ -186,7 +198,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   for (const [name, k] of kubelets)
     machines.set(
       name,
-      timelineMachine(k, () => {
+      timelineMachine(k, instances, () => {
         cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
       }),
     );
@@ -235,15 +247,31 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   };
 }
 
-/** A kubelet as the timeline acts on it, telling `moved` after each step. */
-function timelineMachine(k: Kubelet, moved: () => void): Machine {
+/**
+ * A kubelet as the timeline acts on it, telling `moved` after each step; `instances` is the cloud's
+ * view of its machine (a stopped instance is "shutdown"; a terminated one is never found again).
+ */
+function timelineMachine(k: Kubelet, instances: Map<string, InstanceState>, moved: () => void): Machine {
   const step = (fn: () => void) => () => {
     fn();
     moved();
   };
+  const terminated = () => instances.get(k.name) === "not-found";
   return {
-    powerOff: step(() => k.powerOff()),
-    powerOn: step(() => k.powerOn()),
+    powerOff: step(() => {
+      k.powerOff();
+      if (!terminated()) instances.set(k.name, "shutdown");
+    }),
+    // A deleted instance cannot be started again.
+    powerOn: step(() => {
+      if (terminated()) return;
+      instances.set(k.name, "running");
+      k.powerOn();
+    }),
+    terminate: step(() => {
+      k.powerOff();
+      instances.set(k.name, "not-found");
+    }),
     partition: step(() => k.partition()),
     heal: step(() => k.heal()),
     kubeletStop: step(() => k.kubeletStop()),

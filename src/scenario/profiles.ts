@@ -17,6 +17,16 @@ export interface Profile {
   controlPlane: ControlPlaneOverrides;
   kubelet: KubeletOverrides;
   network: NetworkSettings;
+  /**
+   * The cloud controller manager a managed platform runs (k8s.io/cloud-provider): absent on upstream
+   * Kubernetes without a cloud provider (stock), where nothing deletes the Node of a deleted VM.
+   */
+  cloud?: CloudSettings;
+}
+
+export interface CloudSettings {
+  /** cloud-controller-manager --node-monitor-period (k8s.io/cloud-provider config/v1alpha1/defaults.go: 5s) */
+  nodeMonitorPeriod: number;
 }
 
 /**

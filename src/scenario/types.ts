@@ -74,6 +74,8 @@ export interface NotReadyAtStart {
 
 export type FaultAction =
   | "power-off"
+  /** the instance is deleted (a scale-in, a spot reclaim, an operator): power off, and the cloud no longer knows it */
+  | "vm-terminated"
   | "power-on"
   | "network-partition"
   | "network-heal"
@@ -95,6 +97,7 @@ export type FaultAction =
 
 export const NODE_ACTIONS: readonly FaultAction[] = [
   "power-off",
+  "vm-terminated",
   "power-on",
   "network-partition",
   "network-heal",

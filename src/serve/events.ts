@@ -117,6 +117,8 @@ function one(
 }
 
 const NODE_CONTROLLER: Source = { component: "node-controller" };
+/** The cloud controller manager's recorder (k8s.io/cloud-provider node_lifecycle_controller.go Run). */
+const CLOUD_NODE_LIFECYCLE: Source = { component: "cloud-node-lifecycle-controller" };
 
 /** The Events one trace event stands for, at the moment it happened (the store as it is then). */
 export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
@@ -161,6 +163,26 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
         NODE_CONTROLLER,
       );
     case "NodeDeleted":
+      // The cloud's controller records DeletingNode before its delete (cloud-provider node_lifecycle_controller.go).
+      if (e.by === "cloud-node-lifecycle-controller")
+        return [
+          ...one(
+            t,
+            nodeRef(ctx, name, "controller"),
+            "Normal",
+            "DeletingNode",
+            `Deleting node ${name} because it does not exist in the cloud provider`,
+            CLOUD_NODE_LIFECYCLE,
+          ),
+          ...one(
+            t,
+            nodeRef(ctx, name, "controller"),
+            "Normal",
+            "RemovingNode",
+            `Node ${name} event: Removing Node ${name} from Controller`,
+            NODE_CONTROLLER,
+          ),
+        ];
       return one(
         t,
         nodeRef(ctx, name, "controller"),

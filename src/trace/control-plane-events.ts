@@ -16,6 +16,19 @@ export interface ByOperator {
   step: TimelineStepRef;
 }
 
+/**
+ * The cloud controller manager's node lifecycle controller (k8s.io/cloud-provider
+ * controllers/nodelifecycle/node_lifecycle_controller.go MonitorNodes, every its --node-monitor-period).
+ */
+export interface ByCloudNodeLifecycle {
+  by: "cloud-node-lifecycle-controller";
+  /** the Node's Ready condition the pass found (not True: MonitorNodes asks the cloud only then) */
+  ready: ConditionStatus;
+  /** what the cloud provider said of the instance */
+  instance: "not-found" | "shutdown";
+  nodeMonitorPeriod: number;
+}
+
 /** A rate limit and the flag that set it (`flag` absent: a rate no flag names). */
 export interface Rate {
   flag?: "node-eviction-rate" | "secondary-node-eviction-rate";
@@ -104,6 +117,8 @@ export type NodeTaintCause =
   | { by: "node-lifecycle-controller"; cause: "unschedulable" }
   /** doNoScheduleTaintingPass, for the node's conditions. */
   | { by: "node-lifecycle-controller"; cause: "condition"; ready?: ConditionStatus }
+  /** MonitorNodes: the instance is shut down (InstanceShutdown), so node.cloudprovider.kubernetes.io/shutdown:NoSchedule. */
+  | (ByCloudNodeLifecycle & { cause: "instance-shutdown" })
   | ByOperator;
 
 /** Why the node lifecycle controller removed a taint. */
@@ -133,7 +148,7 @@ export interface ControlPlaneEventFields {
     leaseRenewTime?: number;
     nodeRow: NodeRow;
   };
-  NodeDeleted: ByOperator;
+  NodeDeleted: ByOperator | ByCloudNodeLifecycle;
   NodeTainted: {
     taint: string;
     /** Every taint on the node after the change (`key[=value]:Effect`). */
@@ -141,7 +156,8 @@ export interface ControlPlaneEventFields {
   } & NodeTaintCause;
   NodeTaintRemoved: {
     taint: string;
-    by: "node-lifecycle-controller";
+    /** the cloud's controller removes its shutdown taint once the node is Ready again (MonitorNodes) */
+    by: "node-lifecycle-controller" | "cloud-node-lifecycle-controller";
     cause: NodeTaintRemovalCause;
     /** For `swapped`: the NoExecute taint that replaced it. */
     swappedFor?: string;

@@ -105,8 +105,14 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   }),
 
   NodeDeleted: (e) => ({
-    message: `Node ${name(e.object)} is deleted from the API`,
-    why: timelineWhy(e.step),
+    message:
+      e.by === "operator"
+        ? `Node ${name(e.object)} is deleted from the API`
+        : `cloud node lifecycle controller deletes Node ${name(e.object)}: "Deleting node ${name(e.object)} because it does not exist in the cloud provider"`,
+    why:
+      e.by === "operator"
+        ? timelineWhy(e.step)
+        : `the node is Ready=${e.ready} and the cloud provider no longer finds its instance (MonitorNodes, every cloud-controller-manager --node-monitor-period=${fmt(e.nodeMonitorPeriod)}s); its pods are now orphans for PodGC`,
     see: `$ kubectl get node ${name(e.object)}\nError from server (NotFound): nodes "${name(e.object)}" not found`,
   }),
 
@@ -116,6 +122,11 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
       return {
         message: `${node} is marked out of service (non-graceful node shutdown)`,
         why: `${timelineWhy(e.step)}: it tells Kubernetes the node is shut down, so its pods and volumes can move`,
+      };
+    if (e.by === "cloud-node-lifecycle-controller")
+      return {
+        message: `cloud node lifecycle controller taints ${node} with ${e.taint}`,
+        why: `the node is Ready=${e.ready} and the cloud provider reports its instance shut down (MonitorNodes, every --node-monitor-period=${fmt(e.nodeMonitorPeriod)}s): no new pods land there; the taint goes when the node is Ready again`,
       };
     const why =
       e.cause === "zone-queue"
@@ -134,7 +145,7 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   },
 
   NodeTaintRemoved: (e) => ({
-    message: `node controller removes ${e.taint} from ${name(e.object)}`,
+    message: `${e.by === "cloud-node-lifecycle-controller" ? "cloud node lifecycle controller" : "node controller"} removes ${e.taint} from ${name(e.object)}`,
     why:
       e.cause === "ready-again"
         ? "the node is Ready again"
