@@ -5,10 +5,7 @@
 import type { Context, RunningCopy } from "../cluster/context.ts";
 import { Store } from "../cluster/store.ts";
 import { AttachDetachController } from "../controllers/attach-detach-controller.ts";
-import {
-  CloudNodeLifecycleController,
-  type InstanceState,
-} from "../controllers/cloud-node-lifecycle-controller.ts";
+import type { InstanceState } from "../controllers/cloud-node-lifecycle-controller.ts";
 import { DaemonSetController } from "../controllers/daemonset-controller.ts";
 import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
 import { NodeLifecycleController } from "../controllers/node-lifecycle-controller.ts";
@@ -34,6 +31,7 @@ import type { InitialState } from "../trace/result.ts";
 import { withRenewals } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
+import { startPlatform } from "./platform.ts";
 import { initialState, type SimulationResult, summarize } from "./result.ts";
 
 export type { InitialState, Summary } from "../trace/result.ts";
@@ -161,12 +159,10 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   new PersistentVolumeController(ctx);
   // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
   const instances = new Map<string, InstanceState>();
-  // cloud-controller-manager runs only where the profile is a cloud's (a platform profile); upstream has none.
-  if (profile.cloud)
-    new CloudNodeLifecycleController(ctx, {
-      nodeMonitorPeriod: profile.cloud.nodeMonitorPeriod,
-      instance: (node) => instances.get(node) ?? "running",
-    });
+  const moved = () => {
+    cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
+  };
+  startPlatform(ctx, profile, kubelets, instances, moved);
 
   const createManifests = () => {
     for (const m of scenario.manifests) {
@@ -195,13 +191,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const traffic = createTraffic(ctx, scenario, profile);
   if (traffic) ctx.traffic = traffic;
   const machines = new Map<string, Machine>();
-  for (const [name, k] of kubelets)
-    machines.set(
-      name,
-      timelineMachine(k, instances, () => {
-        cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
-      }),
-    );
+  for (const [name, k] of kubelets) machines.set(name, timelineMachine(k, instances, moved));
   const faults = new Faults(ctx, machines);
   faults.schedule(scenario.timeline);
 

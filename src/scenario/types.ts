@@ -284,7 +284,7 @@ export interface ScenarioOrigin {
   patches: Patch[];
 }
 
-export const PROFILE_NAMES = ["stock", "doks-measured"] as const;
+export const PROFILE_NAMES = ["stock", "doks-measured", "eks", "gke", "aks", "doks"] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 export type TrafficEntry = "load-balancer" | "node-port" | "cluster-ip" | "dns";

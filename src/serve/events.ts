@@ -191,6 +191,13 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
         `Node ${name} event: Removing Node ${name} from Controller`,
         NODE_CONTROLLER,
       );
+    case "NodeAutoRepair":
+      // AKS records NodeRebootStart from the aks-auto-repair source (azure-aks-docs node-auto-repair.md).
+      return e.event
+        ? one(t, nodeRef(ctx, name, "controller"), "Normal", e.event.reason, e.event.message, {
+            component: e.event.source,
+          })
+        : [];
     case "PodNotReady":
       // MarkPodsNotReady (controller_utils.go) records NodeNotReady on each pod it marks.
       if (e.by !== "node-lifecycle-controller") return [];

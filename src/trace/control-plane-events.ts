@@ -149,6 +149,20 @@ export interface ControlPlaneEventFields {
     nodeRow: NodeRow;
   };
   NodeDeleted: ByOperator | ByCloudNodeLifecycle;
+  /** The managed platform's node auto-repair acts on a node not Ready for its threshold (platforms/). */
+  NodeAutoRepair: {
+    by: "node-auto-repair";
+    platform: string;
+    action: "recreate" | "reboot" | "replace";
+    /** seconds the node had been not Ready when the repair began */
+    notReadyFor: number;
+    afterSeconds: number;
+    sameName: boolean;
+    bootSeconds: number;
+    /** the Event the platform records, when documented (AKS: NodeRebootStart) */
+    event?: { reason: string; message: string; source: string };
+    source: string;
+  };
   NodeTainted: {
     taint: string;
     /** Every taint on the node after the change (`key[=value]:Effect`). */

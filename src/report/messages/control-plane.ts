@@ -116,6 +116,25 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
     see: `$ kubectl get node ${name(e.object)}\nError from server (NotFound): nodes "${name(e.object)}" not found`,
   }),
 
+  NodeAutoRepair: (e) => {
+    const node = name(e.object);
+    const what =
+      e.action === "recreate"
+        ? `drains and re-creates the VM under the same name (back in ${fmt(e.bootSeconds)}s, same zone: its pods' bindings and zonal volumes still fit)`
+        : e.action === "reboot"
+          ? `reboots the node (back in ${fmt(e.bootSeconds)}s; reimage, then redeploy, only if it stays unhealthy)`
+          : "replaces the node with a new one under another name";
+    return {
+      message: `${e.platform.toUpperCase()} node auto-repair ${what}: ${node}`,
+      why: `${node} has been not Ready for ${fmt(round3(e.notReadyFor))}s, past the platform's ${fmt(e.afterSeconds)}s (${e.source})`,
+      ...(e.event
+        ? {
+            see: `$ kubectl get events --field-selector involvedObject.name=${node}\nNormal  ${e.event.reason}  node/${node}  ${e.event.message}`,
+          }
+        : {}),
+    };
+  },
+
   NodeTainted: (e) => {
     const node = name(e.object);
     if (e.by === "operator")
