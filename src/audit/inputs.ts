@@ -10,7 +10,7 @@ import { isSeq, parseDocument, stringify } from "yaml";
 import { DEFAULT_NODE_CAPACITY } from "../kubernetes/defaults.ts";
 import type { ResourceList } from "../kubernetes/objects.ts";
 import { LoadError, parseManifests, parseScenario } from "../load/core.ts";
-import type { Scenario } from "../scenario/types.ts";
+import type { ProfileName, Scenario } from "../scenario/types.ts";
 import type { AuditNode, AuditSource, SourceFile } from "./types.ts";
 
 /** The scenario default node (kubernetes/defaults.ts DEFAULT_NODE_CAPACITY): the floor of an assumed node. */
@@ -49,6 +49,8 @@ export interface AuditInput {
   traffic?: Record<string, string | number>;
   /** `--kubernetes-version` (without a scenario) */
   kubernetesVersion?: string;
+  /** `--profile`: over a scenario's profile and a dump's platform */
+  profile?: ProfileName;
 }
 
 export interface Prepared {
@@ -88,6 +90,7 @@ export function prepare(input: AuditInput): Prepared {
   const doc: Record<string, unknown> = {
     name: "audit",
     ...(input.kubernetesVersion ? { kubernetesVersion: input.kubernetesVersion } : {}),
+    ...(input.profile ? { profile: input.profile } : {}),
     duration,
     nodes,
     manifests: input.entries.map((e) => e.entry),
@@ -119,6 +122,7 @@ function fromDump(
   const doc: Record<string, unknown> = {
     name: "audit",
     ...(input.kubernetesVersion ? { kubernetesVersion: input.kubernetesVersion } : {}),
+    ...(input.profile ? { profile: input.profile } : {}),
     duration,
     cluster: dump.entry,
     ...(input.entries.length > 0 ? { manifests: input.entries.map((e) => e.entry) } : {}),
@@ -176,6 +180,7 @@ function fromScenario(input: AuditInput, given: AuditSource, duration: number, n
     notes.push(`${given.file}: its timeline is left out: the audit runs each fault of the sweep instead`);
   }
   if (input.duration !== undefined || !doc.has("duration")) edits.duration = duration;
+  if (input.profile !== undefined) edits.profile = input.profile;
   if (Object.keys(edits).length > 0 && doc.errors.length === 0) {
     for (const [k, v] of Object.entries(edits)) {
       if (v === undefined) doc.delete(k);

@@ -20,7 +20,7 @@ import { LoadError, parseDuration, UnitError } from "../load/core.ts";
 import { decodeText } from "../load/files.ts";
 import { readManifestEntry } from "../load/index.ts";
 import { MAX_FILE_BYTES } from "../load/source.ts";
-import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { PROFILE_NAMES, type ProfileName, SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { UsageError } from "./io.ts";
 
@@ -33,6 +33,7 @@ export interface Options {
   duration?: string;
   traffic?: string;
   kubernetesVersion?: string;
+  profile?: string;
   json?: boolean;
   sarif?: boolean;
   report?: string;
@@ -91,6 +92,11 @@ export function readInput(paths: string[], opts: Options): AuditInput {
         `--kubernetes-version: "${opts.kubernetesVersion}" is not supported (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)})`,
       );
     input.kubernetesVersion = v;
+  }
+  if (opts.profile !== undefined) {
+    if (!(PROFILE_NAMES as readonly string[]).includes(opts.profile))
+      throw new UsageError(`--profile: "${opts.profile}" is not a profile (${PROFILE_NAMES.join(", ")})`);
+    input.profile = opts.profile as ProfileName;
   }
   return input;
 }

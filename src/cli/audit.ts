@@ -25,7 +25,7 @@ import { formatLoadError, LoadError } from "../load/core.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { parseReportInclude, type ReportInclude, redactTextPage } from "../report/privacy.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
-import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { PROFILE_NAMES, SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import {
   jobsOf,
   type Options,
@@ -63,6 +63,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option(
       "--kubernetes-version <v>",
       `Kubernetes version without --scenario (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)}; default ${SUPPORTED_VERSIONS.at(-1)})`,
+    )
+    .option(
+      "--profile <name>",
+      `a named set of settings: a managed platform's documented behaviour (${PROFILE_NAMES.join(", ")}); over --scenario's profile and a dump's platform`,
     )
     .option(
       "--faults <list>",
@@ -306,6 +310,7 @@ function passOn(opts: Options): string[] {
     ["nodes", "--nodes"],
     ["zones", "--zones"],
     ["kubernetesVersion", "--kubernetes-version"],
+    ["profile", "--profile"],
     ["faults", "--faults"],
     ["duration", "--duration"],
     ["traffic", "--traffic"],

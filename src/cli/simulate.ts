@@ -15,6 +15,7 @@ import { timelineChunks } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
 import { type PullLevers, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { PROFILE_NAMES } from "../scenario/types.ts";
 import type { VariantRun } from "../whatif/index.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
@@ -34,6 +35,7 @@ interface Options {
   dumpAt?: string;
   redact?: boolean;
   kubernetesVersion?: string;
+  profile?: string;
 }
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -52,6 +54,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .option(
       "--kubernetes-version <v>",
       "the control plane's Kubernetes version (e.g. 1.31), over the scenario's kubernetesVersion and a dump's kubelets'",
+    )
+    .option(
+      "--profile <name>",
+      `a named set of settings, over the scenario's profile and the platform a dump's nodes name (${PROFILE_NAMES.join(", ")})`,
     )
     .option(
       "--redact",
@@ -103,6 +109,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         let scenario = loadScenarioFile(file, {
           ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
           ...(opts.kubernetesVersion === undefined ? {} : { kubernetesVersion: opts.kubernetesVersion }),
+          ...(opts.profile === undefined ? {} : { profile: opts.profile }),
         });
         if (opts.report !== undefined)
           checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);

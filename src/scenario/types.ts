@@ -45,6 +45,8 @@ export interface NodeSpec {
   notReady?: NotReadyAtStart;
   /** spec.podCIDR(s) of a Node of a cluster dump, its IPv4 one: new pods' addresses come from it */
   podCIDR?: Ipv4Cidr;
+  /** spec.providerID of a Node of a cluster dump (`aws:///eu-west-1a/i-…`): names its cloud */
+  providerID?: string;
 }
 
 /**
@@ -205,6 +207,18 @@ export interface ClusterDumpInfo {
   notReady: string[];
   /** when the dump was taken, t=0 (RFC 3339), and what says so */
   takenAt?: { time: string; from: "node Leases" | "node status" };
+  /** the managed platform the dump's Nodes name (spec.providerID, node-group labels), if any */
+  platform?: DumpPlatform;
+}
+
+export interface DumpPlatform {
+  name: "eks" | "gke" | "aks" | "doks";
+  /** what told it: `spec.providerID aws://… on Node ip-10-0-1-12…` */
+  evidence: string;
+  /** the node groups (node pools) the nodes' labels name */
+  nodeGroups: string[];
+  /** the run's profile is the platform's (the scenario and --profile gave none) */
+  profileFromDump: boolean;
 }
 
 export interface Scenario {

@@ -3,6 +3,7 @@
 // of the file has its own parser beside this one (nodes, manifests, settings, behaviour, timeline,
 // traffic).
 
+import { recognisePlatform } from "../../platforms/index.ts";
 import {
   type ControlPlaneOverrides,
   type KubernetesVersion,
@@ -199,7 +200,25 @@ export function parseScenarioWith(
   if (traffic.length > 0) scenario.traffic = traffic;
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
+  if (scenario.cluster) recognise(scenario);
   return scenario;
+}
+
+/**
+ * A dump's platform, from its Nodes (platforms/index.ts recognisePlatform): named in the report's
+ * "assumed:" line, and the run's profile when the scenario (or --profile) names none.
+ */
+function recognise(scenario: Scenario): void {
+  const found = recognisePlatform(scenario.nodes);
+  if (!found || !scenario.cluster) return;
+  const fromDump = scenario.profile === undefined;
+  scenario.cluster.platform = {
+    name: found.platform,
+    evidence: found.evidence,
+    nodeGroups: found.nodeGroups,
+    profileFromDump: fromDump,
+  };
+  if (fromDump) scenario.profile = found.platform;
 }
 
 function baseName(file: string): string {
