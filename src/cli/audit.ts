@@ -43,6 +43,7 @@ const EXIT_FINDINGS = 1;
 /** Where the Job's ConfigMap puts a dump read from standard input (`--cluster -`). */
 const STDIN_DUMP = "stdin-cluster.yaml";
 const DEFAULT_MAX_SWEEP = 200_000_000;
+const PROFILE_HELP = `a named set of settings: a managed platform's documented behaviour (${PROFILE_NAMES.join(", ")}); over --scenario's profile and a dump's platform`;
 
 export function registerAuditCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   // faultline's version, as main.ts gave it to the program (for SARIF and the Job's image of faultline).
@@ -64,10 +65,7 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
       "--kubernetes-version <v>",
       `Kubernetes version without --scenario (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)}; default ${SUPPORTED_VERSIONS.at(-1)})`,
     )
-    .option(
-      "--profile <name>",
-      `a named set of settings: a managed platform's documented behaviour (${PROFILE_NAMES.join(", ")}); over --scenario's profile and a dump's platform`,
-    )
+    .option("--profile <name>", PROFILE_HELP)
     .option(
       "--faults <list>",
       `fault classes: ${FAULT_CLASSES.join(",")} (default ${DEFAULT_FAULTS.join(",")})`,

@@ -9,8 +9,11 @@ import {
   type InstanceState,
 } from "../controllers/cloud-node-lifecycle-controller.ts";
 import { NodeAutoRepair } from "../controllers/node-auto-repair.ts";
-import type { Kubelet } from "../kubelet/kubelet.ts";
+import { NodeAutoscaler } from "../controllers/node-autoscaler.ts";
+import type { BulkStart } from "../kubelet/bulk-start.ts";
+import { Kubelet } from "../kubelet/kubelet.ts";
 import type { Profile } from "../scenario/profiles.ts";
+import type { Scenario } from "../scenario/types.ts";
 
 /**
  * `instances` is the cloud's view of each machine (absent: running), which the timeline also writes;
@@ -48,5 +51,25 @@ export function startPlatform(
     recreate: (node, bootSeconds) => cycle(node, bootSeconds, true),
     // AKS's reboot: the instance stays; the machine stops and boots again.
     reboot: (node, bootSeconds) => cycle(node, bootSeconds, false),
+  });
+}
+
+/**
+ * The scenario's `autoscaler:` (Cluster Autoscaler or Karpenter), from t=0: each node it adds gets a
+ * kubelet of its own that registers the node Ready when its boot is over.
+ */
+export function startAutoscaler(
+  ctx: Context,
+  scenario: Scenario,
+  kubelets: Map<string, Kubelet>,
+  bulk: BulkStart,
+  moved: () => void,
+): void {
+  if (!scenario.autoscaler) return;
+  new NodeAutoscaler(ctx, scenario.autoscaler, (spec) => {
+    const k = new Kubelet(ctx, spec, kubelets.size + 1, bulk);
+    kubelets.set(spec.name, k);
+    k.registerAtStart(ctx.engine.now);
+    moved();
   });
 }

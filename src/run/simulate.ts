@@ -31,7 +31,7 @@ import type { InitialState } from "../trace/result.ts";
 import { withRenewals } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
-import { startPlatform } from "./platform.ts";
+import { startAutoscaler, startPlatform } from "./platform.ts";
 import { initialState, type SimulationResult, summarize } from "./result.ts";
 
 export type { InitialState, Summary } from "../trace/result.ts";
@@ -194,6 +194,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   for (const [name, k] of kubelets) machines.set(name, timelineMachine(k, instances, moved));
   const faults = new Faults(ctx, machines);
   faults.schedule(scenario.timeline);
+  startAutoscaler(ctx, scenario, kubelets, bulk, moved);
 
   const end = quantize(scenario.duration);
   return {

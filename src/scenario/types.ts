@@ -247,12 +247,43 @@ export interface Scenario {
   network?: NetworkOverrides;
   /** A named set of settings (src/scenario/profiles.ts); default "stock" (upstream defaults). */
   profile?: ProfileName;
+  /** The `autoscaler:` section: Cluster Autoscaler or Karpenter adds nodes for unschedulable pods. */
+  autoscaler?: AutoscalerSpec;
   /**
    * What the scenario was loaded from: its files' texts and the patches applied to them, so that
    * whatif/ can make a variant by patching the source and loading it again (never read by the run).
    * Absent on a scenario built by hand.
    */
   origin?: ScenarioOrigin;
+}
+
+/**
+ * The `autoscaler:` section. Cluster Autoscaler (kubernetes/autoscaler cluster-autoscaler/FAQ.md):
+ * every --scan-interval (10s) it scales up a node group whose template fits the unschedulable pods,
+ * giving up on a node not registered within --max-node-provision-time (15m). Karpenter
+ * (karpenter.sh/docs/concepts/scheduling, settings BATCH_IDLE_DURATION 1s / BATCH_MAX_DURATION 10s):
+ * it batches pending pods for 1s of quiet (10s at most) and launches a NodeClaim from a NodePool.
+ */
+export interface AutoscalerSpec {
+  kind: "cluster-autoscaler" | "karpenter";
+  /** seconds between two looks at the pending pods (CA's --scan-interval; Karpenter's batch idle time) */
+  scanInterval: number;
+  maxNodeProvisionTime: number;
+  /** seconds from the scale-up to the new node Ready (a VM's boot, the kubelet's registration) */
+  bootSeconds: number;
+  nodeGroups: NodeGroupSpec[];
+  pos: SourcePos;
+}
+
+/** A node group (node pool, NodePool): the nodes it adds are like its template node. */
+export interface NodeGroupSpec {
+  name: string;
+  /** the node new ones are made like: its capacity, zone and labels */
+  template: NodeSpec;
+  /** how many nodes the group may add beyond those the scenario has */
+  maxNewNodes: number;
+  /** the scenario's nodes in the group at the start (its template alone when given by `like`) */
+  size: number;
 }
 
 /** A manifest file as read: its text, and its name as it should appear in messages. */

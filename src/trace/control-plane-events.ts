@@ -149,6 +149,23 @@ export interface ControlPlaneEventFields {
     nodeRow: NodeRow;
   };
   NodeDeleted: ByOperator | ByCloudNodeLifecycle;
+  /** Cluster Autoscaler scales a node group up, or Karpenter launches a NodeClaim, for unschedulable pods. */
+  NodeScaleUp: {
+    by: "cluster-autoscaler" | "karpenter";
+    group: string;
+    /** the Node that will register */
+    newNode: string;
+    /** the group's size before and after, and its most (the scenario's nodes of it plus maxNewNodes) */
+    from: number;
+    to: number;
+    max: number;
+    /** the unschedulable pods it was for (`<ns>/<name>`) */
+    pods: string[];
+    scanInterval: number;
+    bootSeconds: number;
+  };
+  /** The node a scale-up launched has booted and registered Ready. */
+  ScaledNodeReady: { by: "cluster-autoscaler" | "karpenter"; group: string; after: number };
   /** The managed platform's node auto-repair acts on a node not Ready for its threshold (platforms/). */
   NodeAutoRepair: {
     by: "node-auto-repair";

@@ -8,6 +8,7 @@ import { loadScenarioFile } from "../../src/load/index.ts";
 import { recognisePlatform } from "../../src/platforms/index.ts";
 import { formatTimeline } from "../../src/report/text.ts";
 import { simulate } from "../../src/run/simulate.ts";
+import { scenario } from "../helpers/sim.ts";
 
 const CASES = [
   { platform: "eks", title: "Amazon EKS", scheme: "aws://", groups: ["app", "spot"] },
@@ -46,6 +47,20 @@ describe.each(CASES)("test/fixtures/dumps/$platform.json", ({ platform, title, s
     expect(s.cluster?.platform).toMatchObject({ name: platform, profileFromDump: false });
     const text = formatTimeline(simulate({ ...s, duration: 1 }), s);
     expect(text).toContain("profile stock as given");
+  });
+});
+
+describe("a dump's node groups for the autoscaler", () => {
+  it("come from the platform's node-group label when the autoscaler: section lists none", () => {
+    const s = scenario(
+      "name: eks-autoscaled\nduration: 1m\ncluster: ../test/fixtures/dumps/eks.json\nautoscaler: {kind: cluster-autoscaler}\n",
+    );
+    expect(s.autoscaler?.nodeGroups.map((g) => [g.name, g.template.name, g.size])).toEqual([
+      ["app", "ip-192-168-12-34.eu-west-1.compute.internal", 1],
+      ["spot", "ip-192-168-45-67.eu-west-1.compute.internal", 1],
+    ]);
+    // The eks profile's estimate of a node's boot to Ready.
+    expect(s.autoscaler?.bootSeconds).toBe(90);
   });
 });
 

@@ -17,6 +17,7 @@ import { type ClusterRead, readCluster } from "../cluster/dump.ts";
 import { LoadError } from "../errors.ts";
 import { emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
+import { parseAutoscaler } from "./autoscaler.ts";
 import { parseBehaviour } from "./behaviour.ts";
 import { PERIOD } from "./limits.ts";
 import {
@@ -47,6 +48,7 @@ export const SCENARIO_FIELDS = [
   "traffic",
   "network",
   "profile",
+  "autoscaler",
 ] as const;
 
 /** Fields kept raw in `extra` for later stages (none at the moment). */
@@ -201,6 +203,7 @@ export function parseScenarioWith(
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
   if (scenario.cluster) recognise(scenario);
+  if (root.autoscaler != null) scenario.autoscaler = parseAutoscaler(src, root.autoscaler, scenario);
   return scenario;
 }
 

@@ -116,6 +116,27 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
     see: `$ kubectl get node ${name(e.object)}\nError from server (NotFound): nodes "${name(e.object)}" not found`,
   }),
 
+  NodeScaleUp: (e) => {
+    const pods = e.pods.map((p) => p.slice(p.indexOf("/") + 1));
+    const who =
+      e.by === "karpenter"
+        ? "Karpenter launches a NodeClaim"
+        : `cluster-autoscaler scales node group ${e.group} up`;
+    return {
+      message: `${who} for ${pods.join(", ")}: ${e.newNode} (${e.from}->${e.to}, max ${e.max}), Ready in about ${fmt(e.bootSeconds)}s`,
+      why:
+        e.by === "karpenter"
+          ? `the pod${pods.length === 1 ? " is" : "s are"} unschedulable and NodePool ${e.group}'s template fits; Karpenter batches pending pods for ${fmt(e.scanInterval)}s of quiet before it launches`
+          : `the pod${pods.length === 1 ? " is" : "s are"} unschedulable and ${e.group}'s template fits them; cluster-autoscaler looks every --scan-interval=${fmt(e.scanInterval)}s`,
+      see: `$ kubectl describe pod ${pods[0] ?? ""}\n  Normal  TriggeredScaleUp  cluster-autoscaler  pod triggered scale-up: [{${e.group} ${e.from}->${e.to} (max: ${e.max})}]`,
+    };
+  },
+
+  ScaledNodeReady: (e) => ({
+    message: `${name(e.object)}, the node ${e.by} added to ${e.group}, is Ready ${fmt(round3(e.after))}s after the scale-up`,
+    why: "the machine booted and its kubelet registered the node; the scheduler can now place the pods that waited",
+  }),
+
   NodeAutoRepair: (e) => {
     const node = name(e.object);
     const what =
