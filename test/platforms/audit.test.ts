@@ -1,0 +1,36 @@
+// `faultline audit examples/audit/ --profile gke` against the stock audit: the StatefulSet
+// shop/orders-db, whose one pod sits alone in its zone, never comes back upstream (FL003, an error:
+// the pod stays Terminating on the lost node), and on GKE comes back when node auto-repair re-creates
+// the node under its name ~10 minutes after NotReady (cloud.google.com/kubernetes-engine/docs/how-to/
+// node-auto-repair): FL003 becomes a warning whose consequence is the outage measured until then.
+
+import { describe, expect, it } from "vitest";
+import { auditJson, findingsOf } from "../audit/helpers.ts";
+
+describe("audit examples/audit/: stock and --profile gke differ for the StatefulSet as GKE documents", async () => {
+  const stock = (await auditJson(["examples/audit/"])).result;
+  const gke = (await auditJson(["examples/audit/", "--profile", "gke"])).result;
+  const db = "StatefulSet/shop/orders-db";
+
+  it("stock: FL003 is an error, the StatefulSet not whole again by itself", () => {
+    const [f] = findingsOf(stock, "FL003").filter((x) => x.object === db);
+    expect(f).toMatchObject({ severity: "error" });
+    expect(f!.consequence.figures.recovered).toBeNull();
+    expect(f!.message).toContain("does not come back by itself");
+  });
+
+  it("gke: FL003 is a warning that names the repair, with the outage measured until it", () => {
+    const [f] = findingsOf(gke, "FL003").filter((x) => x.object === db);
+    expect(f).toMatchObject({ severity: "warning" });
+    expect(f!.message).toContain(
+      "node auto-repair re-creates the lost node under its name, 10 minutes after it went NotReady",
+    );
+    expect(f!.message).toContain("cloud.google.com/kubernetes-engine/docs/how-to/node-auto-repair");
+    const { recovered, outage } = f!.consequence.figures;
+    // Back after the repair (600s after NotReady, ~50s after the loss) and the re-created VM's boot.
+    expect(recovered).not.toBeNull();
+    expect(recovered!).toBeGreaterThan(600 + 50);
+    expect(outage).toBeGreaterThan(600);
+    expect(f!.consequence.text).toContain("whole again after");
+  });
+});
