@@ -38,6 +38,8 @@ interface Options {
   profile?: string;
 }
 
+const PROFILE_HELP = `a named set of settings, over the scenario's profile and the platform a dump's nodes name (${PROFILE_NAMES.join(", ")})`;
+
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   program
     .command("simulate")
@@ -55,10 +57,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       "--kubernetes-version <v>",
       "the control plane's Kubernetes version (e.g. 1.31), over the scenario's kubernetesVersion and a dump's kubelets'",
     )
-    .option(
-      "--profile <name>",
-      `a named set of settings, over the scenario's profile and the platform a dump's nodes name (${PROFILE_NAMES.join(", ")})`,
-    )
+    .option("--profile <name>", PROFILE_HELP)
     .option(
       "--redact",
       "replace the names of namespaces, nodes, workloads, pods, Services, claims and volumes with stable pseudonyms in every output (to share a run of a real cluster)",

@@ -13,6 +13,7 @@ import type { FaultAction, TimelineStep } from "../scenario/types.ts";
 import type { Lane } from "../trace/events.ts";
 import type { PodActionOutcome, TimelineStepRef } from "../trace/timeline-events.ts";
 import { Drains } from "./drain.ts";
+import { type SpotHandling, spotInterruption } from "./spot.ts";
 
 export class UnsupportedFault extends Error {}
 
@@ -58,6 +59,8 @@ export class Faults {
   constructor(
     private readonly cluster: Cluster,
     private readonly machines: ReadonlyMap<string, Machine>,
+    /** the platform's spot notice (a platform profile): what `spot-interruption` does */
+    private readonly spot?: SpotHandling,
   ) {
     this.drains = new Drains(cluster);
   }
@@ -132,6 +135,11 @@ export class Faults {
         this.setUnschedulable(node, true);
         this.drains.drain(step, ref);
         return;
+      case "spot-interruption":
+        inject();
+        if (machine && this.spot)
+          spotInterruption(this.cluster, node, machine, this.spot, () => this.spotDrain(step, ref));
+        return;
       case "delete-node":
         inject();
         this.deleteNode(node, ref);
@@ -153,6 +161,12 @@ export class Faults {
       default:
         throw new UnsupportedFault(`timeline action "${step.do}" is not modelled`);
     }
+  }
+
+  /** The node termination handler's (or Karpenter's) cordon and drain on a spot notice. */
+  private spotDrain(step: TimelineStep, ref: TimelineStepRef): void {
+    this.setUnschedulable(step.node ?? "", true);
+    this.drains.drain({ ...step, ignoreDaemonSets: true, deleteEmptyDirData: true, force: true }, ref);
   }
 
   /** `kubectl delete node`: the Node object and its Lease leave the API; the machine runs on. */

@@ -271,6 +271,9 @@ export interface Pod {
     conditions: PodCondition[];
     podIP?: string;
     containerStatuses: ContainerStatus[];
+    /** why the pod is in its phase (graceful node shutdown: Terminated) */
+    reason?: string;
+    message?: string;
   };
 }
 

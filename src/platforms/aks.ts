@@ -52,6 +52,7 @@ export const AKS: Platform = {
   },
   spot: {
     seconds: 30,
+    action: "none",
     handledBy: "Scheduled Events' Preempt event, acted on by a handler on the node (none ships by default)",
     source:
       "learn.microsoft.com/azure/virtual-machines/linux/scheduled-events (Preempt: minimum notice 30 seconds)",

@@ -34,6 +34,7 @@ export const DOKS: Platform = {
   },
   spot: {
     seconds: 0,
+    action: "none",
     handledBy: "DigitalOcean offers no spot Droplets",
     source: "docs.digitalocean.com/products/droplets (no spot or preemptible Droplet type)",
   },

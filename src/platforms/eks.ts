@@ -42,6 +42,7 @@ export const EKS: Platform = {
   },
   spot: {
     seconds: 120,
+    action: "drain",
     handledBy:
       "the AWS Node Termination Handler or Karpenter's interruption handling, which cordon and drain the node on the notice",
     source:

@@ -43,6 +43,7 @@ export const GKE: Platform = {
   },
   spot: {
     seconds: 30,
+    action: "graceful-shutdown",
     handledBy:
       "the kubelet's graceful node shutdown (GKE sets shutdownGracePeriod 30s, 15s of it for critical pods, on Spot and preemptible nodes)",
     source:

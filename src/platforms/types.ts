@@ -52,6 +52,12 @@ export interface LoadBalancerDefaults {
 /** The notice a spot (preemptible) instance gets before it is reclaimed. */
 export interface SpotNotice {
   seconds: number;
+  /**
+   * What happens on the node during the notice: `drain` (cordon and evict through the Eviction API:
+   * AWS Node Termination Handler, Karpenter), `graceful-shutdown` (the kubelet's, KEP-2000: its pods
+   * end Failed), `none` (no handler: the instance just goes at the end).
+   */
+  action: "drain" | "graceful-shutdown" | "none";
   /** what acts on the notice on the node (drains it, or the kubelet's graceful shutdown) */
   handledBy: string;
   source: string;

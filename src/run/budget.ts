@@ -79,6 +79,7 @@ const MIN_EXIT_INTERVAL = 1e-6;
 const NODE_FAULTS = new Set([
   "power-off",
   "vm-terminated",
+  "spot-interruption",
   "network-partition",
   "kubelet-stop",
   "runtime-down",

@@ -192,7 +192,8 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   if (traffic) ctx.traffic = traffic;
   const machines = new Map<string, Machine>();
   for (const [name, k] of kubelets) machines.set(name, timelineMachine(k, instances, moved));
-  const faults = new Faults(ctx, machines);
+  const platform = profile.platform;
+  const faults = new Faults(ctx, machines, platform && { platform: platform.name, ...platform.spot });
   faults.schedule(scenario.timeline);
   startAutoscaler(ctx, scenario, kubelets, bulk, moved);
 

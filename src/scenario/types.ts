@@ -78,6 +78,8 @@ export type FaultAction =
   | "power-off"
   /** the instance is deleted (a scale-in, a spot reclaim, an operator): power off, and the cloud no longer knows it */
   | "vm-terminated"
+  /** the cloud reclaims a spot instance: the platform's notice, then vm-terminated (platforms/<name>.ts spot) */
+  | "spot-interruption"
   | "power-on"
   | "network-partition"
   | "network-heal"
@@ -100,6 +102,7 @@ export type FaultAction =
 export const NODE_ACTIONS: readonly FaultAction[] = [
   "power-off",
   "vm-terminated",
+  "spot-interruption",
   "power-on",
   "network-partition",
   "network-heal",

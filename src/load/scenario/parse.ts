@@ -4,6 +4,7 @@
 // traffic).
 
 import { recognisePlatform } from "../../platforms/index.ts";
+import { PROFILES } from "../../scenario/profiles.ts";
 import {
   type ControlPlaneOverrides,
   type KubernetesVersion,
@@ -204,7 +205,24 @@ export function parseScenarioWith(
   if (profile) scenario.profile = profile;
   if (scenario.cluster) recognise(scenario);
   if (root.autoscaler != null) scenario.autoscaler = parseAutoscaler(src, root.autoscaler, scenario);
+  checkSpot(scenario);
   return scenario;
+}
+
+/** `spot-interruption` is a platform's (its notice and handler): a profile without spot capacity refuses it. */
+function checkSpot(scenario: Scenario): void {
+  const step = scenario.timeline.find((s) => s.do === "spot-interruption");
+  if (!step) return;
+  const name = scenario.profile ?? "stock";
+  if ((PROFILES[name].platform?.spot.seconds ?? 0) > 0) return;
+  throw new LoadError(
+    "invalid-value",
+    step.pos.file,
+    step.pos.line,
+    step.pos.col,
+    "timeline",
+    `spot-interruption needs a platform profile with spot instances and their notice (profile: eks, gke or aks); profile ${name} has none`,
+  );
 }
 
 /**

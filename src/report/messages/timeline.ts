@@ -18,6 +18,8 @@ const NODE_ACTIONS: Partial<Record<FaultAction, (node: string) => string>> = {
   "power-off": (n) => `${n} loses power`,
   "vm-terminated": (n) =>
     `${n}'s instance is terminated (deleted in the cloud: a scale-in, a spot reclaim, an operator)`,
+  "spot-interruption": (n) =>
+    `the cloud reclaims ${n}'s spot instance: an interruption notice now, the instance terminated when it runs out`,
   "power-on": (n) => `${n} is powered on again`,
   "network-partition": (n) => `${n} is cut off: it cannot reach the control plane and nobody reaches it`,
   "network-heal": (n) => `${n}'s network is back`,
