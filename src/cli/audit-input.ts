@@ -20,6 +20,7 @@ import { LoadError, parseDuration, UnitError } from "../load/core.ts";
 import { decodeText } from "../load/files.ts";
 import { readManifestEntry } from "../load/index.ts";
 import { MAX_FILE_BYTES } from "../load/source.ts";
+import { PLATFORM_NAMES } from "../platforms/index.ts";
 import { PROFILE_NAMES, type ProfileName, SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { UsageError } from "./io.ts";
@@ -176,8 +177,12 @@ export function severity(v: string | undefined): Severity {
   return s;
 }
 
-export function parseFaults(v: string | undefined): FaultClass[] {
-  if (v === undefined) return [...DEFAULT_FAULTS];
+/** The fault classes; without --faults the defaults, and under a platform's profile its instance deletion too. */
+export function parseFaults(v: string | undefined, profile?: string): FaultClass[] {
+  if (v === undefined)
+    return (PLATFORM_NAMES as readonly string[]).includes(profile ?? "")
+      ? [...DEFAULT_FAULTS, "vm-terminated"]
+      : [...DEFAULT_FAULTS];
   const out: FaultClass[] = [];
   for (const raw of v.split(",")) {
     const f = raw.trim() as FaultClass;

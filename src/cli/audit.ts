@@ -68,7 +68,7 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
     .option("--profile <name>", PROFILE_HELP)
     .option(
       "--faults <list>",
-      `fault classes: ${FAULT_CLASSES.join(",")} (default ${DEFAULT_FAULTS.join(",")})`,
+      `fault classes: ${FAULT_CLASSES.join(",")} (default ${DEFAULT_FAULTS.join(",")}; with a platform's --profile also vm-terminated)`,
     )
     .option(
       "--duration <d>",
@@ -170,7 +170,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     throw new UsageError("--emit-job prints a Job and runs nothing: leave out --report");
   const request: AuditRequest = {
     input: readInput(paths, opts),
-    faults: parseFaults(opts.faults),
+    faults: parseFaults(opts.faults, opts.profile),
     budget: {
       maxEvents: positive("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
       maxRequests: positive("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,

@@ -33,4 +33,15 @@ describe("audit examples/audit/: stock and --profile gke differ for the Stateful
     expect(outage).toBeGreaterThan(600);
     expect(f!.consequence.text).toContain("whole again after");
   });
+
+  it("gke sweeps vm-terminated too; a deleted VM's Node is deleted by the cloud controller, so checkout is back sooner", () => {
+    expect(stock.runs.some((r) => r.fault.class === "vm-terminated")).toBe(false);
+    const run = (cls: string) => gke.runs.find((r) => r.id === `${cls}/worker-2`)!;
+    const svc = "shop/checkout";
+    const terminated = run("vm-terminated").services[svc]!;
+    const powerOff = run("power-off").services[svc]!;
+    expect(terminated.recovered).not.toBeNull();
+    // Upstream eviction waits 300s after the taint; PodGC frees a deleted Node's pods after 40s.
+    expect(terminated.outage).toBeLessThan(powerOff.outage - 120);
+  });
 });

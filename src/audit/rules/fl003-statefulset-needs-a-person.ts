@@ -28,7 +28,9 @@ export const FL003: Rule = {
   severity: "error",
   check(input, runs) {
     const out: Draft[] = [];
-    const sweep = faultRuns(runs).filter((r) => r.fault.class === "power-off" || r.fault.class === "zone");
+    const sweep = faultRuns(runs).filter(
+      (r) => r.fault.class === "power-off" || r.fault.class === "zone" || r.fault.class === "vm-terminated",
+    );
     for (const w of input.objects.workloads) {
       if (w.kind !== "StatefulSet" || brokenWithoutFault(runs, "workload", w.id)) continue;
       const stuck = sweep.filter((r) => {
