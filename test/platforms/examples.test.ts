@@ -119,3 +119,10 @@ describe("examples/platforms/aks.yaml: kubelet-stop, then AKS reboots the node a
     expect(eventsOf(off, "NodeAutoRepair")).toEqual([]);
   });
 });
+
+describe("deterministic: the same platform example and seed give byte-identical output", () => {
+  it.each(["gke", "eks", "aks", "doks", "autoscaler", "spot"])("examples/platforms/%s.yaml", (name) => {
+    const s = example(`platforms/${name}.yaml`);
+    expect(JSON.stringify(run(s, 7))).toBe(JSON.stringify(run(s, 7)));
+  });
+});
