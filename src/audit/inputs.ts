@@ -10,6 +10,7 @@ import { isSeq, parseDocument, stringify } from "yaml";
 import { DEFAULT_NODE_CAPACITY } from "../kubernetes/defaults.ts";
 import type { ResourceList } from "../kubernetes/objects.ts";
 import { LoadError, parseManifests, parseScenario } from "../load/core.ts";
+import { PLATFORMS } from "../platforms/index.ts";
 import type { ProfileName, Scenario } from "../scenario/types.ts";
 import type { AuditNode, AuditSource, SourceFile } from "./types.ts";
 
@@ -130,6 +131,7 @@ function fromDump(
   const source: AuditSource = { file: "audit", text: stringify(doc), manifests };
   let scenario = parseScenario(source.text, source.file, (entry) => manifests[entry]);
   notes.push(dumpNote(dump.entry, scenario, input.entries.length));
+  platformNote(scenario, notes);
   if (input.traffic) {
     source.text = withTraffic(source.text, scenario, input.traffic, notes);
     scenario = parseScenario(source.text, source.file, (entry) => manifests[entry]);
@@ -152,6 +154,18 @@ function dumpNote(entry: string, scenario: Scenario, added: number): string {
     notReady > 0 ? `${notReady} not Ready when dumped` : "",
   ].filter((x) => x !== "");
   return `the cluster from the dump ${entry}: ${nodes.length} node${nodes.length === 1 ? "" : "s"}${states.length > 0 ? ` (${states.join(", ")})` : ""} as they are, ${pods} pod${pods === 1 ? "" : "s"} starting where they run${added > 0 ? "; the manifests named on the command line are added to its objects" : ""}`;
+}
+
+/** A dump whose Nodes name a managed platform (platforms/index.ts): which, and the profile the runs use. */
+function platformNote(scenario: Scenario, notes: string[]): void {
+  const p = scenario.cluster?.platform;
+  if (!p) return;
+  const used = p.profileFromDump
+    ? `the runs use its profile ${p.name}`
+    : `the runs use profile ${scenario.profile ?? "stock"} as given`;
+  notes.push(
+    `the dump's nodes are ${PLATFORMS[p.name].title}'s (${p.evidence}): ${used} (its cloud controller, node auto-repair and load balancer; --profile sets another)`,
+  );
 }
 
 /**
@@ -191,6 +205,7 @@ function fromScenario(input: AuditInput, given: AuditSource, duration: number, n
   const source: AuditSource = { file: given.file, text, manifests };
   let scenario = parseScenario(text, given.file, (entry) => manifests[entry]);
   if (input.dump) notes.push(dumpNote(input.dump.entry, scenario, input.entries.length));
+  platformNote(scenario, notes);
   if (input.traffic) {
     if (scenario.traffic?.length)
       notes.push(`${given.file}: its traffic section is kept; --traffic adds callers only where it has none`);

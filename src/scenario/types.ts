@@ -4,6 +4,7 @@
 import type { Ipv4Cidr } from "../kubernetes/cidr.ts";
 import type { ClientName } from "../kubernetes/client-defaults.ts";
 import type { KubeObject, ManifestKind, ResourceList, Taint } from "../kubernetes/objects.ts";
+import type { ScenarioOrigin } from "./source.ts";
 
 // The versions and settings a scenario may give, defined beside their defaults (kubernetes/).
 export {
@@ -14,6 +15,7 @@ export {
   NEWEST_VERSION,
   SUPPORTED_VERSIONS,
 } from "../kubernetes/configuration.ts";
+export type { ManifestFile, Patch, ScenarioOrigin, ScenarioSource } from "./source.ts";
 
 import type {
   ControlPlaneOverrides,
@@ -287,49 +289,6 @@ export interface NodeGroupSpec {
   maxNewNodes: number;
   /** the scenario's nodes in the group at the start (its template alone when given by `like`) */
   size: number;
-}
-
-/** A manifest file as read: its text, and its name as it should appear in messages. */
-export interface ManifestFile {
-  text: string;
-  file: string;
-}
-
-/**
- * A scenario's source: the scenario file's text and the manifest files it names, as read. Plain data
- * (the HTML report can hold it), loaded by load/'s pure core (loadScenarioSource).
- */
-export interface ScenarioSource {
-  /** The scenario file's name, as messages show it. */
-  file: string;
-  text: string;
-  /** The files each `manifests:` path entry read, keyed by the entry as written. */
-  manifests: Record<string, ManifestFile[]>;
-}
-
-/**
- * One change to a scenario's source, set in the parsed YAML before validation, so that a variant gets
- * exactly the rules, defaults and messages of the file. `path` is dotted, with `[i]` for a list index,
- * `[name=x]` for the list element whose name is x and `["a/b"]` for a key that is not a plain word:
- * `controlPlane.nodeMonitorGracePeriod`, `traffic[0].timeout`, and in a manifest object
- * `spec.externalTrafficPolicy` or `spec.template.spec.containers[name=web].livenessProbe.periodSeconds`.
- */
-export interface Patch {
-  path: string;
-  /** A manifest object, `Kind/namespace/name` (or `Kind/name` in namespace default); absent: the scenario file. */
-  object?: string;
-  /** The value as the file would hold it ("25s", 25, true, {}); undefined removes the field. */
-  value: unknown;
-  /** The value's text as typed (a command line), kept as its YAML source: "1.30" stays 1.30. */
-  text?: string;
-  /** How messages name the patch, e.g. `--vary controlPlane.nodeMonitorPeriod=-1s`; default `path=value`. */
-  label?: string;
-}
-
-export interface ScenarioOrigin {
-  source: ScenarioSource;
-  /** The patches applied to `source`, in order: none for the file as it is. */
-  patches: Patch[];
 }
 
 export const PROFILE_NAMES = ["stock", "doks-measured", "eks", "gke", "aks", "doks"] as const;

@@ -45,3 +45,12 @@ describe("audit examples/audit/: stock and --profile gke differ for the Stateful
     expect(terminated.outage).toBeLessThan(powerOff.outage - 120);
   });
 });
+
+describe("audit --cluster of a platform's dump", () => {
+  it("names the platform and the profile its runs use in a note", async () => {
+    const { result } = await auditJson(["--cluster", "test/fixtures/dumps/gke.json"]);
+    expect(result.audit.notes).toContain(
+      "the dump's nodes are Google Kubernetes Engine's (spec.providerID gce://… on Node gke-prod-default-pool-3f2a1b0c-x7k2): the runs use its profile gke (its cloud controller, node auto-repair and load balancer; --profile sets another)",
+    );
+  });
+});
