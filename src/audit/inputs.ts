@@ -10,7 +10,8 @@ import { isSeq, parseDocument, stringify } from "yaml";
 import { DEFAULT_NODE_CAPACITY } from "../kubernetes/defaults.ts";
 import type { ResourceList } from "../kubernetes/objects.ts";
 import { LoadError, parseManifests, parseScenario } from "../load/core.ts";
-import type { Scenario } from "../scenario/types.ts";
+import { PLATFORMS } from "../platforms/index.ts";
+import type { ProfileName, Scenario } from "../scenario/types.ts";
 import type { AuditNode, AuditSource, SourceFile } from "./types.ts";
 
 /** The scenario default node (kubernetes/defaults.ts DEFAULT_NODE_CAPACITY): the floor of an assumed node. */
@@ -49,6 +50,8 @@ export interface AuditInput {
   traffic?: Record<string, string | number>;
   /** `--kubernetes-version` (without a scenario) */
   kubernetesVersion?: string;
+  /** `--profile`: over a scenario's profile and a dump's platform */
+  profile?: ProfileName;
 }
 
 export interface Prepared {
@@ -88,6 +91,7 @@ export function prepare(input: AuditInput): Prepared {
   const doc: Record<string, unknown> = {
     name: "audit",
     ...(input.kubernetesVersion ? { kubernetesVersion: input.kubernetesVersion } : {}),
+    ...(input.profile ? { profile: input.profile } : {}),
     duration,
     nodes,
     manifests: input.entries.map((e) => e.entry),
@@ -119,6 +123,7 @@ function fromDump(
   const doc: Record<string, unknown> = {
     name: "audit",
     ...(input.kubernetesVersion ? { kubernetesVersion: input.kubernetesVersion } : {}),
+    ...(input.profile ? { profile: input.profile } : {}),
     duration,
     cluster: dump.entry,
     ...(input.entries.length > 0 ? { manifests: input.entries.map((e) => e.entry) } : {}),
@@ -126,6 +131,7 @@ function fromDump(
   const source: AuditSource = { file: "audit", text: stringify(doc), manifests };
   let scenario = parseScenario(source.text, source.file, (entry) => manifests[entry]);
   notes.push(dumpNote(dump.entry, scenario, input.entries.length));
+  platformNote(scenario, notes);
   if (input.traffic) {
     source.text = withTraffic(source.text, scenario, input.traffic, notes);
     scenario = parseScenario(source.text, source.file, (entry) => manifests[entry]);
@@ -148,6 +154,18 @@ function dumpNote(entry: string, scenario: Scenario, added: number): string {
     notReady > 0 ? `${notReady} not Ready when dumped` : "",
   ].filter((x) => x !== "");
   return `the cluster from the dump ${entry}: ${nodes.length} node${nodes.length === 1 ? "" : "s"}${states.length > 0 ? ` (${states.join(", ")})` : ""} as they are, ${pods} pod${pods === 1 ? "" : "s"} starting where they run${added > 0 ? "; the manifests named on the command line are added to its objects" : ""}`;
+}
+
+/** A dump whose Nodes name a managed platform (platforms/index.ts): which, and the profile the runs use. */
+function platformNote(scenario: Scenario, notes: string[]): void {
+  const p = scenario.cluster?.platform;
+  if (!p) return;
+  const used = p.profileFromDump
+    ? `the runs use its profile ${p.name}`
+    : `the runs use profile ${scenario.profile ?? "stock"} as given`;
+  notes.push(
+    `the dump's nodes are ${PLATFORMS[p.name].title}'s (${p.evidence}): ${used} (its cloud controller, node auto-repair and load balancer; --profile sets another)`,
+  );
 }
 
 /**
@@ -176,6 +194,7 @@ function fromScenario(input: AuditInput, given: AuditSource, duration: number, n
     notes.push(`${given.file}: its timeline is left out: the audit runs each fault of the sweep instead`);
   }
   if (input.duration !== undefined || !doc.has("duration")) edits.duration = duration;
+  if (input.profile !== undefined) edits.profile = input.profile;
   if (Object.keys(edits).length > 0 && doc.errors.length === 0) {
     for (const [k, v] of Object.entries(edits)) {
       if (v === undefined) doc.delete(k);
@@ -186,6 +205,7 @@ function fromScenario(input: AuditInput, given: AuditSource, duration: number, n
   const source: AuditSource = { file: given.file, text, manifests };
   let scenario = parseScenario(text, given.file, (entry) => manifests[entry]);
   if (input.dump) notes.push(dumpNote(input.dump.entry, scenario, input.entries.length));
+  platformNote(scenario, notes);
   if (input.traffic) {
     if (scenario.traffic?.length)
       notes.push(`${given.file}: its traffic section is kept; --traffic adds callers only where it has none`);

@@ -17,7 +17,7 @@ import type { FaultSpec, Figures, RunMeasure } from "./types.ts";
 
 /** `serving` before the first count, so that the first refresh always sets the entity's state. */
 const UNCOUNTED = -1;
-const DOWN = new Set(["power-off", "network-partition"]);
+const DOWN = new Set(["power-off", "vm-terminated", "network-partition"]);
 const UP = new Set(["power-on", "network-heal"]);
 
 interface Entity {
@@ -199,6 +199,12 @@ export function measureRun(
       case "FaultInjected":
         if (e.node && DOWN.has(e.do)) nodeUp.set(e.node, false);
         if (e.node && UP.has(e.do)) nodeUp.set(e.node, true);
+        allDirty = true;
+        break;
+      // A platform's node auto-repair boots the machine again (platforms/): its kubelet says so.
+      case "NodeRegistered":
+      case "NodeReady":
+        if (e.node) nodeUp.set(e.node, true);
         allDirty = true;
         break;
       case "PodCreated":

@@ -211,6 +211,7 @@ const CSS = `
 main{max-width:100rem;margin:0 auto;padding:1rem}
 h1{font-size:1.4rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1.05rem}
 .scroll{overflow-x:auto}
+code{overflow-wrap:anywhere}
 table.heat{border-collapse:collapse;font-size:.85rem}
 .heat th,.heat td{border:1px solid #bbb;padding:.2rem .4rem;text-align:center;white-space:nowrap}
 .heat th[scope=row]{text-align:left}

@@ -11,6 +11,7 @@ const NODE_ACTION: Record<Exclude<FaultClass, "zone" | "drain">, TimelineStep["d
   "power-off": "power-off",
   "kubelet-stop": "kubelet-stop",
   partition: "network-partition",
+  "vm-terminated": "vm-terminated",
 };
 
 export interface SweepPlan {

@@ -91,7 +91,15 @@ function cell(f: Figures): string {
   return `${d(f.outage)}/${d(f.degraded)}${lost}${f.recovered === null ? " not whole" : ""}`;
 }
 
-const CLASSES: (FaultClass | "none")[] = ["none", "power-off", "zone", "drain", "kubelet-stop", "partition"];
+const CLASSES: (FaultClass | "none")[] = [
+  "none",
+  "power-off",
+  "zone",
+  "drain",
+  "kubelet-stop",
+  "partition",
+  "vm-terminated",
+];
 
 function table(r: AuditResult): string[] {
   const sweep = r.runs.filter((x) => !x.id.startsWith("x/"));

@@ -21,7 +21,15 @@ export type AuditSource = ScenarioSource;
  */
 export type { Patch };
 
-export const FAULT_CLASSES = ["power-off", "zone", "drain", "kubelet-stop", "partition"] as const;
+export const FAULT_CLASSES = [
+  "power-off",
+  "zone",
+  "drain",
+  "kubelet-stop",
+  "partition",
+  // the instance deleted (a scale-in, a spot reclaim): on a platform profile the cloud controller deletes its Node
+  "vm-terminated",
+] as const;
 export type FaultClass = (typeof FAULT_CLASSES)[number];
 export const DEFAULT_FAULTS: readonly FaultClass[] = ["power-off", "zone", "drain"];
 

@@ -20,7 +20,8 @@ import { LoadError, parseDuration, UnitError } from "../load/core.ts";
 import { decodeText } from "../load/files.ts";
 import { readManifestEntry } from "../load/index.ts";
 import { MAX_FILE_BYTES } from "../load/source.ts";
-import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { PLATFORM_NAMES } from "../platforms/index.ts";
+import { PROFILE_NAMES, type ProfileName, SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { UsageError } from "./io.ts";
 
@@ -33,6 +34,7 @@ export interface Options {
   duration?: string;
   traffic?: string;
   kubernetesVersion?: string;
+  profile?: string;
   json?: boolean;
   sarif?: boolean;
   sarifRoot?: string;
@@ -94,6 +96,11 @@ export function readInput(paths: string[], opts: Options): AuditInput {
         `--kubernetes-version: "${opts.kubernetesVersion}" is not supported (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)})`,
       );
     input.kubernetesVersion = v;
+  }
+  if (opts.profile !== undefined) {
+    if (!(PROFILE_NAMES as readonly string[]).includes(opts.profile))
+      throw new UsageError(`--profile: "${opts.profile}" is not a profile (${PROFILE_NAMES.join(", ")})`);
+    input.profile = opts.profile as ProfileName;
   }
   return input;
 }
@@ -173,8 +180,12 @@ export function severity(v: string | undefined): Severity {
   return s;
 }
 
-export function parseFaults(v: string | undefined): FaultClass[] {
-  if (v === undefined) return [...DEFAULT_FAULTS];
+/** The fault classes; without --faults the defaults, and under a platform's profile its instance deletion too. */
+export function parseFaults(v: string | undefined, profile?: string): FaultClass[] {
+  if (v === undefined)
+    return (PLATFORM_NAMES as readonly string[]).includes(profile ?? "")
+      ? [...DEFAULT_FAULTS, "vm-terminated"]
+      : [...DEFAULT_FAULTS];
   const out: FaultClass[] = [];
   for (const raw of v.split(",")) {
     const f = raw.trim() as FaultClass;

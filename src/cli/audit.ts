@@ -29,7 +29,7 @@ import { versioned } from "../report/contract.ts";
 import { escapeJsonControls } from "../report/escape.ts";
 import { redactTextPage } from "../report/privacy.ts";
 import { count, DEFAULT_BUDGET } from "../run/budget.ts";
-import { SUPPORTED_VERSIONS } from "../scenario/types.ts";
+import { PROFILE_NAMES, SUPPORTED_VERSIONS } from "../scenario/types.ts";
 import { registerAuditDiff } from "./audit-diff.ts";
 import {
   jobsOf,
@@ -49,6 +49,7 @@ const EXIT_FINDINGS = 1;
 /** Where the Job's ConfigMap puts a dump read from standard input (`--cluster -`). */
 const STDIN_DUMP = "stdin-cluster.yaml";
 const DEFAULT_MAX_SWEEP = 200_000_000;
+const PROFILE_HELP = `a named set of settings: a managed platform's documented behaviour (${PROFILE_NAMES.join(", ")}); over --scenario's profile and a dump's platform`;
 
 export function registerAuditCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   // faultline's version, as main.ts gave it to the program (for SARIF and the Job's image of faultline).
@@ -70,9 +71,10 @@ export function registerAuditCommand(program: Command, io: Io, setExit: (code: n
       "--kubernetes-version <v>",
       `Kubernetes version without --scenario (${SUPPORTED_VERSIONS[0]} to ${SUPPORTED_VERSIONS.at(-1)}; default ${SUPPORTED_VERSIONS.at(-1)})`,
     )
+    .option("--profile <name>", PROFILE_HELP)
     .option(
       "--faults <list>",
-      `fault classes: ${FAULT_CLASSES.join(",")} (default ${DEFAULT_FAULTS.join(",")})`,
+      `fault classes: ${FAULT_CLASSES.join(",")} (default ${DEFAULT_FAULTS.join(",")}; with a platform's --profile also vm-terminated)`,
     )
     .option(
       "--duration <d>",
@@ -191,7 +193,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     throw new UsageError("--emit-job prints a Job and runs nothing: leave out --report");
   const request: AuditRequest = {
     input: readInput(paths, opts),
-    faults: parseFaults(opts.faults),
+    faults: parseFaults(opts.faults, opts.profile),
     budget: {
       maxEvents: positive("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
       maxRequests: positive("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
@@ -341,6 +343,7 @@ function passOn(opts: Options): string[] {
     ["nodes", "--nodes"],
     ["zones", "--zones"],
     ["kubernetesVersion", "--kubernetes-version"],
+    ["profile", "--profile"],
     ["faults", "--faults"],
     ["duration", "--duration"],
     ["traffic", "--traffic"],

@@ -16,6 +16,7 @@ import { timelineChunks } from "../report/text.ts";
 import { type Budget, count, DEFAULT_BUDGET, estimateWork, overBudget } from "../run/budget.ts";
 import { type PullLevers, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { PROFILE_NAMES } from "../scenario/types.ts";
 import type { VariantRun } from "../whatif/index.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
@@ -36,7 +37,10 @@ interface Options {
   dumpAt?: string;
   redact?: boolean;
   kubernetesVersion?: string;
+  profile?: string;
 }
+
+const PROFILE_HELP = `a named set of settings, over the scenario's profile and the platform a dump's nodes name (${PROFILE_NAMES.join(", ")})`;
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
   program
@@ -55,6 +59,7 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       "--kubernetes-version <v>",
       "the control plane's Kubernetes version (e.g. 1.31), over the scenario's kubernetesVersion and a dump's kubelets'",
     )
+    .option("--profile <name>", PROFILE_HELP)
     .option(
       "--redact",
       "replace the names of namespaces, nodes, workloads, pods, Services, claims and volumes with stable pseudonyms in every output (to share a run of a real cluster)",
@@ -113,6 +118,7 @@ async function loadForRun(file: string | undefined, opts: Options, shown: string
   let scenario = loadScenarioFile(file, {
     ...(opts.cluster === undefined ? {} : { cluster: opts.cluster }),
     ...(opts.kubernetesVersion === undefined ? {} : { kubernetesVersion: opts.kubernetesVersion }),
+    ...(opts.profile === undefined ? {} : { profile: opts.profile }),
   });
   if (opts.report !== undefined)
     checkReportPath(opts.report, [shown, ...new Set(scenario.manifests.map((m) => m.pos.file))]);

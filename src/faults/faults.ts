@@ -13,6 +13,7 @@ import type { FaultAction, TimelineStep } from "../scenario/types.ts";
 import type { Lane } from "../trace/events.ts";
 import type { PodActionOutcome, TimelineStepRef } from "../trace/timeline-events.ts";
 import { Drains } from "./drain.ts";
+import { type SpotHandling, spotInterruption } from "./spot.ts";
 
 export class UnsupportedFault extends Error {}
 
@@ -20,6 +21,8 @@ export class UnsupportedFault extends Error {}
 export interface Machine {
   powerOff(): void;
   powerOn(): void;
+  /** The instance is deleted: the machine stops as at power-off, and the cloud no longer finds it. */
+  terminate(): void;
   partition(): void;
   heal(): void;
   kubeletStop(): void;
@@ -43,6 +46,7 @@ export interface PodProcess {
 /** The lanes each node action speaks to (Note events), before the control plane notices anything. */
 const NOTES: Partial<Record<FaultAction, Lane[]>> = {
   "power-off": ["kubelet", "app", "network"],
+  "vm-terminated": ["kubelet", "app", "network"],
   "network-partition": ["kubelet", "app"],
   "kubelet-stop": ["kubelet", "app"],
   "runtime-down": ["kubelet", "app"],
@@ -55,6 +59,8 @@ export class Faults {
   constructor(
     private readonly cluster: Cluster,
     private readonly machines: ReadonlyMap<string, Machine>,
+    /** the platform's spot notice (a platform profile): what `spot-interruption` does */
+    private readonly spot?: SpotHandling,
   ) {
     this.drains = new Drains(cluster);
   }
@@ -87,6 +93,13 @@ export class Faults {
       case "recover":
         this.podAction(step, ref);
         return;
+      case "spot-interruption": {
+        const spot = this.spot;
+        inject();
+        if (machine && spot)
+          spotInterruption(this.cluster, node, machine, spot, () => this.spotDrain(step, ref));
+        return;
+      }
     }
     // An action not modelled is refused before anything is recorded of it.
     const act = this.machineAction(step.do, node, machine) ?? this.apiAction(step, node, ref);
@@ -106,6 +119,7 @@ export class Faults {
     };
     const calls: Partial<Record<TimelineStep["do"], () => void>> = {
       "power-off": () => machine?.powerOff(),
+      "vm-terminated": () => machine?.terminate(),
       "network-partition": () => machine?.partition(),
       "kubelet-stop": () => machine?.kubeletStop(),
       "runtime-down": () => machine?.runtimeDown(),
@@ -141,6 +155,12 @@ export class Faults {
       default:
         throw new UnsupportedFault(`timeline action "${step.do}" is not modelled`);
     }
+  }
+
+  /** The node termination handler's (or Karpenter's) cordon and drain on a spot notice. */
+  private spotDrain(step: TimelineStep, ref: TimelineStepRef): void {
+    this.setUnschedulable(step.node ?? "", true);
+    this.drains.drain({ ...step, ignoreDaemonSets: true, deleteEmptyDirData: true, force: true }, ref);
   }
 
   /** `kubectl delete node`: the Node object and its Lease leave the API; the machine runs on. */

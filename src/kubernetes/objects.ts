@@ -210,6 +210,9 @@ export interface Pod {
     initContainerStatuses?: ContainerStatus[];
     /** the node DefaultPreemption nominated for the pod while its victims terminate */
     nominatedNodeName?: string;
+    /** why the pod is in its phase (graceful node shutdown: Terminated) */
+    reason?: string;
+    message?: string;
   };
 }
 

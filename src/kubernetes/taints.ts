@@ -13,6 +13,8 @@ export const TAINT_PID_PRESSURE = "node.kubernetes.io/pid-pressure";
 export const TAINT_NETWORK_UNAVAILABLE = "node.kubernetes.io/network-unavailable";
 /** Non-graceful node shutdown (GA 1.28): docs concepts/cluster-administration/node-shutdown.md. */
 export const TAINT_OUT_OF_SERVICE = "node.kubernetes.io/out-of-service";
+/** The cloud node lifecycle controller's taint for a shut-down instance (k8s.io/cloud-provider api/well_known_taints.go TaintNodeShutdown). */
+export const TAINT_NODE_SHUTDOWN = "node.cloudprovider.kubernetes.io/shutdown";
 
 /**
  * nodeConditionToTaintKeyStatusMap (node_lifecycle_controller.go): the NoSchedule taint each node

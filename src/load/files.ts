@@ -21,7 +21,7 @@ const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
  */
 export function loadScenarioFile(
   path: string | undefined,
-  options: { cluster?: string; kubernetesVersion?: string } = {},
+  options: { cluster?: string; kubernetesVersion?: string; profile?: string } = {},
 ): Scenario {
   // --kubernetes-version: the control plane's version, over the scenario's and the dump's kubelets'.
   const v = options.kubernetesVersion?.replace(/^v/, "");
@@ -36,6 +36,14 @@ export function loadScenarioFile(
             label: `--kubernetes-version ${options.kubernetesVersion}`,
           },
         ];
+  // --profile: over the scenario's profile and the platform a dump's nodes name.
+  if (options.profile !== undefined)
+    version.push({
+      path: "profile",
+      value: options.profile,
+      text: options.profile,
+      label: `--profile ${options.profile}`,
+    });
   if (path === undefined) {
     const cluster = options.cluster ?? "";
     const name = cluster === "-" ? "cluster" : basename(cluster).replace(/\.(ya?ml|json)$/i, "") || "cluster";
@@ -63,7 +71,7 @@ export function loadScenarioFile(
       (e, maxBytes) => readManifestEntry(dir, e, maxBytes),
     );
   }
-  if (v !== undefined) {
+  if (version.length > 0) {
     const dir = dirname(path);
     return loadScenarioSource(
       { file: path, text: readScenarioText(path), manifests: {} },

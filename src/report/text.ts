@@ -3,6 +3,7 @@
 // trace, the summary) and the scenario's names.
 
 import { isWorkload } from "../kubernetes/objects.ts";
+import { PLATFORMS } from "../platforms/index.ts";
 import type { SimulationResult } from "../run/result.ts";
 import { splitReferences } from "../scenario/references.ts";
 import type { ClusterDumpInfo, NotReadyAtStart, Scenario } from "../scenario/types.ts";
@@ -201,7 +202,22 @@ function assumedValues(cluster: ClusterDumpInfo, scenario: Scenario): string {
     set.length === 0
       ? `kube-controller-manager's ${v} defaults for every flag (a managed platform may change them: set them under controlPlane)`
       : `kube-controller-manager's ${v} defaults but ${set.join(", ")} from the scenario's controlPlane`;
-  return `${version}; ${flags}`;
+  return `${version}; ${flags}${platformText(cluster, scenario)}`;
+}
+
+/** The platform the dump's Nodes name, and whether the run took its profile from it. */
+function platformText(cluster: ClusterDumpInfo, scenario: Scenario): string {
+  const p = cluster.platform;
+  if (!p) return "";
+  const title = PLATFORMS[p.name].title;
+  const groups =
+    p.nodeGroups.length === 0
+      ? ""
+      : ` (node group${p.nodeGroups.length === 1 ? "" : "s"} ${p.nodeGroups.join(", ")})`;
+  const profile = p.profileFromDump
+    ? `profile ${p.name}, its documented behaviour (--profile or the scenario's profile sets another)`
+    : `profile ${scenario.profile ?? "stock"} as given`;
+  return `; ${title} from ${p.evidence}${groups}: ${profile}`;
 }
 
 /** Every pod that is not Running and Ready at t=0, with why (trace/result.ts InitialPod). */

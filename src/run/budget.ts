@@ -79,6 +79,8 @@ const MIN_EXIT_INTERVAL = 1e-6;
 
 const NODE_FAULTS = new Set([
   "power-off",
+  "vm-terminated",
+  "spot-interruption",
   "network-partition",
   "kubelet-stop",
   "runtime-down",
@@ -87,7 +89,7 @@ const NODE_FAULTS = new Set([
 ]);
 
 /** The faults after which the node goes silent: its pods leave through the rate-limited NoExecute taint. */
-const TAINTED_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop"]);
+const TAINTED_FAULTS = new Set(["power-off", "vm-terminated", "network-partition", "kubelet-stop"]);
 
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: split by the perf/kubelet change landing beside this
 export function estimateWork(scenario: Scenario): WorkEstimate {

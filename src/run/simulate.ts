@@ -5,6 +5,7 @@
 import type { Context, RunningCopy } from "../cluster/context.ts";
 import { Store } from "../cluster/store.ts";
 import { AttachDetachController } from "../controllers/attach-detach-controller.ts";
+import type { InstanceState } from "../controllers/cloud-node-lifecycle-controller.ts";
 import { DaemonSetController } from "../controllers/daemonset-controller.ts";
 import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
 import { NodeLifecycleController } from "../controllers/node-lifecycle-controller.ts";
@@ -31,6 +32,7 @@ import type { InitialState } from "../trace/result.ts";
 import { withRenewals } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
+import { startAutoscaler, startPlatform } from "./platform.ts";
 import { initialState, type SimulationResult, summarize } from "./result.ts";
 
 export type { InitialState, Summary } from "../trace/result.ts";
@@ -158,6 +160,12 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     version: scenario.kubernetesVersion,
   });
   new PersistentVolumeController(ctx);
+  // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
+  const instances = new Map<string, InstanceState>();
+  const moved = () => {
+    cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
+  };
+  startPlatform(ctx, profile, kubelets, instances, moved);
 
   const createManifests = () => {
     // The API server has its system PriorityClasses from its start, and a pod's class must exist
@@ -194,15 +202,11 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const traffic = createTraffic(ctx, scenario, profile);
   if (traffic) ctx.traffic = traffic;
   const machines = new Map<string, Machine>();
-  for (const [name, k] of kubelets)
-    machines.set(
-      name,
-      timelineMachine(k, () => {
-        cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
-      }),
-    );
-  const faults = new Faults(ctx, machines);
+  for (const [name, k] of kubelets) machines.set(name, timelineMachine(k, instances, moved));
+  const platform = profile.platform;
+  const faults = new Faults(ctx, machines, platform && { platform: platform.name, ...platform.spot });
   faults.schedule(scenario.timeline);
+  startAutoscaler(ctx, scenario, kubelets, bulk, moved);
 
   const end = quantize(scenario.duration);
   return {
@@ -246,20 +250,36 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   };
 }
 
-/** A kubelet as the timeline acts on it, telling `moved` after each step. */
 /** PriorityClasses before every other object, the rest in their order (a stable sort). */
 function classesFirst(a: { kind: string }, b: { kind: string }): number {
   return (a.kind === "PriorityClass" ? 0 : 1) - (b.kind === "PriorityClass" ? 0 : 1);
 }
 
-function timelineMachine(k: Kubelet, moved: () => void): Machine {
+/**
+ * A kubelet as the timeline acts on it, telling `moved` after each step; `instances` is the cloud's
+ * view of its machine (a stopped instance is "shutdown"; a terminated one is never found again).
+ */
+function timelineMachine(k: Kubelet, instances: Map<string, InstanceState>, moved: () => void): Machine {
   const step = (fn: () => void) => () => {
     fn();
     moved();
   };
+  const terminated = () => instances.get(k.name) === "not-found";
   return {
-    powerOff: step(() => k.powerOff()),
-    powerOn: step(() => k.powerOn()),
+    powerOff: step(() => {
+      k.powerOff();
+      if (!terminated()) instances.set(k.name, "shutdown");
+    }),
+    // A deleted instance cannot be started again.
+    powerOn: step(() => {
+      if (terminated()) return;
+      instances.set(k.name, "running");
+      k.powerOn();
+    }),
+    terminate: step(() => {
+      k.powerOff();
+      instances.set(k.name, "not-found");
+    }),
     partition: step(() => k.partition()),
     heal: step(() => k.heal()),
     kubeletStop: step(() => k.kubeletStop()),

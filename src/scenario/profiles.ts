@@ -2,6 +2,7 @@
 // with defaults documented by each project; the others are calibrated from published measurements
 // and say so. A scenario's own `controlPlane`, `kubelet` and `network` settings win over its profile.
 
+import { PLATFORMS, type Platform, type PlatformName } from "../platforms/index.ts";
 import type {
   ControlPlaneOverrides,
   KubeletOverrides,
@@ -19,6 +20,18 @@ export interface Profile {
   controlPlane: ControlPlaneOverrides;
   kubelet: KubeletOverrides;
   network: NetworkSettings;
+  /**
+   * The cloud controller manager a managed platform runs (k8s.io/cloud-provider): absent on upstream
+   * Kubernetes without a cloud provider (stock), where nothing deletes the Node of a deleted VM.
+   */
+  cloud?: CloudSettings;
+  /** The managed platform's documented behaviour (src/platforms/): auto-repair, spot notice, autoscaler… */
+  platform?: Platform;
+}
+
+export interface CloudSettings {
+  /** cloud-controller-manager --node-monitor-period (k8s.io/cloud-provider config/v1alpha1/defaults.go: 5s) */
+  nodeMonitorPeriod: number;
 }
 
 /**
@@ -75,7 +88,41 @@ export const DOKS_MEASURED: Profile = {
   network: { ...STOCK.network, nodeLossEndpointDelay: 10 },
 };
 
-export const PROFILES: Record<ProfileName, Profile> = { stock: STOCK, "doks-measured": DOKS_MEASURED };
+/** cloud-controller-manager's --node-monitor-period default (k8s.io/cloud-provider config/v1alpha1/defaults.go). */
+const CLOUD_NODE_MONITOR_PERIOD = 5;
+
+/**
+ * A managed platform as documented (src/platforms/<name>.ts): upstream control-plane and kubelet
+ * defaults (no platform publishes its node-failure flags), the platform's load balancer health
+ * check, and the cloud controller manager's node lifecycle controller at its default
+ * --node-monitor-period (5s, k8s.io/cloud-provider config/v1alpha1/defaults.go).
+ */
+function platformProfile(name: PlatformName): Profile {
+  const platform = PLATFORMS[name];
+  const { healthCheckInterval, healthCheckTimeout, unhealthyThreshold, healthyThreshold } =
+    platform.loadBalancer;
+  return {
+    name,
+    source: `${platform.title} as documented (src/platforms/${name}.ts); ${platform.controlPlaneNote}`,
+    controlPlane: {},
+    kubelet: {},
+    network: {
+      ...STOCK.network,
+      loadBalancer: { healthCheckInterval, healthCheckTimeout, unhealthyThreshold, healthyThreshold },
+    },
+    cloud: { nodeMonitorPeriod: CLOUD_NODE_MONITOR_PERIOD },
+    platform,
+  };
+}
+
+export const PROFILES: Record<ProfileName, Profile> = {
+  stock: STOCK,
+  "doks-measured": DOKS_MEASURED,
+  eks: platformProfile("eks"),
+  gke: platformProfile("gke"),
+  aks: platformProfile("aks"),
+  doks: platformProfile("doks"),
+};
 
 /** The scenario's profile: the file it names, or the named one (default stock). */
 export function profileOf(scenario: Pick<Scenario, "profile" | "profileFile">): Profile {

@@ -4,6 +4,7 @@
 import type { Ipv4Cidr } from "../kubernetes/cidr.ts";
 import type { ClientName } from "../kubernetes/client-defaults.ts";
 import type { KubeObject, ManifestKind, ResourceList, Taint } from "../kubernetes/objects.ts";
+import type { ScenarioOrigin } from "./source.ts";
 
 // The versions and settings a scenario may give, defined beside their defaults (kubernetes/).
 export {
@@ -14,6 +15,7 @@ export {
   NEWEST_VERSION,
   SUPPORTED_VERSIONS,
 } from "../kubernetes/configuration.ts";
+export type { ManifestFile, Patch, ScenarioOrigin, ScenarioSource } from "./source.ts";
 
 import type {
   ControlPlaneOverrides,
@@ -45,6 +47,8 @@ export interface NodeSpec {
   notReady?: NotReadyAtStart;
   /** spec.podCIDR(s) of a Node of a cluster dump, its IPv4 one: new pods' addresses come from it */
   podCIDR?: Ipv4Cidr;
+  /** spec.providerID of a Node of a cluster dump (`aws:///eu-west-1a/i-…`): names its cloud */
+  providerID?: string;
 }
 
 /**
@@ -74,6 +78,10 @@ export interface NotReadyAtStart {
 
 export type FaultAction =
   | "power-off"
+  /** the instance is deleted (a scale-in, a spot reclaim, an operator): power off, and the cloud no longer knows it */
+  | "vm-terminated"
+  /** the cloud reclaims a spot instance: the platform's notice, then vm-terminated (platforms/<name>.ts spot) */
+  | "spot-interruption"
   | "power-on"
   | "network-partition"
   | "network-heal"
@@ -95,6 +103,8 @@ export type FaultAction =
 
 export const NODE_ACTIONS: readonly FaultAction[] = [
   "power-off",
+  "vm-terminated",
+  "spot-interruption",
   "power-on",
   "network-partition",
   "network-heal",
@@ -202,6 +212,18 @@ export interface ClusterDumpInfo {
   notReady: string[];
   /** when the dump was taken, t=0 (RFC 3339), and what says so */
   takenAt?: { time: string; from: "node Leases" | "node status" };
+  /** the managed platform the dump's Nodes name (spec.providerID, node-group labels), if any */
+  platform?: DumpPlatform;
+}
+
+export interface DumpPlatform {
+  name: "eks" | "gke" | "aks" | "doks";
+  /** what told it: `spec.providerID aws://… on Node ip-10-0-1-12…` */
+  evidence: string;
+  /** the node groups (node pools) the nodes' labels name */
+  nodeGroups: string[];
+  /** the run's profile is the platform's (the scenario and --profile gave none) */
+  profileFromDump: boolean;
 }
 
 export interface Scenario {
@@ -232,6 +254,8 @@ export interface Scenario {
   profile?: ProfileName;
   /** `profile: ./FILE.yaml`: a profile read from a file (as `faultline compare --fit` writes one). */
   profileFile?: ProfileFile;
+  /** The `autoscaler:` section: Cluster Autoscaler or Karpenter adds nodes for unschedulable pods. */
+  autoscaler?: AutoscalerSpec;
   /**
    * What the scenario was loaded from: its files' texts and the patches applied to them, so that
    * whatif/ can make a variant by patching the source and loading it again (never read by the run).
@@ -240,50 +264,36 @@ export interface Scenario {
   origin?: ScenarioOrigin;
 }
 
-/** A manifest file as read: its text, and its name as it should appear in messages. */
-export interface ManifestFile {
-  text: string;
-  file: string;
-}
-
 /**
- * A scenario's source: the scenario file's text and the manifest files it names, as read. Plain data
- * (the HTML report can hold it), loaded by load/'s pure core (loadScenarioSource).
+ * The `autoscaler:` section. Cluster Autoscaler (kubernetes/autoscaler cluster-autoscaler/FAQ.md):
+ * every --scan-interval (10s) it scales up a node group whose template fits the unschedulable pods,
+ * giving up on a node not registered within --max-node-provision-time (15m). Karpenter
+ * (karpenter.sh/docs/concepts/scheduling, settings BATCH_IDLE_DURATION 1s / BATCH_MAX_DURATION 10s):
+ * it batches pending pods for 1s of quiet (10s at most) and launches a NodeClaim from a NodePool.
  */
-export interface ScenarioSource {
-  /** The scenario file's name, as messages show it. */
-  file: string;
-  text: string;
-  /** The files each `manifests:` path entry read, keyed by the entry as written. */
-  manifests: Record<string, ManifestFile[]>;
+export interface AutoscalerSpec {
+  kind: "cluster-autoscaler" | "karpenter";
+  /** seconds between two looks at the pending pods (CA's --scan-interval; Karpenter's batch idle time) */
+  scanInterval: number;
+  maxNodeProvisionTime: number;
+  /** seconds from the scale-up to the new node Ready (a VM's boot, the kubelet's registration) */
+  bootSeconds: number;
+  nodeGroups: NodeGroupSpec[];
+  pos: SourcePos;
 }
 
-/**
- * One change to a scenario's source, set in the parsed YAML before validation, so that a variant gets
- * exactly the rules, defaults and messages of the file. `path` is dotted, with `[i]` for a list index,
- * `[name=x]` for the list element whose name is x and `["a/b"]` for a key that is not a plain word:
- * `controlPlane.nodeMonitorGracePeriod`, `traffic[0].timeout`, and in a manifest object
- * `spec.externalTrafficPolicy` or `spec.template.spec.containers[name=web].livenessProbe.periodSeconds`.
- */
-export interface Patch {
-  path: string;
-  /** A manifest object, `Kind/namespace/name` (or `Kind/name` in namespace default); absent: the scenario file. */
-  object?: string;
-  /** The value as the file would hold it ("25s", 25, true, {}); undefined (absent in JSON) removes the field. */
-  value?: unknown;
-  /** The value's text as typed (a command line), kept as its YAML source: "1.30" stays 1.30. */
-  text?: string;
-  /** How messages name the patch, e.g. `--vary controlPlane.nodeMonitorPeriod=-1s`; default `path=value`. */
-  label?: string;
+/** A node group (node pool, NodePool): the nodes it adds are like its template node. */
+export interface NodeGroupSpec {
+  name: string;
+  /** the node new ones are made like: its capacity, zone and labels */
+  template: NodeSpec;
+  /** how many nodes the group may add beyond those the scenario has */
+  maxNewNodes: number;
+  /** the scenario's nodes in the group at the start (its template alone when given by `like`) */
+  size: number;
 }
 
-export interface ScenarioOrigin {
-  source: ScenarioSource;
-  /** The patches applied to `source`, in order: none for the file as it is. */
-  patches: Patch[];
-}
-
-export const PROFILE_NAMES = ["stock", "doks-measured"] as const;
+export const PROFILE_NAMES = ["stock", "doks-measured", "eks", "gke", "aks", "doks"] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 export type TrafficEntry = "load-balancer" | "node-port" | "cluster-ip" | "dns";

@@ -82,6 +82,8 @@ function one(
 }
 
 const NODE_CONTROLLER: Source = { component: "node-controller" };
+/** The cloud controller manager's recorder (k8s.io/cloud-provider node_lifecycle_controller.go Run). */
+const CLOUD_NODE_LIFECYCLE: Source = { component: "cloud-node-lifecycle-controller" };
 
 /** The Events one trace event stands for, at the moment it happened (the store as it is then). */
 export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
@@ -89,6 +91,23 @@ export function recordedFor(ctx: Context, e: TraceEvent): Recorded[] {
 }
 
 const kubelet = (host: string | undefined): Source => ({ component: "kubelet", ...(host ? { host } : {}) });
+
+/** RemovingNode (node lifecycle controller), after the cloud's DeletingNode when the cloud deleted it. */
+function nodeDeleted(ctx: Context, t: number, name: string, byCloud: boolean): Recorded[] {
+  const ref = nodeRef(ctx, name, "controller");
+  const removing = one(
+    t,
+    ref,
+    "Normal",
+    "RemovingNode",
+    `Node ${name} event: Removing Node ${name} from Controller`,
+    NODE_CONTROLLER,
+  );
+  if (!byCloud) return removing;
+  // The cloud's controller records DeletingNode before its delete (cloud-provider node_lifecycle_controller.go).
+  const reason = `Deleting node ${name} because it does not exist in the cloud provider`;
+  return [...one(t, ref, "Normal", "DeletingNode", reason, CLOUD_NODE_LIFECYCLE), ...removing];
+}
 
 /** What the node lifecycle controller and a node's kubelet record of the node itself. */
 function nodeRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined {
@@ -130,14 +149,7 @@ function nodeRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined {
         NODE_CONTROLLER,
       );
     case "NodeDeleted":
-      return one(
-        t,
-        nodeRef(ctx, name, "controller"),
-        "Normal",
-        "RemovingNode",
-        `Node ${name} event: Removing Node ${name} from Controller`,
-        NODE_CONTROLLER,
-      );
+      return nodeDeleted(ctx, t, name, e.by === "cloud-node-lifecycle-controller");
     case "FaultInjected":
       // A kubelet that starts records "Starting kubelet." (kubelet.go initializeModules).
       if ((e.do === "kubelet-start" || e.do === "power-on") && e.node) {
@@ -151,6 +163,13 @@ function nodeRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined {
         );
       }
       return [];
+    case "NodeAutoRepair":
+      // AKS records NodeRebootStart from the aks-auto-repair source (azure-aks-docs node-auto-repair.md).
+      return e.event
+        ? one(t, nodeRef(ctx, name, "controller"), "Normal", e.event.reason, e.event.message, {
+            component: e.event.source,
+          })
+        : [];
     default:
       return undefined;
   }

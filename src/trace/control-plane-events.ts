@@ -16,6 +16,19 @@ export interface ByOperator {
   step: TimelineStepRef;
 }
 
+/**
+ * The cloud controller manager's node lifecycle controller (k8s.io/cloud-provider
+ * controllers/nodelifecycle/node_lifecycle_controller.go MonitorNodes, every its --node-monitor-period).
+ */
+export interface ByCloudNodeLifecycle {
+  by: "cloud-node-lifecycle-controller";
+  /** the Node's Ready condition the pass found (not True: MonitorNodes asks the cloud only then) */
+  ready: ConditionStatus;
+  /** what the cloud provider said of the instance */
+  instance: "not-found" | "shutdown";
+  nodeMonitorPeriod: number;
+}
+
 /** A rate limit and the flag that set it (`flag` absent: a rate no flag names). */
 export interface Rate {
   flag?: "node-eviction-rate" | "secondary-node-eviction-rate";
@@ -120,6 +133,8 @@ export type NodeTaintCause =
   | { by: "node-lifecycle-controller"; cause: "unschedulable" }
   /** doNoScheduleTaintingPass, for the node's conditions. */
   | { by: "node-lifecycle-controller"; cause: "condition"; ready?: ConditionStatus }
+  /** MonitorNodes: the instance is shut down (InstanceShutdown), so node.cloudprovider.kubernetes.io/shutdown:NoSchedule. */
+  | (ByCloudNodeLifecycle & { cause: "instance-shutdown" })
   | ByOperator;
 
 /** Why the node lifecycle controller removed a taint. */
@@ -149,7 +164,38 @@ export interface ControlPlaneEventFields {
     leaseRenewTime?: number;
     nodeRow: NodeRow;
   };
-  NodeDeleted: ByOperator;
+  NodeDeleted: ByOperator | ByCloudNodeLifecycle;
+  /** Cluster Autoscaler scales a node group up, or Karpenter launches a NodeClaim, for unschedulable pods. */
+  NodeScaleUp: {
+    by: "cluster-autoscaler" | "karpenter";
+    group: string;
+    /** the Node that will register */
+    newNode: string;
+    /** the group's size before and after, and its most (the scenario's nodes of it plus maxNewNodes) */
+    from: number;
+    to: number;
+    max: number;
+    /** the unschedulable pods it was for (`<ns>/<name>`) */
+    pods: string[];
+    scanInterval: number;
+    bootSeconds: number;
+  };
+  /** The node a scale-up launched has booted and registered Ready. */
+  ScaledNodeReady: { by: "cluster-autoscaler" | "karpenter"; group: string; after: number };
+  /** The managed platform's node auto-repair acts on a node not Ready for its threshold (platforms/). */
+  NodeAutoRepair: {
+    by: "node-auto-repair";
+    platform: string;
+    action: "recreate" | "reboot" | "replace";
+    /** seconds the node had been not Ready when the repair began */
+    notReadyFor: number;
+    afterSeconds: number;
+    sameName: boolean;
+    bootSeconds: number;
+    /** the Event the platform records, when documented (AKS: NodeRebootStart) */
+    event?: { reason: string; message: string; source: string };
+    source: string;
+  };
   NodeTainted: {
     taint: string;
     /** Every taint on the node after the change (`key[=value]:Effect`). */
@@ -157,7 +203,8 @@ export interface ControlPlaneEventFields {
   } & NodeTaintCause;
   NodeTaintRemoved: {
     taint: string;
-    by: "node-lifecycle-controller";
+    /** the cloud's controller removes its shutdown taint once the node is Ready again (MonitorNodes) */
+    by: "node-lifecycle-controller" | "cloud-node-lifecycle-controller";
     cause: NodeTaintRemovalCause;
     /** For `swapped`: the NoExecute taint that replaced it. */
     swappedFor?: string;

@@ -200,6 +200,8 @@ export interface NodeEventFields {
   LeaseRenewed: { nodeLeaseDurationSeconds: number; renewIntervalSeconds: number };
   /** The kubelet created its Node object again (registerNode). */
   NodeRegistered: { after: KubeletStart };
+  /** Graceful node shutdown (KEP-2000) ended the pod: phase Failed, its reason and message (faults/spot.ts). */
+  PodShutDown: { reason: string; message: string };
   /** The kubelet posted Ready=True where the API had something else. */
   NodeReady: { nodeRow: NodeRow } & NodeReadyCause;
   /** The kubelet posted Ready=False (KubeletNotReady) with its runtime's errors; its Lease is still renewed. */

@@ -15,7 +15,8 @@ import {
 import { initialState, run, scenario } from "../helpers/sim.ts";
 
 // Every node action the timeline offers (src/scenario/types.ts).
-const NODE_FAULTS = NODE_ACTIONS;
+// spot-interruption is a platform profile's (stock refuses it at load): these clusters run stock.
+const NODE_FAULTS = NODE_ACTIONS.filter((a) => a !== "spot-interruption");
 
 interface Gen {
   version: string;

@@ -36,8 +36,9 @@ export async function open(
   browser: Browser,
   file: string,
   viewport = { width: 1280, height: 900 },
+  colorScheme: "light" | "dark" = "light",
 ): Promise<Opened> {
-  const page = await browser.newPage({ viewport });
+  const page = await browser.newPage({ viewport, colorScheme });
   const errors: string[] = [];
   const requests: string[] = [];
   page.on("console", (m) => {

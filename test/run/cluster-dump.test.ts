@@ -127,7 +127,11 @@ function normalized(result: SimulationResult, scenario: Scenario): string {
 
 describe("a node's power-off from the dump", () => {
   it("plays as the hand-written scenario does, step for step", () => {
-    const a = simulate(hand);
+    // The dump's Nodes are EKS's (providerID aws://, eks.amazonaws.com/nodegroup): its run takes the
+    // eks profile (platforms/), so the hand-written scenario runs under the same one.
+    expect(fromDump.profile).toBe("eks");
+    expect(fromDump.cluster?.platform).toMatchObject({ name: "eks", nodeGroups: ["general", "batch"] });
+    const a = simulate({ ...hand, profile: "eks" });
     const b = simulate(fromDump);
     expect(normalized(b, fromDump)).toBe(normalized(a, hand));
     expect(b.events.filter((e) => e.type === "PodCreated" && e.t < 10)).toEqual([]);

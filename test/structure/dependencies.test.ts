@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 /** The model layers: what the page bundles and runs in the browser (src/simulate.ts moves to run/). */
 const MODELS = [
-  "^src/(controllers|scheduler|cluster|kubelet|network|traffic|faults|kubernetes|scenario|trace|engine|run)/",
+  "^src/(controllers|scheduler|cluster|kubelet|network|traffic|faults|kubernetes|scenario|platforms|trace|engine|run)/",
   "^src/simulate[.]ts$",
 ];
 
@@ -99,10 +99,19 @@ const RULES: IForbiddenRuleType[] = [
   },
   {
     name: "scenario-knows-only-kubernetes",
-    comment: "src/scenario/ (the loaded scenario's types) stands on kubernetes/ and the engine only",
+    comment:
+      "src/scenario/ (the loaded scenario's types) stands on kubernetes/, the engine and the platforms' data (its profiles are built from them)",
     severity: "error",
     from: { path: "^src/scenario/" },
-    to: { pathNot: "^src/(scenario|kubernetes|engine)/" },
+    to: { pathNot: "^src/(scenario|kubernetes|engine|platforms)/" },
+  },
+  {
+    name: "platforms-are-data",
+    comment:
+      "src/platforms/ (each managed platform's documented values) stands on kubernetes/ only: the profiles and the models read it",
+    severity: "error",
+    from: { path: "^src/platforms/" },
+    to: { pathNot: "^src/(platforms|kubernetes|engine)/" },
   },
   {
     name: "trace-knows-only-what-is-below",

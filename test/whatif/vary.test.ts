@@ -37,8 +37,8 @@ describe("--vary values are checked by load/", () => {
       "--vary traffic.outlierDetection=true: outlier detection runs in the caller's proxy, which picks endpoints itself: use it with entry: cluster-ip",
     ],
     [
-      "profile=doks",
-      '--vary profile=doks: "doks" is not one of "stock", "doks-measured"; did you mean "doks-measured"?',
+      "profile=doks-measure",
+      '--vary profile=doks-measure: "doks-measure" is not one of "stock", "doks-measured", "eks", "gke", "aks", "doks"; did you mean "doks-measured"?',
     ],
     ["seed=-1", "--vary seed=-1: -1 is too small: must be at least 0"],
     [

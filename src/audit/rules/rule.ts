@@ -214,6 +214,8 @@ export function when(f: FaultSpec): string {
       return `when the kubelet on ${f.target} stops`;
     case "partition":
       return `when ${f.target} is cut off from the network`;
+    case "vm-terminated":
+      return `when ${f.target}'s instance is terminated`;
     case "stall":
       return `when the first pod of ${short(f.target)} stalls for ${d(f.seconds ?? 0)} (it answers nothing, then recovers by itself)`;
     case "blip":

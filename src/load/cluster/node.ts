@@ -67,6 +67,7 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
   if (labels[LABEL_ZONE] !== undefined) node.zone = labels[LABEL_ZONE];
   if (labels[LABEL_REGION] !== undefined) node.region = labels[LABEL_REGION];
   if (optBool(src, [...sp, "unschedulable"], spec.unschedulable)) node.unschedulable = true;
+  if (typeof spec.providerID === "string" && spec.providerID !== "") node.providerID = spec.providerID;
   const podCIDR = podCidrOf(src, sp, spec);
   if (podCIDR) node.podCIDR = podCIDR;
   const out: DumpNode = { spec: node };

@@ -4,6 +4,8 @@
 // traffic).
 
 import { minor, SEPARATE_TAINT_EVICTION_CONTROLLER_SINCE_MINOR } from "../../kubernetes/defaults.ts";
+import { recognisePlatform } from "../../platforms/index.ts";
+import { PROFILES } from "../../scenario/profiles.ts";
 import {
   type ControlPlaneOverrides,
   type KubernetesVersion,
@@ -17,6 +19,7 @@ import { type ClusterRead, readCluster } from "../cluster/dump.ts";
 import { LoadError } from "../errors.ts";
 import { type Collected, emptyCollected } from "../manifest/collect.ts";
 import { type DocTransform, parseYamlFile, type SourceDoc } from "../source.ts";
+import { parseAutoscaler } from "./autoscaler.ts";
 import { parseBehaviour } from "./behaviour.ts";
 import { PERIOD } from "./limits.ts";
 import {
@@ -52,6 +55,7 @@ export const SCENARIO_FIELDS = [
   "traffic",
   "network",
   "profile",
+  "autoscaler",
 ] as const;
 
 /** Fields kept raw in `extra` for later stages (none at the moment). */
@@ -170,7 +174,43 @@ export function parseScenarioWith(
   if (network) scenario.network = network;
   if (profile) scenario.profile = profile;
   if (profileFile) scenario.profileFile = profileFile;
+  if (scenario.cluster) recognise(scenario);
+  if (root.autoscaler != null) scenario.autoscaler = parseAutoscaler(src, root.autoscaler, scenario);
+  checkSpot(scenario);
   return scenario;
+}
+
+/** `spot-interruption` is a platform's (its notice and handler): a profile without spot capacity refuses it. */
+function checkSpot(scenario: Scenario): void {
+  const step = scenario.timeline.find((s) => s.do === "spot-interruption");
+  if (!step) return;
+  const name = scenario.profile ?? "stock";
+  if ((PROFILES[name]?.platform?.spot.seconds ?? 0) > 0) return;
+  throw new LoadError(
+    "invalid-value",
+    step.pos.file,
+    step.pos.line,
+    step.pos.col,
+    "timeline",
+    `spot-interruption needs a platform profile with spot instances and their notice (profile: eks, gke or aks); profile ${name} has none`,
+  );
+}
+
+/**
+ * A dump's platform, from its Nodes (platforms/index.ts recognisePlatform): named in the report's
+ * "assumed:" line, and the run's profile when the scenario (or --profile) names none.
+ */
+function recognise(scenario: Scenario): void {
+  const found = recognisePlatform(scenario.nodes);
+  if (!found || !scenario.cluster) return;
+  const fromDump = scenario.profile === undefined;
+  scenario.cluster.platform = {
+    name: found.platform,
+    evidence: found.evidence,
+    nodeGroups: found.nodeGroups,
+    profileFromDump: fromDump,
+  };
+  if (fromDump) scenario.profile = found.platform;
 }
 
 /** The scenario file's one document (after `transform`), and its root mapping. */

@@ -114,10 +114,56 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   }),
 
   NodeDeleted: (e) => ({
-    message: `Node ${name(e.object)} is deleted from the API`,
-    why: timelineWhy(e.step),
+    message:
+      e.by === "operator"
+        ? `Node ${name(e.object)} is deleted from the API`
+        : `cloud node lifecycle controller deletes Node ${name(e.object)}: "Deleting node ${name(e.object)} because it does not exist in the cloud provider"`,
+    why:
+      e.by === "operator"
+        ? timelineWhy(e.step)
+        : `the node is Ready=${e.ready} and the cloud provider no longer finds its instance (MonitorNodes, every cloud-controller-manager --node-monitor-period=${fmt(e.nodeMonitorPeriod)}s); its pods are now orphans for PodGC`,
     see: `$ kubectl get node ${name(e.object)}\nError from server (NotFound): nodes "${name(e.object)}" not found`,
   }),
+
+  NodeScaleUp: (e) => {
+    const pods = e.pods.map((p) => p.slice(p.indexOf("/") + 1));
+    const who =
+      e.by === "karpenter"
+        ? "Karpenter launches a NodeClaim"
+        : `cluster-autoscaler scales node group ${e.group} up`;
+    return {
+      message: `${who} for ${pods.join(", ")}: ${e.newNode} (${e.from}->${e.to}, max ${e.max}), Ready in about ${fmt(e.bootSeconds)}s`,
+      why:
+        e.by === "karpenter"
+          ? `the pod${pods.length === 1 ? " is" : "s are"} unschedulable and NodePool ${e.group}'s template fits; Karpenter batches pending pods for ${fmt(e.scanInterval)}s of quiet before it launches`
+          : `the pod${pods.length === 1 ? " is" : "s are"} unschedulable and ${e.group}'s template fits them; cluster-autoscaler looks every --scan-interval=${fmt(e.scanInterval)}s`,
+      see: `$ kubectl describe pod ${pods[0] ?? ""}\n  Normal  TriggeredScaleUp  cluster-autoscaler  pod triggered scale-up: [{${e.group} ${e.from}->${e.to} (max: ${e.max})}]`,
+    };
+  },
+
+  ScaledNodeReady: (e) => ({
+    message: `${name(e.object)}, the node ${e.by} added to ${e.group}, is Ready ${fmt(round3(e.after))}s after the scale-up`,
+    why: "the machine booted and its kubelet registered the node; the scheduler can now place the pods that waited",
+  }),
+
+  NodeAutoRepair: (e) => {
+    const node = name(e.object);
+    const what =
+      e.action === "recreate"
+        ? `drains and re-creates the VM under the same name (back in ${fmt(e.bootSeconds)}s, same zone: its pods' bindings and zonal volumes still fit)`
+        : e.action === "reboot"
+          ? `reboots the node (back in ${fmt(e.bootSeconds)}s; reimage, then redeploy, only if it stays unhealthy)`
+          : "replaces the node with a new one under another name";
+    return {
+      message: `${e.platform.toUpperCase()} node auto-repair ${what}: ${node}`,
+      why: `${node} has been not Ready for ${fmt(round3(e.notReadyFor))}s, past the platform's ${fmt(e.afterSeconds)}s (${e.source})`,
+      ...(e.event
+        ? {
+            see: `$ kubectl get events --field-selector involvedObject.name=${node}\nNormal  ${e.event.reason}  node/${node}  ${e.event.message}`,
+          }
+        : {}),
+    };
+  },
 
   NodeTainted: (e) => {
     const node = name(e.object);
@@ -125,6 +171,11 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
       return {
         message: `${node} is marked out of service (non-graceful node shutdown)`,
         why: `${timelineWhy(e.step)}: it tells Kubernetes the node is shut down, so its pods and volumes can move`,
+      };
+    if (e.by === "cloud-node-lifecycle-controller")
+      return {
+        message: `cloud node lifecycle controller taints ${node} with ${e.taint}`,
+        why: `the node is Ready=${e.ready} and the cloud provider reports its instance shut down (MonitorNodes, every --node-monitor-period=${fmt(e.nodeMonitorPeriod)}s): no new pods land there; the taint goes when the node is Ready again`,
       };
     const why =
       e.cause === "zone-queue"
@@ -143,7 +194,7 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   },
 
   NodeTaintRemoved: (e) => ({
-    message: `node controller removes ${e.taint} from ${name(e.object)}`,
+    message: `${e.by === "cloud-node-lifecycle-controller" ? "cloud node lifecycle controller" : "node controller"} removes ${e.taint} from ${name(e.object)}`,
     why:
       e.cause === "ready-again"
         ? "the node is Ready again"

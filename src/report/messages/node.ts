@@ -205,6 +205,11 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     why: `${started(e.after)}; the Node object no longer existed, so the kubelet registers it (registerNode, default true)`,
   }),
 
+  PodShutDown: (e) => ({
+    message: `kubelet on ${e.node} ends ${nameOf(e.object)} for the node's shutdown: phase Failed, reason ${e.reason}: "${e.message}"`,
+    why: "the spot instance's interruption notice started the kubelet's graceful node shutdown (KEP-2000): a Failed pod is no longer an endpoint",
+  }),
+
   NodeReady: (e) => ({
     message: `kubelet on ${e.node} posts Ready=True (KubeletReady: kubelet is posting ready status)`,
     why: nodeStatusWhy(e),

@@ -16,6 +16,10 @@ export function timelineWhy(step: TimelineStepRef): string {
 /** What a node action is, as the operator (or the machine) does it. */
 const NODE_ACTIONS: Partial<Record<FaultAction, (node: string) => string>> = {
   "power-off": (n) => `${n} loses power`,
+  "vm-terminated": (n) =>
+    `${n}'s instance is terminated (deleted in the cloud: a scale-in, a spot reclaim, an operator)`,
+  "spot-interruption": (n) =>
+    `the cloud reclaims ${n}'s spot instance: an interruption notice now, the instance terminated when it runs out`,
   "power-on": (n) => `${n} is powered on again`,
   "network-partition": (n) => `${n} is cut off: it cannot reach the control plane and nobody reaches it`,
   "network-heal": (n) => `${n}'s network is back`,
@@ -66,6 +70,20 @@ const NOTES: Partial<Record<FaultAction, Partial<Record<string, (node: string) =
       message: `requests to pods on ${n} stop being answered; each caller waits on its own timeout`,
       why: "nothing on the machine runs to answer or refuse",
       see: "rising latency in the callers, before any Kubernetes object changes state",
+    }),
+    network: (n) => ({
+      message: `nothing removes ${n}'s endpoints yet: Services keep sending new requests there`,
+      why: "nothing has been detected: a missing heartbeat is not yet meaningful",
+    }),
+  },
+  "vm-terminated": {
+    kubelet: (n) => ({
+      message: `the kubelet on ${n} stops renewing its Lease`,
+      why: "the instance is gone with its disks' attachments; to the control plane it looks like any lost node until the cloud is asked",
+    }),
+    app: (n) => ({
+      message: `requests to pods on ${n} stop being answered; each caller waits on its own timeout`,
+      why: "nothing on the machine runs to answer or refuse",
     }),
     network: (n) => ({
       message: `nothing removes ${n}'s endpoints yet: Services keep sending new requests there`,

@@ -2,7 +2,21 @@
 
 import uPlot from "uplot";
 import { clock } from "../../text.ts";
-import { verticalLine } from "./dom.ts";
+import { tt, verticalLine } from "./dom.ts";
+
+/**
+ * The time axis's tick steps, in seconds: a tenth to a day at the steps a clock reads (10 s, 15 s, 30 s,
+ * 1 min, 5 min, 15 min, 1 h…), never uPlot's decimal 1-2-5 steps (ticks every 50 s read badly as m:ss).
+ */
+export const TIME_STEPS = [
+  0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+];
+
+/** The x series of a time chart: its legend readout is a time on the page's clock (t+0:36), not "Value: 36". */
+export const TIME_SERIES: uPlot.Series = {
+  label: "time",
+  value: (_u, v) => (v == null ? "–" : tt(v)),
+};
 
 export class TimeAxis {
   charts: uPlot[] = [];
@@ -40,7 +54,15 @@ export class TimeAxis {
         ],
         destroy: [(u: uPlot) => this.remove(u)],
       },
-      axes: [{ label: "seconds since the start", values: (_u, splits) => splits.map((v) => clock(v)) }],
+      axes: [
+        {
+          label: "time since the start (m:ss)",
+          // At least 70 px between ticks: a label such as "12:30" stays clear of the next.
+          space: 70,
+          incrs: TIME_STEPS,
+          values: (_u, splits) => splits.map((v) => clock(v)),
+        },
+      ],
     };
   }
 
@@ -89,7 +111,7 @@ export function stacked(
     cumulative.push(acc);
   }
   const order = layers.map((_, i) => i).reverse();
-  const series: uPlot.Series[] = [{}];
+  const series: uPlot.Series[] = [TIME_SERIES];
   const data: (number | null)[][] = [x];
   for (const i of order) {
     const l = layers[i]!;

@@ -2,7 +2,7 @@
 
 import uPlot from "uplot";
 import { clusterSeries, PHASES } from "../model/index.ts";
-import { chartWidth, stacked } from "./axis.ts";
+import { chartWidth, stacked, TIME_SERIES } from "./axis.ts";
 import { chartFrame, h, headedSection, headRow, OUTCOME_COLOURS, PHASE_COLOURS } from "./dom.ts";
 import type { ReportView } from "./view.ts";
 
@@ -85,6 +85,12 @@ export function clusterSection(r: ReportView): HTMLElement {
 }
 
 /**
+ * A count's y scale: from 0 (a stacked chart read from 50 up hides how much of it there is) to a
+ * tenth above the largest value.
+ */
+const FROM_ZERO: uPlot.Scale = { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] };
+
+/**
  * A 220 px chart on the shared time axis, drawn once the box is in the page; `y` sets its y scale and
  * axis beyond the label, `under` draws on the plot before the grid and the series.
  */
@@ -102,11 +108,16 @@ export function timeChart(
       new uPlot(
         {
           ...shared,
-          ...(extra.y ? { scales: { ...shared.scales, y: extra.y.scale } } : {}),
-          ...(extra.under ? { hooks: { ...shared.hooks, drawClear: [extra.under] } } : {}),
+          scales: { ...shared.scales, y: extra.y?.scale ?? FROM_ZERO },
+          hooks: {
+            ...shared.hooks,
+            ...(extra.under ? { drawClear: [extra.under] } : {}),
+            // Where the y axis starts, for the page's tests (a count's chart starts at 0).
+            ready: [(u: uPlot) => (box.dataset.yMin = String(u.scales.y?.min ?? ""))],
+          },
           width: chartWidth(box),
           height: 220,
-          series,
+          series: [{ ...TIME_SERIES, ...series[0] }, ...series.slice(1)],
           axes: [shared.axes![0]!, { ...extra.y?.axis, label: yLabel }],
         },
         data,

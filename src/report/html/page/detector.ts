@@ -5,7 +5,7 @@ import { AKKA_CLUSTER_DEFAULTS } from "../../../detectors/akka.ts";
 import { exponentialPhi, phiNormal } from "../../../detectors/phi.ts";
 import type { DetectorPayload } from "../model/index.ts";
 import { chartWidth } from "./axis.ts";
-import { chartFrame, h, headedSection, headRow, round1, verticalLine } from "./dom.ts";
+import { chartFrame, h, headedSection, headRow, round1, scrollBox, verticalLine } from "./dom.ts";
 
 type Mark = { t: number; label: string; colour: string };
 
@@ -84,30 +84,34 @@ function detectorSections(p: DetectorPayload, box: HTMLElement, fmt: (ms: number
     headedSection(
       "table",
       "Detection time and false suspicions",
-      h(
-        "table",
-        { class: "detectors" },
-        headRow([
-          "detector",
-          "suspects after",
-          "detect mean",
-          "detect p99",
-          "false / node / day",
-          "false / cluster / day",
-        ]),
+      // Six columns are wider than a phone: the table scrolls inside its box, not the page.
+      scrollBox(
+        "Detection time and false suspicions, by detector",
         h(
-          "tbody",
-          {},
-          ...p.detectors.map((d) =>
-            h(
-              "tr",
-              {},
-              h("th", { scope: "row" }, d.label),
-              h("td", { class: "num" }, fmt(d.suspectAfterMs)),
-              h("td", { class: "num" }, fmt(d.detection.meanMs)),
-              h("td", { class: "num" }, fmt(d.detection.p99Ms)),
-              h("td", { class: "num" }, perDay(d.falseSuspicionsPerNodePerDay)),
-              h("td", { class: "num" }, perDay(d.falseSuspicionsPerClusterPerDay)),
+          "table",
+          { class: "detectors" },
+          headRow([
+            "detector",
+            "suspects after",
+            "detect mean",
+            "detect p99",
+            "false / node / day",
+            "false / cluster / day",
+          ]),
+          h(
+            "tbody",
+            {},
+            ...p.detectors.map((d) =>
+              h(
+                "tr",
+                {},
+                h("th", { scope: "row" }, d.label),
+                h("td", { class: "num" }, fmt(d.suspectAfterMs)),
+                h("td", { class: "num" }, fmt(d.detection.meanMs)),
+                h("td", { class: "num" }, fmt(d.detection.p99Ms)),
+                h("td", { class: "num" }, perDay(d.falseSuspicionsPerNodePerDay)),
+                h("td", { class: "num" }, perDay(d.falseSuspicionsPerClusterPerDay)),
+              ),
             ),
           ),
         ),

@@ -19,7 +19,7 @@ export const PHASE_COLOURS = ["#cbd5e1", "#fbbf24", "#4ade80", "#f87171"];
 export const LATENCY_COLOURS = {
   p50: "#0369a1",
   p99: "#c2410c",
-  max: "#6b21a8",
+  max: "#7e22ce",
   timeout: "#111827",
   slo: "#4b5563",
   window: "rgba(220, 38, 38, 0.1)",
@@ -78,6 +78,7 @@ export const secs = (d: number) =>
 export const round1 = (v: number) => String(Math.round(v * 10) / 10);
 
 /** A box that scrolls sideways on a narrow screen, reachable and scrollable with the keyboard. */
-export function scrollBox(label: string, child: HTMLElement): HTMLElement {
-  return h("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": label }, child);
+export function scrollBox(label: string, child: HTMLElement, extraClass?: string): HTMLElement {
+  const cls = extraClass ? `scroll-x ${extraClass}` : "scroll-x";
+  return h("div", { class: cls, tabindex: 0, role: "region", "aria-label": label }, child);
 }

@@ -33,7 +33,7 @@ export function latencySection(r: ReportView): HTMLElement | null {
     : "no request lost, so no loss window";
   const box = chartFrame(
     "latency-chart",
-    `Latency per second of send time, in ms on a log scale: p50, p99 and max; ${timeouts.map(lineLabel).join(", ")} dashed; ${windowText}. The figures are in the table below.`,
+    `Latency per second of send time, in ms on a log scale: p50 and p99 solid, max dashed; ${timeouts.map(lineLabel).join(", ")} dashed; ${windowText}. The figures are in the table below.`,
   );
   latencyChart(r, box, s);
   const slo = s.lines.some((l) => l.kind === "slo");
@@ -90,7 +90,9 @@ function latencyChart(r: ReportView, box: HTMLElement, s: LatencySeries): void {
       (k): uPlot.Series => ({
         label: k,
         stroke: LATENCY_COLOURS[k],
-        width: k === "max" ? 1 : 2,
+        // max dashed and purple: where it equals p99 (orange, solid) the dashes show both.
+        width: 2,
+        ...(k === "max" ? { dash: [6, 3] } : {}),
         paths: stepped,
         value: (_u, _v, _s, idx) => (idx == null ? "–" : `${ms(source[k][idx])} ms`),
       }),

@@ -68,7 +68,7 @@ export function eventCard(e: TraceEvent): HTMLElement {
     h(
       "p",
       {},
-      h("span", { class: "lane", style: `color:${LANE_COLOURS[e.lane]}` }, LANE_LABELS[e.lane]),
+      h("span", { class: "lane", style: `--lane:${LANE_COLOURS[e.lane]}` }, LANE_LABELS[e.lane]),
       " ",
       prose.message,
     ),

@@ -40,7 +40,7 @@ export function variantsSection(r: ReportView): HTMLElement | undefined {
     ),
     h(
       "div",
-      { class: "scroll-x", tabindex: 0, role: "region", "aria-label": "Variants side by side" },
+      { class: "scroll-x", tabindex: 0, role: "region", "aria-label": "The variants' figures" },
       h(
         "table",
         { class: "variants" },

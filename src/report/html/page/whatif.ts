@@ -82,7 +82,7 @@ function settingsForm(cur: Settings, inputs: ReturnType<typeof settingInputs>): 
 function probeTable(probes: Probe[], probeInputs: ProbeInput[]): HTMLTableElement {
   return h(
     "table",
-    { class: "probe-settings" },
+    {},
     h("caption", {}, "Probes (periodSeconds, failureThreshold, timeoutSeconds)"),
     headRow(["workload / container", "probe", "period (s)", "failure threshold", "timeout (s)"]),
     h(
@@ -171,7 +171,8 @@ export function whatIfSection(r: ReportView): HTMLElement {
   const form = settingsForm(cur, inputs);
   const probes = probeSettings(r.run.scenario);
   const probeInputs: ProbeInput[] = [];
-  if (probes.length > 0) form.append(scrollBox("Probe settings", probeTable(probes, probeInputs)));
+  if (probes.length > 0)
+    form.append(scrollBox("Probe settings", probeTable(probes, probeInputs), "probe-settings"));
   const reset = h("button", { type: "button", id: "wi-reset" }, "Back to the scenario as written");
   form.append(h("div", { class: "actions" }, reset));
 

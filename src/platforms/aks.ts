@@ -1,0 +1,63 @@
+// Azure Kubernetes Service, as Microsoft documents it (pages read December 2026).
+
+import { TAINT_NODE_SHUTDOWN } from "../kubernetes/taints.ts";
+import { clusterAutoscaler } from "./cluster-autoscaler.ts";
+import type { Platform } from "./types.ts";
+
+export const AKS: Platform = {
+  name: "aks",
+  title: "Azure Kubernetes Service",
+  providerIdScheme: "azure://",
+  nodeGroupLabel: "kubernetes.azure.com/agentpool",
+  controlPlaneNote:
+    "AKS does not publish kube-controller-manager's node-monitor-grace-period or eviction timings: upstream defaults are assumed",
+  autoRepair: {
+    enabledByDefault: true,
+    // "If AKS identifies an unhealthy node that remains unhealthy for at least five minutes, AKS
+    // performs the following actions: 1. AKS reboots the node. 2. … reimages … 3. … redeploys".
+    afterSeconds: 300,
+    action: "reboot",
+    sameName: true,
+    bootSeconds: 90,
+    // "Examples of when auto-repair isn't performed include: … If either of the following taints are
+    // present on the node: node.cloudprovider.kubernetes.io/shutdown, ToBeDeletedByClusterAutoscaler."
+    skipTaints: [TAINT_NODE_SHUTDOWN, "ToBeDeletedByClusterAutoscaler"],
+    event: {
+      reason: "NodeRebootStart",
+      message:
+        "Node auto-repair is initiating a reboot action due to NotReady status persisting for more than 5 minutes.",
+      source: "aks-auto-repair",
+    },
+    source:
+      "MicrosoftDocs/azure-aks-docs articles/aks/node-auto-repair.md (ms.date 01/03/2025): unhealthy for at least five minutes → reboot, then reimage, then (Linux) redeploy; not with the shutdown or ToBeDeletedByClusterAutoscaler taint; the reboot's 90s is faultline's estimate",
+  },
+  storageClass: {
+    name: "managed-csi",
+    provisioner: "disk.csi.azure.com",
+    volumeBindingMode: "WaitForFirstConsumer",
+    zonal: true,
+    source:
+      "learn.microsoft.com/azure/aks/concepts-storage (managed-csi, the default StorageClass: Azure Standard SSD LRS managed disks through the Azure Disk CSI driver); an LRS disk is zonal",
+  },
+  loadBalancer: {
+    kind: "Azure Standard Load Balancer",
+    healthCheckInterval: 5,
+    // An Azure probe has no timeout of its own: a probe not answered by the next one counts as failed.
+    healthCheckTimeout: 5,
+    unhealthyThreshold: 2,
+    // faultline's assumption: one successful probe marks the endpoint up again.
+    healthyThreshold: 1,
+    source:
+      "kubernetes-sigs/cloud-provider-azure pkg/consts/consts.go: HealthProbeDefaultProbeInterval 5, HealthProbeDefaultNumOfProbe 2 ('The minimum number of probe is 2')",
+  },
+  spot: {
+    seconds: 30,
+    action: "none",
+    handledBy: "Scheduled Events' Preempt event, acted on by a handler on the node (none ships by default)",
+    source:
+      "learn.microsoft.com/azure/virtual-machines/linux/scheduled-events (Preempt: minimum notice 30 seconds)",
+  },
+  autoscaler: clusterAutoscaler(
+    "learn.microsoft.com/azure/aks/cluster-autoscaler (the cluster autoscaler on node pools)",
+  ),
+};

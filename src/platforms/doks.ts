@@ -1,0 +1,44 @@
+// DigitalOcean Kubernetes, as DigitalOcean documents it (pages read December 2026). The measured
+// variant of its control plane is the `doks-measured` profile (seed 001); this one assumes upstream
+// timings where DigitalOcean publishes none.
+
+import { clusterAutoscaler } from "./cluster-autoscaler.ts";
+import type { Platform } from "./types.ts";
+
+export const DOKS: Platform = {
+  name: "doks",
+  title: "DigitalOcean Kubernetes",
+  providerIdScheme: "digitalocean://",
+  nodeGroupLabel: "doks.digitalocean.com/node-pool",
+  controlPlaneNote:
+    "DigitalOcean does not publish its control plane's node-failure settings: upstream defaults are assumed (the doks-measured profile has the measured ones)",
+  noAutoRepair:
+    "no automatic repair of a NotReady node is documented: DigitalOcean's own tutorial calls replacing an unhealthy node manual and offers Digital Mobius to automate it (docs.digitalocean.com/developer-center/automatic-node-repair-on-digitalocean-kubernetes, 4/3/2023)",
+  storageClass: {
+    name: "do-block-storage",
+    provisioner: "dobs.csi.digitalocean.com",
+    volumeBindingMode: "Immediate",
+    // A DigitalOcean region is one datacenter: there is no zone for a volume to be stuck in.
+    zonal: false,
+    source:
+      "digitalocean/csi-digitalocean deploy/kubernetes/releases (StorageClass do-block-storage, the default, volumeBindingMode Immediate)",
+  },
+  loadBalancer: {
+    kind: "DigitalOcean Load Balancer",
+    healthCheckInterval: 3,
+    healthCheckTimeout: 5,
+    unhealthyThreshold: 3,
+    healthyThreshold: 5,
+    source:
+      "digitalocean/digitalocean-cloud-controller-manager docs/controllers/services/annotations.md (check-interval-seconds 3, response-timeout-seconds 5, unhealthy-threshold 3, healthy-threshold 5)",
+  },
+  spot: {
+    seconds: 0,
+    action: "none",
+    handledBy: "DigitalOcean offers no spot Droplets",
+    source: "docs.digitalocean.com/products/droplets (no spot or preemptible Droplet type)",
+  },
+  autoscaler: clusterAutoscaler(
+    "docs.digitalocean.com/products/kubernetes/how-to/autoscale (the cluster autoscaler on node pools)",
+  ),
+};

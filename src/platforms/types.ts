@@ -1,0 +1,93 @@
+// A managed platform as faultline models it: what its cloud controller manager does with a lost
+// machine, how it repairs a node that stays NotReady, the notice a spot reclaim gives, its default
+// StorageClass and load balancer health check, its node autoscaler, and how a dump names it (the
+// Nodes' spec.providerID scheme and node-group label). Plain data, each value with its source; the
+// models read it through the profile (scenario/profiles.ts).
+
+export const PLATFORM_NAMES = ["eks", "gke", "aks", "doks"] as const;
+export type PlatformName = (typeof PLATFORM_NAMES)[number];
+
+/** What the platform does to a node that stays NotReady (its auto-repair), as its documentation says. */
+export interface AutoRepair {
+  /** on for a node pool as the platform creates it */
+  enabledByDefault: boolean;
+  /** seconds the node must stay not Ready before the platform acts */
+  afterSeconds: number;
+  /**
+   * - `recreate`: the VM is deleted and created again under the same name (GKE);
+   * - `reboot`: the VM restarts (AKS's first step; reimage and redeploy follow if it stays unhealthy);
+   * - `replace`: a new node with a new name replaces it (EKS).
+   */
+  action: "recreate" | "reboot" | "replace";
+  /** the repaired node comes back under the same Node name (so its pods' bindings and its zone stay) */
+  sameName: boolean;
+  /** seconds from the action to the machine booting again (faultline's estimate unless `source` gives one) */
+  bootSeconds: number;
+  /** taints under which the platform does not repair (AKS: a shut-down node) */
+  skipTaints: readonly string[];
+  /** the Kubernetes Event the platform records on the Node when it acts, if documented */
+  event?: { reason: string; message: string; source: string };
+  source: string;
+}
+
+export interface StorageClassDefault {
+  name: string;
+  provisioner: string;
+  volumeBindingMode: "WaitForFirstConsumer" | "Immediate";
+  /** the disk lives in one zone: a pod using it can only move within that zone */
+  zonal: boolean;
+  source: string;
+}
+
+export interface LoadBalancerDefaults {
+  /** which load balancer a `type: LoadBalancer` Service gets */
+  kind: string;
+  healthCheckInterval: number;
+  healthCheckTimeout: number;
+  unhealthyThreshold: number;
+  healthyThreshold: number;
+  source: string;
+}
+
+/** The notice a spot (preemptible) instance gets before it is reclaimed. */
+export interface SpotNotice {
+  seconds: number;
+  /**
+   * What happens on the node during the notice: `drain` (cordon and evict through the Eviction API:
+   * AWS Node Termination Handler, Karpenter), `graceful-shutdown` (the kubelet's, KEP-2000: its pods
+   * end Failed), `none` (no handler: the instance just goes at the end).
+   */
+  action: "drain" | "graceful-shutdown" | "none";
+  /** what acts on the notice on the node (drains it, or the kubelet's graceful shutdown) */
+  handledBy: string;
+  source: string;
+}
+
+export interface AutoscalerDefaults {
+  kind: "cluster-autoscaler" | "karpenter";
+  /** --scan-interval (cluster-autoscaler), seconds */
+  scanInterval: number;
+  /** --max-node-provision-time, seconds */
+  maxNodeProvisionTime: number;
+  /** seconds from the scale-up decision to the new node Ready (estimate unless `source` gives one) */
+  bootToReadySeconds: number;
+  source: string;
+}
+
+export interface Platform {
+  name: PlatformName;
+  title: string;
+  /** spec.providerID's scheme on its Nodes (`aws://`, `gce://`, …) */
+  providerIdScheme: string;
+  /** the label naming a node's node group (node pool) */
+  nodeGroupLabel: string;
+  /** what the platform documents of its control plane's node-failure settings */
+  controlPlaneNote: string;
+  autoRepair?: AutoRepair;
+  /** why there is no auto-repair, when there is none */
+  noAutoRepair?: string;
+  storageClass: StorageClassDefault;
+  loadBalancer: LoadBalancerDefaults;
+  spot: SpotNotice;
+  autoscaler: AutoscalerDefaults;
+}
