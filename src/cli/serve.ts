@@ -25,6 +25,8 @@ interface ServeFlags {
   maxRequests?: string;
   /** commander's --no-tls */
   tls: boolean;
+  /** commander's --no-auth */
+  auth: boolean;
   /** commander's --no-wait-for-watch */
   waitForWatch: boolean;
 }
@@ -50,6 +52,10 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       "--no-tls",
       "serve plain HTTP (default: HTTPS with a certificate made at start, its CA in the kubeconfig)",
     )
+    .option(
+      "--no-auth",
+      "check no bearer token (default: a token made at start, in the kubeconfig, required of every request)",
+    )
     .option("--no-wait-for-watch", "with --speed: start playing at once, not when the first watch starts")
     .option("--seed <n>", "override the scenario's seed")
     .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
@@ -57,103 +63,122 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       "--max-requests <n>",
       `simulated requests one run may send (default ${count(DEFAULT_BUDGET.maxRequests)})`,
     )
-    .action(async (file: string, opts: ServeFlags) => {
-      const seed = parseSeed(opts.seed);
-      const budget: Budget = {
-        maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
-        maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
-      };
-      const speed = opts.speed === undefined ? undefined : Number(opts.speed);
-      if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) {
-        throw new UsageError(`--speed: "${opts.speed}" is not a positive number`);
-      }
-      if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535)
-        throw new UsageError(`--port: "${opts.port}" is not a port number (0 to 65535)`);
-      let scenario: ReturnType<typeof loadScenarioFile>;
-      try {
-        scenario = loadScenarioFile(file);
-      } catch (error) {
-        if (error instanceof LoadError) {
-          io.err(`${formatLoadError(error)}\n`);
-          setExit(EXIT_BAD_INPUT);
-          return;
-        }
-        throw error;
-      }
-      // Refused before it runs, as `faultline simulate` refuses it (src/run/budget.ts).
-      const over = overBudget(estimateWork(scenario), budget);
-      if (over) throw new UsageError(`${file}: ${over}`);
-      let at = speed === undefined ? scenario.duration : 0;
-      if (opts.at !== undefined) {
-        at = durationFlag("--at", opts.at);
-        if (at < 0 || at > scenario.duration) {
-          throw new UsageError(
-            `--at: ${opts.at} is outside the run (0 to its duration, ${formatDuration(scenario.duration)})`,
-          );
-        }
-      }
-      let serving: Serving;
-      try {
-        serving = await startServe(scenario, {
-          at,
-          port: Number(opts.port),
-          ...(speed !== undefined ? { speed } : {}),
-          ...(seed !== undefined ? { seed } : {}),
-          maxEvents: budget.maxEvents,
-          tls: opts.tls,
-          waitForWatch: opts.waitForWatch,
-        });
-      } catch (error) {
-        if (error instanceof EventBudgetExceeded) {
-          throw new UsageError(
-            `${file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${formatDuration(Math.round(error.at))}`}; raise it with --max-events ${error.maxEvents * 4}`,
-          );
-        }
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "EADDRINUSE" || code === "EACCES") {
-          throw new UsageError(`--port: cannot listen on 127.0.0.1:${opts.port} (${code})`);
-        }
-        throw error;
-      }
-      const path =
-        opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
-      try {
-        writeFileSync(path, kubeconfig(scenario.name, serving.url, serving.ca));
-      } catch (error) {
-        await serving.stop();
-        throw new UsageError(
-          `--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`,
-        );
-      }
-      const clock =
-        speed === undefined
-          ? "frozen"
-          : `playing at ${speed}×${opts.waitForWatch ? " from the first watch" : ""}`;
-      io.out(
-        [
-          `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
-          `serving the simulated cluster, read-only, on ${serving.url}`,
-          `kubeconfig: ${path}`,
-          "",
-          `  export KUBECONFIG=${path}`,
-          "  kubectl get nodes,pods -o wide",
-          "",
-          `clock: curl${serving.ca ? " -k" : ""} ${serving.url}/faultline/v1/clock; curl${serving.ca ? " -k" : ""} -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
-          `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
-          "",
-        ].join("\n"),
+    .action((file: string, opts: ServeFlags) => runServe(file, opts, io, setExit));
+}
+
+/** `faultline serve`'s action: load, run to --at, serve, write the kubeconfig, wait for a signal. */
+async function runServe(file: string, opts: ServeFlags, io: Io, setExit: (code: number) => void) {
+  const seed = parseSeed(opts.seed);
+  const budget: Budget = {
+    maxEvents: parseCount("--max-events", opts.maxEvents) ?? DEFAULT_BUDGET.maxEvents,
+    maxRequests: parseCount("--max-requests", opts.maxRequests) ?? DEFAULT_BUDGET.maxRequests,
+  };
+  const speed = opts.speed === undefined ? undefined : Number(opts.speed);
+  if (speed !== undefined && !(Number.isFinite(speed) && speed > 0)) {
+    throw new UsageError(`--speed: "${opts.speed}" is not a positive number`);
+  }
+  if (!/^\d+$/.test(opts.port) || Number(opts.port) > 65535)
+    throw new UsageError(`--port: "${opts.port}" is not a port number (0 to 65535)`);
+  let scenario: ReturnType<typeof loadScenarioFile>;
+  try {
+    scenario = loadScenarioFile(file);
+  } catch (error) {
+    if (error instanceof LoadError) {
+      io.err(`${formatLoadError(error)}\n`);
+      setExit(EXIT_BAD_INPUT);
+      return;
+    }
+    throw error;
+  }
+  // Refused before it runs, as `faultline simulate` refuses it (src/run/budget.ts).
+  const over = overBudget(estimateWork(scenario), budget);
+  if (over) throw new UsageError(`${file}: ${over}`);
+  let at = speed === undefined ? scenario.duration : 0;
+  if (opts.at !== undefined) {
+    at = durationFlag("--at", opts.at);
+    if (at < 0 || at > scenario.duration) {
+      throw new UsageError(
+        `--at: ${opts.at} is outside the run (0 to its duration, ${formatDuration(scenario.duration)})`,
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
-      await serving.stop();
-      if (opts.kubeconfigOut === undefined) rmSync(path, { force: true });
-      io.err("faultline serve: stopped\n");
+    }
+  }
+  let serving: Serving;
+  try {
+    serving = await startServe(scenario, {
+      at,
+      port: Number(opts.port),
+      ...(speed !== undefined ? { speed } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      maxEvents: budget.maxEvents,
+      tls: opts.tls,
+      auth: opts.auth,
+      waitForWatch: opts.waitForWatch,
     });
+  } catch (error) {
+    if (error instanceof EventBudgetExceeded) {
+      throw new UsageError(
+        `${file}: the run went past its budget of ${count(error.maxEvents)} engine events ${error.at < 0 ? "in the warm-up" : `at t=${formatDuration(Math.round(error.at))}`}; raise it with --max-events ${error.maxEvents * 4}`,
+      );
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES") {
+      throw new UsageError(`--port: cannot listen on 127.0.0.1:${opts.port} (${code})`);
+    }
+    throw error;
+  }
+  const path = await writeKubeconfig(opts.kubeconfigOut, scenario.name, serving);
+  const clock =
+    speed === undefined
+      ? "frozen"
+      : `playing at ${speed}×${opts.waitForWatch ? " from the first watch" : ""}`;
+  io.out(
+    [
+      `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
+      `serving the simulated cluster, read-only, on ${serving.url}`,
+      `kubeconfig: ${path}`,
+      "",
+      `  export KUBECONFIG=${path}`,
+      "  kubectl get nodes,pods -o wide",
+      "",
+      ...clockHelp(serving),
+      `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
+      "",
+    ].join("\n"),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await serving.stop();
+  if (opts.kubeconfigOut === undefined) rmSync(path, { force: true });
+  io.err("faultline serve: stopped\n");
+}
+
+/** How to drive the clock with curl: the kubeconfig's token, and -k over HTTPS. */
+function clockHelp(serving: Serving): string[] {
+  const curl = `curl${serving.ca ? " -k" : ""}${serving.token ? ' -H "Authorization: Bearer $T"' : ""}`;
+  return [
+    ...(serving.token
+      ? ["T=$(kubectl config view --raw -o jsonpath='{.users[0].user.token}')  # the token serve requires"]
+      : []),
+    `clock: ${curl} ${serving.url}/faultline/v1/clock; ${curl} -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+  ];
+}
+
+/** The kubeconfig where the user asked (else the temp directory); 0600, as it holds the token. */
+async function writeKubeconfig(out: string | undefined, name: string, serving: Serving): Promise<string> {
+  const path = out ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
+  try {
+    // The owner's only, as kubeadm writes admin.conf: it carries the bearer token.
+    writeFileSync(path, kubeconfig(name, serving.url, serving.ca, serving.token), { mode: 0o600 });
+  } catch (error) {
+    await serving.stop();
+    throw new UsageError(`--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return path;
 }
