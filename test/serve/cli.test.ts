@@ -124,6 +124,10 @@ describe("faultline serve: a process", () => {
       const token: string = written.users[0].user.token;
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(statSync(kubeconfig).mode & 0o777).toBe(0o600);
+      expect(out).toContain(
+        "T=$(kubectl config view --raw -o jsonpath='{.users[0].user.token}')  # the token serve requires",
+      );
+      expect(out).toContain(`curl -k -H "Authorization: Bearer $T" ${url}/faultline/v1/clock`);
       expect((await request(`${url}/version`, { ca })).status).toBe(401);
       const authorization = `Bearer ${token}`;
       expect((await request(`${url}/version`, { ca, headers: { authorization } })).json().gitVersion).toBe(
