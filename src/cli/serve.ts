@@ -26,6 +26,8 @@ interface ServeFlags {
   maxRequests?: string;
   /** commander's --no-tls */
   tls: boolean;
+  /** commander's --no-auth */
+  auth: boolean;
   /** commander's --no-wait-for-watch */
   waitForWatch: boolean;
 }
@@ -50,6 +52,10 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
     .option(
       "--no-tls",
       "serve plain HTTP (default: HTTPS with a certificate made at start, its CA in the kubeconfig)",
+    )
+    .option(
+      "--no-auth",
+      "check no bearer token (default: a token made at start, in the kubeconfig, required of every request)",
     )
     .option("--no-wait-for-watch", "with --speed: start playing at once, not when the first watch starts")
     .option("--seed <n>", "override the scenario's seed")
@@ -108,15 +114,10 @@ async function serveCommand(
     ...(seed !== undefined ? { seed } : {}),
     maxEvents: budget.maxEvents,
     tls: opts.tls,
+    auth: opts.auth,
     waitForWatch: opts.waitForWatch,
   });
-  const path = opts.kubeconfigOut ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
-  try {
-    writeFileSync(path, kubeconfig(scenario.name, serving.url, serving.ca));
-  } catch (error) {
-    await serving.stop();
-    throw new UsageError(`--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`);
-  }
+  const path = await writeKubeconfig(opts.kubeconfigOut, scenario.name, serving);
   io.out(banner(scenario, serving, at, speed, path, opts.waitForWatch));
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -166,7 +167,7 @@ function banner(
 ): string {
   const clock =
     speed === undefined ? "frozen" : `playing at ${speed}×${waitForWatch ? " from the first watch" : ""}`;
-  const k = serving.ca ? " -k" : "";
+
   return [
     `faultline serve · ${scenario.name} · Kubernetes ${scenario.kubernetesVersion} · t+${formatDuration(at)} of ${formatDuration(scenario.duration)} (${clock})`,
     `serving the simulated cluster, read-only, on ${serving.url}`,
@@ -175,8 +176,32 @@ function banner(
     `  export KUBECONFIG=${path}`,
     "  kubectl get nodes,pods -o wide",
     "",
-    `clock: curl${k} ${serving.url}/faultline/v1/clock; curl${k} -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+    ...clockHelp(serving),
     `virtual t=0 is ${timeString(0)}; Ctrl-C stops`,
     "",
   ].join("\n");
+}
+
+/** How to drive the clock with curl: the kubeconfig's token, and -k over HTTPS. */
+function clockHelp(serving: Serving): string[] {
+  const curl = `curl${serving.ca ? " -k" : ""}${serving.token ? ' -H "Authorization: Bearer $T"' : ""}`;
+  return [
+    ...(serving.token
+      ? ["T=$(kubectl config view --raw -o jsonpath='{.users[0].user.token}')  # the token serve requires"]
+      : []),
+    `clock: ${curl} ${serving.url}/faultline/v1/clock; ${curl} -X POST '${serving.url}/faultline/v1/play?speed=10' (or pause, seek?t=6m)`,
+  ];
+}
+
+/** The kubeconfig where the user asked (else the temp directory); 0600, as it holds the token. */
+async function writeKubeconfig(out: string | undefined, name: string, serving: Serving): Promise<string> {
+  const path = out ?? join(tmpdir(), `faultline-${process.pid}-${serving.port}.kubeconfig`);
+  try {
+    // The owner's only, as kubeadm writes admin.conf: it carries the bearer token.
+    writeFileSync(path, kubeconfig(name, serving.url, serving.ca, serving.token), { mode: 0o600 });
+  } catch (error) {
+    await serving.stop();
+    throw new UsageError(`--kubeconfig-out: cannot write ${path} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return path;
 }

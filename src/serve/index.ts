@@ -1,6 +1,7 @@
 // `faultline serve` as a library: start the read-only API over a scenario at a virtual time, and the
 // kubeconfig that points kubectl at it. The CLI (src/cli/serve.ts) and the tests use this.
 
+import { randomBytes } from "node:crypto";
 import type { Scenario } from "../scenario/types.ts";
 import { ServedCluster } from "./served.ts";
 import { ApiServer, HOST } from "./server.ts";
@@ -20,6 +21,11 @@ export interface ServeOptions {
   maxEvents?: number;
   /** HTTPS with a certificate made at start (its PEM in `Serving.ca`); default plain HTTP */
   tls?: boolean;
+  /**
+   * with `tls`: require `Authorization: Bearer <token>` with a token made at start (`Serving.token`,
+   * written into the kubeconfig); default true, false is `serve --no-auth`
+   */
+  auth?: boolean;
   /** with `speed`: start the clock when the first watch starts, so that no client misses the start */
   waitForWatch?: boolean;
   /** every request's method and path (a verb log, for tests and `--log-requests`) */
@@ -32,6 +38,8 @@ export interface Serving {
   url: string;
   /** with `tls`: the certificate clients are to trust (PEM) */
   ca?: string;
+  /** with `auth`: the bearer token every request must carry (the kubeconfig's users[].user.token) */
+  token?: string;
   /** with `waitForWatch`: resolves when the clock has started */
   started: Promise<void>;
   stop(): Promise<void>;
@@ -45,6 +53,11 @@ export async function startServe(scenario: Scenario, options: ServeOptions): Pro
   cluster.advanceTo(options.at);
   if (cluster.stoppedBy) throw cluster.stoppedBy;
   const cert = options.tls ? await servingCert(HOST) : undefined;
+  // Over TLS only: client-go reads a kubeconfig user's credentials only when the transport is TLS
+  // (tools/clientcmd client_config.go ClientConfig, "only try to read the auth information if we
+  // are secure", rest.IsConfigTransportTLS; client-go 0.32), so kubectl would send no token over
+  // plain HTTP. There the Host and Origin guards stand alone (docs/serve.md).
+  const token = options.auth === false || !cert ? undefined : newToken();
   let start: () => void = () => {};
   const started = new Promise<void>((resolve) => {
     start = resolve;
@@ -53,6 +66,7 @@ export async function startServe(scenario: Scenario, options: ServeOptions): Pro
   let waiting = wait;
   const server = new ApiServer(cluster, {
     ...(cert ? { tls: cert } : {}),
+    ...(token ? { token } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     ...(wait
       ? {
@@ -74,6 +88,7 @@ export async function startServe(scenario: Scenario, options: ServeOptions): Pro
     port,
     url: `${cert ? "https" : "http"}://${HOST}:${port}`,
     ...(cert ? { ca: cert.cert } : {}),
+    ...(token ? { token } : {}),
     started,
     async stop() {
       cluster.close();
@@ -83,10 +98,19 @@ export async function startServe(scenario: Scenario, options: ServeOptions): Pro
 }
 
 /**
- * A kubeconfig with one cluster, context and (credential-less) user for the server; with `ca` (the
- * serving certificate's PEM) its `certificate-authority-data`, as kubeadm writes admin.conf.
+ * The bearer token of one `serve`: 32 random bytes (the wall clock's kind of input: this is I/O,
+ * never in a model), base64url, as kubeadm's bootstrap tokens and client-go's are opaque strings.
  */
-export function kubeconfig(scenarioName: string, url: string, ca?: string): string {
+function newToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * A kubeconfig with one cluster, context and user for the server; with `ca` (the serving
+ * certificate's PEM) its `certificate-authority-data`, as kubeadm writes admin.conf; with `token`
+ * the user's bearer token (users[].user.token, which kubectl and every client send).
+ */
+export function kubeconfig(scenarioName: string, url: string, ca?: string, token?: string): string {
   const name = `faultline-${scenarioName.replace(/[^A-Za-z0-9._-]/g, "-")}`;
   return [
     "apiVersion: v1",
@@ -107,8 +131,8 @@ export function kubeconfig(scenarioName: string, url: string, ca?: string): stri
     "  - name: faultline",
     // Over HTTPS, kubectl asks for a username and password when the user has no credential at all
     // (client-go tools/clientcmd client_config.go getUserIdentificationPartialConfig, its prompt):
-    // a token stops the prompt. serve reads only, for everyone, and checks none.
-    ...(ca ? ["    user:", "      token: faultline-serve-read-only"] : ["    user: {}"]),
+    // a token stops the prompt. With `serve --no-auth` the token is a placeholder serve does not check.
+    ...(token || ca ? ["    user:", `      token: ${token ?? "faultline-serve-no-auth"}`] : ["    user: {}"]),
     "",
   ].join("\n");
 }

@@ -11,6 +11,7 @@ import { parseDuration, UnitError } from "../load/units.ts";
 import type { ApiObject, EventJ } from "./api-types.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.ts";
 import { toEventsV1 } from "./event-objects.ts";
+import { guard } from "./guard.ts";
 import { queryBool } from "./query.ts";
 import { findResource, type ResourceInfo } from "./resources.ts";
 import { type Output, ok, outputOf, paginate, partial, type Reply, refuse, reply } from "./responses.ts";
@@ -32,6 +33,8 @@ export interface ServerHooks {
   onRequest?: (method: string, url: string) => void;
   /** a watch stream has started (`serve --speed` starts its clock at the first one) */
   onWatch?: () => void;
+  /** the bearer token every request must carry (src/serve/guard.ts); without: none is checked */
+  token?: string;
 }
 
 interface Query {
@@ -42,6 +45,7 @@ export class ApiServer {
   private readonly server: http.Server | https.Server;
   private readonly streams = new Set<ServerResponse>();
   private address = "";
+  private port = 0;
 
   constructor(
     private readonly cluster: ServedCluster,
@@ -49,7 +53,11 @@ export class ApiServer {
   ) {
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       this.hooks.onRequest?.(req.method ?? "GET", req.url ?? "/");
-      this.handle(req, res);
+      const { token } = this.hooks;
+      const config = { address: HOST, port: this.port, tls: !!hooks.tls, ...(token ? { token } : {}) };
+      const refusal = guard(req.method ?? "GET", req.url ?? "/", req.headers, config);
+      if (refusal) reply(res, { code: refusal.code, body: refusal.toStatus() });
+      else this.handle(req, res);
     };
     this.server = hooks.tls ? https.createServer(hooks.tls, handler) : http.createServer(handler);
     // A request line or header the parser rejects: a 400 and the connection closed, nothing else.
@@ -67,6 +75,7 @@ export class ApiServer {
         this.server.off("error", reject);
         const a = this.server.address() as AddressInfo;
         this.address = `${a.address}:${a.port}`;
+        this.port = a.port;
         resolve(a.port);
       });
     });

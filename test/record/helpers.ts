@@ -34,7 +34,7 @@ export async function recordServed(
   });
   const dir = mkdtempSync(join(tmpdir(), "faultline-record-test-"));
   const config = join(dir, "kubeconfig");
-  writeFileSync(config, kubeconfig(scenario.name, serving.url, serving.ca));
+  writeFileSync(config, kubeconfig(scenario.name, serving.url, serving.ca, serving.token));
   const file = join(dir, "recording.jsonl");
   try {
     await record({

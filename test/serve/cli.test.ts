@@ -2,7 +2,7 @@
 // prints its kubeconfig, answers, and stops cleanly on SIGINT (removing the kubeconfig it made).
 
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -117,11 +117,22 @@ describe("faultline serve: a process", () => {
       );
       expect(existsSync(kubeconfig)).toBe(true);
       // The serving certificate made at start is the kubeconfig's certificate authority: verified, not skipped.
-      const caData = parse(readFileSync(kubeconfig, "utf8")).clusters[0].cluster[
-        "certificate-authority-data"
-      ];
+      const written = parse(readFileSync(kubeconfig, "utf8"));
+      const caData = written.clusters[0].cluster["certificate-authority-data"];
       const ca = Buffer.from(caData, "base64").toString("utf8");
-      expect((await request(`${url}/version`, { ca })).json().gitVersion).toBe("v1.32.0");
+      // The bearer token made at start is the kubeconfig user's, required, and the file is the owner's only.
+      const token: string = written.users[0].user.token;
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(statSync(kubeconfig).mode & 0o777).toBe(0o600);
+      expect(out).toContain(
+        "T=$(kubectl config view --raw -o jsonpath='{.users[0].user.token}')  # the token serve requires",
+      );
+      expect(out).toContain(`curl -k -H "Authorization: Bearer $T" ${url}/faultline/v1/clock`);
+      expect((await request(`${url}/version`, { ca })).status).toBe(401);
+      const authorization = `Bearer ${token}`;
+      expect((await request(`${url}/version`, { ca, headers: { authorization } })).json().gitVersion).toBe(
+        "v1.32.0",
+      );
       await expect(request(`${url}/version`)).rejects.toThrow(/self[- ]signed/i);
       child.kill("SIGINT");
       expect(await exited).toBe(0);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { kubeconfig, type Serving, startServe } from "../../src/serve/index.ts";
 import { queryBool } from "../../src/serve/query.ts";
-import { HAS_KUBECTL, KUBECTL, request } from "./helpers.ts";
+import { HAS_KUBECTL, KUBECTL, request, trust } from "./helpers.ts";
 
 const PYTHON = "/usr/bin/python3";
 // .ci/run installs Debian's python3-kubernetes; a machine without it skips these (and says so).
@@ -25,10 +25,10 @@ let dir: string;
 let config: string;
 beforeAll(async () => {
   const scenario = loadScenarioFile("examples/node-power-loss.yaml");
-  serving = await startServe(scenario, { at: 70, port: 0, tls: true });
+  serving = trust(await startServe(scenario, { at: 70, port: 0, tls: true }));
   dir = mkdtempSync(join(tmpdir(), "faultline-clients-"));
   config = join(dir, "kubeconfig");
-  writeFileSync(config, kubeconfig(scenario.name, serving.url, serving.ca));
+  writeFileSync(config, kubeconfig(scenario.name, serving.url, serving.ca, serving.token));
 }, 120_000);
 afterAll(async () => {
   await serving?.stop();
@@ -124,7 +124,7 @@ describe.skipIf(!HAS_PYTHON_CLIENT)("the Python kubernetes client (python3-kuber
 describe("--speed waits for the first watch", () => {
   it("keeps the clock at --at until a watch starts, then plays", async () => {
     const scenario = loadScenarioFile("examples/node-power-loss.yaml");
-    const s = await startServe(scenario, { at: 0, port: 0, speed: 50, waitForWatch: true });
+    const s = trust(await startServe(scenario, { at: 0, port: 0, speed: 50, waitForWatch: true }));
     try {
       await new Promise((r) => setTimeout(r, 300));
       expect(s.cluster.playing).toBe(false);

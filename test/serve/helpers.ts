@@ -30,10 +30,12 @@ export interface Served {
 
 export async function serveExample(file: string, at: number, speed?: number): Promise<Served> {
   const scenario = loadScenarioFile(`examples/${file}`);
-  const serving = await startServe(scenario, { at, port: 0, ...(speed !== undefined ? { speed } : {}) });
+  const serving = trust(
+    await startServe(scenario, { at, port: 0, ...(speed !== undefined ? { speed } : {}) }),
+  );
   const dir = mkdtempSync(join(tmpdir(), "faultline-serve-test-"));
   const config = join(dir, "kubeconfig");
-  writeFileSync(config, kubeconfig(scenario.name, serving.url));
+  writeFileSync(config, kubeconfig(scenario.name, serving.url, serving.ca, serving.token));
   // A private HOME and discovery cache: nothing of the user's kubectl set-up is read or written.
   const env = { ...process.env, KUBECONFIG: config, KUBECACHEDIR: join(dir, "cache"), HOME: dir };
   const children: ChildProcess[] = [];
@@ -85,9 +87,30 @@ export interface HttpAnswer {
   json(): any;
 }
 
-export function request(url: string, options: https.RequestOptions = {}): Promise<HttpAnswer> {
+/** The bearer tokens of the servers the tests started, by host:port; `request` sends them. */
+const TOKENS = new Map<string, string>();
+
+/** Remember a started server's token, so that `request` to it carries it (as kubectl does). */
+export function trust<S extends { url: string; token?: string }>(serving: S): S {
+  if (serving.token) TOKENS.set(new URL(serving.url).host, serving.token);
+  return serving;
+}
+
+/**
+ * A request; to a server `trust`ed, with its bearer token unless the options give an
+ * Authorization header or `noAuth`.
+ */
+export function request(
+  url: string,
+  options: https.RequestOptions & { noAuth?: boolean } = {},
+): Promise<HttpAnswer> {
+  const { noAuth, ...rest } = options;
+  const token = noAuth ? undefined : TOKENS.get(new URL(url).host);
+  const given = Object.keys(rest.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
+  const opts =
+    token && !given ? { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } } : rest;
   return new Promise((resolve, reject) => {
-    const req = (url.startsWith("https:") ? https : http).request(url, options, (res) => {
+    const req = (url.startsWith("https:") ? https : http).request(url, opts, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (d) => {

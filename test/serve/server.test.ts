@@ -13,7 +13,7 @@ import type { ApiObject } from "../../src/serve/api-types.ts";
 import { startServe } from "../../src/serve/index.ts";
 import { findResource, RESOURCES } from "../../src/serve/resources.ts";
 import { ServedCluster } from "../../src/serve/served.ts";
-import { request, type Served, serveExample, waitFor } from "./helpers.ts";
+import { request, type Served, serveExample, trust, waitFor } from "./helpers.ts";
 
 const pods = findResource("", "v1", "pods")!;
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
@@ -340,8 +340,8 @@ describe("watching", () => {
 describe("seeking", () => {
   it("seeking back re-runs the model: the same objects as a fresh server at that time, resourceVersions still growing", async () => {
     const scenario = loadScenarioFile("examples/node-power-loss.yaml");
-    const a = await startServe(scenario, { at: 390, port: 0 });
-    const b = await startServe(scenario, { at: 70, port: 0 });
+    const a = trust(await startServe(scenario, { at: 390, port: 0 }));
+    const b = trust(await startServe(scenario, { at: 70, port: 0 }));
     try {
       const rvBefore = Number(a.cluster.resourceVersion);
       const strip = (o: ApiObject) => ({
