@@ -36,6 +36,13 @@ export interface NodeHealth {
   written: boolean;
   /** that pass found it Ready, before and after its update, and so removed its NoExecute taints and dequeued it */
   settled: boolean;
+  /**
+   * Skipped by the passes: settled, not written since, its Lease on a computed schedule whose gaps
+   * are shorter than the grace period (node-lifecycle-controller.ts, skipSteady)
+   */
+  quiet: boolean;
+  /** woken from quiet by a write to the Node: the next pass first works out what the skipped passes saw */
+  woke: boolean;
   /** status.conditions as last seen, and its Ready condition */
   conditions: NodeCondition[] | undefined;
   ready: NodeCondition | undefined;
@@ -64,6 +71,8 @@ export function firstSight(node: Node, now: number): NodeHealth {
     queued: false,
     written: true,
     settled: false,
+    quiet: false,
+    woke: false,
     conditions: undefined,
     ready: undefined,
   };

@@ -24,6 +24,7 @@ import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from "../kubernetes/tain
 import type { NodeTaintCause, NodeTaintRemovalCause, Rate } from "../trace/control-plane-events.ts";
 import { firstSight, type NodeHealth, readyOf, tryUpdateNodeHealth } from "./node-health.ts";
 import { addTaint, doNoScheduleTaintingPass, removeTaints } from "./node-lifecycle-writes.ts";
+import { QuietNodes } from "./quiet-nodes.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
 import { computeZoneState, type ZoneState, zoneRate } from "./zone-state.ts";
 
@@ -60,11 +61,15 @@ export class NodeLifecycleController {
   private taintTimer: Timer | undefined;
   /** Phase of the 100ms doNoExecuteTaintingPass ticker. */
   private readonly tickPhase: number;
+  /** The healthy nodes whose passes are skipped (quiet-nodes.ts). */
+  private readonly quiet: QuietNodes;
+  private readonly wake = (h: NodeHealth) => this.quiet.catchUp(h);
 
   constructor(
     private readonly cluster: Cluster,
     private readonly settings: NodeLifecycleSettings,
   ) {
+    this.quiet = new QuietNodes(cluster, settings.nodeMonitorGracePeriod, settings.nodeMonitorPeriod);
     const rng = cluster.engine.rng.fork("node-lifecycle-controller");
     this.tickPhase = rng.uniform(0, NODE_EVICTION_PERIOD);
     // The controller has been running for a while: its next monitor pass is anywhere in one period.
@@ -78,7 +83,9 @@ export class NodeLifecycleController {
     cluster.store.observe((obj) => {
       if (obj.kind !== "Node") return;
       const h = this.health.get(obj.metadata.name);
-      if (h) h.written = true;
+      if (!h) return;
+      h.written = true;
+      this.quiet.written(h);
     });
   }
 
@@ -94,6 +101,7 @@ export class NodeLifecycleController {
     const nodes = this.cluster.store.list("Node");
     const zoneConditions = new Map<string, ConditionStatus[]>();
     const same = nodes === this.listed;
+    this.quiet.pass(now);
     if (!same) {
       this.listed = nodes;
       this.listedHealth = new Array(nodes.length);
@@ -110,13 +118,18 @@ export class NodeLifecycleController {
       }
       this.listedHealth[i] = h;
       let current: ConditionStatus;
-      if (h.settled && !h.written) {
+      if (h.quiet) {
+        // Ready, unwritten, its Lease fresh on its schedule: this pass would change only probeTimestamp.
+        current = "True";
+      } else if (h.settled && !h.written) {
         // Nothing wrote the Node since the last pass read it and found it Ready, with none of the
         // controller's NoExecute taints and not queued: readyOf would find the same Ready condition,
         // processTaintBaseEviction nothing to do (markNodeAsReachable). Only its Lease and the clock moved.
+        if (h.woke) this.quiet.catchUp(h);
         current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, h.ready);
         if (current !== "True") this.markPodsNotReady(node, current);
       } else {
+        if (h.woke) this.quiet.catchUp(h);
         h.written = false;
         const ready = readyOf(node, h);
         const observed: ConditionStatus = ready?.status ?? "Unknown";
@@ -126,6 +139,7 @@ export class NodeLifecycleController {
         h.settled = observed === "True";
       }
       h.settled &&= current === "True";
+      if (h.settled && !h.quiet) this.quiet.maybeQuiet(h, this.wake);
       if (!h.excluded) {
         let list = zoneConditions.get(h.zone);
         if (!list) {
@@ -338,6 +352,8 @@ export class NodeLifecycleController {
   }
 
   private forgetNode(node: Node): void {
+    const h = this.health.get(node.metadata.name);
+    if (h) this.quiet.forget(h);
     this.health.delete(node.metadata.name);
     // The next pass finds its records by name: a pass between the delete and this watch event (the
     // same instant) may have kept this record at a list index, for a Node of the same name created since.
