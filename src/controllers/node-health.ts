@@ -41,8 +41,11 @@ export interface NodeHealth {
    * are shorter than the grace period (node-lifecycle-controller.ts, skipSteady)
    */
   quiet: boolean;
-  /** woken from quiet by a write to the Node: the next pass first works out what the skipped passes saw */
-  woke: boolean;
+  /**
+   * Its Lease is on the computed schedule and not read since it went quiet: fresh, so passes do not
+   * read it (leaseRenewTime and the lease's part of probeTimestamp are worked out when it leaves the schedule)
+   */
+  leaseUnread: boolean;
   /** status.conditions as last seen, and its Ready condition */
   conditions: NodeCondition[] | undefined;
   ready: NodeCondition | undefined;
@@ -72,7 +75,7 @@ export function firstSight(node: Node, now: number): NodeHealth {
     written: true,
     settled: false,
     quiet: false,
-    woke: false,
+    leaseUnread: false,
     conditions: undefined,
     ready: undefined,
   };
@@ -115,15 +118,19 @@ export function tryUpdateNodeHealth(
   }
   // "Always update the probe time if node lease is renewed." The lister's Lease: the one last
   // found while it is still stored (a pointer, not a lookup by key at every pass), else by key.
+  // Not read while it renews on its schedule (quiet-nodes.ts): no grace period can pass then, and
+  // probeTimestamp, which only that check reads, is worked out when the Lease leaves the schedule.
   let lease = h.lease;
-  if (!lease || !cluster.store.exists(lease)) {
-    lease = cluster.store.get("Lease", h.leaseKey);
-    h.lease = lease;
-  }
-  if (lease && lease.spec.renewTime > h.leaseRenewTime) {
-    h.leaseRenewTime = lease.spec.renewTime;
-    h.probeTimestamp = now;
-  }
+  if (!h.leaseUnread) {
+    if (!lease || !cluster.store.exists(lease)) {
+      lease = cluster.store.get("Lease", h.leaseKey);
+      h.lease = lease;
+    }
+    if (lease && lease.spec.renewTime > h.leaseRenewTime) {
+      h.leaseRenewTime = lease.spec.renewTime;
+      h.probeTimestamp = now;
+    }
+  } else return ready?.status ?? "Unknown";
   const grace = ready ? settings.nodeMonitorGracePeriod : settings.nodeStartupGracePeriod;
   // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
   if (cluster.engine.since(h.probeTimestamp) > grace && ready?.status !== "Unknown") {

@@ -69,7 +69,11 @@ export class NodeLifecycleController {
     private readonly cluster: Cluster,
     private readonly settings: NodeLifecycleSettings,
   ) {
-    this.quiet = new QuietNodes(cluster, settings.nodeMonitorGracePeriod, settings.nodeMonitorPeriod);
+    this.quiet = new QuietNodes(
+      cluster,
+      Math.min(settings.nodeMonitorGracePeriod, settings.nodeStartupGracePeriod),
+      settings.nodeMonitorPeriod,
+    );
     const rng = cluster.engine.rng.fork("node-lifecycle-controller");
     this.tickPhase = rng.uniform(0, NODE_EVICTION_PERIOD);
     // The controller has been running for a while: its next monitor pass is anywhere in one period.
@@ -125,11 +129,9 @@ export class NodeLifecycleController {
         // Nothing wrote the Node since the last pass read it and found it Ready, with none of the
         // controller's NoExecute taints and not queued: readyOf would find the same Ready condition,
         // processTaintBaseEviction nothing to do (markNodeAsReachable). Only its Lease and the clock moved.
-        if (h.woke) this.quiet.catchUp(h);
         current = tryUpdateNodeHealth(this.cluster, this.settings, node, h, h.ready);
         if (current !== "True") this.markPodsNotReady(node, current);
       } else {
-        if (h.woke) this.quiet.catchUp(h);
         h.written = false;
         const ready = readyOf(node, h);
         const observed: ConditionStatus = ready?.status ?? "Unknown";

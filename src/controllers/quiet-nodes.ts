@@ -25,13 +25,13 @@ const GAP_MARGIN = 0.001;
 export const quietSkipping = { enabled: true };
 
 export class QuietNodes {
-  /** The times of the recent passes, oldest first: those a woken node's latest renewal can fall before. */
+  /** The times of the recent passes, oldest first: those a Lease's latest renewal can be first seen at. */
   private passes: number[] = [];
   private readonly leases: Map<string, LeaseSteadiness>;
 
   constructor(
     private readonly cluster: Cluster,
-    /** --node-monitor-grace-period */
+    /** the shorter of --node-monitor-grace-period and --node-startup-grace-period */
     private readonly grace: number,
     /** --node-monitor-period */
     private readonly period: number,
@@ -48,42 +48,51 @@ export class QuietNodes {
 
   /**
    * After a full look at a node found it Ready and left it so: quiet if nothing wrote it during the
-   * pass and its Lease (the one the pass read) is on a schedule with gaps shorter than the grace period.
+   * pass and its Lease (the one the pass read, or left unread) is on a schedule with gaps shorter
+   * than the grace period.
    */
   maybeQuiet(h: NodeHealth, wake: (h: NodeHealth) => void): void {
     if (h.written || !h.lease || !quietSkipping.enabled) return;
+    if (h.leaseUnread) {
+      h.quiet = true;
+      return;
+    }
     const steady = this.leases.get(h.leaseKey);
     if (!steady || !(steady.steadyGap + GAP_MARGIN < this.grace)) return;
     if (!this.cluster.store.exists(h.lease)) return;
     h.quiet = true;
+    h.leaseUnread = true;
     steady.onUnsteady = () => wake(h);
   }
 
-  /** A write to a quiet Node: the next pass looks at it in full, after catching up (`woke`). */
+  /**
+   * A write to a quiet Node: the next pass looks at it in full (its Ready condition, its taints), its
+   * Lease still unread while it stays on its schedule.
+   */
   written(h: NodeHealth): void {
-    if (!h.quiet) return;
     h.quiet = false;
-    h.woke = true;
-    const steady = this.leases.get(h.leaseKey);
-    if (steady) steady.onUnsteady = undefined;
   }
 
   /** The node is forgotten (deleted): no word from its Lease any more. */
   forget(h: NodeHealth): void {
-    if (!h.quiet) return;
     h.quiet = false;
+    if (!h.leaseUnread) return;
+    h.leaseUnread = false;
     const steady = this.leases.get(h.leaseKey);
     if (steady) steady.onUnsteady = undefined;
   }
 
   /**
-   * What the skipped passes saw of the Lease: its renewTime now (at a pass, or when it left the
-   * schedule: no draw then), if newer than the last one seen, was first seen at the first pass at or
-   * after it; none yet if no pass ran since.
+   * The Lease left its schedule (at its renewer's word, its renewals before now drawn, so reading
+   * renewTime draws nothing): what the passes since it was last read saw of it. Its renewTime, if
+   * newer than the last one read, was first seen at the first pass at or after it. If no pass ran
+   * since that renewal, the next pass sees it and sets probeTimestamp to its own time, whatever the
+   * renewal before it (the only Lease deleted under a live controller record is deleted with its
+   * Node, faults.ts deleteNode, whose record is forgotten).
    */
   catchUp(h: NodeHealth): void {
     h.quiet = false;
-    h.woke = false;
+    h.leaseUnread = false;
     const lease = h.lease;
     if (!lease) return;
     const r = lease.spec.renewTime;

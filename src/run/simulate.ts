@@ -25,9 +25,9 @@ import { resolveSettings } from "../scenario/settings.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Scheduler, SchedulerCache } from "../scheduler/scheduler.ts";
 import { Trace } from "../trace/events.ts";
-import { type RunLeases, renewalCount } from "../trace/lease-renewals.ts";
+import type { RunLeases } from "../trace/lease-renewals.ts";
 import type { InitialState } from "../trace/result.ts";
-import { withRenewals } from "../trace/visible.ts";
+import { withRenewalsCounted } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
 import { initialState, type SimulationResult, summarize } from "./result.ts";
@@ -207,11 +207,12 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       const finished = engine.now >= end;
       const duration = finished ? scenario.duration : Math.max(0, engine.now);
       const leases: RunLeases = { ...trace.leases, until: engine.now };
+      const timeline = withRenewalsCounted(trace.events, leases, duration, false);
       const result: SimulationResult = {
         scenario: scenario.name,
         kubernetesVersion: scenario.kubernetesVersion,
         seed,
-        events: withRenewals(trace.events, leases, duration, false),
+        events: timeline.events,
         leases,
         initial,
         summary: summarize(
@@ -221,7 +222,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
           duration,
           engine.processed,
           faults.drains.summary(),
-          renewalCount(leases),
+          timeline.renewals,
         ),
       };
       // The callers' tally runs to the end of the scenario: it is part of a finished run only.

@@ -49,6 +49,17 @@ describe("quiet nodes: skipped passes give the run every pass gives", () => {
         node,
       })),
     ],
+    [
+      "node-power-loss.yaml",
+      [
+        // Writes to the Node that carry no heartbeat, then the power goes and comes back.
+        { at: "40m2.2s", do: "cordon", node: "worker-2" },
+        { at: "1h0m1.1s", do: "uncordon", node: "worker-2" },
+        { at: "1h0m3.3s", do: "power-off", node: "worker-2" },
+        { at: "1h6m", do: "power-on", node: "worker-2" },
+        { at: "1h9m", do: "delete-node", node: "worker-1" },
+      ],
+    ],
   ])("%s, its fault an hour in", (file, timeline) => {
     const { skipped, full } = both(file, (doc) => {
       doc.duration = "1h20m";
