@@ -88,6 +88,23 @@ const NODE_FAULTS = new Set([
 /** The faults after which the node goes silent: its pods leave through the rate-limited NoExecute taint. */
 const TAINTED_FAULTS = new Set(["power-off", "network-partition", "kubelet-stop"]);
 
+/** What every term of an estimate reads: the scenario, its resolved settings and the run's lengths. */
+interface EstimateContext {
+  scenario: Scenario;
+  cp: ReturnType<typeof resolveControlPlane>;
+  kubelet: ReturnType<typeof resolveKubelet>;
+  profile: (typeof PROFILES)[keyof typeof PROFILES];
+  /** the scenario's duration, and with the warm-up */
+  D: number;
+  T: number;
+  N: number;
+  /** "1,000 nodes", and the two lengths in words */
+  nodes: string;
+  whole: string;
+  run: string;
+  add: (what: string, n: number, factors: string[]) => void;
+}
+
 export function estimateWork(scenario: Scenario): WorkEstimate {
   const profile = PROFILES[scenario.profile ?? "stock"];
   const cp = resolveControlPlane(scenario.kubernetesVersion, {
@@ -98,14 +115,37 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
   const D = scenario.duration;
   const T = WARM_UP_SECONDS + D;
   const N = scenario.nodes.length;
-  const nodes = `${count(N)} node${N === 1 ? "" : "s"}`;
-  const whole = `${seconds(T)} (duration ${formatDuration(D)} + ${formatDuration(WARM_UP_SECONDS)} warm-up)`;
-  const run = `${seconds(D)} (duration ${formatDuration(D)})`;
   const events: WorkTerm[] = [];
-  const add = (what: string, n: number, factors: string[]) => {
-    if (n > 0) events.push({ what, count: n, factors });
+  const c: EstimateContext = {
+    scenario,
+    cp,
+    kubelet,
+    profile,
+    D,
+    T,
+    N,
+    nodes: `${count(N)} node${N === 1 ? "" : "s"}`,
+    whole: `${seconds(T)} (duration ${formatDuration(D)} + ${formatDuration(WARM_UP_SECONDS)} warm-up)`,
+    run: `${seconds(D)} (duration ${formatDuration(D)})`,
+    add: (what, n, factors) => {
+      if (n > 0) events.push({ what, count: n, factors });
+    },
   };
+  heartbeatTerms(c);
+  const { workloads, pods } = podStartTerms(c);
+  exitTerms(c, workloads);
+  const replaced = nodeFaultTerms(c, pods);
+  const probes = schedulingAndProbeTerms(c, workloads, pods);
+  const requestTerms = trafficTerms(c, replaced, pods, probes.restarts);
+  const sum = (ts: WorkTerm[]) => ts.reduce((s, t) => s + t.count, 0);
+  events.sort((a, b) => b.count - a.count);
+  requestTerms.sort((a, b) => b.count - a.count);
+  return { events: sum(events), requests: sum(requestTerms), eventTerms: events, requestTerms };
+}
 
+/** The kubelets' Lease passes and status posts, the node lifecycle controller's and PodGC's passes. */
+function heartbeatTerms(c: EstimateContext): void {
+  const { scenario, cp, kubelet, D, T, N, nodes, whole, run, add } = c;
   // A healthy kubelet's renewals are computed, not run (kubelet/node-lease.ts): only the passes after
   // a disturbance are events, each with its write's watch delivery: the first pass of every node,
   // one after each step of the timeline on a node, and backoffEnsureLease's retries while
@@ -128,7 +168,11 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     run,
   ]);
   add("PodGC passes", D / PODGC_PERIOD, [`one pass every ${PODGC_PERIOD}s`, run]);
+}
 
+/** The pods the run starts, and the first probe checks of those the warm-up starts in bulk. */
+function podStartTerms(c: EstimateContext): { workloads: ReturnType<typeof workloadsOf>; pods: number } {
+  const { scenario, N, add } = c;
   const workloads = workloadsOf(scenario, N);
   const pods = workloads.reduce((s, w) => s + w.pods, 0);
   const bulk = scenario.start === "running" ? workloads.reduce((s, w) => s + (w.bulk ? w.pods : 0), 0) : 0;
@@ -145,6 +189,11 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     `about ${EVENTS_PER_BULK_START_PROBED} event each`,
   ]);
 
+  return { workloads, pods };
+}
+
+function exitTerms(c: EstimateContext, workloads: ReturnType<typeof workloadsOf>): void {
+  const { scenario, kubelet, T, whole, add } = c;
   // behaviour.exitAfterSeconds: a restart per exit, at most one per back-off step and then one per
   // cap; without back-off (the toy kubelet) one every exitAfterSeconds.
   const exiting = workloads.flatMap((w) =>
@@ -174,7 +223,11 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
       whole,
     ],
   );
+}
 
+/** The pods replaced after the timeline's node faults (the silent ones at the NoExecute tainting rate): how many. */
+function nodeFaultTerms(c: EstimateContext, pods: number): number {
+  const { scenario, cp, D, N, add } = c;
   const nodeFaults = scenario.timeline.filter((s) => NODE_FAULTS.has(s.do)).length;
   // A silent node's pods go through its NoExecute taint, which the node lifecycle controller adds
   // at --node-eviction-rate nodes per second in each zone (doNoExecuteTaintingPass): over the run
@@ -197,6 +250,16 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     `about ${EVENTS_PER_POD_REPLACED} events each`,
   ]);
 
+  return replaced;
+}
+
+function schedulingAndProbeTerms(
+  c: EstimateContext,
+  workloads: ReturnType<typeof workloadsOf>,
+  pods: number,
+): ReturnType<typeof probeChecks> {
+  const { scenario, kubelet, T, N, whole, add } = c;
+  const report = kubelet.nodeStatusReportFrequency;
   const unschedulable = Math.max(0, pods - fitting(scenario, workloads));
   add(
     "scheduling retries of pods that fit nowhere",
@@ -211,6 +274,12 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
   const probes = probeChecks(scenario, workloads, T);
   add("probe checks", probes.checks, probes.factors);
 
+  return probes;
+}
+
+/** The traffic's engine events (added), and its requests (returned as terms of their own). */
+function trafficTerms(c: EstimateContext, replaced: number, pods: number, restarts: number): WorkTerm[] {
+  const { scenario, profile, D, N, nodes, run, add } = c;
   const requestTerms: WorkTerm[] = [];
   const traffic = scenario.traffic ?? [];
   if (traffic.length > 0) {
@@ -222,7 +291,7 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
       `one check every ${num(net.loadBalancer.healthCheckInterval)}s (network.loadBalancer.healthCheckInterval)`,
       run,
     ]);
-    const changes = 2 * (replaced + (scenario.start === "created" ? pods : 0) + probes.restarts);
+    const changes = 2 * (replaced + (scenario.start === "created" ? pods : 0) + restarts);
     add("kube-proxy rule syncs", changes * N * 2, [
       `~${count(Math.round(changes))} endpoint changes`,
       `× ${nodes}`,
@@ -240,10 +309,7 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
       });
     });
   }
-  const sum = (ts: WorkTerm[]) => ts.reduce((s, t) => s + t.count, 0);
-  events.sort((a, b) => b.count - a.count);
-  requestTerms.sort((a, b) => b.count - a.count);
-  return { events: sum(events), requests: sum(requestTerms), eventTerms: events, requestTerms };
+  return requestTerms;
 }
 
 /** Which budget an estimate breaks, as one line naming the settings and the override; or undefined. */

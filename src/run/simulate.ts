@@ -95,13 +95,65 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // The machines on whose kubelet the API has lost control (power on, kubelet stopped or cut off), in
   // node order: only their copies can run twice. Kept after each step of the timeline, the one thing
   // that moves a machine (a scan of every kubelet per pod start was quadratic in the nodes).
-  let cutOff: Kubelet[] = [];
-  const controlPlane = settings.controlPlane;
-  const ctx: Context = {
+  const cut: CutOff = { kubelets: [] };
+  const ctx = clusterContext(scenario, settings, { engine, store, trace }, kubelets, cut);
+  const { bulk, taintEviction, createManifests } = buildCluster(ctx, kubelets);
+  if (scenario.start === "running") createManifests();
+  scheduleNotReady(ctx, scenario.nodes, kubelets);
+  engine.run(0);
+  bulk.open = false;
+  startNotReady(ctx, scenario.nodes, kubelets, taintEviction);
+  const initial: InitialState = initialState(store);
+  trace.muted = false;
+  options.onWarmedUp?.();
+  if (scenario.start === "created") createManifests();
+
+  // Built before the faults, so that at a step's instant the callers' requests sent before it
+  // are resolved first (equal times run in scheduling order).
+  const traffic = createTraffic(ctx, scenario, profile);
+  if (traffic) ctx.traffic = traffic;
+  const machines = new Map<string, Machine>();
+  for (const [name, k] of kubelets)
+    machines.set(
+      name,
+      timelineMachine(k, () => {
+        cut.kubelets = [...kubelets.values()].filter((m) => m.powered && !m.connected());
+      }),
+    );
+  const faults = new Faults(ctx, machines);
+  faults.schedule(scenario.timeline);
+
+  const end = quantize(scenario.duration);
+  return {
     engine,
     store,
     trace,
-    names: engine.rng.fork("names"),
+    ctx,
+    runUntil(t: number) {
+      const until = Math.min(t, scenario.duration);
+      if (until > engine.now) engine.run(until);
+    },
+    result: () => resultOf({ ctx, scenario, seed, initial, faults, traffic, options, end }),
+  };
+}
+
+/** The kubelets cut off from the API, as the last timeline step left them. */
+interface CutOff {
+  kubelets: Kubelet[];
+}
+
+/** The cluster's context: its parts, the admission defaults, the flags, what the machines answer. */
+function clusterContext(
+  scenario: Scenario,
+  settings: ReturnType<typeof resolveSettings>,
+  parts: Pick<Context, "engine" | "store" | "trace">,
+  kubelets: Map<string, Kubelet>,
+  cut: CutOff,
+): Context {
+  const controlPlane = settings.controlPlane;
+  return {
+    ...parts,
+    names: parts.engine.rng.fork("names"),
     admission: {
       defaultNotReadyTolerationSeconds: controlPlane.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: controlPlane.defaultUnreachableTolerationSeconds,
@@ -115,7 +167,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       runningCopies(match) {
         const out: RunningCopy[] = [];
         // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.
-        for (const k of cutOff) {
+        for (const k of cut.kubelets) {
           for (const c of k.runningCopies())
             if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
         }
@@ -127,7 +179,15 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
     },
     behaviour: (ns, owner, podName, container) => behaviourFor(scenario, ns, owner, podName, container),
   };
+}
 
+/** A kubelet per node, kube-controller-manager's controllers and kube-scheduler; the manifests, to create. */
+function buildCluster(
+  ctx: Context,
+  kubelets: Map<string, Kubelet>,
+): { bulk: BulkStart; taintEviction: TaintEvictionController; createManifests: () => void } {
+  const { engine, store, scenario } = ctx;
+  const controlPlane = ctx.controlPlane;
   // The warm-up's pods start in bulk (kubelet/bulk-start.ts); their endpoints go to the controller below.
   let endpointSlices: EndpointSliceController | undefined;
   const bulk = new BulkStart(engine, (pods) => endpointSlices?.podsStarted(pods));
@@ -168,72 +228,50 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       if (obj.kind === "Deployment" && !scenario.cluster) replicaSets.syncDeployment(obj);
     }
   };
-  if (scenario.start === "running") createManifests();
-  scheduleNotReady(ctx, scenario.nodes, kubelets);
-  engine.run(0);
-  bulk.open = false;
-  startNotReady(ctx, scenario.nodes, kubelets, taintEviction);
-  const initial: InitialState = initialState(store);
-  trace.muted = false;
-  options.onWarmedUp?.();
-  if (scenario.start === "created") createManifests();
+  return { bulk, taintEviction, createManifests };
+}
 
-  // Built before the faults, so that at a step's instant the callers' requests sent before it
-  // are resolved first (equal times run in scheduling order).
-  const traffic = createTraffic(ctx, scenario, profile);
-  if (traffic) ctx.traffic = traffic;
-  const machines = new Map<string, Machine>();
-  for (const [name, k] of kubelets)
-    machines.set(
-      name,
-      timelineMachine(k, () => {
-        cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
-      }),
-    );
-  const faults = new Faults(ctx, machines);
-  faults.schedule(scenario.timeline);
-
-  const end = quantize(scenario.duration);
-  return {
-    engine,
-    store,
-    trace,
-    ctx,
-    runUntil(t: number) {
-      const until = Math.min(t, scenario.duration);
-      if (until > engine.now) engine.run(until);
-    },
-    result() {
-      const finished = engine.now >= end;
-      const duration = finished ? scenario.duration : Math.max(0, engine.now);
-      const leases: RunLeases = { ...trace.leases, until: engine.now };
-      const timeline = withRenewalsCounted(trace.events, leases, duration, false);
-      const result: SimulationResult = {
-        scenario: scenario.name,
-        kubernetesVersion: scenario.kubernetesVersion,
-        seed,
-        events: timeline.events,
-        leases,
-        initial,
-        summary: summarize(
-          store,
-          trace.events,
-          ctx,
-          duration,
-          engine.processed,
-          faults.drains.summary(),
-          timeline.renewals,
-        ),
-      };
-      // The callers' tally runs to the end of the scenario: it is part of a finished run only.
-      if (traffic && finished) {
-        result.traffic = traffic.result();
-        if (options.levers)
-          result.traffic.levers = options.levers(scenario, seed, result.traffic, options.engine?.maxEvents);
-      }
-      return result;
-    },
+/** The result as of the clock's time: the events with the renewals the timeline shows, the summary, the callers'. */
+function resultOf(r: {
+  ctx: Context;
+  scenario: Scenario;
+  seed: number;
+  initial: InitialState;
+  faults: Faults;
+  traffic: ReturnType<typeof createTraffic>;
+  options: SimulateOptions;
+  end: number;
+}): SimulationResult {
+  const { ctx, scenario, seed, initial, faults, traffic, options } = r;
+  const { engine, store, trace } = ctx;
+  const finished = engine.now >= r.end;
+  const duration = finished ? scenario.duration : Math.max(0, engine.now);
+  const leases: RunLeases = { ...trace.leases, until: engine.now };
+  const timeline = withRenewalsCounted(trace.events, leases, duration, false);
+  const result: SimulationResult = {
+    scenario: scenario.name,
+    kubernetesVersion: scenario.kubernetesVersion,
+    seed,
+    events: timeline.events,
+    leases,
+    initial,
+    summary: summarize(
+      store,
+      trace.events,
+      ctx,
+      duration,
+      engine.processed,
+      faults.drains.summary(),
+      timeline.renewals,
+    ),
   };
+  // The callers' tally runs to the end of the scenario: it is part of a finished run only.
+  if (traffic && finished) {
+    result.traffic = traffic.result();
+    if (options.levers)
+      result.traffic.levers = options.levers(scenario, seed, result.traffic, options.engine?.maxEvents);
+  }
+  return result;
 }
 
 /** A kubelet as the timeline acts on it, telling `moved` after each step. */
