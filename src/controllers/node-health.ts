@@ -13,6 +13,7 @@ import type { ControlPlaneSettings } from "../kubernetes/defaults.ts";
 import { LABEL_EXCLUDE_DISRUPTION, zoneKey } from "../kubernetes/labels.ts";
 import type { ConditionStatus, Lease, Node, NodeCondition } from "../kubernetes/objects.ts";
 import { setConditionsUnknown } from "./node-lifecycle-writes.ts";
+import type { ZoneTally } from "./zone-state.ts";
 
 /** nodeHealthData: what the controller last saw of a node. */
 export interface NodeHealth {
@@ -28,6 +29,8 @@ export interface NodeHealth {
   lease: Lease | undefined;
   /** zoneKey of the node's labels */
   zone: string;
+  /** its zone's count at the pass under way (the controller's, one object per zone) */
+  tally: ZoneTally | undefined;
   /** isNodeExcludedFromDisruptionChecks */
   excluded: boolean;
   /** added to its zone's NoExecute tainting queue and not removed since (the controller's Add and Remove) */
@@ -68,6 +71,7 @@ export function firstSight(node: Node, now: number): NodeHealth {
     leaseKey: `kube-node-lease/${node.metadata.name}`,
     lease: undefined,
     zone: zoneKey(node),
+    tally: undefined,
     // isNodeExcludedFromDisruptionChecks (node_lifecycle_controller.go): `_, ok := node.Labels[…]`,
     // so the label's presence excludes the node, whatever its value (an empty one too).
     excluded: Object.hasOwn(node.metadata.labels ?? {}, LABEL_EXCLUDE_DISRUPTION),

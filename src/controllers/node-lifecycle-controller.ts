@@ -26,7 +26,7 @@ import { firstSight, type NodeHealth, readyOf, tryUpdateNodeHealth } from "./nod
 import { addTaint, doNoScheduleTaintingPass, removeTaints } from "./node-lifecycle-writes.ts";
 import { QuietNodes } from "./quiet-nodes.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
-import { computeZoneState, type ZoneState, zoneRate } from "./zone-state.ts";
+import { type ZoneState, type ZoneTally, zoneRate, zoneStateOf } from "./zone-state.ts";
 
 /** The controller's flags (kube-controller-manager; defaults and sources in kubernetes/defaults.ts). */
 export type NodeLifecycleSettings = Pick<
@@ -49,8 +49,8 @@ export class NodeLifecycleController {
   private queues = new Map<string, RateLimitedTimedQueue>();
   /** Each zone's tainting rate and the flag that set it (the limiter itself knows only its qps). */
   private rates = new Map<string, Rate>();
-  /** Each zone's list of Ready statuses, emptied and refilled at every pass (not built anew each time). */
-  private conditionLists = new Map<string, ConditionStatus[]>();
+  /** Each zone's count of Ready and not Ready nodes, zeroed and counted again at every pass. */
+  private tallies = new Map<string, ZoneTally>();
   /**
    * The store's node list at the last pass and each node's health record at the same index: while
    * no Node is created or deleted the list is the same array, and a pass finds each record without
@@ -103,7 +103,10 @@ export class NodeLifecycleController {
   private monitorNodeHealth(): void {
     const now = this.cluster.engine.now;
     const nodes = this.cluster.store.list("Node");
-    const zoneConditions = new Map<string, ConditionStatus[]>();
+    for (const t of this.tallies.values()) {
+      t.ready = 0;
+      t.notReady = 0;
+    }
     const same = nodes === this.listed;
     this.quiet.pass(now);
     if (!same) {
@@ -115,17 +118,20 @@ export class NodeLifecycleController {
       let h = same ? this.listedHealth[i]! : this.health.get(node.metadata.name);
       if (!h) {
         h = firstSight(node, now);
+        h.tally = this.tallyOf(h.zone);
         this.health.set(node.metadata.name, h);
         // addPodEvictorForNewZone: only for a node seen for the first time, so a zone whose nodes are
         // all excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
         if (!this.zoneStates.has(h.zone)) this.addZone(h.zone);
       }
       this.listedHealth[i] = h;
-      let current: ConditionStatus;
       if (h.quiet) {
         // Ready, unwritten, its Lease fresh on its schedule: this pass would change only probeTimestamp.
-        current = "True";
-      } else if (h.settled && !h.written) {
+        if (!h.excluded) h.tally!.ready++;
+        continue;
+      }
+      let current: ConditionStatus;
+      if (h.settled && !h.written) {
         // Nothing wrote the Node since the last pass read it and found it Ready, with none of the
         // controller's NoExecute taints and not queued: readyOf would find the same Ready condition,
         // processTaintBaseEviction nothing to do (markNodeAsReachable). Only its Lease and the clock moved.
@@ -143,17 +149,14 @@ export class NodeLifecycleController {
       h.settled &&= current === "True";
       if (h.settled && !h.quiet) this.quiet.maybeQuiet(h, this.wake);
       if (!h.excluded) {
-        let list = zoneConditions.get(h.zone);
-        if (!list) {
-          list = this.conditionLists.get(h.zone) ?? [];
-          list.length = 0;
-          this.conditionLists.set(h.zone, list);
-          zoneConditions.set(h.zone, list);
-        }
-        list.push(current);
+        if (current === "True") h.tally!.ready++;
+        else h.tally!.notReady++;
       }
     }
-    this.handleDisruption(zoneConditions, nodes, now);
+    // The zones with a node the disruption checks count, in the pass's order of first sight.
+    const zoneTallies = new Map<string, ZoneTally>();
+    for (const [zone, t] of this.tallies) if (t.ready + t.notReady > 0) zoneTallies.set(zone, t);
+    this.handleDisruption(zoneTallies, nodes, now);
     this.scheduleTaintTick();
     // wait.UntilWithContext: the next pass starts nodeMonitorPeriod after this one finished.
     this.cluster.engine.after(this.settings.nodeMonitorPeriod + MONITOR_PASS_PROCESSING, () =>
@@ -270,6 +273,15 @@ export class NodeLifecycleController {
 
   // ---- zones: handleDisruption ------------------------------------------------------------------
 
+  private tallyOf(zone: string): ZoneTally {
+    let t = this.tallies.get(zone);
+    if (!t) {
+      t = { ready: 0, notReady: 0 };
+      this.tallies.set(zone, t);
+    }
+    return t;
+  }
+
   private addZone(zone: string): void {
     this.zoneStates.set(zone, "Initial");
     const rate = zoneRate("Normal", 0, this.settings);
@@ -277,12 +289,12 @@ export class NodeLifecycleController {
     this.rates.set(zone, rate);
   }
 
-  private handleDisruption(zoneConditions: Map<string, ConditionStatus[]>, nodes: Node[], now: number): void {
+  private handleDisruption(zoneConditions: Map<string, ZoneTally>, nodes: Node[], now: number): void {
     const zones = [...zoneConditions.keys()].sort();
     const newStates = new Map<string, ZoneState>();
     let allAreFull = true;
     for (const zone of zones) {
-      const state = computeZoneState(zoneConditions.get(zone)!, this.settings.unhealthyZoneThreshold);
+      const state = zoneStateOf(zoneConditions.get(zone)!, this.settings.unhealthyZoneThreshold);
       newStates.set(zone, state);
       if (state !== "FullDisruption") allAreFull = false;
     }
@@ -319,12 +331,12 @@ export class NodeLifecycleController {
       if (!allWasFull && this.zoneStates.get(zone) === state) continue;
       const conditions = zoneConditions.get(zone)!;
       // setLimiterInZone
-      this.swapLimiter(zone, zoneRate(state, conditions.length, this.settings));
+      this.swapLimiter(zone, zoneRate(state, conditions.ready + conditions.notReady, this.settings));
       this.setZoneState(zone, state, conditions);
     }
   }
 
-  private setZoneState(zone: string, state: ZoneState, conditions: ConditionStatus[]): void {
+  private setZoneState(zone: string, state: ZoneState, conditions: ZoneTally): void {
     const from = this.zoneStates.get(zone) ?? "Initial";
     this.zoneStates.set(zone, state);
     if (from === state || (from === "Initial" && state === "Normal")) return;
@@ -335,8 +347,8 @@ export class NodeLifecycleController {
       zone: zoneName(zone),
       state,
       from,
-      nodes: conditions.length,
-      notReady: conditions.filter((c) => c !== "True").length,
+      nodes: conditions.ready + conditions.notReady,
+      notReady: conditions.notReady,
       unhealthyZoneThreshold: this.settings.unhealthyZoneThreshold,
       largeClusterSizeThreshold: this.settings.largeClusterSizeThreshold,
       rate: this.rates.get(zone) ?? { value: 0 },
