@@ -18,7 +18,7 @@ import type { Scenario } from "../scenario/types.ts";
 import type { VariantRun } from "../whatif/index.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
-import { progressLine } from "./progress.ts";
+import { type Progress, progressLine } from "./progress.ts";
 import { checkReportPath, writeReportFile } from "./report-file.ts";
 
 interface Options {
@@ -34,6 +34,8 @@ interface Options {
   dumpAt?: string;
   redact?: boolean;
   kubernetesVersion?: string;
+  /** commander's --no-levers: false when given */
+  levers?: boolean;
 }
 
 export function registerSimulateCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -66,6 +68,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
       "keep in the report what it leaves out by default: annotations (their values), commands (exec probes and hooks), or both: annotations,commands",
     )
     .option("--vary <key=values>", "run variants side by side, e.g. externalTrafficPolicy=Local,Cluster")
+    .option(
+      "--no-levers",
+      "with callers in the scenario, do not rerun it with each lever pulled (the levers' runs cost one run each)",
+    )
     .option(
       "--max-events <n>",
       `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)}); a larger scenario is refused before it runs`,
@@ -115,7 +121,13 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
         }
         // The levers rerun a scenario with callers; the --vary variants never pull them.
         whatif = scenario.traffic || opts.vary !== undefined ? await import("../whatif/index.ts") : undefined;
-        const runner = new Runner(io, shown, budget, seed, whatif?.pullLevers);
+        const runner = new Runner(
+          io,
+          shown,
+          budget,
+          seed,
+          opts.levers === false ? undefined : whatif?.pullLevers,
+        );
         if (dumpTime !== undefined) {
           if (dumpTime > scenario.duration)
             throw new UsageError(
@@ -188,13 +200,23 @@ class Runner {
     if (over) throw new UsageError(`${this.file}${label ? ` (${label})` : ""}: ${over}`);
   }
 
+  /** The levers' runs, each in the run's progress line under its own label. */
+  private leversWith(progress: Progress | undefined, label: string): PullLevers | undefined {
+    const pull = this.levers;
+    if (!pull || !progress) return pull;
+    return (scenario, seed, traffic, maxEvents, onProgress) => {
+      progress.relabel(`${label}, its levers' runs`);
+      return pull(scenario, seed, traffic, maxEvents, onProgress);
+    };
+  }
+
   run(scenario: Scenario, label: string, levers: boolean): SimulationResult {
     const estimate = estimateWork(scenario);
     const progress = progressLine(this.io, label, estimate, scenario.duration);
     try {
       return simulate(scenario, {
         ...(this.seed === undefined ? {} : { seed: this.seed }),
-        ...(levers && this.levers ? { levers: this.levers } : {}),
+        ...(levers && this.levers ? { levers: this.leversWith(progress, label) } : {}),
         engine: {
           maxEvents: this.budget.maxEvents,
           ...(progress ? { onProgress: progress.onProgress } : {}),

@@ -41,13 +41,17 @@ export type { SimulationResult } from "./result.ts";
  */
 export const WARM_UP_SECONDS = 600;
 
-/** Runs the scenario again with one lever pulled and reports what each saves (whatif/ provides it). */
-/** Runs each lever's variant of the scenario; `maxEvents` caps each of those runs as it capped this one. */
+/**
+ * Runs each lever's variant of the scenario (whatif/ provides it) and reports what each saves;
+ * `maxEvents` caps each of those runs as it capped this one, and `onProgress` follows each as it
+ * followed this one (the levers run inside the run's progress).
+ */
 export type PullLevers = (
   scenario: Scenario,
   seed: number,
   traffic: TrafficResult,
   maxEvents?: number,
+  onProgress?: Engine["onProgress"],
 ) => Lever[];
 
 export interface SimulateOptions {
@@ -269,7 +273,13 @@ function resultOf(r: {
   if (traffic && finished) {
     result.traffic = traffic.result();
     if (options.levers)
-      result.traffic.levers = options.levers(scenario, seed, result.traffic, options.engine?.maxEvents);
+      result.traffic.levers = options.levers(
+        scenario,
+        seed,
+        result.traffic,
+        options.engine?.maxEvents,
+        options.engine?.onProgress,
+      );
   }
   return result;
 }
