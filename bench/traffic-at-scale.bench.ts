@@ -66,7 +66,7 @@ function line(label: string, m: Measured, cal: Calibration, extra = ""): string 
 
 export default async function (cal: Calibration): Promise<void> {
   console.log("300 nodes, 600 replicas, one caller, a node powered off at 60s (in this process)");
-  measure(scenarioText("20s", 20), false); // warm the JIT
+  measure(scenarioText("70s", 20), false); // warm the JIT
   const none = measure(scenarioText("90s", undefined), false);
   console.log(line("90 s, no callers", none, cal));
   const low = measure(scenarioText("90s", 20), false);
