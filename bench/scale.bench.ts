@@ -88,9 +88,7 @@ function line(
   console.log(
     `  ${label.padEnd(16)} ${s(r.wall).padStart(8)} wall, ${s(r.cpu)} CPU (${inCalibrations(r.cpu, cal)}; setup ${s(m.setup)}), ${(r.maxRss / MiB).toFixed(0)} MiB peak RSS; ` +
       `wall ${(r.wall / 1000 / target.wall).toFixed(2)}× and CPU ${(r.cpu / 1000 / target.wall).toFixed(2)}× the ${target.wall} s target` +
-      (target.rss
-        ? `, ${(r.maxRss / (target.rss * MiB)).toFixed(2)}× the ${target.rss} MiB one`
-        : "") +
+      (target.rss ? `, ${(r.maxRss / (target.rss * MiB)).toFixed(2)}× the ${target.rss} MiB one` : "") +
       `; ${(issue / (r.cpu / 1000)).toFixed(1)}× less than the issue's ${issue} s (CPU); ` +
       `${m.events.toLocaleString("en")} engine events (estimated ${Math.round(m.estimate).toLocaleString("en")}, ${(m.estimate / m.events).toFixed(2)}×); ${loadNow()}`,
   );
