@@ -223,6 +223,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
       const page = auditPage(redactTextPage(result, objects, include));
       await writeReportFile(path, async () => writeFileSync(path, page));
     }
+    progress.summary();
     return print(io, withoutTimelines(result), opts, failOn, version);
   } finally {
     progress.done();
@@ -359,17 +360,33 @@ function passOn(opts: Options): string[] {
 
 function progressOf(io: Io): {
   update: (done: number, total: number, phase: string) => void;
+  /** on a terminal, one line on stderr: the runs each phase took, wall and CPU time */
+  summary: () => void;
   done: () => void;
 } {
   const show = io.progress;
-  if (!show) return { update: () => {}, done: () => {} };
+  if (!show) return { update: () => {}, summary: () => {}, done: () => {} };
   let last = 0;
+  // The command line reads the clocks; the models never do.
+  const started = Date.now();
+  const cpu = process.cpuUsage();
+  const phases = new Map<string, number>();
   return {
     update: (done, total, phase) => {
+      phases.set(phase, total);
       const now = Date.now();
       if (done !== total && done !== 0 && now - last < 250) return;
       last = now;
       show(`faultline audit: ${phase}: ${done} of ${total} runs`);
+    },
+    summary: () => {
+      show(undefined);
+      const used = process.cpuUsage(cpu);
+      const runs = [...phases].map(([phase, n]) => `${count(n)} run${n === 1 ? "" : "s"} of the ${phase}`);
+      if (runs.length === 0) return;
+      io.err(
+        `faultline audit: ${runs.join(" and ")} in ${((Date.now() - started) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU\n`,
+      );
     },
     done: () => show(undefined),
   };

@@ -13,6 +13,8 @@ const EVERY_MS = 250;
 
 export interface Progress {
   onProgress(now: number, processed: number): void;
+  /** the runs after the first carry on in the same line under this label (a run's levers) */
+  relabel(label: string): void;
   done(): void;
 }
 
@@ -28,6 +30,9 @@ export function progressLine(
   if (!show || estimate.events < PROGRESS_FROM_EVENTS) return undefined;
   let last = clock();
   return {
+    relabel(next) {
+      label = next;
+    },
     onProgress(now, processed) {
       const wall = clock();
       if (wall - last < EVERY_MS) return;

@@ -20,7 +20,7 @@ import { PROFILE_NAMES } from "../scenario/types.ts";
 import type { VariantRun } from "../whatif/index.ts";
 import { durationFlag } from "./duration-flag.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError, writeChunks } from "./io.ts";
-import { progressLine } from "./progress.ts";
+import { type Progress, progressLine } from "./progress.ts";
 import { checkReportPath, reportIncludeOf, writeReportFile } from "./report-file.ts";
 
 interface Options {
@@ -38,6 +38,8 @@ interface Options {
   redact?: boolean;
   kubernetesVersion?: string;
   profile?: string;
+  /** commander's --no-levers: false when given */
+  levers?: boolean;
 }
 
 const PROFILE_HELP = `a named set of settings, over the scenario's profile and the platform a dump's nodes name (${PROFILE_NAMES.join(", ")})`;
@@ -69,6 +71,10 @@ export function registerSimulateCommand(program: Command, io: Io, setExit: (code
     .option(
       "--brief",
       "print one screen (at most 15 lines): what happened, when, what it cost, what to do next",
+    )
+    .option(
+      "--no-levers",
+      "with callers in the scenario, do not rerun it with each lever pulled (the levers' runs cost one run each)",
     )
     .option("--all-leases", "show every Lease renewal in the timeline (with --json: as events)")
     .option("--report <file>", "also write the HTML report (one self-contained page) to this file")
@@ -150,7 +156,13 @@ async function simulateCommand(
     shown = loaded.shown;
     // The levers rerun a scenario with callers; the --vary variants never pull them.
     whatif = scenario.traffic || opts.vary !== undefined ? await import("../whatif/index.ts") : undefined;
-    const runner = new Runner(io, shown, budget, seed, whatif?.pullLevers);
+    const runner = new Runner(
+      io,
+      shown,
+      budget,
+      seed,
+      opts.levers === false ? undefined : whatif?.pullLevers,
+    );
     if (flags.dumpTime !== undefined) return await printDumpAt(io, runner, scenario, flags, opts, shown);
     if (whatif && opts.vary !== undefined)
       return await runVariants(io, runner, whatif, { ...loaded, shown }, flags, opts);
@@ -241,13 +253,23 @@ class Runner {
     if (over) throw new UsageError(`${this.file}${label ? ` (${label})` : ""}: ${over}`);
   }
 
+  /** The levers' runs, each in the run's progress line under its own label. */
+  private leversWith(progress: Progress | undefined, label: string): PullLevers | undefined {
+    const pull = this.levers;
+    if (!pull || !progress) return pull;
+    return (scenario, seed, traffic, maxEvents, onProgress) => {
+      progress.relabel(`${label}, its levers' runs`);
+      return pull(scenario, seed, traffic, maxEvents, onProgress);
+    };
+  }
+
   run(scenario: Scenario, label: string, levers: boolean): SimulationResult {
     const estimate = estimateWork(scenario);
     const progress = progressLine(this.io, label, estimate, scenario.duration);
     try {
       return simulate(scenario, {
         ...(this.seed === undefined ? {} : { seed: this.seed }),
-        ...(levers && this.levers ? { levers: this.levers } : {}),
+        ...(levers && this.levers ? { levers: this.leversWith(progress, label) } : {}),
         engine: {
           maxEvents: this.budget.maxEvents,
           ...(progress ? { onProgress: progress.onProgress } : {}),

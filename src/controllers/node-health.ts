@@ -13,6 +13,7 @@ import type { ControlPlaneSettings } from "../kubernetes/defaults.ts";
 import { LABEL_EXCLUDE_DISRUPTION, zoneKey } from "../kubernetes/labels.ts";
 import type { ConditionStatus, Lease, Node, NodeCondition } from "../kubernetes/objects.ts";
 import { setConditionsUnknown } from "./node-lifecycle-writes.ts";
+import type { ZoneTally } from "./zone-state.ts";
 
 /** nodeHealthData: what the controller last saw of a node. */
 export interface NodeHealth {
@@ -28,6 +29,8 @@ export interface NodeHealth {
   lease: Lease | undefined;
   /** zoneKey of the node's labels */
   zone: string;
+  /** its zone's count at the pass under way (the controller's, one object per zone) */
+  tally: ZoneTally | undefined;
   /** isNodeExcludedFromDisruptionChecks */
   excluded: boolean;
   /** added to its zone's NoExecute tainting queue and not removed since (the controller's Add and Remove) */
@@ -36,6 +39,16 @@ export interface NodeHealth {
   written: boolean;
   /** that pass found it Ready, before and after its update, and so removed its NoExecute taints and dequeued it */
   settled: boolean;
+  /**
+   * Skipped by the passes: settled, not written since, its Lease on a computed schedule whose gaps
+   * are shorter than the grace period (node-lifecycle-controller.ts, skipSteady)
+   */
+  quiet: boolean;
+  /**
+   * Its Lease is on the computed schedule and not read since it went quiet: fresh, so passes do not
+   * read it (leaseRenewTime and the lease's part of probeTimestamp are worked out when it leaves the schedule)
+   */
+  leaseUnread: boolean;
   /** status.conditions as last seen, and its Ready condition */
   conditions: NodeCondition[] | undefined;
   ready: NodeCondition | undefined;
@@ -58,12 +71,15 @@ export function firstSight(node: Node, now: number): NodeHealth {
     leaseKey: `kube-node-lease/${node.metadata.name}`,
     lease: undefined,
     zone: zoneKey(node),
+    tally: undefined,
     // isNodeExcludedFromDisruptionChecks (node_lifecycle_controller.go): `_, ok := node.Labels[…]`,
     // so the label's presence excludes the node, whatever its value (an empty one too).
     excluded: Object.hasOwn(node.metadata.labels ?? {}, LABEL_EXCLUDE_DISRUPTION),
     queued: false,
     written: true,
     settled: false,
+    quiet: false,
+    leaseUnread: false,
     conditions: undefined,
     ready: undefined,
   };
@@ -106,15 +122,19 @@ export function tryUpdateNodeHealth(
   }
   // "Always update the probe time if node lease is renewed." The lister's Lease: the one last
   // found while it is still stored (a pointer, not a lookup by key at every pass), else by key.
+  // Not read while it renews on its schedule (quiet-nodes.ts): no grace period can pass then, and
+  // probeTimestamp, which only that check reads, is worked out when the Lease leaves the schedule.
   let lease = h.lease;
-  if (!lease || !cluster.store.exists(lease)) {
-    lease = cluster.store.get("Lease", h.leaseKey);
-    h.lease = lease;
-  }
-  if (lease && lease.spec.renewTime > h.leaseRenewTime) {
-    h.leaseRenewTime = lease.spec.renewTime;
-    h.probeTimestamp = now;
-  }
+  if (!h.leaseUnread) {
+    if (!lease || !cluster.store.exists(lease)) {
+      lease = cluster.store.get("Lease", h.leaseKey);
+      h.lease = lease;
+    }
+    if (lease && lease.spec.renewTime > h.leaseRenewTime) {
+      h.leaseRenewTime = lease.spec.renewTime;
+      h.probeTimestamp = now;
+    }
+  } else return ready?.status ?? "Unknown";
   const grace = ready ? settings.nodeMonitorGracePeriod : settings.nodeStartupGracePeriod;
   // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
   if (cluster.engine.since(h.probeTimestamp) > grace && ready?.status !== "Unknown") {

@@ -24,8 +24,9 @@ import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from "../kubernetes/tain
 import type { NodeTaintCause, NodeTaintRemovalCause, Rate } from "../trace/control-plane-events.ts";
 import { firstSight, type NodeHealth, readyOf, tryUpdateNodeHealth } from "./node-health.ts";
 import { addTaint, doNoScheduleTaintingPass, removeTaints } from "./node-lifecycle-writes.ts";
+import { QuietNodes } from "./quiet-nodes.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
-import { computeZoneState, type ZoneState, zoneRate } from "./zone-state.ts";
+import { type ZoneState, type ZoneTally, zoneRate, zoneStateOf } from "./zone-state.ts";
 
 /** The controller's flags (kube-controller-manager; defaults and sources in kubernetes/defaults.ts). */
 export type NodeLifecycleSettings = Pick<
@@ -48,8 +49,8 @@ export class NodeLifecycleController {
   private queues = new Map<string, RateLimitedTimedQueue>();
   /** Each zone's tainting rate and the flag that set it (the limiter itself knows only its qps). */
   private rates = new Map<string, Rate>();
-  /** Each zone's list of Ready statuses, emptied and refilled at every pass (not built anew each time). */
-  private conditionLists = new Map<string, ConditionStatus[]>();
+  /** Each zone's count of Ready and not Ready nodes, zeroed and counted again at every pass. */
+  private tallies = new Map<string, ZoneTally>();
   /**
    * The store's node list at the last pass and each node's health record at the same index: while
    * no Node is created or deleted the list is the same array, and a pass finds each record without
@@ -60,11 +61,19 @@ export class NodeLifecycleController {
   private taintTimer: Timer | undefined;
   /** Phase of the 100ms doNoExecuteTaintingPass ticker. */
   private readonly tickPhase: number;
+  /** The healthy nodes whose passes are skipped (quiet-nodes.ts). */
+  private readonly quiet: QuietNodes;
+  private readonly wake = (h: NodeHealth) => this.quiet.catchUp(h);
 
   constructor(
     private readonly cluster: Cluster,
     private readonly settings: NodeLifecycleSettings,
   ) {
+    this.quiet = new QuietNodes(
+      cluster,
+      Math.min(settings.nodeMonitorGracePeriod, settings.nodeStartupGracePeriod),
+      settings.nodeMonitorPeriod,
+    );
     const rng = cluster.engine.rng.fork("node-lifecycle-controller");
     this.tickPhase = rng.uniform(0, NODE_EVICTION_PERIOD);
     // The controller has been running for a while: its next monitor pass is anywhere in one period.
@@ -78,7 +87,9 @@ export class NodeLifecycleController {
     cluster.store.observe((obj) => {
       if (obj.kind !== "Node") return;
       const h = this.health.get(obj.metadata.name);
-      if (h) h.written = true;
+      if (!h) return;
+      h.written = true;
+      this.quiet.written(h);
     });
   }
 
@@ -92,8 +103,12 @@ export class NodeLifecycleController {
   private monitorNodeHealth(): void {
     const now = this.cluster.engine.now;
     const nodes = this.cluster.store.list("Node");
-    const zoneConditions = new Map<string, ConditionStatus[]>();
+    for (const t of this.tallies.values()) {
+      t.ready = 0;
+      t.notReady = 0;
+    }
     const same = nodes === this.listed;
+    this.quiet.pass(now);
     if (!same) {
       this.listed = nodes;
       this.listedHealth = new Array(nodes.length);
@@ -103,12 +118,18 @@ export class NodeLifecycleController {
       let h = same ? this.listedHealth[i]! : this.health.get(node.metadata.name);
       if (!h) {
         h = firstSight(node, now);
+        h.tally = this.tallyOf(h.zone);
         this.health.set(node.metadata.name, h);
         // addPodEvictorForNewZone: only for a node seen for the first time, so a zone whose nodes are
         // all excluded from disruption (and so dropped from zoneStates each pass) keeps its queue and limiter.
         if (!this.zoneStates.has(h.zone)) this.addZone(h.zone);
       }
       this.listedHealth[i] = h;
+      if (h.quiet) {
+        // Ready, unwritten, its Lease fresh on its schedule: this pass would change only probeTimestamp.
+        if (!h.excluded) h.tally!.ready++;
+        continue;
+      }
       let current: ConditionStatus;
       if (h.settled && !h.written) {
         // Nothing wrote the Node since the last pass read it and found it Ready, with none of the
@@ -126,18 +147,16 @@ export class NodeLifecycleController {
         h.settled = observed === "True";
       }
       h.settled &&= current === "True";
+      if (h.settled && !h.quiet) this.quiet.maybeQuiet(h, this.wake);
       if (!h.excluded) {
-        let list = zoneConditions.get(h.zone);
-        if (!list) {
-          list = this.conditionLists.get(h.zone) ?? [];
-          list.length = 0;
-          this.conditionLists.set(h.zone, list);
-          zoneConditions.set(h.zone, list);
-        }
-        list.push(current);
+        if (current === "True") h.tally!.ready++;
+        else h.tally!.notReady++;
       }
     }
-    this.handleDisruption(zoneConditions, nodes, now);
+    // The zones with a node the disruption checks count, in the pass's order of first sight.
+    const zoneTallies = new Map<string, ZoneTally>();
+    for (const [zone, t] of this.tallies) if (t.ready + t.notReady > 0) zoneTallies.set(zone, t);
+    this.handleDisruption(zoneTallies, nodes, now);
     this.scheduleTaintTick();
     // wait.UntilWithContext: the next pass starts nodeMonitorPeriod after this one finished.
     this.cluster.engine.after(this.settings.nodeMonitorPeriod + MONITOR_PASS_PROCESSING, () =>
@@ -254,6 +273,15 @@ export class NodeLifecycleController {
 
   // ---- zones: handleDisruption ------------------------------------------------------------------
 
+  private tallyOf(zone: string): ZoneTally {
+    let t = this.tallies.get(zone);
+    if (!t) {
+      t = { ready: 0, notReady: 0 };
+      this.tallies.set(zone, t);
+    }
+    return t;
+  }
+
   private addZone(zone: string): void {
     this.zoneStates.set(zone, "Initial");
     const rate = zoneRate("Normal", 0, this.settings);
@@ -261,12 +289,12 @@ export class NodeLifecycleController {
     this.rates.set(zone, rate);
   }
 
-  private handleDisruption(zoneConditions: Map<string, ConditionStatus[]>, nodes: Node[], now: number): void {
+  private handleDisruption(zoneConditions: Map<string, ZoneTally>, nodes: Node[], now: number): void {
     const zones = [...zoneConditions.keys()].sort();
     const newStates = new Map<string, ZoneState>();
     let allAreFull = true;
     for (const zone of zones) {
-      const state = computeZoneState(zoneConditions.get(zone)!, this.settings.unhealthyZoneThreshold);
+      const state = zoneStateOf(zoneConditions.get(zone)!, this.settings.unhealthyZoneThreshold);
       newStates.set(zone, state);
       if (state !== "FullDisruption") allAreFull = false;
     }
@@ -303,12 +331,12 @@ export class NodeLifecycleController {
       if (!allWasFull && this.zoneStates.get(zone) === state) continue;
       const conditions = zoneConditions.get(zone)!;
       // setLimiterInZone
-      this.swapLimiter(zone, zoneRate(state, conditions.length, this.settings));
+      this.swapLimiter(zone, zoneRate(state, conditions.ready + conditions.notReady, this.settings));
       this.setZoneState(zone, state, conditions);
     }
   }
 
-  private setZoneState(zone: string, state: ZoneState, conditions: ConditionStatus[]): void {
+  private setZoneState(zone: string, state: ZoneState, conditions: ZoneTally): void {
     const from = this.zoneStates.get(zone) ?? "Initial";
     this.zoneStates.set(zone, state);
     if (from === state || (from === "Initial" && state === "Normal")) return;
@@ -319,8 +347,8 @@ export class NodeLifecycleController {
       zone: zoneName(zone),
       state,
       from,
-      nodes: conditions.length,
-      notReady: conditions.filter((c) => c !== "True").length,
+      nodes: conditions.ready + conditions.notReady,
+      notReady: conditions.notReady,
       unhealthyZoneThreshold: this.settings.unhealthyZoneThreshold,
       largeClusterSizeThreshold: this.settings.largeClusterSizeThreshold,
       rate: this.rates.get(zone) ?? { value: 0 },
@@ -338,6 +366,8 @@ export class NodeLifecycleController {
   }
 
   private forgetNode(node: Node): void {
+    const h = this.health.get(node.metadata.name);
+    if (h) this.quiet.forget(h);
     this.health.delete(node.metadata.name);
     // The next pass finds its records by name: a pass between the delete and this watch event (the
     // same instant) may have kept this record at a list index, for a Node of the same name created since.

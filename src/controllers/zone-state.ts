@@ -20,7 +20,17 @@ export function computeZoneState(
 ): ZoneState {
   let ready = 0;
   for (const c of conditions) if (c === "True") ready++;
-  const notReady = conditions.length - ready;
+  return zoneStateOf({ ready, notReady: conditions.length - ready }, unhealthyZoneThreshold);
+}
+
+/** A zone's nodes at one pass, counted: ComputeZoneState reads only how many are Ready and how many not. */
+export interface ZoneTally {
+  ready: number;
+  notReady: number;
+}
+
+/** ComputeZoneState from the counts. */
+export function zoneStateOf({ ready, notReady }: ZoneTally, unhealthyZoneThreshold: number): ZoneState {
   if (ready === 0 && notReady > 0) return "FullDisruption";
   if (notReady > 2 && notReady / (notReady + ready) >= unhealthyZoneThreshold) return "PartialDisruption";
   return "Normal";

@@ -12,6 +12,7 @@
 // renewing steadily does not have, and the pass that ends a disturbance is a real one (its write is
 // seen).
 
+import { type LeaseSteadiness, leaseSteadiness } from "../cluster/lease-steadiness.ts";
 import type { Store } from "../cluster/store.ts";
 import type { Engine, Timer } from "../engine/engine.ts";
 import { Rng } from "../engine/rng.ts";
@@ -47,7 +48,7 @@ export interface LeaseMachine {
   readonly partitioned: boolean;
 }
 
-export class NodeLease {
+export class NodeLease implements LeaseSteadiness {
   /** the loop's next pass, while one is queued */
   private timer: Timer | undefined;
   /** backoffEnsureLease's current wait while the API server is unreachable; 0 when reachable */
@@ -68,6 +69,8 @@ export class NodeLease {
   /** the renewals in the open stretch so far */
   private stretchCount = 0;
   private readonly sync = () => this.renew();
+  /** the node lifecycle controller's word that it skips this Lease while it is steady */
+  onUnsteady: (() => void) | undefined = undefined;
   private readonly engine: Engine;
   private readonly store: Store;
   private readonly trace: Trace;
@@ -96,6 +99,12 @@ export class NodeLease {
       stretches: [],
     });
     leasesOf(host.store).set(this.key, this);
+    leaseSteadiness(host.store).set(this.key, this);
+  }
+
+  /** The longest gap two computed renewals can have: renewInterval × 1.04, and half a tick of the grid. */
+  get steadyGap(): number {
+    return Number.isNaN(this.steadyNext) ? Number.NaN : this.renewInterval * (1 + LEASE_RENEW_JITTER) + 1e-6;
   }
 
   /** The Lease as the controller creates it. */
@@ -150,6 +159,9 @@ export class NodeLease {
     this.closeStretch();
     this.timer = this.engine.at(this.steadyNext, this.sync);
     this.steadyNext = Number.NaN;
+    const unsteady = this.onUnsteady;
+    this.onUnsteady = undefined;
+    unsteady?.();
   }
 
   private schedule(delay: number): void {

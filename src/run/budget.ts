@@ -1,4 +1,3 @@
-// Over 400 lines: split by the perf/kubelet change landing beside this.
 // The work a scenario implies, estimated before it runs, and the budgets a run must stay within.
 //
 // Every limit of the loader is per field (a period has a floor, a duration a ceiling), so only the
@@ -14,16 +13,14 @@
 // the engine stops with EventBudgetExceeded when a run goes past it.
 
 import { formatDuration } from "../engine/time.ts";
-import {
-  LEASE_BACKOFF_MAX,
-  PROBE_DEFAULTS,
-  resolveControlPlane,
-  resolveKubelet,
-} from "../kubernetes/defaults.ts";
-import type { Container, KubeObject, PodSpec, Probe } from "../kubernetes/objects.ts";
-import { profileOf, resolveNetwork } from "../scenario/profiles.ts";
+import { LEASE_BACKOFF_MAX, resolveControlPlane, resolveKubelet } from "../kubernetes/defaults.ts";
+import { type Profile, profileOf, resolveNetwork } from "../scenario/profiles.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { count, num, seconds } from "./estimate-words.ts";
+import { fitting, probeChecks, probed, workloadsOf } from "./estimate-workloads.ts";
 import { WARM_UP_SECONDS } from "./simulate.ts";
+
+export { count } from "./estimate-words.ts";
 
 /** What one run may cost; each overridable on the command line. */
 export interface Budget {
@@ -91,7 +88,23 @@ const NODE_FAULTS = new Set([
 /** The faults after which the node goes silent: its pods leave through the rate-limited NoExecute taint. */
 const TAINTED_FAULTS = new Set(["power-off", "vm-terminated", "network-partition", "kubelet-stop"]);
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split by the perf/kubelet change landing beside this
+/** What every term of an estimate reads: the scenario, its resolved settings and the run's lengths. */
+interface EstimateContext {
+  scenario: Scenario;
+  cp: ReturnType<typeof resolveControlPlane>;
+  kubelet: ReturnType<typeof resolveKubelet>;
+  profile: Profile;
+  /** the scenario's duration, and with the warm-up */
+  D: number;
+  T: number;
+  N: number;
+  /** "1,000 nodes", and the two lengths in words */
+  nodes: string;
+  whole: string;
+  run: string;
+  add: (what: string, n: number, factors: string[]) => void;
+}
+
 export function estimateWork(scenario: Scenario): WorkEstimate {
   const profile = profileOf(scenario);
   const cp = resolveControlPlane(scenario.kubernetesVersion, {
@@ -102,14 +115,37 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
   const D = scenario.duration;
   const T = WARM_UP_SECONDS + D;
   const N = scenario.nodes.length;
-  const nodes = `${count(N)} node${N === 1 ? "" : "s"}`;
-  const whole = `${seconds(T)} (duration ${formatDuration(D)} + ${formatDuration(WARM_UP_SECONDS)} warm-up)`;
-  const run = `${seconds(D)} (duration ${formatDuration(D)})`;
   const events: WorkTerm[] = [];
-  const add = (what: string, n: number, factors: string[]) => {
-    if (n > 0) events.push({ what, count: n, factors });
+  const c: EstimateContext = {
+    scenario,
+    cp,
+    kubelet,
+    profile,
+    D,
+    T,
+    N,
+    nodes: `${count(N)} node${N === 1 ? "" : "s"}`,
+    whole: `${seconds(T)} (duration ${formatDuration(D)} + ${formatDuration(WARM_UP_SECONDS)} warm-up)`,
+    run: `${seconds(D)} (duration ${formatDuration(D)})`,
+    add: (what, n, factors) => {
+      if (n > 0) events.push({ what, count: n, factors });
+    },
   };
+  heartbeatTerms(c);
+  const { workloads, pods } = podStartTerms(c);
+  exitTerms(c, workloads);
+  const replaced = nodeFaultTerms(c, pods);
+  const probes = schedulingAndProbeTerms(c, workloads, pods);
+  const requestTerms = trafficTerms(c, replaced, pods, probes.restarts);
+  const sum = (ts: WorkTerm[]) => ts.reduce((s, t) => s + t.count, 0);
+  events.sort((a, b) => b.count - a.count);
+  requestTerms.sort((a, b) => b.count - a.count);
+  return { events: sum(events), requests: sum(requestTerms), eventTerms: events, requestTerms };
+}
 
+/** The kubelets' Lease passes and status posts, the node lifecycle controller's and PodGC's passes. */
+function heartbeatTerms(c: EstimateContext): void {
+  const { scenario, cp, kubelet, D, T, N, nodes, whole, run, add } = c;
   // A healthy kubelet's renewals are computed, not run (kubelet/node-lease.ts): only the passes after
   // a disturbance are events, each with its write's watch delivery: the first pass of every node,
   // one after each step of the timeline on a node, and backoffEnsureLease's retries while
@@ -132,7 +168,11 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     run,
   ]);
   add("PodGC passes", D / PODGC_PERIOD, [`one pass every ${PODGC_PERIOD}s`, run]);
+}
 
+/** The pods the run starts, and the first probe checks of those the warm-up starts in bulk. */
+function podStartTerms(c: EstimateContext): { workloads: ReturnType<typeof workloadsOf>; pods: number } {
+  const { scenario, N, add } = c;
   const workloads = workloadsOf(scenario, N);
   const pods = workloads.reduce((s, w) => s + w.pods, 0);
   const bulk = scenario.start === "running" ? workloads.reduce((s, w) => s + (w.bulk ? w.pods : 0), 0) : 0;
@@ -149,6 +189,11 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     `about ${EVENTS_PER_BULK_START_PROBED} event each`,
   ]);
 
+  return { workloads, pods };
+}
+
+function exitTerms(c: EstimateContext, workloads: ReturnType<typeof workloadsOf>): void {
+  const { scenario, kubelet, T, whole, add } = c;
   // behaviour.exitAfterSeconds: a restart per exit, at most one per back-off step and then one per
   // cap; without back-off (the toy kubelet) one every exitAfterSeconds.
   const exiting = workloads.flatMap((w) =>
@@ -178,7 +223,11 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
       whole,
     ],
   );
+}
 
+/** The pods replaced after the timeline's node faults (the silent ones at the NoExecute tainting rate): how many. */
+function nodeFaultTerms(c: EstimateContext, pods: number): number {
+  const { scenario, cp, D, N, add } = c;
   const nodeFaults = scenario.timeline.filter((s) => NODE_FAULTS.has(s.do)).length;
   // A silent node's pods go through its NoExecute taint, which the node lifecycle controller adds
   // at --node-eviction-rate nodes per second in each zone (doNoExecuteTaintingPass): over the run
@@ -201,6 +250,16 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
     `about ${EVENTS_PER_POD_REPLACED} events each`,
   ]);
 
+  return replaced;
+}
+
+function schedulingAndProbeTerms(
+  c: EstimateContext,
+  workloads: ReturnType<typeof workloadsOf>,
+  pods: number,
+): ReturnType<typeof probeChecks> {
+  const { scenario, kubelet, T, N, whole, add } = c;
+  const report = kubelet.nodeStatusReportFrequency;
   const unschedulable = Math.max(0, pods - fitting(scenario, workloads));
   add(
     "scheduling retries of pods that fit nowhere",
@@ -215,6 +274,12 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
   const probes = probeChecks(scenario, workloads, T);
   add("probe checks", probes.checks, probes.factors);
 
+  return probes;
+}
+
+/** The traffic's engine events (added), and its requests (returned as terms of their own). */
+function trafficTerms(c: EstimateContext, replaced: number, pods: number, restarts: number): WorkTerm[] {
+  const { scenario, profile, D, N, nodes, run, add } = c;
   const requestTerms: WorkTerm[] = [];
   const traffic = scenario.traffic ?? [];
   if (traffic.length > 0) {
@@ -226,7 +291,7 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
       `one check every ${num(net.loadBalancer.healthCheckInterval)}s (network.loadBalancer.healthCheckInterval)`,
       run,
     ]);
-    const changes = 2 * (replaced + (scenario.start === "created" ? pods : 0) + probes.restarts);
+    const changes = 2 * (replaced + (scenario.start === "created" ? pods : 0) + restarts);
     add("kube-proxy rule syncs", changes * N * 2, [
       `~${count(Math.round(changes))} endpoint changes`,
       `× ${nodes}`,
@@ -244,10 +309,7 @@ export function estimateWork(scenario: Scenario): WorkEstimate {
       });
     });
   }
-  const sum = (ts: WorkTerm[]) => ts.reduce((s, t) => s + t.count, 0);
-  events.sort((a, b) => b.count - a.count);
-  requestTerms.sort((a, b) => b.count - a.count);
-  return { events: sum(events), requests: sum(requestTerms), eventTerms: events, requestTerms };
+  return requestTerms;
 }
 
 /** Which budget an estimate breaks, as one line naming the settings and the override; or undefined. */
@@ -282,172 +344,4 @@ function silentSeconds(scenario: Scenario, stop: string, start: string): number 
   }
   for (const from of since.values()) total += Math.max(0, end - from);
   return total;
-}
-
-// ---- workloads and probes -------------------------------------------------------------------------
-
-interface Workload {
-  name: string;
-  pods: number;
-  spec: PodSpec;
-  /** its pods start in bulk in the warm-up (kubelet/bulk-start.ts): a ReplicaSet's or bare, no claims */
-  bulk: boolean;
-}
-
-function workloadsOf(scenario: Scenario, nodes: number): Workload[] {
-  const out: Workload[] = [];
-  for (const { object } of scenario.manifests) {
-    const w = workloadOf(object, nodes);
-    if (w) out.push(w);
-  }
-  return out;
-}
-
-function workloadOf(o: KubeObject, nodes: number): Workload | undefined {
-  switch (o.kind) {
-    case "Deployment":
-    case "ReplicaSet": {
-      const spec = o.spec.template.spec;
-      return { name: o.metadata.name, pods: o.spec.replicas, spec, bulk: noClaims(spec) };
-    }
-    case "StatefulSet":
-      return { name: o.metadata.name, pods: o.spec.replicas, spec: o.spec.template.spec, bulk: false };
-    case "DaemonSet":
-      return { name: o.metadata.name, pods: nodes, spec: o.spec.template.spec, bulk: false };
-    case "Pod":
-      return { name: o.metadata.name, pods: 1, spec: o.spec, bulk: noClaims(o.spec) };
-    default:
-      return undefined;
-  }
-}
-
-function probed(c: Container): boolean {
-  return PROBE_KINDS.some((k) => c[k] !== undefined);
-}
-
-/** No persistentVolumeClaim volume: what kubelet/bulk-start.ts asks of a quiet start (claimsOf). */
-function noClaims(spec: PodSpec): boolean {
-  return !(spec.volumes ?? []).some((v) => v.persistentVolumeClaim);
-}
-
-/** Pods the nodes can hold, by pod count, CPU and memory requests (the scheduler's fit filters). */
-function fitting(scenario: Scenario, workloads: Workload[]): number {
-  const cap = { cpu: 0, memory: 0, pods: 0 };
-  for (const n of scenario.nodes) {
-    cap.cpu += n.capacity.cpu ?? 0;
-    cap.memory += n.capacity.memory ?? 0;
-    cap.pods += n.capacity.pods ?? 0;
-  }
-  const want = { cpu: 0, memory: 0, pods: 0 };
-  for (const w of workloads) {
-    want.pods += w.pods;
-    for (const c of w.spec.containers) {
-      want.cpu += w.pods * (c.resources?.requests?.cpu ?? 0);
-      want.memory += w.pods * (c.resources?.requests?.memory ?? 0);
-    }
-  }
-  const share = (have: number, need: number) => (need > have ? have / need : 1);
-  return (
-    want.pods * Math.min(share(cap.pods, want.pods), share(cap.cpu, want.cpu), share(cap.memory, want.memory))
-  );
-}
-
-const PROBE_KINDS = ["startupProbe", "livenessProbe", "readinessProbe"] as const;
-
-/**
- * Probe checks: a probe costs nothing while it passes and nothing changes (kubelet/prober.ts); it
- * runs every periodSeconds while its container boots, while a fault step makes it fail, and all the
- * time when its app never becomes healthy or its checks share the request queue with callers.
- */
-function probeChecks(
-  scenario: Scenario,
-  workloads: Workload[],
-  T: number,
-): { checks: number; restarts: number; factors: string[] } {
-  let checks = 0;
-  let restarts = 0;
-  let containers = 0;
-  let shortest = Number.POSITIVE_INFINITY;
-  // Pods created at t=0 do not run through the warm-up.
-  const span = scenario.start === "created" ? scenario.duration : T;
-  for (const w of workloads) {
-    const steps = scenario.timeline.filter((s) => s.target?.workload === w.name);
-    for (const c of w.spec.containers) {
-      const probes = PROBE_KINDS.map((k) => c[k]).filter((p): p is Probe => p !== undefined);
-      if (probes.length === 0) continue;
-      containers += w.pods;
-      const b = { ...scenario.behaviour[w.name], ...scenario.behaviour[`${w.name}/${c.name}`] };
-      const boot = b.bootSeconds ?? 0;
-      const ready = Math.max(boot, b.readyAfterSeconds ?? boot);
-      const busy = b.healthSharesRequestQueue === true && (scenario.traffic?.length ?? 0) > 0;
-      const budget = bootBudget(c);
-      for (const p of probes) {
-        const period = p.periodSeconds ?? PROBE_DEFAULTS.periodSeconds;
-        shortest = Math.min(shortest, period);
-        // Booting: until the app answers (readiness: until it is ready), once per container start.
-        let perPod = (p === c.readinessProbe ? ready : boot) / period + 2;
-        if (boot > budget || busy) perPod = span / period;
-        let faultWindows = 0;
-        for (const s of steps) {
-          const pods = s.target?.index !== undefined || s.target?.podName !== undefined ? 1 : w.pods;
-          const until = endOf(scenario, s.at, s.do, w.name);
-          const window = Math.max(0, until - s.at);
-          if (s.do === "dependency-down" && p === c.readinessProbe) faultWindows += (pods * window) / period;
-          if (s.do === "deadlock")
-            faultWindows += (pods * 2 * Math.min(window, budgetOf(c.livenessProbe))) / period;
-          if (s.do === "deadlock" || s.do === "crash") {
-            restarts += pods;
-            faultWindows += pods * ((p === c.readinessProbe ? ready : boot) / period + 2);
-          }
-        }
-        checks += w.pods * perPod + faultWindows;
-      }
-    }
-  }
-  return {
-    checks,
-    restarts,
-    factors: [
-      `${count(containers)} container${containers === 1 ? "" : "s"} with probes`,
-      `checks every ${num(shortest)}s or more while they boot, fail or share the callers' queue`,
-    ],
-  };
-}
-
-/** When a fault step's effect ends: the matching recovery step for the same workload, or the end. */
-function endOf(scenario: Scenario, at: number, action: string, workload: string): number {
-  const ends = action === "dependency-down" ? "dependency-up" : action === "deadlock" ? "recover" : undefined;
-  if (!ends) return at;
-  const end = scenario.timeline.find((s) => s.do === ends && s.at >= at && s.target?.workload === workload);
-  return end ? end.at : scenario.duration;
-}
-
-/** Seconds a container may take to answer before a probe kills it: startup's, else liveness's. */
-function bootBudget(c: Container): number {
-  return budgetOf(c.startupProbe ?? c.livenessProbe);
-}
-
-function budgetOf(p: Probe | undefined): number {
-  if (!p) return Number.POSITIVE_INFINITY;
-  return (
-    (p.initialDelaySeconds ?? PROBE_DEFAULTS.initialDelaySeconds) +
-    (p.periodSeconds ?? PROBE_DEFAULTS.periodSeconds) *
-      (p.failureThreshold ?? PROBE_DEFAULTS.failureThreshold)
-  );
-}
-
-// ---- printing -----------------------------------------------------------------------------------------
-
-/** 1234567 → "1,234,567": fixed, whatever the locale. */
-export function count(n: number): string {
-  const s = String(Math.round(n));
-  return s.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
-function num(n: number): string {
-  return Number.isInteger(n) ? count(n) : String(Number(n.toPrecision(3)));
-}
-
-function seconds(s: number): string {
-  return `${count(Math.round(s))}s`;
 }

@@ -27,9 +27,9 @@ import { resolveSettings } from "../scenario/settings.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Scheduler, SchedulerCache } from "../scheduler/scheduler.ts";
 import { Trace } from "../trace/events.ts";
-import { type RunLeases, renewalCount } from "../trace/lease-renewals.ts";
+import type { RunLeases } from "../trace/lease-renewals.ts";
 import type { InitialState } from "../trace/result.ts";
-import { withRenewals } from "../trace/visible.ts";
+import { withRenewalsCounted } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
 import { startAutoscaler, startPlatform } from "./platform.ts";
@@ -44,13 +44,17 @@ export type { SimulationResult } from "./result.ts";
  */
 export const WARM_UP_SECONDS = 600;
 
-/** Runs the scenario again with one lever pulled and reports what each saves (whatif/ provides it). */
-/** Runs each lever's variant of the scenario; `maxEvents` caps each of those runs as it capped this one. */
+/**
+ * Runs each lever's variant of the scenario (whatif/ provides it) and reports what each saves;
+ * `maxEvents` caps each of those runs as it capped this one, and `onProgress` follows each as it
+ * followed this one (the levers run inside the run's progress).
+ */
 export type PullLevers = (
   scenario: Scenario,
   seed: number,
   traffic: TrafficResult,
   maxEvents?: number,
+  onProgress?: Engine["onProgress"],
 ) => Lever[];
 
 export interface SimulateOptions {
@@ -83,7 +87,6 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
 }
 
 /** Build and warm up the cluster of a scenario, with its timeline scheduled; the clock is at t=0. */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split by the perf/kubelet change landing beside this
 export function createSimulation(scenario: Scenario, options: SimulateOptions = {}): Simulation {
   const seed = options.seed ?? scenario.seed;
   // The values whatif/ shows come from the same resolution (scenario/settings.ts).
@@ -98,95 +101,15 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // The machines on whose kubelet the API has lost control (power on, kubelet stopped or cut off), in
   // node order: only their copies can run twice. Kept after each step of the timeline, the one thing
   // that moves a machine (a scan of every kubelet per pod start was quadratic in the nodes).
-  let cutOff: Kubelet[] = [];
-  const controlPlane = settings.controlPlane;
-  const ctx: Context = {
-    engine,
-    store,
-    trace,
-    names: engine.rng.fork("names"),
-    admission: {
-      defaultNotReadyTolerationSeconds: controlPlane.defaultNotReadyTolerationSeconds,
-      defaultUnreachableTolerationSeconds: controlPlane.defaultUnreachableTolerationSeconds,
-    },
-    scenario,
-    version: scenario.kubernetesVersion,
-    versionString: kubeletVersionString(scenario.kubernetesVersion),
-    controlPlane,
-    kubelet: settings.kubelet,
-    machines: {
-      runningCopies(match) {
-        const out: RunningCopy[] = [];
-        // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.
-        for (const k of cutOff) {
-          for (const c of k.runningCopies())
-            if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
-        }
-        return out;
-      },
-      dataPlane: (node) => kubelets.get(node)?.dataPlane() ?? "off",
-      appState: (node, ip) => kubelets.get(node)?.appState(ip) ?? "absent",
-      reachable: (node) => kubelets.get(node)?.connected() ?? false,
-    },
-    behaviour: (ns, owner, podName, container, init) =>
-      behaviourFor(scenario, ns, owner, podName, container, init),
-  };
-
-  // The warm-up's pods start in bulk (kubelet/bulk-start.ts); their endpoints go to the controller below.
-  let endpointSlices: EndpointSliceController | undefined;
-  const bulk = new BulkStart(engine, (pods) => endpointSlices?.podsStarted(pods));
-  scenario.nodes.forEach((spec, i) => {
-    const k = new Kubelet(ctx, spec, i + 1, bulk);
-    kubelets.set(spec.name, k);
-    k.registerAtStart(-WARM_UP_SECONDS);
-  });
-  store.watch("Pod", (type, pod) => {
-    if (pod.spec.nodeName) kubelets.get(pod.spec.nodeName)?.podEvent(type, pod);
-  });
-  store.watch("Node", (type, node) => kubelets.get(node.metadata.name)?.nodeEvent(type));
-  // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
-  const cache = new SchedulerCache(ctx);
-  new NodeLifecycleController(ctx, controlPlane);
-  // --controllers=*,-taint-eviction-controller (KEP-3902): the taints stay, nothing evicts for them.
-  const taintEviction = controlPlane.taintEvictionController ? new TaintEvictionController(ctx) : undefined;
-  const replicaSets = new ReplicaSetController(ctx);
-  new StatefulSetController(ctx);
-  new DaemonSetController(ctx);
-  new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
-  endpointSlices = new EndpointSliceController(ctx);
-  new PodGCController(ctx);
-  new AttachDetachController(ctx, {
-    disableForceDetachOnTimeout: controlPlane.disableForceDetachOnTimeout,
-    version: scenario.kubernetesVersion,
-  });
-  new PersistentVolumeController(ctx);
+  const cut: CutOff = { kubelets: [] };
+  const ctx = clusterContext(scenario, settings, { engine, store, trace }, kubelets, cut);
+  const { bulk, taintEviction, createManifests } = buildCluster(ctx, kubelets);
   // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
   const instances = new Map<string, InstanceState>();
   const moved = () => {
-    cutOff = [...kubelets.values()].filter((m) => m.powered && !m.connected());
+    cut.kubelets = [...kubelets.values()].filter((m) => m.powered && !m.connected());
   };
   startPlatform(ctx, profile, kubelets, instances, moved);
-
-  const createManifests = () => {
-    // The API server has its system PriorityClasses from its start, and a pod's class must exist
-    // before the pod: the classes first.
-    for (const pc of systemPriorityClasses()) store.create(pc);
-    for (const m of [...scenario.manifests].sort(classesFirst)) {
-      // A dump lists the system classes too: the API server's own are those.
-      if (m.object.kind === "PriorityClass" && store.get("PriorityClass", m.object.metadata.name)) continue;
-      const obj = structuredClone(m.object) as KubeObject;
-      obj.metadata.creationTimestamp = engine.now;
-      // A bare Pod passes the API server's admission like every pod a controller creates; a dump's
-      // pods passed it when they were made (their priority is the one recorded).
-      if (obj.kind === "Pod" && scenario.cluster) recognizeAdmissionTolerations(obj, ctx.admission);
-      if (obj.kind === "Pod") admitPod(obj, ctx.admission);
-      if (obj.kind === "Pod" && !(scenario.cluster && obj.spec.priority !== undefined))
-        admitPodPriority(obj, store);
-      store.create(obj);
-      // A dump's Deployments find their ReplicaSets through the Deployment watch, once every object exists.
-      if (obj.kind === "Deployment" && !scenario.cluster) replicaSets.syncDeployment(obj);
-    }
-  };
   if (scenario.start === "running") createManifests();
   scheduleNotReady(ctx, scenario.nodes, kubelets);
   engine.run(0);
@@ -218,36 +141,161 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
       const until = Math.min(t, scenario.duration);
       if (until > engine.now) engine.run(until);
     },
-    result() {
-      const finished = engine.now >= end;
-      const duration = finished ? scenario.duration : Math.max(0, engine.now);
-      const leases: RunLeases = { ...trace.leases, until: engine.now };
-      const result: SimulationResult = {
-        scenario: scenario.name,
-        kubernetesVersion: scenario.kubernetesVersion,
-        seed,
-        events: withRenewals(trace.events, leases, duration, false),
-        leases,
-        initial,
-        summary: summarize(
-          store,
-          trace.events,
-          ctx,
-          duration,
-          engine.processed,
-          faults.drains.summary(),
-          renewalCount(leases),
-        ),
-      };
-      // The callers' tally runs to the end of the scenario: it is part of a finished run only.
-      if (traffic && finished) {
-        result.traffic = traffic.result();
-        if (options.levers)
-          result.traffic.levers = options.levers(scenario, seed, result.traffic, options.engine?.maxEvents);
-      }
-      return result;
-    },
+    result: () => resultOf({ ctx, scenario, seed, initial, faults, traffic, options, end }),
   };
+}
+
+/** The kubelets cut off from the API, as the last timeline step left them. */
+interface CutOff {
+  kubelets: Kubelet[];
+}
+
+/** The cluster's context: its parts, the admission defaults, the flags, what the machines answer. */
+function clusterContext(
+  scenario: Scenario,
+  settings: ReturnType<typeof resolveSettings>,
+  parts: Pick<Context, "engine" | "store" | "trace">,
+  kubelets: Map<string, Kubelet>,
+  cut: CutOff,
+): Context {
+  const controlPlane = settings.controlPlane;
+  return {
+    ...parts,
+    names: parts.engine.rng.fork("names"),
+    admission: {
+      defaultNotReadyTolerationSeconds: controlPlane.defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds: controlPlane.defaultUnreachableTolerationSeconds,
+    },
+    scenario,
+    version: scenario.kubernetesVersion,
+    versionString: kubeletVersionString(scenario.kubernetesVersion),
+    controlPlane,
+    kubelet: settings.kubelet,
+    machines: {
+      runningCopies(match) {
+        const out: RunningCopy[] = [];
+        // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.
+        for (const k of cut.kubelets) {
+          for (const c of k.runningCopies())
+            if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
+        }
+        return out;
+      },
+      dataPlane: (node) => kubelets.get(node)?.dataPlane() ?? "off",
+      appState: (node, ip) => kubelets.get(node)?.appState(ip) ?? "absent",
+      reachable: (node) => kubelets.get(node)?.connected() ?? false,
+    },
+    behaviour: (ns, owner, podName, container, init) =>
+      behaviourFor(scenario, ns, owner, podName, container, init),
+  };
+}
+
+/** A kubelet per node, kube-controller-manager's controllers and kube-scheduler; the manifests, to create. */
+function buildCluster(
+  ctx: Context,
+  kubelets: Map<string, Kubelet>,
+): { bulk: BulkStart; taintEviction: TaintEvictionController | undefined; createManifests: () => void } {
+  const { engine, store, scenario } = ctx;
+  const controlPlane = ctx.controlPlane;
+  // The warm-up's pods start in bulk (kubelet/bulk-start.ts); their endpoints go to the controller below.
+  let endpointSlices: EndpointSliceController | undefined;
+  const bulk = new BulkStart(engine, (pods) => endpointSlices?.podsStarted(pods));
+  scenario.nodes.forEach((spec, i) => {
+    const k = new Kubelet(ctx, spec, i + 1, bulk);
+    kubelets.set(spec.name, k);
+    k.registerAtStart(-WARM_UP_SECONDS);
+  });
+  store.watch("Pod", (type, pod) => {
+    if (pod.spec.nodeName) kubelets.get(pod.spec.nodeName)?.podEvent(type, pod);
+  });
+  store.watch("Node", (type, node) => kubelets.get(node.metadata.name)?.nodeEvent(type));
+  // kube-controller-manager and kube-scheduler: each controller gets the cluster and its own flags.
+  const cache = new SchedulerCache(ctx);
+  new NodeLifecycleController(ctx, controlPlane);
+  // --controllers=*,-taint-eviction-controller (KEP-3902): the taints stay, nothing evicts for them.
+  const taintEviction = controlPlane.taintEvictionController ? new TaintEvictionController(ctx) : undefined;
+  const replicaSets = new ReplicaSetController(ctx);
+  new StatefulSetController(ctx);
+  new DaemonSetController(ctx);
+  new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
+  endpointSlices = new EndpointSliceController(ctx);
+  new PodGCController(ctx);
+  new AttachDetachController(ctx, {
+    disableForceDetachOnTimeout: controlPlane.disableForceDetachOnTimeout,
+    version: scenario.kubernetesVersion,
+  });
+  new PersistentVolumeController(ctx);
+
+  const createManifests = () => {
+    // The API server has its system PriorityClasses from its start, and a pod's class must exist
+    // before the pod: the classes first.
+    for (const pc of systemPriorityClasses()) store.create(pc);
+    for (const m of [...scenario.manifests].sort(classesFirst)) {
+      // A dump lists the system classes too: the API server's own are those.
+      if (m.object.kind === "PriorityClass" && store.get("PriorityClass", m.object.metadata.name)) continue;
+      const obj = structuredClone(m.object) as KubeObject;
+      obj.metadata.creationTimestamp = engine.now;
+      // A bare Pod passes the API server's admission like every pod a controller creates; a dump's
+      // pods passed it when they were made (their priority is the one recorded).
+      if (obj.kind === "Pod" && scenario.cluster) recognizeAdmissionTolerations(obj, ctx.admission);
+      if (obj.kind === "Pod") admitPod(obj, ctx.admission);
+      if (obj.kind === "Pod" && !(scenario.cluster && obj.spec.priority !== undefined))
+        admitPodPriority(obj, store);
+      store.create(obj);
+      // A dump's Deployments find their ReplicaSets through the Deployment watch, once every object exists.
+      if (obj.kind === "Deployment" && !scenario.cluster) replicaSets.syncDeployment(obj);
+    }
+  };
+  return { bulk, taintEviction, createManifests };
+}
+
+/** The result as of the clock's time: the events with the renewals the timeline shows, the summary, the callers'. */
+function resultOf(r: {
+  ctx: Context;
+  scenario: Scenario;
+  seed: number;
+  initial: InitialState;
+  faults: Faults;
+  traffic: ReturnType<typeof createTraffic>;
+  options: SimulateOptions;
+  end: number;
+}): SimulationResult {
+  const { ctx, scenario, seed, initial, faults, traffic, options } = r;
+  const { engine, store, trace } = ctx;
+  const finished = engine.now >= r.end;
+  const duration = finished ? scenario.duration : Math.max(0, engine.now);
+  const leases: RunLeases = { ...trace.leases, until: engine.now };
+  const timeline = withRenewalsCounted(trace.events, leases, duration, false);
+  const result: SimulationResult = {
+    scenario: scenario.name,
+    kubernetesVersion: scenario.kubernetesVersion,
+    seed,
+    events: timeline.events,
+    leases,
+    initial,
+    summary: summarize(
+      store,
+      trace.events,
+      ctx,
+      duration,
+      engine.processed,
+      faults.drains.summary(),
+      timeline.renewals,
+    ),
+  };
+  // The callers' tally runs to the end of the scenario: it is part of a finished run only.
+  if (traffic && finished) {
+    result.traffic = traffic.result();
+    if (options.levers)
+      result.traffic.levers = options.levers(
+        scenario,
+        seed,
+        result.traffic,
+        options.engine?.maxEvents,
+        options.engine?.onProgress,
+      );
+  }
+  return result;
 }
 
 /** PriorityClasses before every other object, the rest in their order (a stable sort). */

@@ -81,6 +81,51 @@ export function* renewalsOf(
   }
 }
 
+/** Renewal times and where each was recorded (as renewalsOf yields them), in arrays reused from log to log. */
+export interface RenewalBuffer {
+  times: Float64Array;
+  at: Int32Array;
+}
+
+export function renewalBuffer(): RenewalBuffer {
+  return { times: new Float64Array(1024), at: new Int32Array(1024) };
+}
+
+/**
+ * A log's renewals up to `until` (inclusive) into the buffer, as renewalsOf yields them (no pair per
+ * renewal: a day of 1,000 nodes holds 8.6 million): returns how many.
+ */
+export function fillRenewals(
+  log: LeaseLog,
+  recordedAfter: number,
+  until: number,
+  buf: RenewalBuffer,
+): number {
+  let n = 0;
+  for (const s of log.stretches) {
+    const rng = Rng.at(s.rng);
+    let t = s.start;
+    for (let k = 0; s.count === undefined ? t <= until : k < s.count; k++) {
+      if (t > recordedAfter && t <= until) {
+        if (n === buf.times.length) grow(buf);
+        buf.times[n] = t;
+        buf.at[n++] = k === 0 && s.at !== undefined ? s.at : -1;
+      }
+      t = nextRenewal(t, log.interval, log.jitter, rng);
+    }
+  }
+  return n;
+}
+
+function grow(buf: RenewalBuffer): void {
+  const times = new Float64Array(buf.times.length * 2);
+  times.set(buf.times);
+  const at = new Int32Array(buf.at.length * 2);
+  at.set(buf.at);
+  buf.times = times;
+  buf.at = at;
+}
+
 /** Each node's renewal times (the JSON's `leaseRenewals`), nodes in the order of their first renewal. */
 export function renewalTimes(schedule: RunLeases): Record<string, number[]> {
   const until = schedule.until;
@@ -100,7 +145,7 @@ export function renewalTimes(schedule: RunLeases): Record<string, number[]> {
 /** How many renewals the trace holds. */
 export function renewalCount(schedule: RunLeases): number {
   let n = 0;
-  for (const log of schedule.logs)
-    for (const _ of renewalsOf(log, schedule.recordedAfter, schedule.until)) n++;
+  const buf = renewalBuffer();
+  for (const log of schedule.logs) n += fillRenewals(log, schedule.recordedAfter, schedule.until, buf);
   return n;
 }

@@ -2,24 +2,54 @@
 // but the last one before a node goes silent is the moment everything else is measured from.
 
 import type { TraceEvent } from "./events.ts";
-import { type RunLeases, renewalsOf } from "./lease-renewals.ts";
+import { fillRenewals, type RunLeases, renewalBuffer } from "./lease-renewals.ts";
+
+/** Scratch for the gaps of one Lease's renewals, reused (a day of renewals is 8,640 per node). */
+let gapScratch = new Float64Array(1024);
 
 /**
- * Which of one Lease's renewals (times in order) are followed by silence: no next renewal within 3
- * of its usual intervals (the median gap), or none before the end while the run went on that long.
+ * Which of one Lease's renewals (the first `n` times, in order) are followed by silence: no next
+ * renewal within 3 of its usual intervals (the median gap), or none before the end while the run
+ * went on that long.
  */
-function beforeSilence(t: readonly number[], duration: number): number[] {
-  const gaps = new Float64Array(Math.max(0, t.length - 1));
-  for (let k = 0; k < gaps.length; k++) gaps[k] = t[k + 1]! - t[k]!;
-  // The median gap (the upper one of an even count); a Float64Array sorts by value. A Lease
-  // renewed once has no gap: the kubelet's default 10s interval.
-  const silence = 3 * (gaps.length > 0 ? gaps.sort()[Math.floor(gaps.length / 2)]! : 10);
+function beforeSilence(t: ArrayLike<number>, duration: number, n = t.length): number[] {
+  const m = Math.max(0, n - 1);
+  if (gapScratch.length < m) gapScratch = new Float64Array(m * 2);
+  const gaps = gapScratch;
+  for (let k = 0; k < m; k++) gaps[k] = t[k + 1]! - t[k]!;
+  // The median gap (the upper one of an even count: what sorting by value and taking the middle
+  // gives). A Lease renewed once has no gap: the kubelet's default 10s interval.
+  const silence = 3 * (m > 0 ? select(gaps, m, m >> 1) : 10);
   const out: number[] = [];
-  for (let k = 0; k < t.length; k++) {
-    const next = k + 1 < t.length ? t[k + 1]! : undefined;
+  for (let k = 0; k < n; k++) {
+    const next = k + 1 < n ? t[k + 1]! : undefined;
     if (next === undefined ? duration - t[k]! > silence : next - t[k]! > silence) out.push(k);
   }
   return out;
+}
+
+/** The k-th smallest of a[0..n) (Hoare's selection, reordering a): the value a sort would put at k. */
+function select(a: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const x = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = x;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
 }
 
 /** The first index whose event is later than `t` (events are in time order). */
@@ -46,16 +76,25 @@ export function withRenewals(
   duration: number,
   all: boolean,
 ): TraceEvent[] {
+  return withRenewalsCounted(events, schedule, duration, all).events;
+}
+
+/** withRenewals, and how many renewals the schedule holds (the run's summary counts them): one draw of each. */
+export function withRenewalsCounted(
+  events: readonly TraceEvent[],
+  schedule: RunLeases,
+  duration: number,
+  all: boolean,
+): { events: TraceEvent[]; renewals: number } {
   const until = schedule.until;
   const picks: { p: number; t: number; e: TraceEvent }[] = [];
+  const buf = renewalBuffer();
+  let renewals = 0;
   for (const log of schedule.logs) {
-    const times: number[] = [];
-    const at: number[] = [];
-    for (const [t, i] of renewalsOf(log, schedule.recordedAfter, until)) {
-      times.push(t);
-      at.push(i);
-    }
-    const chosen = all ? times.map((_, k) => k) : beforeSilence(times, duration);
+    const n = fillRenewals(log, schedule.recordedAfter, until, buf);
+    renewals += n;
+    const { times, at } = buf;
+    const chosen = all ? Array.from({ length: n }, (_, k) => k) : beforeSilence(times, duration, n);
     for (const k of chosen) {
       const t = times[k]!;
       const p = at[k]! >= 0 ? at[k]! : after(events, t);
@@ -70,7 +109,7 @@ export function withRenewals(
     out.push(events[i]!);
   }
   while (j < picks.length) out.push(picks[j++]!.e);
-  return out;
+  return { events: out, renewals };
 }
 
 /**

@@ -74,8 +74,10 @@ export class CallerGroup {
   readonly retryBudget: RetryBudget | undefined;
   /** entry: dns: each client's resolved addresses */
   dns: DnsCallers | undefined;
-  /** per node, the endpoint ids a new connection can go to (refreshed every advance: rules only change between) */
+  /** per node, the endpoint ids a new connection can go to (read again at an advance where its rules changed) */
   targets: Int32Array[] = [];
+  /** per node, the rules' target list `targets` was read from: a list of unchanged rules is the same array */
+  targetLists: (readonly object[] | undefined)[] = [];
   readonly totals: TrafficTotals = { sent: 0, ok: 0, timeout: 0, refused: 0, error: 0 };
   /** the SLO in seconds (+∞ without one): an ok request slower than it is slow */
   readonly slo: number;

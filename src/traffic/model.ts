@@ -60,6 +60,9 @@ import type { TrafficResult } from "./result.ts";
 import { Attempt, Router } from "./routing.ts";
 import { Tally } from "./tally.ts";
 
+/** A Service without rules on a node: no target. */
+const NO_TARGETS: readonly { id: number }[] = [];
+
 /** Seconds between traffic ticks: the longest a state change can go unnoticed by callers. */
 export const TICK = 0.02;
 
@@ -86,6 +89,8 @@ export class TrafficModel {
   private readonly attempt = new Attempt();
   /** the result, once asked for (its histograms are freed then) */
   private done: TrafficResult | undefined;
+  /** each rules' target list as endpoint ids (routing reads them, never writes) */
+  private readonly targetIds = new WeakMap<readonly { id: number }[], Int32Array>();
 
   constructor(
     private readonly env: TrafficEnv,
@@ -165,12 +170,27 @@ export class TrafficModel {
     const end = Math.min(to, this.env.duration);
     // the last advance: every request still queued in a pool is dispatched now
     const last = to > this.env.duration;
+    const proxies = this.network.proxies;
     for (const g of this.groups) {
-      g.targets = this.network.proxies.map((p) => {
+      // A Service's rules are rebuilt when they change (network/kube-proxy.ts ServiceRules): while a
+      // node's are the same object its target list is the same array, read once, and nodes with the
+      // same rules share one list of ids.
+      for (let i = 0; i < proxies.length; i++) {
+        const p = proxies[i]!;
         const rules = p.rules.get(g.service);
-        const list = g.local && !g.outlierDetection ? rules?.localTargets(p.node) : rules?.cluster;
-        return Int32Array.from((list ?? []).map((e) => e.id));
-      });
+        const list =
+          (g.local && !g.outlierDetection ? rules?.localTargets(p.node) : rules?.cluster) ?? NO_TARGETS;
+        if (g.targetLists[i] === list && g.targets[i] !== undefined) continue;
+        g.targetLists[i] = list;
+        let ids = this.targetIds.get(list);
+        if (!ids) {
+          ids = Int32Array.from(list, (e) => e.id);
+          this.targetIds.set(list, ids);
+        }
+        g.targets[i] = ids;
+      }
+      g.targets.length = proxies.length;
+      g.targetLists.length = proxies.length;
       this.send(g, end, last);
     }
     this.at = to;

@@ -99,6 +99,7 @@ export function pullLevers(
   seed: number,
   baseline: TrafficResult,
   maxEvents?: number,
+  onProgress?: (now: number, processed: number) => void,
 ): Lever[] {
   const lost = (r: TrafficResult) => lostOrSlow(r.totals);
   const base = lost(baseline);
@@ -108,7 +109,10 @@ export function pullLevers(
     if (!c.applies(scenario)) continue;
     const r = simulate(pullLever(scenario, c), {
       seed,
-      ...(maxEvents !== undefined ? { engine: { maxEvents } } : {}),
+      engine: {
+        ...(maxEvents !== undefined ? { maxEvents } : {}),
+        ...(onProgress ? { onProgress } : {}),
+      },
     }).traffic;
     if (!r) continue;
     out.push({

@@ -116,7 +116,13 @@ describe("progress", () => {
     expect(lines[0]).toMatch(/^faultline audit: sweep: 0 of \d+ runs$/);
     expect(lines).toContain("faultline audit: fixes: 1 of 1 runs");
     expect(lines.at(-1)).toBeUndefined();
-    expect(r.err).toBe("");
+    // Then one line of what it cost: the runs of each phase, wall and CPU time.
+    expect(r.err).toMatch(
+      /^faultline audit: \d+ runs of the sweep and 1 run of the fixes in \d+\.\d s wall, \d+\.\d s CPU\n$/,
+    );
+    // Off a terminal, neither.
+    const plain = await cli(args);
+    expect(plain.err).toBe("");
   }, 60_000);
 });
 

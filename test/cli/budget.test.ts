@@ -211,3 +211,44 @@ describe("progress on a terminal", () => {
     expect(JSON.stringify(withProgress)).toBe(JSON.stringify(simulate(scenario)));
   });
 });
+
+describe("the levers' runs", () => {
+  it("--no-levers skips them: the same run without its 'what shortens it' lines", async () => {
+    const file = "examples/traffic-doks-power-off.yaml";
+    const [full, skipped] = await Promise.all([
+      cli(["simulate", file]),
+      cli(["simulate", file, "--no-levers"]),
+    ]);
+    expect(full.code).toBe(0);
+    expect(skipped.code).toBe(0);
+    expect(full.out).toContain("what shortens it");
+    expect(skipped.out).not.toContain("what shortens it");
+    const withoutLevers = full.out
+      .split("\n")
+      .filter((l, i, all) => {
+        const start = all.findIndex((x) => x.includes("what shortens it"));
+        return i < start || !(i === start || /^ {4}\S/.test(l));
+      })
+      .join("\n");
+    expect(skipped.out).toBe(withoutLevers);
+  });
+
+  it("run inside the run's progress line, under their own label", () => {
+    const lines: (string | undefined)[] = [];
+    let wall = 0;
+    const p = progressLine(
+      { out: () => {}, err: () => {}, progress: (l) => lines.push(l) },
+      "shop",
+      { events: 500_000, requests: 0, eventTerms: [], requestTerms: [] },
+      900,
+      () => (wall += 1000),
+    )!;
+    p.onProgress(900, 8192);
+    p.relabel("shop, its levers' runs");
+    p.onProgress(-100, 4096);
+    expect(lines).toEqual([
+      "faultline: shop: t=15m of 15m · 8,192 of ~500,000 events",
+      "faultline: shop, its levers' runs: warming up, t=-1m40s · 4,096 of ~500,000 events",
+    ]);
+  });
+});

@@ -1,4 +1,3 @@
-// Over 400 lines: split by the perf/kubelet change landing beside this.
 // The scheduler cache (pkg/scheduler/backend/cache, framework.NodeInfo): for every node, what the
 // pods bound to it request and how many of each workload's pods it runs, kept up to date write by
 // write rather than rebuilt per scheduling cycle. Rows are indexed by node and held in typed arrays,

@@ -1,0 +1,97 @@
+// Traffic on a large cluster: 300 nodes in 3 zones, one Deployment of 600 replicas behind a
+// Service, one caller through it, a node powered off a minute in. The cost of the callers should
+// follow the requests, not the nodes: the same 90 s run at 20 and at 200 requests per second (target:
+// the traffic's cost at 20/s at most a fifth of its cost at 200/s, each beside the same run without
+// callers), then the issue's 10-minute run at 200/s with its levers (target ≤ 10 s CPU) only with
+// FAULTLINE_BENCH_LONG=1, so that `npm run bench` stays bounded. CPU time of this process (the run
+// is single-threaded), wall time, the heap after the run, the calibration and the load beside each.
+
+import { parseScenario } from "../src/load/index.ts";
+import { simulate } from "../src/run/simulate.ts";
+import { pullLevers } from "../src/whatif/index.ts";
+import { type Calibration, inCalibrations, loadNow } from "./calibrate.ts";
+
+function scenarioText(duration: string, rate: number | undefined): string {
+  return [
+    "name: traffic-at-scale",
+    'kubernetesVersion: "1.32"',
+    `duration: ${duration}`,
+    "nodes: {count: 300, zones: [a, b, c]}",
+    "manifests:",
+    "  - apiVersion: apps/v1",
+    "    kind: Deployment",
+    "    metadata: {name: web}",
+    "    spec:",
+    "      replicas: 600",
+    "      selector: {matchLabels: {app: web}}",
+    "      template:",
+    "        metadata: {labels: {app: web}}",
+    "        spec:",
+    "          containers: [{name: web, image: web, ports: [{containerPort: 8080}], resources: {requests: {cpu: 50m, memory: 64Mi}}}]",
+    "  - apiVersion: v1",
+    "    kind: Service",
+    "    metadata: {name: web}",
+    "    spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}",
+    ...(rate === undefined ? [] : ["traffic:", `  - {service: default/web, rate: ${rate}}`]),
+    "timeline:",
+    "  - {at: 60s, do: power-off, node: worker-2}",
+    "",
+  ].join("\n");
+}
+
+interface Measured {
+  cpu: number;
+  wall: number;
+  heap: number;
+}
+
+function measure(text: string, levers: boolean): Measured {
+  const s = parseScenario(text, "bench/traffic-at-scale.yaml", () => {
+    throw new Error("no manifest files");
+  });
+  const wall0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  simulate(s, levers ? { levers: pullLevers } : {});
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    cpu: (cpu.user + cpu.system) / 1000,
+    wall: performance.now() - wall0,
+    heap: process.memoryUsage().heapUsed,
+  };
+}
+
+function line(label: string, m: Measured, cal: Calibration, extra = ""): string {
+  return `  ${label.padEnd(34)} ${(m.cpu / 1000).toFixed(2)} s CPU (${inCalibrations(m.cpu, cal)}), ${(m.wall / 1000).toFixed(2)} s wall, heap ${(m.heap / 1048576).toFixed(0)} MiB${extra}; ${loadNow()}`;
+}
+
+export default async function (cal: Calibration): Promise<void> {
+  console.log("300 nodes, 600 replicas, one caller, a node powered off at 60s (in this process)");
+  measure(scenarioText("70s", 20), false); // warm the JIT
+  const none = measure(scenarioText("90s", undefined), false);
+  console.log(line("90 s, no callers", none, cal));
+  const low = measure(scenarioText("90s", 20), false);
+  console.log(line("90 s, 20 req/s, no levers", low, cal));
+  const high = measure(scenarioText("90s", 200), false);
+  const ratio = (low.cpu - none.cpu) / Math.max(1, high.cpu - none.cpu);
+  console.log(
+    line(
+      "90 s, 200 req/s, no levers",
+      high,
+      cal,
+      `; the callers' CPU at 20/s is ${ratio.toFixed(2)} of theirs at 200/s (target ≤ 0.20: ${(ratio / 0.2).toFixed(2)} of it)`,
+    ),
+  );
+  if (process.env.FAULTLINE_BENCH_LONG !== "1") {
+    console.log("  10 min, 200 req/s, levers: skipped (FAULTLINE_BENCH_LONG=1 runs it)");
+    return;
+  }
+  const long = measure(scenarioText("10m", 200), true);
+  console.log(
+    line(
+      "10 min, 200 req/s, with levers",
+      long,
+      cal,
+      ` (target ≤ 10 s CPU: ${(long.cpu / 10_000).toFixed(2)} of it)`,
+    ),
+  );
+}
