@@ -4,6 +4,7 @@
 import type { Ipv4Cidr } from "../kubernetes/cidr.ts";
 import type { ClientName } from "../kubernetes/client-defaults.ts";
 import type { KubeObject, ManifestKind, ResourceList, Taint } from "../kubernetes/objects.ts";
+import type { NetworkOverrides, ProfileFile } from "./network.ts";
 import type { ScenarioOrigin } from "./source.ts";
 
 // The versions and settings a scenario may give, defined beside their defaults (kubernetes/).
@@ -15,6 +16,7 @@ export {
   NEWEST_VERSION,
   SUPPORTED_VERSIONS,
 } from "../kubernetes/configuration.ts";
+export type { NetworkOverrides, NetworkSettings, ProfileFile } from "./network.ts";
 export type { ManifestFile, Patch, ScenarioOrigin, ScenarioSource } from "./source.ts";
 
 import type {
@@ -359,48 +361,4 @@ export interface TrafficSpec {
   keepaliveTime?: number;
   keepaliveTimeout?: number;
   pos: SourcePos;
-}
-
-/** The `network:` section: every field optional, filled from the profile. */
-export interface NetworkOverrides {
-  endpointPropagationSeconds?: number;
-  kubeProxy?: { minSyncPeriod?: number; syncPeriod?: number };
-  loadBalancer?: {
-    healthCheckInterval?: number;
-    healthCheckTimeout?: number;
-    unhealthyThreshold?: number;
-    healthyThreshold?: number;
-  };
-  /**
-   * Calibrated, not a Kubernetes flag: extra seconds before the data plane sees an endpoint leave
-   * because its node was lost (the published experiment on DigitalOcean Kubernetes measured ~10s between NotReady and the endpoint update on
-   * an unplanned loss, 0.5s on a drain). 0 in the stock profile.
-   */
-  nodeLossEndpointDelay?: number;
-  /** the TTL of the records CoreDNS serves for a headless Service (its kubernetes plugin's `ttl`) */
-  dnsTtl?: number;
-}
-
-export interface NetworkSettings {
-  endpointPropagationSeconds: number;
-  kubeProxy: { minSyncPeriod: number; syncPeriod: number };
-  loadBalancer: {
-    healthCheckInterval: number;
-    healthCheckTimeout: number;
-    unhealthyThreshold: number;
-    healthyThreshold: number;
-  };
-  nodeLossEndpointDelay: number;
-  dnsTtl: number;
-}
-
-/** A profile read from a file: its settings over the stock profile's (src/scenario/profiles.ts). */
-export interface ProfileFile {
-  /** the path as the scenario names it */
-  file: string;
-  name: string;
-  source: string;
-  controlPlane: ControlPlaneOverrides;
-  kubelet: KubeletOverrides;
-  network: NetworkOverrides;
 }

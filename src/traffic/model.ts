@@ -17,21 +17,13 @@
 // `k` a connection slot of that client, `t` a request's send time, `s` an attempt's start, `ep` an
 // endpoint id (network.ts gives one per pod IP), `a` the Attempt every try writes its result into.
 
-import type { Engine } from "../engine/engine.ts";
 import { elapsed } from "../engine/time.ts";
 import type { Network } from "../network/network.ts";
 import type { TrafficSpec } from "../scenario/types.ts";
-import type { Trace } from "../trace/events.ts";
 import { CallerGroup } from "./callers.ts";
 import { DnsCallers } from "./dns-callers.ts";
-import {
-  DEFAULT_SERVICE_TIME,
-  Endpoints,
-  type EndpointsEnv,
-  S_HUNG,
-  S_NODE_DOWN,
-  S_REFUSING,
-} from "./endpoints.ts";
+import { DEFAULT_SERVICE_TIME, Endpoints, S_HUNG, S_NODE_DOWN, S_REFUSING } from "./endpoints.ts";
+import type { TrafficEnv } from "./env.ts";
 import {
   C_CALLER_STALE,
   C_DNS_ALL_DEAD,
@@ -46,13 +38,10 @@ import {
   C_POOL,
   C_PROBE_RESTART,
   C_ROUTED_STALE,
-  C_SLOW_POOL,
-  C_SLOW_QUEUE,
-  C_SLOW_RETRY,
-  C_SLOW_SERVICE,
   ERROR,
   OK,
   REFUSED,
+  slowCause,
   TIMEOUT,
 } from "./outcomes.ts";
 import { notePoolLimit } from "./pool-note.ts";
@@ -60,23 +49,13 @@ import type { TrafficResult } from "./result.ts";
 import { Attempt, Router } from "./routing.ts";
 import { Tally } from "./tally.ts";
 
+export type { TrafficEnv } from "./env.ts";
+
 /** A Service without rules on a node: no target. */
 const NO_TARGETS: readonly { id: number }[] = [];
 
 /** Seconds between traffic ticks: the longest a state change can go unnoticed by callers. */
 export const TICK = 0.02;
-
-/** What the traffic model reads of the run. */
-export interface TrafficEnv {
-  readonly engine: Engine;
-  readonly trace: Trace;
-  /** the scenario's duration */
-  readonly duration: number;
-  /** when the timeline's steps happen: the requests sent before each resolve with the state before it */
-  readonly stepTimes: readonly number[];
-  /** the machines and the pods, as the endpoint table reads them */
-  readonly endpoints: EndpointsEnv;
-}
 
 export class TrafficModel {
   private readonly groups: CallerGroup[];
@@ -403,13 +382,4 @@ export class TrafficModel {
     this.done = this.tally.result(this.groups, (svc) => this.network.policy(svc), this.profile);
     return this.done;
   }
-}
-
-/** What made a slow answer slow: the largest part of its wait (pool, failed tries, the pod's queue, its service). */
-function slowCause(pool: number, retries: number, podQueue: number, attempt: number): number {
-  const service = attempt - podQueue;
-  const most = Math.max(pool, retries, podQueue, service);
-  if (most === pool) return C_SLOW_POOL;
-  if (most === retries) return C_SLOW_RETRY;
-  return most === podQueue ? C_SLOW_QUEUE : C_SLOW_SERVICE;
 }

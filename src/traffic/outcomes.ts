@@ -75,3 +75,12 @@ export const LOST_NODE_CAUSES: ReadonlySet<string> = new Set([
   CAUSES[C_INFLIGHT_NODE],
   CAUSES[C_DNS_STALE],
 ]);
+
+/** What made a slow answer slow: the largest part of its wait (pool, failed tries, the pod's queue, its service). */
+export function slowCause(pool: number, retries: number, podQueue: number, attempt: number): number {
+  const service = attempt - podQueue;
+  const most = Math.max(pool, retries, podQueue, service);
+  if (most === pool) return C_SLOW_POOL;
+  if (most === retries) return C_SLOW_RETRY;
+  return most === podQueue ? C_SLOW_QUEUE : C_SLOW_SERVICE;
+}
