@@ -47,9 +47,17 @@ export interface ScenarioFile {
   traffic?: Record<string, unknown>[];
   /** kube-proxy, load balancer and DNS settings (load/scenario/traffic.ts parseNetwork) */
   network?: Record<string, unknown>;
-  /** a named set of measured settings */
-  profile?: ProfileName;
+  /** a named set of settings (a platform's, or measured), or a profile file as `faultline compare --fit` writes one */
+  profile?: ProfileName | ProfilePath;
+  /** Cluster Autoscaler or Karpenter adding nodes for unschedulable pods (load/scenario/autoscaler.ts) */
+  autoscaler?: Record<string, unknown>;
 }
+
+/**
+ * A profile file's path, relative to the scenario file (load/scenario/profile-file.ts isProfilePath).
+ * @pattern ^(\.{0,2}/.*|.*\.(ya?ml|json|YA?ML|JSON))$
+ */
+export type ProfilePath = string;
 
 /** A path to a file or folder of manifests, or one Kubernetes object inline. */
 export type ManifestEntryFile = string | ({ apiVersion: string; kind: string } & Record<string, unknown>);
@@ -97,6 +105,8 @@ export interface ControlPlaneFile {
   defaultUnreachableTolerationSeconds?: number;
   disableForceDetachOnTimeout?: boolean;
   terminatedPodGCThreshold?: number;
+  /** false: --controllers=*,-taint-eviction-controller (KEP-3902; 1.29 and later) */
+  taintEvictionController?: boolean;
 }
 
 export interface KubeletFile {

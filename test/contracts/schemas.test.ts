@@ -10,6 +10,8 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SCHEMAS, schemaText } from "../../scripts/schemas.ts";
+import { SCENARIO_FIELDS } from "../../src/load/scenario/parse.ts";
+import { CONTROL_PLANE_FIELDS } from "../../src/load/scenario/settings.ts";
 import { cli } from "../cli/helpers.ts";
 
 const VERSION = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
@@ -49,8 +51,23 @@ describe("the schemas", () => {
 });
 
 describe("the scenario schema", () => {
+  it("names every field the loader reads, at the top and under controlPlane", () => {
+    const schema = JSON.parse(readFileSync("schemas/scenario.schema.json", "utf8")) as {
+      properties: Record<string, unknown>;
+      definitions: Record<string, { properties?: Record<string, unknown> }>;
+    };
+    expect(Object.keys(schema.properties).sort()).toEqual([...SCENARIO_FIELDS].sort());
+    const controlPlane = schema.definitions.ControlPlaneFile?.properties ?? {};
+    expect(Object.keys(controlPlane).sort()).toEqual(Object.keys(CONTROL_PLANE_FIELDS).sort());
+  });
+
   it("accepts every example", () => {
     for (const f of examples) expectValid("scenario", parse(readFileSync(`examples/${f}`, "utf8")), f);
+    // examples/platforms/ holds scenarios beside the manifests they name (db.yaml).
+    for (const f of readdirSync("examples/platforms").sort()) {
+      const doc = parse(readFileSync(`examples/platforms/${f}`, "utf8")) as Record<string, unknown>;
+      if ("duration" in doc) expectValid("scenario", doc, `platforms/${f}`);
+    }
   });
 
   it("is the one an example's yaml-language-server modeline names", () => {
