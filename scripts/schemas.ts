@@ -13,6 +13,12 @@ export const SCHEMAS = [
   { file: "simulate", type: "SimulateJson", path: "src/report/json.ts", title: "faultline simulate --json" },
   { file: "audit", type: "AuditJson", path: "src/audit/types.ts", title: "faultline audit --json" },
   { file: "probes", type: "ProbesJson", path: "src/cli/probes.ts", title: "faultline probes --json" },
+  {
+    file: "vary",
+    type: "VaryJson",
+    path: "src/whatif/variants.ts",
+    title: "faultline simulate --vary --json",
+  },
   { file: "shard", type: "ShardOutput", path: "src/audit/shard.ts", title: "faultline audit --shard I/N" },
 ] as const;
 

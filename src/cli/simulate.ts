@@ -165,7 +165,7 @@ async function simulateCommand(
     );
     if (flags.dumpTime !== undefined) return await printDumpAt(io, runner, scenario, flags, opts, shown);
     if (whatif && opts.vary !== undefined)
-      return await runVariants(io, runner, whatif, { ...loaded, shown }, flags, opts);
+      return await runVariants(io, runner, whatif, { ...loaded, shown }, flags, { ...opts, version });
     runner.check(scenario);
     const result = runner.run(scenario, scenario.name, true);
     const allLeases = opts.allLeases ?? false;
@@ -216,10 +216,10 @@ async function runVariants(
   whatif: WhatIfModule,
   loaded: { scenario: Scenario; rename: (text: string) => string; shown: string },
   flags: Flags,
-  opts: Options,
+  opts: Options & { version: string },
 ): Promise<void> {
   const { scenario, rename, shown } = loaded;
-  const { applyVariation, formatVariants, parseVary } = whatif;
+  const { applyVariation, formatVariants, parseVary, varyJson } = whatif;
   // A key naming a workload (behaviour.web.bootSeconds) names it as the redacted scenario does.
   const parsed = parseVary(opts.vary!);
   const { values } = parsed;
@@ -233,7 +233,10 @@ async function runVariants(
     variant: v.label,
     result: runner.run(v.scenario, `${v.label} (${i + 1} of ${variants.length})`, false),
   }));
-  print(io, shown, () => formatVariants(scenario.name, runs, opts.json ?? false), opts.json);
+  const format = opts.json
+    ? () => `${JSON.stringify(varyJson(scenario.name, runs, { key, values }, opts.version), null, 2)}\n`
+    : () => formatVariants(scenario.name, runs);
+  print(io, shown, format, opts.json);
   if (opts.report !== undefined && runs[0])
     await writeReport(io, opts.report, scenario, runs, flags.include, flags.budget, { key, values });
 }

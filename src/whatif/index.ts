@@ -21,8 +21,11 @@ export {
   formatVariants,
   simulateVariants,
   type Variant,
+  type VariantJson,
   type VariantResult,
   type VariantRun,
+  type VaryJson,
   variantsOf,
+  varyJson,
 } from "./variants.ts";
 export { applyVariation, parseVary, scalarValue, type Variation, VaryError, varyPatches } from "./vary.ts";

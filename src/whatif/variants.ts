@@ -1,9 +1,10 @@
 // `--vary`: the scenario run once per value, and a table of what each variant lost and when.
 
+import { type Versioned, versioned } from "../report/contract.ts";
 import { type SimulateOptions, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { lostOrSlow, type TrafficResult } from "../traffic/result.ts";
-import { formatMilestones, milestonesOf } from "./milestones.ts";
+import { formatMilestones, type Milestones, milestonesOf } from "./milestones.ts";
 import { applyVariation, parseVary } from "./vary.ts";
 
 export interface VariantResult {
@@ -51,24 +52,59 @@ export function compareVariants(scenario: Scenario, vary: string, seed?: number)
   }));
 }
 
-/**
- * The comparison as the command prints it: a table, or with --json the variants' traffic results.
- * Without callers (no `traffic` section) it compares what the cluster did instead (milestones.ts).
- */
-export function formatVariants(name: string, runs: VariantRun[], json: boolean): string {
+/** One variant in `--vary --json`: what its callers felt, or without callers what the cluster did. */
+export interface VariantJson {
+  /** `KEY=VALUE`, as the table's first column */
+  variant: string;
+  /** the run's traffic result (as in `simulate --json`'s `traffic`), when the scenario has callers */
+  traffic?: TrafficResult;
+  /** when the failure handling's steps first happened (seconds), when the scenario has no callers */
+  milestones?: Milestones;
+}
+
+/** `faultline simulate FILE --vary KEY=V1,V2 --json` (schemas/vary.schema.json). */
+export interface VaryJson extends Versioned {
+  /** the scenario's name */
+  scenario: string;
+  /** the key varied and its values, each run once in the order first given */
+  vary: { key: string; values: string[] };
+  /** `traffic` when the scenario has a traffic section (each variant's `traffic`), else `milestones` */
+  compares: "traffic" | "milestones";
+  variants: VariantJson[];
+}
+
+/** The comparison as `--json` prints it: versioned, then each variant's traffic or milestones. */
+export function varyJson(
+  name: string,
+  runs: VariantRun[],
+  vary: VaryJson["vary"],
+  version: string,
+): VaryJson {
   const hasTraffic = runs.some(({ result }) => result.traffic !== undefined);
-  if (!hasTraffic) {
-    if (json)
-      return `${JSON.stringify(
-        runs.map(({ variant, result }) => ({ variant, milestones: milestonesOf(result) })),
-        null,
-        2,
-      )}\n`;
-    return formatMilestones(name, runs);
-  }
-  const results = runs.map(({ variant, result }) => ({ variant, traffic: result.traffic }));
-  if (json) return `${JSON.stringify(results, null, 2)}\n`;
-  return formatComparison(name, results);
+  const variants = runs.map(({ variant, result }): VariantJson => {
+    if (!hasTraffic) return { variant, milestones: milestonesOf(result) };
+    return result.traffic ? { variant, traffic: result.traffic } : { variant };
+  });
+  return {
+    ...versioned(version),
+    scenario: name,
+    vary: { key: vary.key, values: [...vary.values] },
+    compares: hasTraffic ? "traffic" : "milestones",
+    variants,
+  };
+}
+
+/**
+ * The comparison as the command prints it: a table of the variants' traffic results (`--json`:
+ * varyJson). Without callers (no `traffic` section) it compares what the cluster did (milestones.ts).
+ */
+export function formatVariants(name: string, runs: VariantRun[]): string {
+  const hasTraffic = runs.some(({ result }) => result.traffic !== undefined);
+  if (!hasTraffic) return formatMilestones(name, runs);
+  return formatComparison(
+    name,
+    runs.map(({ variant, result }) => ({ variant, traffic: result.traffic })),
+  );
 }
 
 export function formatComparison(name: string, results: VariantResult[]): string {

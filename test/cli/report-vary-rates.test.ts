@@ -67,7 +67,7 @@ describe("controlPlane.nodeEvictionRate and secondaryNodeEvictionRate (float32 f
     ]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
-    expect((JSON.parse(r.out) as unknown[]).length).toBe(3);
+    expect((JSON.parse(r.out) as { variants: unknown[] }).variants.length).toBe(3);
   }, 120_000);
 });
 
@@ -81,7 +81,9 @@ describe("--vary", () => {
       "--json",
     ]);
     expect(r.err).toBe("");
-    const variants = (JSON.parse(r.out) as { variant: string }[]).map((v) => v.variant);
+    const json = JSON.parse(r.out) as { vary: { values: string[] }; variants: { variant: string }[] };
+    expect(json.vary.values).toEqual(["40s", "20s"]);
+    const variants = json.variants.map((v) => v.variant);
     expect(variants).toEqual([
       "controlPlane.nodeMonitorGracePeriod=40s",
       "controlPlane.nodeMonitorGracePeriod=20s",

@@ -1,8 +1,9 @@
 // The output contracts: the committed schemas (schemas/, shipped in the package) are the ones
 // scripts/schemas.ts generates from the types; every example's JSON output (simulate --json, audit
-// --json, probes --json, a shard) validates against its schema and carries formatVersion and
-// faultline's version; the scenario schema accepts every example and rejects the shape mistakes of
-// test/fixtures/bad-scenarios/ (which the loader rejects too, each with its located line).
+// --json, probes --json, a shard, simulate --vary --json) validates against its schema and carries
+// formatVersion and faultline's version; the scenario schema accepts every example and rejects the
+// shape mistakes of test/fixtures/bad-scenarios/ (which the loader rejects too, each with its
+// located line).
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -104,6 +105,25 @@ describe("every example's JSON output validates against its schema", () => {
       const json = JSON.parse(r.out);
       expectVersioned(json);
       expectValid("simulate", json, f);
+    }
+  }, 300_000);
+
+  it("simulate --vary --json, with callers (traffic) and without (milestones)", async () => {
+    const cases = [
+      ["examples/traffic-doks-power-off.yaml", "externalTrafficPolicy=Local,Cluster", "traffic"],
+      ["examples/node-power-loss.yaml", "controlPlane.nodeMonitorGracePeriod=20s,50s", "milestones"],
+    ] as const;
+    for (const [file, vary, compares] of cases) {
+      const r = await cli(["simulate", file, "--vary", vary, "--json"]);
+      expect(r.code, `${file}: ${r.err}`).toBe(0);
+      const json = JSON.parse(r.out);
+      expectVersioned(json);
+      expect(Object.keys(json).slice(0, 2)).toEqual(["formatVersion", "faultlineVersion"]);
+      expectValid("vary", json, `${file} --vary ${vary}`);
+      const [key, values] = vary.split("=") as [string, string];
+      expect(json.vary).toEqual({ key, values: values.split(",") });
+      expect(json.compares).toBe(compares);
+      for (const v of json.variants) expect(v[compares], `${file}: ${v.variant}`).toBeDefined();
     }
   }, 300_000);
 

@@ -2,7 +2,7 @@
 // evictions, replacements), not empty traffic columns.
 
 import { describe, expect, it } from "vitest";
-import { formatVariants, simulateVariants } from "../../src/whatif/index.ts";
+import { formatVariants, simulateVariants, varyJson } from "../../src/whatif/index.ts";
 import { load } from "../load/helpers.ts";
 import { WEB } from "./helpers.ts";
 
@@ -20,10 +20,18 @@ timeline:
 
 describe("--vary without callers", () => {
   const runs = simulateVariants(noTraffic(), "controlPlane.nodeMonitorGracePeriod=20s,50s");
-  const [short, long] = JSON.parse(formatVariants("x", runs, true)) as {
+  const vary = { key: "controlPlane.nodeMonitorGracePeriod", values: ["20s", "50s"] };
+  const json = varyJson("x", runs, vary, "0.0.0");
+  const [short, long] = json.variants.map((v) => ({ ...v, milestones: { ...v.milestones } })) as {
     variant: string;
     milestones: Record<string, number | null>;
   }[];
+
+  it("--json says it compares milestones, with no traffic in any variant", () => {
+    expect(json.compares).toBe("milestones");
+    expect(json.variants.map((v) => v.variant)).toEqual(vary.values.map((v) => `${vary.key}=${v}`));
+    expect(json.variants.some((v) => v.traffic !== undefined)).toBe(false);
+  });
 
   it("each variant's NotReady moves with the grace period, and what follows moves with it", () => {
     // The same monitor passes (5s apart): NotReady lands the 30s difference later, and the taint,
@@ -36,7 +44,7 @@ describe("--vary without callers", () => {
   });
 
   it("the table says it compares the cluster, with a row per variant", () => {
-    const text = formatVariants("x", runs, false);
+    const text = formatVariants("x", runs);
     expect(text).toMatch(/no traffic section/);
     expect(text).not.toMatch(/\bsent\b/);
     const rows = text.split("\n").filter((l) => l.startsWith("controlPlane."));
@@ -58,16 +66,15 @@ timeline:
       { "web.yaml": WEB },
     );
     const runs = simulateVariants(s, "kubelet.nodeStatusUpdateFrequency=10s");
-    const [run] = JSON.parse(formatVariants("x", runs, true)) as {
-      milestones: Record<string, number | null>;
-    }[];
+    const vary = { key: "kubelet.nodeStatusUpdateFrequency", values: ["10s"] };
+    const [run] = varyJson("x", runs, vary, "0.0.0").variants;
     // The kubelet keeps posting its status (Ready=False, KubeletNotReady): the node lifecycle
     // controller's grace period never runs out, so no NodeNotReady of its own (status Unknown).
     const events = runs[0]!.result.events;
     expect(events.some((e) => e.type === "KubeletNodeNotReady" && e.node === "worker-1")).toBe(true);
     expect(events.filter((e) => e.type === "NodeNotReady" && e.status === "Unknown")).toEqual([]);
     // updateRuntimeUp every 5s, maxWaitForContainerRuntime 30s, the status loop's next run within 10.4s.
-    expect(run!.milestones.notReady).toBeGreaterThanOrEqual(30 - 5 + 30);
-    expect(run!.milestones.notReady).toBeLessThanOrEqual(30 + 30 + 10.4);
+    expect(run!.milestones!.notReady).toBeGreaterThanOrEqual(30 - 5 + 30);
+    expect(run!.milestones!.notReady).toBeLessThanOrEqual(30 + 30 + 10.4);
   });
 });
