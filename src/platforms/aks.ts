@@ -1,8 +1,18 @@
 // Azure Kubernetes Service, as Microsoft documents it (pages read December 2026).
 
 import { TAINT_NODE_SHUTDOWN } from "../kubernetes/taints.ts";
-import { clusterAutoscaler } from "./cluster-autoscaler.ts";
-import type { Platform } from "./types.ts";
+import { clusterAutoscaler, estimatedBoot } from "./cluster-autoscaler.ts";
+import type { BootToReady, Platform } from "./types.ts";
+
+/**
+ * No source found gives an AKS node's boot to Ready (searched 2 December 2026: learn.microsoft.com's
+ * cluster autoscaler and node auto-repair pages give none; the one figure found, "~10–11 minutes" on
+ * a Microsoft Q&A thread, is for A100 GPU nodes with their drivers and is not a general node's), so
+ * the estimate stays, labelled as one. A reboot by auto-repair uses it too.
+ */
+export const AKS_BOOT_TO_READY: BootToReady = estimatedBoot(
+  "no published boot-to-Ready figure for an AKS node was found (learn.microsoft.com/azure/aks/cluster-autoscaler and node-auto-repair give none, searched 2026-12-02)",
+);
 
 export const AKS: Platform = {
   name: "aks",
@@ -18,7 +28,7 @@ export const AKS: Platform = {
     afterSeconds: 300,
     action: "reboot",
     sameName: true,
-    bootSeconds: 90,
+    bootSeconds: AKS_BOOT_TO_READY.seconds,
     // "Examples of when auto-repair isn't performed include: … If either of the following taints are
     // present on the node: node.cloudprovider.kubernetes.io/shutdown, ToBeDeletedByClusterAutoscaler."
     skipTaints: [TAINT_NODE_SHUTDOWN, "ToBeDeletedByClusterAutoscaler"],
@@ -29,7 +39,7 @@ export const AKS: Platform = {
       source: "aks-auto-repair",
     },
     source:
-      "MicrosoftDocs/azure-aks-docs articles/aks/node-auto-repair.md (ms.date 01/03/2025): unhealthy for at least five minutes → reboot, then reimage, then (Linux) redeploy; not with the shutdown or ToBeDeletedByClusterAutoscaler taint; the reboot's 90s is faultline's estimate",
+      "MicrosoftDocs/azure-aks-docs articles/aks/node-auto-repair.md (ms.date 01/03/2025): unhealthy for at least five minutes → reboot, then reimage, then (Linux) redeploy; not with the shutdown or ToBeDeletedByClusterAutoscaler taint; the reboot's 90s is faultline's estimate (no source gives one)",
   },
   storageClass: {
     name: "managed-csi",
@@ -57,7 +67,9 @@ export const AKS: Platform = {
     source:
       "learn.microsoft.com/azure/virtual-machines/linux/scheduled-events (Preempt: minimum notice 30 seconds)",
   },
+  bootToReady: AKS_BOOT_TO_READY,
   autoscaler: clusterAutoscaler(
     "learn.microsoft.com/azure/aks/cluster-autoscaler (the cluster autoscaler on node pools)",
+    AKS_BOOT_TO_READY,
   ),
 };
