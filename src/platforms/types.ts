@@ -77,11 +77,12 @@ export interface AutoscalerDefaults {
 /**
  * Seconds from a node's VM being asked for (a scale-up, a repair's re-creation) to the Node Ready,
  * and where the figure comes from: `documented` (the platform's or the autoscaler's own docs),
- * `measured` (a published measurement, named in `source`), `estimate` (no source gives one: faultline's).
+ * `measured` (a published measurement, named in `source`), `reported` (a figure stated in a public
+ * answer, without its measurement), `estimate` (no source gives one: faultline's).
  */
 export interface BootToReady {
   seconds: number;
-  basis: "documented" | "measured" | "estimate";
+  basis: "documented" | "measured" | "reported" | "estimate";
   source: string;
 }
 
