@@ -8,7 +8,8 @@ import type { BootToReady, Platform } from "./types.ts";
 /**
  * No source found gives a DOKS node's boot to Ready (searched 2 December 2026:
  * docs.digitalocean.com/products/kubernetes/how-to/autoscale gives none), so the estimate stays,
- * labelled as one.
+ * labelled as one. (DigitalOcean's old marketing line, "Spin up a Droplet in 55 seconds or less", is
+ * quoted only second-hand and is a bare Droplet's creation, not a node's kubelet and CNI Ready.)
  */
 export const DOKS_BOOT_TO_READY: BootToReady = estimatedBoot(
   "no published boot-to-Ready figure for a DOKS node was found (docs.digitalocean.com/products/kubernetes/how-to/autoscale gives none, searched 2026-12-02)",
