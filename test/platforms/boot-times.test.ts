@@ -12,8 +12,9 @@ const CITED = {
   // kubernetes/autoscaler cluster-autoscaler/FAQ.md: "on GCE it usually takes 3 to 4 minutes from CA
   // request to when pods can be scheduled on newly created nodes" (the lower end).
   gke: { seconds: 180, basis: "documented", quote: "3 to 4 minutes" },
-  // hackernoon.com (Omorr Faruk, 2024-06-08): "nodes only taking 30s to become available to schedule your pods".
-  eks: { seconds: 30, basis: "measured", quote: "only taking 30s" },
+  // aws/karpenter-provider-aws#6165, a maintainer (2024-05-09): "We typically see new nodes come up in
+  // about 30-40s in a ready state" (the lower end).
+  eks: { seconds: 30, basis: "reported", quote: "about 30-40s in a ready state" },
   // New Breakpoint S4 E2's live Q&A on AKS (2024-08-15): "Node autoscaling, if required, typically
   // adds 3 to 7 minutes to the process" (the lower end).
   aks: { seconds: 180, basis: "reported", quote: "typically adds 3 to 7 minutes" },
