@@ -21,7 +21,7 @@ export interface AutoRepair {
   action: "recreate" | "reboot" | "replace";
   /** the repaired node comes back under the same Node name (so its pods' bindings and its zone stay) */
   sameName: boolean;
-  /** seconds from the action to the machine booting again (faultline's estimate unless `source` gives one) */
+  /** seconds from the action to the node Ready again (the platform's `bootToReady`, unless a reboot's estimate) */
   bootSeconds: number;
   /** taints under which the platform does not repair (AKS: a shut-down node) */
   skipTaints: readonly string[];
@@ -69,8 +69,20 @@ export interface AutoscalerDefaults {
   scanInterval: number;
   /** --max-node-provision-time, seconds */
   maxNodeProvisionTime: number;
-  /** seconds from the scale-up decision to the new node Ready (estimate unless `source` gives one) */
+  /** seconds from the scale-up decision to the new node Ready (the platform's `bootToReady`) */
   bootToReadySeconds: number;
+  source: string;
+}
+
+/**
+ * Seconds from a node's VM being asked for (a scale-up, a repair's re-creation) to the Node Ready,
+ * and where the figure comes from: `documented` (the platform's or the autoscaler's own docs),
+ * `measured` (a published measurement, named in `source`), `reported` (a figure stated in a public
+ * answer, without its measurement), `estimate` (no source gives one: faultline's).
+ */
+export interface BootToReady {
+  seconds: number;
+  basis: "documented" | "measured" | "reported" | "estimate";
   source: string;
 }
 
@@ -89,5 +101,7 @@ export interface Platform {
   storageClass: StorageClassDefault;
   loadBalancer: LoadBalancerDefaults;
   spot: SpotNotice;
+  /** a new or re-created node's boot to Ready: the autoscaler's and auto-repair's default */
+  bootToReady: BootToReady;
   autoscaler: AutoscalerDefaults;
 }

@@ -3,7 +3,7 @@
 //     kind: cluster-autoscaler        # or karpenter
 //     scanInterval: 10s               # CA's --scan-interval (Karpenter: its 1s batch idle time)
 //     maxNodeProvisionTime: 15m       # CA's --max-node-provision-time
-//     bootSeconds: 90s                # scale-up to the new node Ready (the profile's platform's, else 90s)
+//     bootSeconds: 90s                # scale-up to the new node Ready (the platform's bootToReady, else 90s)
 //     nodeGroups:
 //       - {name: pool-b, like: worker-3, maxNewNodes: 2}
 // A dump's nodes give the node groups by their label (platforms/index.ts) when nodeGroups is absent.
