@@ -17,7 +17,7 @@ import { LEASE_BACKOFF_MAX, resolveControlPlane, resolveKubelet } from "../kuber
 import { type Profile, profileOf, resolveNetwork } from "../scenario/profiles.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { count, num, seconds } from "./estimate-words.ts";
-import { fitting, probeChecks, probed, workloadsOf } from "./estimate-workloads.ts";
+import { estimatedWorkloads, fitting, probeChecks, probed } from "./estimate-workloads.ts";
 import { WARM_UP_SECONDS } from "./simulate.ts";
 
 export { count } from "./estimate-words.ts";
@@ -171,9 +171,12 @@ function heartbeatTerms(c: EstimateContext): void {
 }
 
 /** The pods the run starts, and the first probe checks of those the warm-up starts in bulk. */
-function podStartTerms(c: EstimateContext): { workloads: ReturnType<typeof workloadsOf>; pods: number } {
+function podStartTerms(c: EstimateContext): {
+  workloads: ReturnType<typeof estimatedWorkloads>;
+  pods: number;
+} {
   const { scenario, N, add } = c;
-  const workloads = workloadsOf(scenario, N);
+  const workloads = estimatedWorkloads(scenario, N);
   const pods = workloads.reduce((s, w) => s + w.pods, 0);
   const bulk = scenario.start === "running" ? workloads.reduce((s, w) => s + (w.bulk ? w.pods : 0), 0) : 0;
   const bulkProbed =
@@ -192,7 +195,7 @@ function podStartTerms(c: EstimateContext): { workloads: ReturnType<typeof workl
   return { workloads, pods };
 }
 
-function exitTerms(c: EstimateContext, workloads: ReturnType<typeof workloadsOf>): void {
+function exitTerms(c: EstimateContext, workloads: ReturnType<typeof estimatedWorkloads>): void {
   const { scenario, kubelet, T, whole, add } = c;
   // behaviour.exitAfterSeconds: a restart per exit, at most one per back-off step and then one per
   // cap; without back-off (the toy kubelet) one every exitAfterSeconds.
@@ -255,7 +258,7 @@ function nodeFaultTerms(c: EstimateContext, pods: number): number {
 
 function schedulingAndProbeTerms(
   c: EstimateContext,
-  workloads: ReturnType<typeof workloadsOf>,
+  workloads: ReturnType<typeof estimatedWorkloads>,
   pods: number,
 ): ReturnType<typeof probeChecks> {
   const { scenario, kubelet, T, N, whole, add } = c;

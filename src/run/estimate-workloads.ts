@@ -3,8 +3,9 @@
 // that reads the manifests.
 
 import { PROBE_DEFAULTS } from "../kubernetes/defaults.ts";
-import type { Container, KubeObject, PodSpec, Probe } from "../kubernetes/objects.ts";
+import type { Container, PodSpec, Probe } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { workloadsOf } from "../trace/workloads.ts";
 import { count, num } from "./estimate-words.ts";
 
 interface Workload {
@@ -15,31 +16,15 @@ interface Workload {
   bulk: boolean;
 }
 
-export function workloadsOf(scenario: Scenario, nodes: number): Workload[] {
-  const out: Workload[] = [];
-  for (const { object } of scenario.manifests) {
-    const w = workloadOf(object, nodes);
-    if (w) out.push(w);
-  }
-  return out;
-}
-
-function workloadOf(o: KubeObject, nodes: number): Workload | undefined {
-  switch (o.kind) {
-    case "Deployment":
-    case "ReplicaSet": {
-      const spec = o.spec.template.spec;
-      return { name: o.metadata.name, pods: o.spec.replicas, spec, bulk: noClaims(spec) };
-    }
-    case "StatefulSet":
-      return { name: o.metadata.name, pods: o.spec.replicas, spec: o.spec.template.spec, bulk: false };
-    case "DaemonSet":
-      return { name: o.metadata.name, pods: nodes, spec: o.spec.template.spec, bulk: false };
-    case "Pod":
-      return { name: o.metadata.name, pods: 1, spec: o.spec, bulk: noClaims(o.spec) };
-    default:
-      return undefined;
-  }
+/** The manifests' workloads (trace/workloads.ts, the one reading of them), as the estimate counts their pods. */
+export function estimatedWorkloads(scenario: Scenario, nodes: number): Workload[] {
+  return workloadsOf(scenario.manifests).map((w) => ({
+    name: w.name,
+    // A DaemonSet runs a pod on each node.
+    pods: w.replicas ?? nodes,
+    spec: w.spec,
+    bulk: (w.kind === "Deployment" || w.kind === "ReplicaSet" || w.kind === "Pod") && noClaims(w.spec),
+  }));
 }
 
 export function probed(c: Container): boolean {
