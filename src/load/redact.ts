@@ -14,8 +14,8 @@ import type { Scenario, ScenarioSource } from "../scenario/types.ts";
 import { BUILTIN_NAMESPACES } from "./manifest/references.ts";
 import { loadScenarioSource } from "./patch.ts";
 
-/** The pseudonym's stem per kind. */
-const STEM: Partial<Record<ManifestKind, string>> = {
+/** The pseudonym's stem per kind (a recording's --redact uses the same: record/redact.ts). */
+export const STEM: Partial<Record<ManifestKind, string>> = {
   Deployment: "deploy",
   ReplicaSet: "rs",
   StatefulSet: "sts",

@@ -5,24 +5,15 @@
 // node's Lease's from the node's) keeps its form: the part that is the other's name is replaced.
 // Pseudonyms are numbered in the order the names first appear: the same recording gives the same.
 
+import { BUILTIN_NAMESPACES } from "../load/manifest/references.ts";
+import { STEM as KIND_STEM } from "../load/redact.ts";
 import type { KubeObject } from "./recording.ts";
 
-const STEM: Record<string, string> = {
-  Namespace: "ns",
-  Node: "node",
-  Deployment: "deploy",
-  ReplicaSet: "rs",
-  StatefulSet: "sts",
-  DaemonSet: "ds",
-  Pod: "pod",
-  Service: "svc",
-  PersistentVolumeClaim: "pvc",
-  PersistentVolume: "pv",
-  PodDisruptionBudget: "pdb",
-};
+/** The stems `simulate --redact` gives (load/redact.ts), and the two kinds a recording adds. */
+const STEM: Record<string, string> = { Namespace: "ns", Node: "node", ...KIND_STEM };
 
 /** Namespaces of Kubernetes itself: their names are not the user's. */
-const BUILTIN = new Set(["default", "kube-system", "kube-public", "kube-node-lease"]);
+const BUILTIN = new Set(BUILTIN_NAMESPACES);
 
 /** Keys whose values are Kubernetes' own words, never a user's name. */
 const WORDS = new Set([
