@@ -5,8 +5,9 @@
 // "Serving" is what a caller can reach: for a Service, an endpoint the EndpointSlice lists as ready
 // whose node is up; for a workload, a Ready pod whose node is up. A node that lost power or its
 // network stops answering at once, while the API still lists its pods as ready for ~50s: counting
-// them would hide the part callers feel first ("What happens if a Kubernetes node suddenly disappears?": "Your callers feel the first part before
-// Kubernetes notices anything"). The bookkeeping is in measure-tally.ts.
+// them would hide the part callers feel first ("What happens if a Kubernetes node suddenly
+// disappears?": "Your callers feel the first part before Kubernetes notices anything"). The
+// bookkeeping is in measure-tally.ts.
 
 import { fitErrorMessage } from "../report/messages/scheduling.ts";
 import type { SimulationResult } from "../run/result.ts";
