@@ -38,9 +38,9 @@ export interface InFlight {
 
 export class Endpoints {
   /** per endpoint id (grown on demand): S_SERVING… */
-  state = new Uint8Array(16);
+  state: Uint8Array = new Uint8Array(16);
   /** the endpoint's node index, or -1 */
-  node = new Int32Array(16);
+  node: Int32Array = new Int32Array(16);
   /** seconds of work queued in the pod at tickStart, and work added since (a fluid queue per tick) */
   private work = new Float64Array(16);
   private added = new Float64Array(16);
@@ -49,7 +49,7 @@ export class Endpoints {
   private serviceTime = new Float64Array(16);
   private healthShares = new Uint8Array(16);
   /** its container stopped for a failed probe (for the cause of the refusals) */
-  probeRestart = new Uint8Array(16);
+  probeRestart: Uint8Array = new Uint8Array(16);
   /** endpoints known so far */
   known = 0;
   /** per node index: its data plane is down (off or cut off) */

@@ -32,9 +32,9 @@ export class SchedulerCache implements ZoneView {
   /** per row: the Node object, while it exists */
   readonly nodes: (Node | undefined)[] = [];
   // NodeInfo.Requested and len(NodeInfo.Pods)
-  podCount = new Int32Array(0);
-  cpuMilli = new Float64Array(0);
-  memory = new Float64Array(0);
+  podCount: Int32Array = new Int32Array(0);
+  cpuMilli: Float64Array = new Float64Array(0);
+  memory: Float64Array = new Float64Array(0);
   /** NodeInfo.Requested's ephemeral-storage and scalar resources, per row; undefined while none */
   readonly requestedScalar: (Map<string, number> | undefined)[] = [];
   /** NodeInfo.UsedPorts per row: the host ports of its pods; undefined while none */
@@ -42,27 +42,27 @@ export class SchedulerCache implements ZoneView {
   /** NodeInfo.Allocatable's, from the Node (a name it does not list: none, ephemeral-storage aside) */
   readonly allocScalar: (Readonly<Record<string, number>> | undefined)[] = [];
   // NodeInfo.Allocatable (+Infinity where the node does not say)
-  allocPods = new Float64Array(0);
-  allocCpuMilli = new Float64Array(0);
-  allocMemory = new Float64Array(0);
+  allocPods: Float64Array = new Float64Array(0);
+  allocCpuMilli: Float64Array = new Float64Array(0);
+  allocMemory: Float64Array = new Float64Array(0);
   /**
    * The LeastAllocated tie-breaker's factors: 0.5 / allocatable millicores (0 when the node gives no
    * cpu) and 0.5 / allowed pods (110 when it does not say), so scoring multiplies instead of divides.
    */
-  scoreCpu = new Float64Array(0);
-  scorePods = new Float64Array(0);
+  scoreCpu: Float64Array = new Float64Array(0);
+  scorePods: Float64Array = new Float64Array(0);
   // What is left: allocatable − requested, kept for the filters' fast path (cycle.ts walk)
-  freePods = new Float64Array(0);
-  freeCpuMilli = new Float64Array(0);
-  unschedulable = new Uint8Array(0);
+  freePods: Float64Array = new Float64Array(0);
+  freeCpuMilli: Float64Array = new Float64Array(0);
+  unschedulable: Uint8Array = new Uint8Array(0);
   /** the node is cordoned or has a NoSchedule/NoExecute taint: the fast path does not decide it */
-  blocked = new Uint8Array(0);
+  blocked: Uint8Array = new Uint8Array(0);
   /** zone id (topology.kubernetes.io/zone), or -1 */
-  zone = new Int32Array(0);
+  zone: Int32Array = new Int32Array(0);
   /** the node has kubernetes.io/hostname */
-  hostname = new Uint8Array(0);
+  hostname: Uint8Array = new Uint8Array(0);
   /** id of the node's NoSchedule and NoExecute taints in `taintSets` (0: none) */
-  taintSet = new Int32Array(0);
+  taintSet: Int32Array = new Int32Array(0);
   readonly taintSets: Taint[][] = [[]];
   private readonly taintSetIds = new Map<string, number>([["", 0]]);
   readonly zones: string[] = [];
@@ -75,7 +75,7 @@ export class SchedulerCache implements ZoneView {
   /** row of each node of the last `store.list("Node")`, by position */
   private order = new Int32Array(0);
   /** position of each row in that list, or -1 */
-  positionOf = new Int32Array(0);
+  positionOf: Int32Array = new Int32Array(0);
   /** what the nodes of that list have room for, by position */
   private readonly room = new Room();
   /** each workload's pods per zone by blocks of that list */
