@@ -10,6 +10,7 @@ import { fixesFor } from "../compare/incident-fixes.ts";
 import { replay } from "../compare/replay.ts";
 import { replayJson, replayText } from "../compare/replay-format.ts";
 import { MAX_DUMP_BYTES } from "../load/cluster/dump.ts";
+import { parseJsonDump } from "../load/cluster/json.ts";
 import { parseYamlFile } from "../load/source.ts";
 import type { KubeObject } from "../record/recording.ts";
 import type { ManifestFile } from "../scenario/types.ts";
@@ -38,7 +39,9 @@ function readText(file: string, flag: string): string {
 function objectsOf(files: ManifestFile[]): KubeObject[] {
   const out: KubeObject[] = [];
   for (const f of files)
-    for (const doc of parseYamlFile(f.text, f.file, MAX_DUMP_BYTES)) {
+    for (const doc of [
+      parseJsonDump(f.text, f.file) ?? parseYamlFile(f.text, f.file, MAX_DUMP_BYTES),
+    ].flat()) {
       const v = doc.value as { kind?: string; items?: unknown[] } | null;
       if (v && Array.isArray(v.items)) out.push(...(v.items as KubeObject[]));
       else if (v) out.push(v as KubeObject);

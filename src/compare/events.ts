@@ -13,6 +13,8 @@
 // events_cache.go), so the first occurrence is the one a step's time is read from.
 
 import { isObj } from "../load/check.ts";
+import { MAX_DUMP_BYTES } from "../load/cluster/dump.ts";
+import { parseJsonDump } from "../load/cluster/json.ts";
 import { LoadError } from "../load/errors.ts";
 import { type Path, parseYamlFile, type SourceDoc } from "../load/source.ts";
 import { seconds } from "./steps.ts";
@@ -51,8 +53,8 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** Parse `kubectl get events -A -o json` (or `kubectl get events.events.k8s.io -A -o json`). */
 export function parseEvents(text: string, file: string): EventsFile {
-  const docs = parseYamlFile(text, file);
-  const src = docs[0];
+  // JSON (kubectl's -o json) through JSON.parse, positions found when a message needs one; YAML else.
+  const src = parseJsonDump(text, file) ?? parseYamlFile(text, file, MAX_DUMP_BYTES)[0];
   if (!src)
     throw new LoadError("no-object", file, 0, 0, "", "empty: expected `kubectl get events -A -o json`");
   const list = src.value;

@@ -75,7 +75,10 @@ export function reconstruct(ev: EventsFile, dump: KubeObject[], audit?: AuditLog
   const after = ev.events.filter((e) => e.first >= since);
   const onNode = (e: IncidentEvent) =>
     e.kind === "Pod" && (on.get(`${e.namespace}/${e.name}`) ?? node) === node;
-  const fresh = (e: IncidentEvent) => e.kind === "Pod" && !on.has(`${e.namespace}/${e.name}`);
+  // A replacement: a pod the dump does not hold, or one it holds on the failed node (a StatefulSet's
+  // replacement keeps its name); a pod the dump holds elsewhere was there before the fault.
+  const fresh = (e: IncidentEvent) =>
+    e.kind === "Pod" && (on.get(`${e.namespace}/${e.name}`) ?? node) === node;
   const observedAt: StepTimes = { "not-ready": nr.first };
   const evidence: Incident["evidence"] = { "not-ready": said(nr) };
   const used = new Set<IncidentEvent>([nr]);
