@@ -118,6 +118,10 @@ export function reconstruct(ev: EventsFile, dump: KubeObject[], audit?: AuditLog
       e.component === "node-controller" &&
       e.name !== node,
   );
+  if (nr.count > 1)
+    notes.push(
+      `${node} went NotReady ${nr.count} times (the Event's first ${iso(nr.first)}, last ${iso(nr.last)}): replay takes the first; an earlier flap folded into the same Event would put the fault too early`,
+    );
   if (other.length > 0)
     notes.push(
       `other nodes went NotReady too (${[...new Set(other.map((e) => e.name))].join(", ")}): replay follows the first, ${node}`,
@@ -128,7 +132,14 @@ export function reconstruct(ev: EventsFile, dump: KubeObject[], audit?: AuditLog
 /** The last Lease renewal, NotReady to the microsecond and the NoExecute taint, from the audit log. */
 function fromAuditLog(inc: Incident, audit: AuditLog): void {
   const node = inc.node;
-  const writes = audit.nodes.filter((w) => w.node === node && w.user.includes("node-controller"));
+  // The node controller writes as its service account with --use-service-account-credentials
+  // (kubeadm's default), else as kube-controller-manager itself.
+  const writes = audit.nodes.filter(
+    (w) =>
+      w.node === node &&
+      (w.user === "system:serviceaccount:kube-system:node-controller" ||
+        w.user === "system:kube-controller-manager"),
+  );
   const unknown = writes.find(
     (w) => w.ready !== undefined && w.ready !== "True" && w.t >= inc.notReadyAt - 1,
   );
