@@ -26,6 +26,8 @@ export interface IncidentFixes {
   /** nodes that hold the same pods and share that run */
   sharedBy?: string[];
   findings: Finding[];
+  /** each finding's fix re-run: the node it took down (the fixed workload's busiest, per the audit) */
+  fixTargets: Record<string, string>;
   notes: string[];
 }
 
@@ -61,6 +63,7 @@ export async function fixesFor(entry: string, files: ManifestFile[], node: strin
     run: incident.id,
     ...(incident.sharedBy ? { sharedBy: incident.sharedBy } : {}),
     findings: result.findings.filter((f) => f.consequence.run === incident.id),
+    fixTargets: Object.fromEntries(result.fixes.map((m) => [m.id, m.fault.target])),
     notes: result.audit.notes,
   };
 }

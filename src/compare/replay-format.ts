@@ -76,6 +76,11 @@ function fixLines(r: Replay): string[] {
       `    this incident, in the model: ${x.consequence.text}`,
       `    fix: ${x.fix.text}`,
       `    ${x.fix.run ? "simulated against this incident" : "not simulated"}: ${x.fix.effect}`,
+      ...(x.fix.run && f.fixTargets[x.fix.run] !== undefined && f.fixTargets[x.fix.run] !== r.fault.node
+        ? [
+            `    (the fix moves the pods: the audit re-ran the power-off on ${f.fixTargets[x.fix.run]}, where the fixed workload runs most, not on ${r.fault.node})`,
+          ]
+        : []),
     );
   }
   return out;

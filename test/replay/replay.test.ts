@@ -125,6 +125,8 @@ describe("faultline replay on the command line", () => {
     );
     expect(r.out).toMatch(/fix: replicas: 2, a topology spread/);
     expect(r.out).toMatch(/simulated against this incident: .*0s without endpoints/);
+    // The fixed Deployment still runs a pod on worker-2: the fix was re-run on the incident's node.
+    expect(r.out).not.toContain("the fix moves the pods");
   }, 120_000);
 
   const dir = mkdtempSync(join(tmpdir(), "faultline-replay-"));
