@@ -2,6 +2,7 @@
 // step came when it did, the other events, and what the audit's fixes would have done.
 
 import { sec, stepTable } from "./format.ts";
+import { costLines } from "./incident-cost.ts";
 import type { Replay } from "./replay.ts";
 
 const iso = (t: number) => new Date(Math.round(t * 1000)).toISOString();
@@ -52,6 +53,12 @@ export function replayText(r: Replay, fixesAsked: boolean): string {
       );
     }
   }
+  if (r.costs.length > 0)
+    lines.push(
+      "",
+      "what the incident cost each workload, as the Events show it:",
+      ...costLines(r.costs, r.fault.node, r.fault.lastRenewal).map((l) => `  ${l}`),
+    );
   if (r.fixes) lines.push("", ...fixLines(r));
   else if (!fixesAsked) lines.push("", "the audit's fixes: not simulated (--no-fixes)");
   if (r.notes.length > 0) lines.push("", ...r.notes.map((n) => `note: ${n}`));

@@ -15,6 +15,7 @@ import type { AuditLog } from "./audit-log.ts";
 import { type CompareRow, rowsFor } from "./compare.ts";
 import type { EventsFile, IncidentEvent } from "./events.ts";
 import { checkAuditCovers, type Incident, reconstruct } from "./incident.ts";
+import { costs, type WorkloadCost } from "./incident-cost.ts";
 import type { IncidentFixes } from "./incident-fixes.ts";
 import { predict, SEEDS, scenarioFor } from "./predict.ts";
 import { type StepKey, seconds } from "./steps.ts";
@@ -60,6 +61,8 @@ export interface Replay {
     objects: string[];
     why: string;
   }[];
+  /** each workload with pods on the failed node: what it lost and when a replacement started */
+  costs: WorkloadCost[];
   notes: string[];
   fixes?: IncidentFixes;
 }
@@ -139,6 +142,7 @@ export function replay(input: ReplayInput): Replay {
     timers,
     rows,
     others: othersOf(inc.others, base),
+    costs: costs(input.dump.objects, input.events.events, node, inc.notReadyAt - 1),
     notes: [...inc.notes, ...dumpNotes(scenario, inc.notReadyAt)],
   };
 }

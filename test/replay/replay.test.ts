@@ -69,6 +69,19 @@ describe("replay from the Events alone", () => {
     expect(core.others.map((o) => o.reason)).toEqual(["Created", "Started"]);
   });
 
+  it("says what the incident cost each workload: the pods lost, and when a replacement started", () => {
+    expect(core.costs.map((c) => [c.workload, c.lost, c.pods])).toEqual([
+      ["Deployment/default/api", 1, 1],
+      ["Deployment/default/web", 1, 3],
+      ["StatefulSet/default/db", 1, 1],
+    ]);
+    const api = core.costs[0]!;
+    expect(api.notReadyAt).toBe(at("2025-01-01T00:01:05Z"));
+    expect(api.replacement).toBe("api-5fc7ddb48d-smj9x");
+    expect(api.startedAt).toBe(at("2025-01-01T00:06:12Z"));
+    expect(core.costs[2]!.startedAt).toBeUndefined();
+  });
+
   it("reads both shapes alike: core/v1 and events.k8s.io/v1 give the same steps", () => {
     expect(v1.shapes).toEqual(["events.k8s.io/v1"]);
     expect(v1.fault.lastRenewal).toBe(core.fault.lastRenewal);
@@ -119,6 +132,9 @@ describe("faultline replay on the command line", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("fault: power-off worker-2");
     expect(r.out).toMatch(/pods evicted \(TaintManagerEviction\) +\+\d+\.\ds .*inside the model's spread/);
+    expect(r.out).toMatch(
+      /^ {2}Deployment default\/api: its only pod on worker-2, .*: none Ready for at least 5m07s/m,
+    );
     expect(r.out).toContain("FL001 single-replica-service");
     expect(r.out).toContain(
       "this incident, in the model: when worker-2 loses power, default/api has no ready endpoint for 5m54s",
