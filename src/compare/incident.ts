@@ -70,6 +70,13 @@ function failedNode(ev: EventsFile): IncidentEvent {
 export function reconstruct(ev: EventsFile, dump: KubeObject[], audit?: AuditLog): Incident {
   const nr = failedNode(ev);
   const node = nr.name;
+  const nodes = dump.filter((o) => o.kind === "Node").map((o) => o.metadata?.name ?? "");
+  if (!nodes.includes(node))
+    throw ev.src.error(
+      "unknown-node",
+      nr.path,
+      `the NodeNotReady Event names node ${node}, which the dump does not hold (its nodes: ${nodes.join(", ") || "none"}): is the dump the same cluster's?`,
+    );
   const on = podNodes(dump);
   const since = nr.first - 1;
   const after = ev.events.filter((e) => e.first >= since);

@@ -182,6 +182,16 @@ describe("faultline replay on the command line", () => {
       /cordon\.json:\d+:\d+: items: the events show a cordon of worker-2 .*not modelled/,
     ],
     [
+      "a node the dump does not hold",
+      () => file("other.json", events([ev("NodeNotReady", "Node", "worker-9", "node-controller")])),
+      /other\.json:\d+:\d+: items\[0\]: the NodeNotReady Event names node worker-9, which the dump does not hold \(its nodes: worker-1, worker-2, worker-3\)/,
+    ],
+    [
+      "a kubelet's own NotReady (a runtime down: not modelled)",
+      () => file("kubelet.json", events([ev("NodeNotReady", "Node", "worker-2", "kubelet")])),
+      /kubelet\.json:\d+:\d+: items: the kubelet of worker-2 reported NotReady itself .*not modelled/,
+    ],
+    [
       "an item that is not an Event",
       () => file("mixed.json", events([{ apiVersion: "v1", kind: "Pod", metadata: { name: "x" } }])),
       /mixed\.json:7:15: items\[0\]\.kind: an item of kind "Pod": an events list holds only Events/,
@@ -203,6 +213,26 @@ describe("faultline replay on the command line", () => {
     expect(r.out).toBe("");
     expect(r.err.trim().split("\n")).toHaveLength(1);
     expect(r.err).toMatch(message);
+  });
+
+  it("--json: the replay as one JSON document", async () => {
+    const r = await cli([
+      "replay",
+      "--events",
+      `${DIR}/events-v1.json`,
+      "--cluster",
+      `${DIR}/dump.json`,
+      "--json",
+      "--no-fixes",
+      "--seeds",
+      "2",
+    ]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as Replay;
+    expect(j.fault.node).toBe("worker-2");
+    expect(j.shapes).toEqual(["events.k8s.io/v1"]);
+    expect(j.rows.find((x) => x.step === "evicted")?.inside).toBe(true);
+    expect(j.fixes).toBeUndefined();
   });
 
   it("a line of the audit log that is not an audit Event: located, exit 2", async () => {
