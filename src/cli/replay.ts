@@ -25,6 +25,7 @@ interface ReplayFlags {
   json?: boolean;
   fixes: boolean;
   seeds: string;
+  node?: string;
 }
 
 function readText(file: string, flag: string): string {
@@ -67,6 +68,7 @@ export function registerReplayCommand(program: Command, io: Io, setExit: (code: 
       "--audit-log <file>",
       "the kube-apiserver audit log (JSON lines of audit.k8s.io/v1 Events): the Lease renewals and the node controller's writes, to the microsecond",
     )
+    .option("--node <name>", "the node to follow when several went NotReady (default: the first)")
     .option("--json", "print the replay as JSON")
     .option("--no-fixes", "do not simulate the audit's fixes against the incident")
     .option("--seeds <n>", "how many seeds the model runs under (its spread)", "8")
@@ -86,6 +88,7 @@ export function registerReplayCommand(program: Command, io: Io, setExit: (code: 
           ...(audit ? { audit } : {}),
           dump: { ...dump, objects: objectsOf(dump.files) },
           seeds: Array.from({ length: seeds }, (_, i) => i + 1),
+          ...(opts.node !== undefined ? { node: opts.node } : {}),
         });
         if (opts.fixes) r.fixes = await fixesFor(dump.entry, dump.files, r.fault.node);
         io.out(opts.json ? replayJson(r) : replayText(r, opts.fixes));

@@ -52,10 +52,12 @@ function podNodes(dump: KubeObject[]): Map<string, string> {
 }
 
 /** The node that failed: the first NodeNotReady the node controller recorded on a Node. */
-function failedNode(ev: EventsFile): IncidentEvent {
-  const nodeEvents = ev.events.filter((e) => e.kind === "Node");
+function failedNode(ev: EventsFile, named?: string): IncidentEvent {
+  const nodeEvents = ev.events.filter((e) => e.kind === "Node" && (named === undefined || e.name === named));
   const first = nodeEvents.find((e) => e.reason === "NodeNotReady" && e.component === "node-controller");
   if (first) return first;
+  if (named !== undefined && nodeEvents.length === 0)
+    throw ev.src.error("invalid-value", ["items"], `--node ${named}: no Event about Node ${named}`);
   const cordon = nodeEvents.find((e) => e.reason === "NodeNotSchedulable");
   const kubeletNotReady = nodeEvents.find((e) => e.reason === "NodeNotReady");
   const what = cordon
@@ -67,8 +69,8 @@ function failedNode(ev: EventsFile): IncidentEvent {
 }
 
 /** The fault and every step the events (and the audit log) time. */
-export function reconstruct(ev: EventsFile, dump: KubeObject[], audit?: AuditLog): Incident {
-  const nr = failedNode(ev);
+export function reconstruct(ev: EventsFile, dump: KubeObject[], audit?: AuditLog, named?: string): Incident {
+  const nr = failedNode(ev, named);
   const node = nr.name;
   const nodes = dump.filter((o) => o.kind === "Node").map((o) => o.metadata?.name ?? "");
   if (!nodes.includes(node))
@@ -131,7 +133,7 @@ export function reconstruct(ev: EventsFile, dump: KubeObject[], audit?: AuditLog
     );
   if (other.length > 0)
     notes.push(
-      `other nodes went NotReady too (${[...new Set(other.map((e) => e.name))].join(", ")}): replay follows the first, ${node}`,
+      `other nodes went NotReady too (${[...new Set(other.map((e) => e.name))].join(", ")}): replay follows ${named === undefined ? "the first" : "the one --node names"}, ${node}${named === undefined ? " (--node NAME follows another)" : ""}`,
     );
   return out;
 }

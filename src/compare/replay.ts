@@ -29,6 +29,8 @@ export interface ReplayInput {
   /** the `--cluster` dump: its files, and its objects (where each pod ran) */
   dump: { entry: string; files: ManifestFile[]; objects: KubeObject[] };
   seeds?: number[];
+  /** `--node`: the node to follow when several went NotReady */
+  node?: string;
 }
 
 export interface Replay {
@@ -91,7 +93,7 @@ function timersOf(s: Scenario, objects: KubeObject[], node: string): ModelTimers
 
 /** Reconstruct, run the model and compare (the fixes are added by the caller: fixesFor is async). */
 export function replay(input: ReplayInput): Replay {
-  const inc: Incident = reconstruct(input.events, input.dump.objects, input.audit);
+  const inc: Incident = reconstruct(input.events, input.dump.objects, input.audit, input.node);
   if (input.audit) checkAuditCovers(inc, input.audit);
   const seeds = input.seeds ?? SEEDS;
   const node = inc.node;

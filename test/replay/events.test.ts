@@ -4,6 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { readDump } from "../../src/cli/audit-input.ts";
 import { parseEvents } from "../../src/compare/events.ts";
 import { reconstruct } from "../../src/compare/incident.ts";
@@ -116,5 +117,37 @@ describe("an incident's Events", () => {
     expect(unhealthy.why).toMatch(/readiness failure takes the pod out of its endpoints/);
     const attached = r.rows.find((x) => x.step === "volume-attached")!;
     expect(attached.observed).toBeCloseTo(at("2025-01-01T00:18:12Z") - r.fault.lastRenewal, 6);
+  });
+
+  it("reads `kubectl get events -A -o yaml` as it reads the JSON", () => {
+    const yaml = parseEvents(stringify(JSON.parse(text)), "events.yaml");
+    expect(yaml.events.map((e) => [e.reason, e.name, e.first])).toEqual(
+      events.events.map((e) => [e.reason, e.name, e.first]),
+    );
+  });
+
+  it("follows the first node that went NotReady, or the one --node names", () => {
+    const worker3 = {
+      ...core(
+        "NodeNotReady",
+        "worker-3",
+        "node-controller",
+        "2025-01-01T00:03:00Z",
+        "Node worker-3 status is now: NodeNotReady",
+      ),
+      involvedObject: { kind: "Node", name: "worker-3", namespace: "" },
+    };
+    const two = parseEvents(JSON.stringify({ kind: "List", items: [...base.items, worker3] }), "two.json");
+    const first = reconstruct(two, objects);
+    expect(first.node).toBe("worker-2");
+    expect(first.notes.join("\n")).toContain(
+      "other nodes went NotReady too (worker-3): replay follows the first, worker-2 (--node NAME follows another)",
+    );
+    const named = reconstruct(two, objects, undefined, "worker-3");
+    expect(named.node).toBe("worker-3");
+    expect(named.notReadyAt).toBe(at("2025-01-01T00:03:00Z"));
+    expect(() => reconstruct(two, objects, undefined, "worker-7")).toThrow(
+      /--node worker-7: no Event about Node worker-7/,
+    );
   });
 });
