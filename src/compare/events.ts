@@ -74,7 +74,8 @@ export function parseEvents(text: string, file: string): EventsFile {
   });
   if (events.length === 0)
     throw src.error("no-object", ["items"], "the list holds no Event: nothing to replay");
-  events.sort((a, b) => a.first - b.first || a.name.localeCompare(b.name));
+  // Ties in file order (a stable sort): the same list gives the same order on any machine.
+  events.sort((a, b) => a.first - b.first);
   return { file, events, shapes: [...shapes].sort(), src };
 }
 

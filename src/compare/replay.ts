@@ -197,5 +197,7 @@ function othersOf(events: IncidentEvent[], base: number): Replay["others"] {
     if (!o.objects.includes(name)) o.objects.push(name);
     by.set(key, o);
   }
-  return [...by.values()].sort((a, b) => a.first - b.first || a.reason.localeCompare(b.reason));
+  return [...by.values()].sort(
+    (a, b) => a.first - b.first || (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0),
+  );
 }
