@@ -106,7 +106,7 @@ export function readInput(paths: string[], opts: Options): AuditInput {
 }
 
 /** `--cluster DUMP`: a file or a folder of `kubectl get … -o yaml|json` output, or `-`. */
-function readDump(path: string, stdinName = "<stdin>"): NonNullable<AuditInput["dump"]> {
+export function readDump(path: string, stdinName = "<stdin>"): NonNullable<AuditInput["dump"]> {
   if (path === "-") return { entry: "-", files: [{ file: stdinName, text: readStdin(MAX_DUMP_BYTES) }] };
   const files = readEntry(".", path, MAX_DUMP_BYTES);
   if (!files) throw new LoadError("file-not-found", path, 0, 0, "", "--cluster: no such file or folder");

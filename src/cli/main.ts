@@ -23,6 +23,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["audit", async () => (await import("./audit.ts")).registerAuditCommand],
   ["record", async () => (await import("./record.ts")).registerRecordCommand],
   ["compare", async () => (await import("./compare.ts")).registerCompareCommand],
+  ["replay", async () => (await import("./replay.ts")).registerReplayCommand],
 ];
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {

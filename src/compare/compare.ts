@@ -4,7 +4,15 @@
 // deletions, creations) is allowed that second either side.
 
 import { type Fault, findFault, lastRenewal, observe } from "./observe.ts";
-import { type ModelSettings, PREVIOUS, predict, SEEDS, type Spread, scenarioFor } from "./predict.ts";
+import {
+  type ModelSettings,
+  PREVIOUS,
+  type Prediction,
+  predict,
+  SEEDS,
+  type Spread,
+  scenarioFor,
+} from "./predict.ts";
 import type { Recording } from "./read.ts";
 import { STEPS, type StepKey, type StepTimes } from "./steps.ts";
 
@@ -65,21 +73,8 @@ export function faultOf(rec: Recording, given?: { node: string; at: number }): C
 
 const SECOND_RESOLUTION = new Set<StepKey>(STEPS.map((s) => s.key).filter((k) => k !== "lease-stops"));
 
-export function compare(
-  rec: Recording,
-  options: {
-    fault?: { node: string; at: number };
-    settings?: ModelSettings;
-    seeds?: number[];
-    horizon?: number;
-  } = {},
-): Comparison {
-  const fault = faultOf(rec, options.fault);
-  const observedAt = observe(rec, fault);
-  const base = fault.lastRenewal ?? fault.at;
-  const seeds = options.seeds ?? SEEDS;
-  const scenario = scenarioFor(rec.dump, fault, options.horizon ?? 600, options.settings ?? {});
-  const predicted = predict(scenario, seeds);
+/** Each step's row: observed (seconds after `base`) against the model's spread, and its interval. */
+export function rowsFor(observedAt: StepTimes, base: number, predicted: Prediction): CompareRow[] {
   const rows: CompareRow[] = [];
   const within = (x: number, p: Spread, tol: number) => x >= p.min - tol && x <= p.max + tol;
   for (const s of STEPS) {
@@ -116,6 +111,24 @@ export function compare(
         : {}),
     });
   }
+  return rows;
+}
+
+export function compare(
+  rec: Recording,
+  options: {
+    fault?: { node: string; at: number };
+    settings?: ModelSettings;
+    seeds?: number[];
+    horizon?: number;
+  } = {},
+): Comparison {
+  const fault = faultOf(rec, options.fault);
+  const observedAt = observe(rec, fault);
+  const base = fault.lastRenewal ?? fault.at;
+  const seeds = options.seeds ?? SEEDS;
+  const scenario = scenarioFor(rec.dump, fault, options.horizon ?? 600, options.settings ?? {});
+  const rows = rowsFor(observedAt, base, predict(scenario, seeds));
   return {
     recording: rec.file,
     fault,

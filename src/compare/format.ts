@@ -1,11 +1,11 @@
 // compare's text and JSON.
 
-import type { Comparison } from "./compare.ts";
-import { STEPS } from "./steps.ts";
+import type { CompareRow, Comparison } from "./compare.ts";
+import { STEPS, type StepKey } from "./steps.ts";
 
 const WHAT = new Map<string, string>(STEPS.map((s) => [s.key, s.what]));
 
-const sec = (x: number) => `${x >= 0 ? "+" : "-"}${Math.abs(x).toFixed(1)}s`;
+export const sec = (x: number) => `${x >= 0 ? "+" : "-"}${Math.abs(x).toFixed(1)}s`;
 const iso = (t: number) => new Date(Math.round(t * 1000)).toISOString();
 
 export function compareText(c: Comparison): string {
@@ -17,37 +17,7 @@ export function compareText(c: Comparison): string {
     "times: seconds after the node's last Lease renewal, on each side (the kill lies in the renewal interval after it)",
     "",
   ];
-  const head = [
-    "STEP",
-    "OBSERVED",
-    `PREDICTED (${c.seeds.length} seeds)`,
-    "DIFFERENCE",
-    "VERDICT",
-    "AFTER THE STEP BEFORE (observed / model)",
-  ];
-  const range = (p: { min: number; max: number }) =>
-    p.min === p.max ? sec(p.min) : `${sec(p.min)} … ${sec(p.max)}`;
-  const rows = c.rows.map((r) => [
-    r.what,
-    r.observed === undefined ? "not recorded" : sec(r.observed),
-    r.predicted
-      ? r.predicted.min === r.predicted.max
-        ? sec(r.predicted.min)
-        : `${sec(r.predicted.min)} … ${sec(r.predicted.max)}`
-      : "not in the model's run",
-    r.difference === undefined ? "" : sec(r.difference),
-    r.inside === undefined ? "" : r.inside ? "inside the model's spread" : "OUTSIDE the model's spread",
-    r.interval
-      ? `${r.interval.observed === undefined ? "?" : sec(r.interval.observed)} / ${r.interval.predicted ? range(r.interval.predicted) : "?"}${r.interval.inside === false ? "  MOVED" : ""}`
-      : "",
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) =>
-    r
-      .map((x, i) => x.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
-  lines.push(fmt(head), ...rows.map(fmt));
+  lines.push(...stepTable(c.rows, c.seeds.length));
   const moved = c.rows.filter((r) => r.inside === false);
   const first = c.rows.filter((r) => r.interval?.inside === false);
   lines.push(
@@ -66,4 +36,50 @@ export function compareText(c: Comparison): string {
 
 export function compareJson(c: Comparison): string {
   return `${JSON.stringify(c, null, 2)}\n`;
+}
+
+/** The steps' table: observed, predicted, difference, verdict and the interval after the step before. */
+export function stepTable(
+  rows: CompareRow[],
+  seeds: number,
+  anchor?: StepKey,
+  missing = "not recorded",
+): string[] {
+  const head = [
+    "STEP",
+    "OBSERVED",
+    `PREDICTED (${seeds} seeds)`,
+    "DIFFERENCE",
+    "VERDICT",
+    "AFTER THE STEP BEFORE (observed / model)",
+  ];
+  const range = (p: { min: number; max: number }) =>
+    p.min === p.max ? sec(p.min) : `${sec(p.min)} … ${sec(p.max)}`;
+  const cells = rows.map((r) => [
+    r.what,
+    r.observed === undefined ? missing : sec(r.observed),
+    r.predicted
+      ? r.predicted.min === r.predicted.max
+        ? sec(r.predicted.min)
+        : `${sec(r.predicted.min)} … ${sec(r.predicted.max)}`
+      : "not in the model's run",
+    r.difference === undefined ? "" : sec(r.difference),
+    r.step === anchor
+      ? "the anchor (the fault is placed from it)"
+      : r.inside === undefined
+        ? ""
+        : r.inside
+          ? "inside the model's spread"
+          : "OUTSIDE the model's spread",
+    r.interval
+      ? `${r.interval.observed === undefined ? "?" : sec(r.interval.observed)} / ${r.interval.predicted ? range(r.interval.predicted) : "?"}${r.interval.inside === false ? "  MOVED" : ""}`
+      : "",
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
+  const fmt = (r: string[]) =>
+    r
+      .map((x, i) => x.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [fmt(head), ...cells.map(fmt)];
 }

@@ -3,10 +3,10 @@
 // spread: Lease jitter, where each monitor and tainting pass falls, propagation), each step's time
 // read from the trace.
 
-import { loadScenarioSource } from "../load/index.ts";
+import { LoadError, loadScenarioSource } from "../load/index.ts";
 import type { KubeObject } from "../record/recording.ts";
 import { simulate } from "../run/simulate.ts";
-import type { Scenario } from "../scenario/types.ts";
+import type { ManifestFile, Scenario } from "../scenario/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { Fault } from "./observe.ts";
 import { type StepKey, type StepTimes, seconds } from "./steps.ts";
@@ -22,15 +22,23 @@ export interface ModelSettings {
 
 /** The scenario: the dump, the fault at its instant, long enough for replacements to be Ready. */
 export function scenarioFor(
-  dump: KubeObject[],
-  fault: Fault,
+  dump: KubeObject[] | ManifestFile[],
+  fault: Pick<Fault, "node" | "at">,
   duration: number,
   settings: ModelSettings = {},
 ): Scenario {
   const file = "<recording dump>";
   const probe = load(dump, "name: recording\nduration: 1s\ncluster: dump.json\n", file);
   const t0 = seconds(probe.cluster?.takenAt?.time);
-  if (t0 === undefined) throw new Error("the recording's dump has no time (no node Lease, no heartbeat)");
+  if (t0 === undefined)
+    throw new LoadError(
+      "invalid-value",
+      isFiles(dump) ? dump.map((f) => f.file).join(", ") : file,
+      0,
+      0,
+      "",
+      "the dump has no time (no node Lease, no heartbeat): the model cannot place the fault on it",
+    );
   const at = Math.max(0, fault.at - t0);
   const text = [
     "name: recording",
@@ -44,11 +52,18 @@ export function scenarioFor(
   return load(dump, text, file);
 }
 
-function load(dump: KubeObject[], text: string, file: string): Scenario {
-  const dumpText = JSON.stringify({ apiVersion: "v1", kind: "List", items: dump });
+/** The dump as objects (a recording's), or as the files the user gave (an incident's `--cluster`). */
+function load(dump: KubeObject[] | ManifestFile[], text: string, file: string): Scenario {
+  const files = isFiles(dump)
+    ? dump
+    : [{ file: "<recording dump>", text: JSON.stringify({ apiVersion: "v1", kind: "List", items: dump }) }];
   return loadScenarioSource({ file, text, manifests: {} }, [], (entry) =>
-    entry === "dump.json" ? [{ file: "<recording dump>", text: dumpText }] : undefined,
+    entry === "dump.json" ? files : undefined,
   );
+}
+
+function isFiles(dump: KubeObject[] | ManifestFile[]): dump is ManifestFile[] {
+  return dump.length > 0 && typeof (dump[0] as ManifestFile).text === "string" && !("kind" in dump[0]!);
 }
 
 /** The model's t=0 on the wall (the dump's time), seconds since the Unix epoch. */

@@ -4,7 +4,7 @@
 // path or a watch).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RecordLine } from "../../src/record/recording.ts";
+import { DUMPED, type RecordLine, WATCHED } from "../../src/record/recording.ts";
 import { type Recorded, recordServed } from "./helpers.ts";
 
 let r: Recorded;
@@ -61,5 +61,10 @@ describe("read-only by construction", () => {
     const watches = r.requests.filter((q) => /[?&]watch=(true|1)/.test(q.url));
     expect(watches.length).toBeGreaterThanOrEqual(7);
     for (const q of r.requests) expect(q.url).toMatch(/^\/(api|apis)\//);
+  });
+
+  it("each GET is of a collection (a list or its watch), never of one named object", () => {
+    const collections = new Set<string>([...WATCHED, ...DUMPED].map((k) => k.path));
+    for (const q of r.requests) expect(collections, q.url).toContain(q.url.split("?")[0]);
   });
 });
