@@ -78,6 +78,8 @@ export class CallerGroup {
   targets: Int32Array[] = [];
   /** per node, the rules' target list `targets` was read from: a list of unchanged rules is the same array */
   targetLists: (readonly object[] | undefined)[] = [];
+  /** Network.rulesVersion when `targets` was read (-1: never) */
+  rulesRead = -1;
   readonly totals: TrafficTotals = { sent: 0, ok: 0, timeout: 0, refused: 0, error: 0 };
   /** the SLO in seconds (+∞ without one): an ok request slower than it is slow */
   readonly slo: number;
