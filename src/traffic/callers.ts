@@ -63,6 +63,9 @@ export class CallerGroup {
   readonly slotSent: Float64Array;
   /** per connection slot: that request was counted ok but is still in flight (a lost node may fail it yet) */
   readonly slotPending: Uint8Array;
+  /** the slots set pending since the last settle looked (once each: `listed`), for it to look at only those */
+  readonly pendingList: number[] = [];
+  readonly listed: Uint8Array;
   /** per connection slot: that request, answered ok, was slower than the SLO: 1 + its slow cause, or 0 */
   readonly slotSlow: Uint8Array;
   /** each client's node (an in-cluster caller is lost with its node) */
@@ -126,6 +129,7 @@ export class CallerGroup {
     this.slotEntry = new Int32Array(slots).fill(-1);
     this.slotSent = new Float64Array(slots);
     this.slotPending = new Uint8Array(slots);
+    this.listed = new Uint8Array(slots);
     this.slotSlow = new Uint8Array(slots);
     this.heap = new SlotHeap(this.clients, this.poolSize, this.slotFree);
     this.connEndpoint = new Int32Array(this.clients).fill(-1);

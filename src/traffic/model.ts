@@ -154,7 +154,7 @@ export class TrafficModel {
       this.send(g, end, last);
     }
     this.at = to;
-    this.tally.settle(this.groups, to);
+    this.tally.settle(this.groups, to, !this.endpoints.changeDriven);
   }
 
   /**
@@ -285,6 +285,8 @@ export class TrafficModel {
         if (closedLoop && next[c]! < a.end) next[c] = a.end;
         if (a.outcome === OK) {
           g.slotPending[k] = 1;
+          if (!g.listed[k]) g.pendingList.push(k);
+          g.listed[k] = 1;
           g.slotSlow[k] =
             a.end - t > g.slo ? 1 + slowCause(queued, a.start - start, a.queue, a.end - a.start) : 0;
           this.tally.ok(g, sec);
