@@ -24,7 +24,21 @@ export type AppState = "serving" | "hung" | "refusing" | "absent";
 /** Whether packets reach a node at all: powered off and partitioned nodes swallow them (timeouts). */
 export type DataPlane = "up" | "off" | "partitioned";
 
+/**
+ * A count of the changes to what a connection meets (Machines.dataPlane and appState: a machine's
+ * power or partition, a pod worker added or removed, a container started, stopped, hung or
+ * recovered), and until when a started container may still be booting (`behaviour.bootSeconds`:
+ * it refuses until then, with no event at the instant it starts to serve). The traffic model reads
+ * the machines again only when the count moved or a boot may be ending (traffic/endpoints.ts).
+ */
+export interface PlaneChanges {
+  count: number;
+  bootingUntil: number;
+}
+
 export interface Machines {
+  /** Counted by the kubelets; absent: whoever reads the machines reads them at every look. */
+  readonly changes?: PlaneChanges;
   /** The node's data plane, whatever the API says about it. */
   dataPlane(node: string): DataPlane;
   /** The application behind a pod IP on a node, as a connection would find it. */

@@ -7,7 +7,7 @@
 // its status manager writes its pods' readiness back when someone else changed it.
 
 import { workloadOf } from "../cluster/api.ts";
-import type { AppState, Context, DataPlane, Machines, RunningCopy } from "../cluster/context.ts";
+import type { AppState, Context, DataPlane, PlaneChanges, RunningCopy } from "../cluster/context.ts";
 import type { WatchEventType } from "../cluster/store.ts";
 import { minor, NODE_STATUS_REPORT_JITTER_SINCE_MINOR } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
@@ -20,7 +20,7 @@ import { NodeStatus } from "./node-status.ts";
 import { killOrphan, type PodEndHost, terminatePod } from "./pod-end.ts";
 import { type PodHostEnv, type PodWorkerHost, podWorkerHost } from "./pod-host.ts";
 import { PodWorker } from "./pod-worker.ts";
-import { checkRunsTwice } from "./runs-twice.ts";
+import { checkRunsTwice, copiesOn } from "./runs-twice.ts";
 import { RuntimeState } from "./runtime-state.ts";
 import { StatusSyncTicker } from "./status-sync.ts";
 import { SyncLoopGate } from "./sync-loop.ts";
@@ -43,7 +43,7 @@ export type KubeletEnv = Pick<
   Context,
   "engine" | "store" | "trace" | "kubelet" | "version" | "versionString" | "behaviour" | "traffic"
 > & {
-  machines: Pick<Machines, "runningCopies" | "reachable">;
+  machines: Pick<Context["machines"], "runningCopies" | "reachable" | "changes">;
   scenario: PodHostEnv["scenario"];
 };
 
@@ -51,6 +51,8 @@ export class Kubelet {
   powered = true;
   kubeletRunning = true;
   partitioned = false;
+  /** what a connection meets here changes with the power, the partition and the pod workers */
+  private readonly changes: PlaneChanges;
   /** the pod workers, by pod UID (pod_workers.go podWorkers) */
   private readonly podWorkers = new Map<string, PodWorker>();
   /** When the kubelet process started: the prober's initial jitter applies while it is younger than a period. */
@@ -74,6 +76,9 @@ export class Kubelet {
     /** the warm-up's bulk start of its pods (bulk-start.ts) */
     private readonly bulk?: BulkStart,
   ) {
+    // A machine that joins (the autoscaler's) is up from now: a change.
+    this.changes = ctx.machines.changes ?? { count: 0, bootingUntil: Number.NEGATIVE_INFINITY };
+    this.changes.count++;
     const settings = ctx.kubelet;
     const stream = ctx.engine.rng.fork(`kubelet/${spec.name}`);
     this.lease = new NodeLease({
@@ -127,6 +132,7 @@ export class Kubelet {
         connected: () => this.connected(),
         whenRuntime: (action) => this.syncLoop.whenRuntime(action),
         started: (pod) => checkRunsTwice(ctx, pod, spec.name),
+        planeChanges: this.changes,
       },
       bulk,
     );
@@ -204,11 +210,13 @@ export class Kubelet {
     this.stopLoops();
     for (const w of this.podWorkers.values()) w.stop();
     this.podWorkers.clear();
+    this.changes.count++;
   }
 
   powerOn(): void {
     if (this.powered) return;
     this.powered = true;
+    this.changes.count++;
     this.kubeletRunning = true;
     this.partitioned = false;
     this.kubeletStarted("boot");
@@ -253,6 +261,7 @@ export class Kubelet {
 
   partition(): void {
     this.partitioned = true;
+    this.changes.count++;
     // The lease loop's next pass finds the API unreachable (backoffEnsureLease).
     this.lease.disturbed();
   }
@@ -260,6 +269,7 @@ export class Kubelet {
   heal(): void {
     if (!this.partitioned) return;
     this.partitioned = false;
+    this.changes.count++;
     if (!this.kubeletRunning) return;
     // The lease loop is in backoffEnsureLease (≤ 7s between tries) and renews at its next try.
     this.status.networkHealed();
@@ -339,6 +349,7 @@ export class Kubelet {
     }
     const worker = this.newWorker(pod);
     this.podWorkers.set(pod.metadata.uid!, worker);
+    this.changes.count++;
     // Without claims the list is unchanged (rebuilding it per pod made a node's start quadratic).
     if (claims.length > 0) this.volumesChanged();
     // prober_manager.go AddPod runs when the kubelet admits the pod, before its containers exist.
@@ -352,6 +363,7 @@ export class Kubelet {
   private removeWorker(worker: PodWorker): void {
     worker.stop();
     this.podWorkers.delete(worker.pod.metadata.uid!);
+    this.changes.count++;
     if (claimsOf(worker.pod).length > 0) this.volumesChanged();
   }
 
@@ -374,19 +386,7 @@ export class Kubelet {
 
   /** Copies of pods whose containers run here, for the "runs twice" check. */
   runningCopies(): RunningCopy[] {
-    const out: RunningCopy[] = [];
-    for (const w of this.podWorkers.values()) {
-      if (!w.running) continue;
-      out.push({
-        node: this.name,
-        podName: w.pod.metadata.name,
-        namespace: w.pod.metadata.namespace,
-        uid: w.pod.metadata.uid!,
-        unreachable: !this.connected(),
-        replaced: !this.ctx.store.exists(w.pod) || w.pod.metadata.deletionTimestamp !== undefined,
-      });
-    }
-    return out;
+    return copiesOn(this.name, this.podWorkers.values(), this.connected(), this.ctx.store);
   }
 
   procOwner(uid: string): string | undefined {

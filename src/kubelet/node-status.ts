@@ -86,6 +86,28 @@ function readyCondition(
     : { status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" };
 }
 
+/** The conditions' type, status, reason and message, in the order the kubelet posts them. */
+type Computed = readonly [string, ConditionStatus, string, string];
+
+/** The pressure conditions (setters.go MemoryPressureCondition, DiskPressureCondition, PIDPressureCondition). */
+const PRESSURE: readonly Computed[] = [
+  ["MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"],
+  ["DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"],
+  ["PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"],
+];
+
+/** A healthy kubelet's, made once (the status loop compares with it at every Node change). */
+let healthy: readonly Computed[] | undefined;
+
+/** What the kubelet computes of each condition; heartbeats and transitions aside. */
+function computed(errors: RuntimeErrors | undefined): readonly Computed[] {
+  if (!errors && healthy) return healthy;
+  const ready = readyCondition(errors);
+  const out: readonly Computed[] = [...PRESSURE, ["Ready", ready.status, ready.reason!, ready.message!]];
+  if (!errors) healthy = out;
+  return out;
+}
+
 /**
  * The conditions the kubelet posts (pkg/kubelet/nodestatus/setters.go reasons and messages); each
  * keeps its lastTransitionTime from `previous` while its status is unchanged.
@@ -95,7 +117,7 @@ export function nodeConditions(
   previous?: NodeCondition[],
   errors?: RuntimeErrors,
 ): NodeCondition[] {
-  const c = (type: string, status: ConditionStatus, reason: string, message: string): NodeCondition => {
+  return computed(errors).map(([type, status, reason, message]) => {
     const prev = previous?.find((x) => x.type === type);
     return {
       type,
@@ -105,14 +127,7 @@ export function nodeConditions(
       lastHeartbeatTime: now,
       lastTransitionTime: prev && prev.status === status ? prev.lastTransitionTime : now,
     };
-  };
-  const ready = readyCondition(errors);
-  return [
-    c("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
-    c("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
-    c("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
-    c("Ready", ready.status, ready.reason!, ready.message!),
-  ];
+  });
 }
 
 /** A Ready message without the PLEG's elapsed time ("pleg was last seen active 3m2.5s ago"). */
@@ -120,12 +135,16 @@ function wording(message: string | undefined): string | undefined {
   return message?.replace(/active \S+ ago/, "active … ago");
 }
 
-/** nodeConditionsHaveChanged: status, reason or message of a condition differ (heartbeats ignored). */
-function conditionsDiffer(a: NodeCondition[], b: NodeCondition[]): boolean {
-  if (a.length !== b.length) return true;
-  return b.some((x) => {
-    const y = a.find((c) => c.type === x.type);
-    return !y || y.status !== x.status || y.reason !== x.reason || y.message !== x.message;
+/**
+ * nodeConditionsHaveChanged: status, reason or message of a condition in the API differ from what
+ * the kubelet computes (heartbeats ignored); read in place, without building the conditions.
+ */
+function conditionsDiffer(api: NodeCondition[], errors: RuntimeErrors | undefined): boolean {
+  const mine = computed(errors);
+  if (api.length !== mine.length) return true;
+  return mine.some(([type, status, reason, message]) => {
+    const y = api.find((c) => c.type === type);
+    return !y || y.status !== status || y.reason !== reason || y.message !== message;
   });
 }
 
@@ -203,8 +222,8 @@ export class NodeStatus {
     if (this.tickPending || !this.host.connected()) return;
     const node = this.host.store.get("Node", this.name);
     if (!node) return;
-    const mine = nodeConditions(this.host.engine.now, node.status.conditions, this.host.runtimeErrors());
-    if (conditionsDiffer(node.status.conditions, mine)) this.nextLoopRun({ cause: "status-differs" });
+    if (conditionsDiffer(node.status.conditions, this.host.runtimeErrors()))
+      this.nextLoopRun({ cause: "status-differs" });
   }
 
   /** The runtime's errors changed (runtime-state.ts): the status loop's next run patches the change. */

@@ -4,7 +4,7 @@
 // addresses and what the kubelet does once a pod's containers started.
 
 import { setPodCondition, setPodReady } from "../cluster/api.ts";
-import type { Context } from "../cluster/context.ts";
+import type { Context, PlaneChanges } from "../cluster/context.ts";
 import type { Rng } from "../engine/rng.ts";
 import { type Ipv4Cidr, ipv4 } from "../kubernetes/cidr.ts";
 import type { KubeletSettings } from "../kubernetes/defaults.ts";
@@ -43,11 +43,15 @@ export interface PodHostKubelet {
   whenRuntime(action: () => void): void;
   /** a pod's containers started here (the kubelet's "runs twice" check) */
   started(pod: Pod): void;
+  /** the machines' count of changes a connection would see (absent: not counted) */
+  readonly planeChanges?: PlaneChanges;
 }
 
 /** What a pod worker needs from its kubelet. */
 export interface PodWorkerHost extends RestartEnv {
   readonly node: string;
+  /** the machines' count of changes a connection would see (each container counts its own) */
+  readonly planeChanges: PlaneChanges;
   /** the kubelet's settings */
   readonly settings: KubeletSettings;
   /** PR #119089 (≈1.29): a manual probe run resets the ticker */
@@ -118,6 +122,7 @@ export function podWorkerHost(ctx: PodHostEnv, kubelet: PodHostKubelet, bulk?: B
       latency: (podIP) => ctx.traffic?.healthCheckLatency(podIP, ctx.engine.now),
     },
     connected: () => kubelet.connected(),
+    planeChanges: kubelet.planeChanges ?? { count: 0, bootingUntil: Number.NEGATIVE_INFINITY },
     get kubeletStartedAt() {
       return kubelet.kubeletStartedAt;
     },

@@ -60,10 +60,13 @@ export abstract class PodWorkerBase implements ProbeResults, RestartHost, PodSta
     /** the scenario's behaviour for one of the pod's containers */
     behaviourOf: BehaviourOf,
   ) {
-    this.containers = pod.spec.containers.map((c) => new ContainerRun(c, behaviourOf(c.name, false)));
+    const changes = host.planeChanges;
+    this.containers = pod.spec.containers.map(
+      (c) => new ContainerRun(c, behaviourOf(c.name, false), "app", changes),
+    );
     const inits = pod.spec.initContainers;
     this.inits = inits
-      ? inits.map((c) => new ContainerRun(c, behaviourOf(c.name, true), roleOf(c, true)))
+      ? inits.map((c) => new ContainerRun(c, behaviourOf(c.name, true), roleOf(c, true), changes))
       : [];
     this.sidecars = this.inits.filter((c) => c.role === "sidecar");
     this.serving = this.sidecars.length > 0 ? [...this.sidecars, ...this.containers] : this.containers;

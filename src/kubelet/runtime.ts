@@ -2,6 +2,7 @@
 // started, exit) and the containerStatuses the kubelet reports from them. How a kill ends is
 // kill.ts.
 
+import type { PlaneChanges } from "../cluster/context.ts";
 import type { Engine, Timer } from "../engine/engine.ts";
 import type { Container, ContainerStatus, Pod } from "../kubernetes/objects.ts";
 import type { Behaviour } from "../scenario/types.ts";
@@ -27,6 +28,8 @@ const NO_PROBE_WORKERS = new Map<ProbeType, ProbeWorker>();
 const NO_PROBES: readonly ResolvedProbe[] = [];
 /** Each probe type and its Container field, named once (not a string per container). */
 const PROBE_FIELDS = PROBE_TYPES.map((type) => [type, `${type}Probe`] as const);
+/** Where a container made outside a kubelet counts its changes: nobody reads them. */
+const UNCOUNTED: PlaneChanges = { count: 0, bootingUntil: Number.NEGATIVE_INFINITY };
 
 /** A kill under way (kill-course.ts): told when the process changes, cancelled when the process is gone. */
 export interface RunningKill {
@@ -51,13 +54,12 @@ export function roleOf(spec: Container, init: boolean): ContainerRole {
 export class ContainerRun implements ContainerView, AppProcess {
   /** container ID: a new one per start; 0 before the first */
   id = 0;
-  running = false;
-  startedAt = Number.NaN;
+  private isRunning = false;
+  private startTime = Number.NaN;
+  private isHung = false;
   started = false;
   /** the status manager's view: running, started, readiness passed (or no readiness probe) */
   ready = false;
-  /** the process hangs (deadlock): health checks time out, requests hang */
-  hung = false;
   /** the kill under way (killContainer), if any */
   kill: RunningKill | undefined;
   restartCount = 0;
@@ -78,6 +80,8 @@ export class ContainerRun implements ContainerView, AppProcess {
     readonly spec: Container,
     readonly behaviour: Behaviour,
     readonly role: ContainerRole = "app",
+    /** the machines' count of changes a connection would see (cluster/context.ts PlaneChanges) */
+    private readonly changes: PlaneChanges = UNCOUNTED,
   ) {
     let probes: ResolvedProbe[] | undefined;
     for (const [type, field] of PROBE_FIELDS) {
@@ -92,6 +96,33 @@ export class ContainerRun implements ContainerView, AppProcess {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  // What a connection meets changes with these three (app.ts connection): each write is counted.
+  get running(): boolean {
+    return this.isRunning;
+  }
+  set running(v: boolean) {
+    this.isRunning = v;
+    this.changes.count++;
+  }
+  /** the instance's start; it refuses connections for behaviour.bootSeconds after it */
+  get startedAt(): number {
+    return this.startTime;
+  }
+  set startedAt(v: number) {
+    this.startTime = v;
+    this.changes.count++;
+    const boot = this.behaviour.bootSeconds;
+    if (boot) this.changes.bootingUntil = Math.max(this.changes.bootingUntil, v + boot);
+  }
+  /** the process hangs (deadlock): health checks time out, requests hang */
+  get hung(): boolean {
+    return this.isHung;
+  }
+  set hung(v: boolean) {
+    this.isHung = v;
+    this.changes.count++;
   }
 
   get killing(): boolean {

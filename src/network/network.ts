@@ -30,6 +30,8 @@ export class Network {
   private readonly fed = new Map<string, EndpointView[]>();
   /** ip → since when a lost node's endpoint keeps its old conditions (for nodeLossEndpointDelay) */
   private readonly held = new Map<string, { since: number; view: EndpointView }>();
+  /** counts the kube-proxy syncs: while it stands, every node's rules are the objects they were */
+  rulesVersion = 0;
 
   constructor(
     private readonly ctx: DataPlaneEnv,
@@ -192,6 +194,7 @@ export class Network {
 
   /** Tell the story of a sync that changed which endpoints a node routes to. */
   private synced(proxy: KubeProxy, before: Map<string, ServiceRules>): void {
+    this.rulesVersion++;
     for (const svc of this.services) {
       const a = before.get(svc);
       const b = proxy.rules.get(svc);

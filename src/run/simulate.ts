@@ -172,6 +172,7 @@ function clusterContext(
     controlPlane,
     kubelet: settings.kubelet,
     machines: {
+      changes: { count: 0, bootingUntil: Number.NEGATIVE_INFINITY },
       runningCopies(match) {
         const out: RunningCopy[] = [];
         // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.

@@ -63,6 +63,9 @@ export class CallerGroup {
   readonly slotSent: Float64Array;
   /** per connection slot: that request was counted ok but is still in flight (a lost node may fail it yet) */
   readonly slotPending: Uint8Array;
+  /** the slots set pending since the last settle looked (once each: `listed`), for it to look at only those */
+  readonly pendingList: number[] = [];
+  readonly listed: Uint8Array;
   /** per connection slot: that request, answered ok, was slower than the SLO: 1 + its slow cause, or 0 */
   readonly slotSlow: Uint8Array;
   /** each client's node (an in-cluster caller is lost with its node) */
@@ -78,6 +81,8 @@ export class CallerGroup {
   targets: Int32Array[] = [];
   /** per node, the rules' target list `targets` was read from: a list of unchanged rules is the same array */
   targetLists: (readonly object[] | undefined)[] = [];
+  /** Network.rulesVersion when `targets` was read (-1: never) */
+  rulesRead = -1;
   readonly totals: TrafficTotals = { sent: 0, ok: 0, timeout: 0, refused: 0, error: 0 };
   /** the SLO in seconds (+∞ without one): an ok request slower than it is slow */
   readonly slo: number;
@@ -124,6 +129,7 @@ export class CallerGroup {
     this.slotEntry = new Int32Array(slots).fill(-1);
     this.slotSent = new Float64Array(slots);
     this.slotPending = new Uint8Array(slots);
+    this.listed = new Uint8Array(slots);
     this.slotSlow = new Uint8Array(slots);
     this.heap = new SlotHeap(this.clients, this.poolSize, this.slotFree);
     this.connEndpoint = new Int32Array(this.clients).fill(-1);

@@ -4,7 +4,7 @@
 // (behaviour capacityRps, serviceTimeMs): a fluid queue, filled by the requests of a traffic tick
 // and drained at the pod's capacity between ticks.
 
-import type { AppState, DataPlane } from "../cluster/context.ts";
+import type { AppState, DataPlane, PlaneChanges } from "../cluster/context.ts";
 import type { Network } from "../network/network.ts";
 import type { Behaviour } from "../scenario/types.ts";
 import { REFUSED, TIMEOUT } from "./outcomes.ts";
@@ -26,7 +26,16 @@ export interface EndpointsEnv {
   behaviourOf(pod: string): Behaviour;
   /** the pod's last container kill was for a failed probe */
   killedByProbe(pod: string): boolean;
+  /** the machines' count of changes (absent: the machines are read at every tick) */
+  readonly changes?: PlaneChanges;
 }
+
+/**
+ * The table reads the machines only when they changed (tests turn it off to compare the two).
+ * Reading them when nothing changed finds what the last read found and calls nothing, so a skipped
+ * read is the read it skips.
+ */
+export const changeDriven = { enabled: true };
 
 /** What becomes of the requests in flight when the data plane changes under them. */
 export interface InFlight {
@@ -48,6 +57,9 @@ export class Endpoints {
   private capacity = new Float64Array(16);
   private serviceTime = new Float64Array(16);
   private healthShares = new Uint8Array(16);
+  /** the endpoints whose queue may hold work (admitted since their last drain to zero), once each */
+  private queued: number[] = [];
+  private inQueued = new Uint8Array(16);
   /** its container stopped for a failed probe (for the cause of the refusals) */
   probeRestart: Uint8Array = new Uint8Array(16);
   /** endpoints known so far */
@@ -55,6 +67,11 @@ export class Endpoints {
   /** per node index: its data plane is down (off or cut off) */
   readonly nodeDown: Uint8Array;
   private tickStart = 0;
+  /** read the machines on change only (changeDriven, as it was when the table was made) */
+  readonly changeDriven = changeDriven.enabled;
+  /** the machines' change count at the last read, and the endpoints known then */
+  private readCount = -1;
+  private readKnown = -1;
 
   constructor(
     private readonly network: Network,
@@ -80,6 +97,7 @@ export class Endpoints {
       this.capacity = grow(this.capacity, (n) => new Float64Array(n));
       this.serviceTime = grow(this.serviceTime, (n) => new Float64Array(n));
       this.healthShares = grow(this.healthShares, (n) => new Uint8Array(n));
+      this.inQueued = grow(this.inQueued, (n) => new Uint8Array(n));
       this.probeRestart = grow(this.probeRestart, (n) => new Uint8Array(n));
     }
     for (let id = this.known; id < eps.length; id++) {
@@ -96,9 +114,25 @@ export class Endpoints {
     this.known = eps.length;
   }
 
+  /**
+   * Nothing a connection meets changed since the last read: no count moved (power, partition, pod
+   * workers, containers), no endpoint was added, and no container may be ending its boot (it
+   * starts to serve at startedAt + bootSeconds with no event; one second of margin for the
+   * engine's grid).
+   */
+  private unchanged(at: number): boolean {
+    const changes = this.env.changes;
+    if (!changes || !this.changeDriven) return false;
+    if (changes.count !== this.readCount || this.known !== this.readKnown) return false;
+    return at > changes.bootingUntil + 1;
+  }
+
   /** Read the machines at `at`; what was answered but is now cut off fails (in flight). */
   refresh(at: number): void {
     this.ensure();
+    if (this.unchanged(at)) return;
+    this.readCount = this.env.changes?.count ?? -1;
+    this.readKnown = this.known;
     const nodes = this.network.nodes;
     for (let i = 0; i < nodes.length; i++) {
       const down = this.env.dataPlane(nodes[i]!) === "up" ? 0 : 1;
@@ -134,12 +168,29 @@ export class Endpoints {
    * queue only accumulates (no idle time is lost).
    */
   drain(from: number, drained: number): void {
-    for (let id = 0; id < this.known; id++) {
-      const w = this.work[id]! + this.added[id]! - drained;
-      this.work[id] = Math.max(w, 0);
-      this.added[id] = 0;
-    }
     this.tickStart = from;
+    if (!this.changeDriven) {
+      for (let id = 0; id < this.known; id++) this.drainOne(id, drained);
+      return;
+    }
+    // An empty queue stays empty (max(0 + 0 - drained, 0) = 0): only those given work since they
+    // were last empty are drained; each leaves the list once empty.
+    const queued = this.queued;
+    let kept = 0;
+    for (let i = 0; i < queued.length; i++) {
+      const id = queued[i]!;
+      if (this.drainOne(id, drained)) queued[kept++] = id;
+      else this.inQueued[id] = 0;
+    }
+    queued.length = kept;
+  }
+
+  /** The queue drains `drained` seconds of work; whether work is left. */
+  private drainOne(id: number, drained: number): boolean {
+    const w = this.work[id]! + this.added[id]! - drained;
+    this.work[id] = Math.max(w, 0);
+    this.added[id] = 0;
+    return w > 0;
   }
 
   /** When the last tick started (the queues' reference time). */
@@ -155,7 +206,11 @@ export class Endpoints {
   /** A request joins the pod's queue: 1/capacity seconds of work. */
   admit(ep: number): void {
     const cap = this.capacity[ep]!;
-    if (cap !== Number.POSITIVE_INFINITY) this.added[ep]! += 1 / cap;
+    if (cap === Number.POSITIVE_INFINITY) return;
+    this.added[ep]! += 1 / cap;
+    if (this.inQueued[ep]) return;
+    this.inQueued[ep] = 1;
+    this.queued.push(ep);
   }
 
   /** The pod's serviceTimeMs, in seconds. */

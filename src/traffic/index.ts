@@ -65,6 +65,7 @@ export function createTraffic(ctx: Context, scenario: Scenario, profile: Profile
           return pod ? ctx.behaviour(ns, workloadOf(ctx, pod), name) : {};
         },
         killedByProbe: (pod) => killedByProbe(ctx, pod),
+        ...(ctx.machines.changes ? { changes: ctx.machines.changes } : {}),
       },
     },
     specs,

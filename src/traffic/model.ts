@@ -149,31 +149,40 @@ export class TrafficModel {
     const end = Math.min(to, this.env.duration);
     // the last advance: every request still queued in a pool is dispatched now
     const last = to > this.env.duration;
-    const proxies = this.network.proxies;
     for (const g of this.groups) {
-      // A Service's rules are rebuilt when they change (network/kube-proxy.ts ServiceRules): while a
-      // node's are the same object its target list is the same array, read once, and nodes with the
-      // same rules share one list of ids.
-      for (let i = 0; i < proxies.length; i++) {
-        const p = proxies[i]!;
-        const rules = p.rules.get(g.service);
-        const list =
-          (g.local && !g.outlierDetection ? rules?.localTargets(p.node) : rules?.cluster) ?? NO_TARGETS;
-        if (g.targetLists[i] === list && g.targets[i] !== undefined) continue;
-        g.targetLists[i] = list;
-        let ids = this.targetIds.get(list);
-        if (!ids) {
-          ids = Int32Array.from(list, (e) => e.id);
-          this.targetIds.set(list, ids);
-        }
-        g.targets[i] = ids;
-      }
-      g.targets.length = proxies.length;
-      g.targetLists.length = proxies.length;
+      this.readTargets(g);
       this.send(g, end, last);
     }
     this.at = to;
-    this.tally.settle(this.groups, to);
+    this.tally.settle(this.groups, to, !this.endpoints.changeDriven);
+  }
+
+  /**
+   * A Service's rules are rebuilt when they change (network/kube-proxy.ts ServiceRules), at a
+   * kube-proxy sync: between syncs nothing is read. A node's unchanged rules give the same array,
+   * read once, and nodes with the same rules share one list of ids.
+   */
+  private readTargets(g: CallerGroup): void {
+    const version = this.network.rulesVersion;
+    if (g.rulesRead === version && this.endpoints.changeDriven) return;
+    g.rulesRead = version;
+    const proxies = this.network.proxies;
+    for (let i = 0; i < proxies.length; i++) {
+      const p = proxies[i]!;
+      const rules = p.rules.get(g.service);
+      const list =
+        (g.local && !g.outlierDetection ? rules?.localTargets(p.node) : rules?.cluster) ?? NO_TARGETS;
+      if (g.targetLists[i] === list && g.targets[i] !== undefined) continue;
+      g.targetLists[i] = list;
+      let ids = this.targetIds.get(list);
+      if (!ids) {
+        ids = Int32Array.from(list, (e) => e.id);
+        this.targetIds.set(list, ids);
+      }
+      g.targets[i] = ids;
+    }
+    g.targets.length = proxies.length;
+    g.targetLists.length = proxies.length;
   }
 
   // ---- requests in flight when the data plane changes ------------------------------------------
@@ -276,6 +285,8 @@ export class TrafficModel {
         if (closedLoop && next[c]! < a.end) next[c] = a.end;
         if (a.outcome === OK) {
           g.slotPending[k] = 1;
+          if (!g.listed[k]) g.pendingList.push(k);
+          g.listed[k] = 1;
           g.slotSlow[k] =
             a.end - t > g.slo ? 1 + slowCause(queued, a.start - start, a.queue, a.end - a.start) : 0;
           this.tally.ok(g, sec);

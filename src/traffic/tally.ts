@@ -104,10 +104,24 @@ export class Tally {
    * Every request sent before `to` is resolved: the answers that ended by then are final, and so is
    * every second whose requests have all ended; runs of failures with QUIET seconds since their last end.
    */
-  settle(groups: readonly CallerGroup[], to: number): void {
+  settle(groups: readonly CallerGroup[], to: number, everySlot = false): void {
     for (const g of groups) {
       const pending = g.slotPending;
-      for (let k = 0; k < pending.length; k++) if (pending[k] && g.slotFree[k]! <= to) this.answered(g, k);
+      if (everySlot) {
+        for (let k = 0; k < pending.length; k++) if (pending[k] && g.slotFree[k]! <= to) this.answered(g, k);
+        continue;
+      }
+      // Only the slots set pending since the last look can be (an answer is counted into sums,
+      // histograms and bounds: in any order, the same). Those still in flight stay listed.
+      const list = g.pendingList;
+      let kept = 0;
+      for (let i = 0; i < list.length; i++) {
+        const k = list[i]!;
+        if (pending[k] && g.slotFree[k]! <= to) this.answered(g, k);
+        if (pending[k]) list[kept++] = k;
+        else g.listed[k] = 0;
+      }
+      list.length = kept;
     }
     this.latency.close(Math.floor(to - this.longest) - 1, (g, sec, p99) =>
       this.latencyOf(groups[g]!, sec, p99),
