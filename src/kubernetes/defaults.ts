@@ -325,3 +325,17 @@ export const KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR = 35;
  * with the gate off the API server drops both fields (dropDisabledPodFields).
  */
 export const CONTAINER_RESTART_RULES_SINCE_MINOR = 35;
+/**
+ * KEP-4444 ServiceTrafficDistribution: alpha (off) 1.30, beta and on by default 1.31, GA 1.33
+ * (kubernetes/enhancements keps/sig-network/4444-service-traffic-distribution; the feature-gate
+ * page). Before, the API server drops `spec.trafficDistribution` (1.30: dropDisabledServiceFields;
+ * 1.28–1.29: the field does not exist) and the EndpointSlice controller writes no hints.
+ */
+export const SERVICE_TRAFFIC_DISTRIBUTION_SINCE_MINOR = 31;
+/**
+ * KEP-3015 PreferSameTrafficDistribution (kube-apiserver, kube-controller-manager, kube-proxy):
+ * alpha (off) 1.33, beta and on by default 1.34, GA 1.35 (keps/sig-network/3015-prefer-same-node/
+ * kep.yaml). With it off the API server accepts only "PreferClose" and kube-proxy reads no node
+ * hints (pkg/proxy/topology.go topologyModeFromHints).
+ */
+export const PREFER_SAME_TRAFFIC_DISTRIBUTION_SINCE_MINOR = 34;

@@ -38,6 +38,7 @@ import { parseProfileEntry } from "./profile-file.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
 import { parseTimeline } from "./timeline.ts";
 import { parseTraffic } from "./traffic.ts";
+import { checkTrafficDistribution } from "./traffic-distribution.ts";
 
 export const SCENARIO_FIELDS = [
   "name",
@@ -130,6 +131,7 @@ export function parseScenarioWith(
   checkSleepActions(collected, kubernetesVersion);
   noteSidecarGate(collected, kubernetesVersion);
   noteContainerRestartRules(collected, kubernetesVersion);
+  checkTrafficDistribution(collected, kubernetesVersion);
   checkPriorityClasses(collected, cluster !== undefined);
 
   const controlPlane = parseControlPlane(src, root.controlPlane, kubernetesVersion);
