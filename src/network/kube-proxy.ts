@@ -42,6 +42,13 @@ export interface EndpointView {
 /** Where a node's kube-proxy sends a Service's Cluster traffic: topologyModeFromHints' answer. */
 export type TopologyMode = "" | "PreferSameZone" | "PreferSameNode";
 
+/** A node's Cluster targets, the mode that chose them, and (hints there but not used) kube-proxy's log line why. */
+export interface Topology {
+  mode: TopologyMode;
+  targets: EndpointView[];
+  ignored?: string;
+}
+
 /** One Service's rules on one node: precomputed target lists, so routing a connection is one index. */
 export class ServiceRules {
   /** ready endpoints, else serving-terminating ones (KEP-1669); empty: REJECT */
@@ -50,7 +57,7 @@ export class ServiceRules {
   private readonly localReady = new Map<string, number>();
   /** some ready endpoint has a hint: the Cluster targets depend on the node */
   private readonly hinted: boolean;
-  private readonly byTopology = new Map<string, { mode: TopologyMode; targets: EndpointView[] }>();
+  private readonly byTopology = new Map<string, Topology>();
   private readonly ready: EndpointView[];
 
   constructor(readonly endpoints: readonly EndpointView[]) {
@@ -75,19 +82,19 @@ export class ServiceRules {
    * The Cluster targets of the kube-proxy on `node` in `zone` ("" without the label), and the
    * topology mode that chose them. Without hints, `cluster` itself (one array for every node).
    */
-  clusterFor(node: string, zone: string): { mode: TopologyMode; targets: EndpointView[] } {
+  clusterFor(node: string, zone: string): Topology {
     if (!this.hinted) return { mode: "", targets: this.cluster };
     const key = `${node}\n${zone}`;
     let t = this.byTopology.get(key);
     if (!t) {
-      const mode = topologyMode(this.ready, node, zone);
+      const { mode, ignored } = topologyMode(this.ready, node, zone);
       const targets =
         mode === "PreferSameNode"
           ? this.ready.filter((e) => e.forNode === node)
           : mode === "PreferSameZone"
             ? this.ready.filter((e) => e.forZone === zone)
             : this.cluster;
-      t = { mode, targets };
+      t = { mode, targets, ...(ignored ? { ignored } : {}) };
       this.byTopology.set(key, t);
     }
     return t;
@@ -113,13 +120,23 @@ const EMPTY: EndpointView[] = [];
  * PreferSameTrafficDistribution that lets kube-proxy read them is on (the loader refuses
  * PreferSameNode before).
  */
-function topologyMode(ready: readonly EndpointView[], node: string, zone: string): TopologyMode {
-  if (ready.length === 0) return "";
+function topologyMode(
+  ready: readonly EndpointView[],
+  node: string,
+  zone: string,
+): { mode: TopologyMode; ignored?: string } {
+  if (ready.length === 0) return { mode: "" };
   if (ready.every((e) => e.forNode !== undefined) && ready.some((e) => e.forNode === node))
-    return "PreferSameNode";
-  if (ready.every((e) => e.forZone !== undefined) && ready.some((e) => e.forZone === zone))
-    return "PreferSameZone";
-  return "";
+    return { mode: "PreferSameNode" };
+  const zoneHints = ready.every((e) => e.forZone !== undefined);
+  if (zoneHints && ready.some((e) => e.forZone === zone)) return { mode: "PreferSameZone" };
+  // kube-proxy's own log lines (klog) for the fallback, in topologyModeFromHints' order.
+  const ignored = !zoneHints
+    ? "Ignoring same-zone topology hints for service since one or more endpoints is missing a zone hint"
+    : zone === ""
+      ? "Ignoring same-zone topology hints for service since node is missing label topology.kubernetes.io/zone"
+      : `Ignoring same-zone topology hints for service since no hints were provided for zone ${zone}`;
+  return { mode: "", ignored };
 }
 
 export class KubeProxy {

@@ -202,11 +202,18 @@ export class Network {
       const a = before.get(svc);
       const b = proxy.rules.get(svc);
       if (!a || !b || a === b) continue;
+      const was = a.clusterFor(proxy.node, proxy.zone);
+      const now = b.clusterFor(proxy.node, proxy.zone);
       const { gone, added } = changed(
-        a.clusterFor(proxy.node, proxy.zone).targets.map((e) => e.ip),
-        b.clusterFor(proxy.node, proxy.zone).targets.map((e) => e.ip),
+        was.targets.map((e) => e.ip),
+        now.targets.map((e) => e.ip),
       );
       if (gone.length === 0 && added.length === 0) continue;
+      // Told while hints steer this node's routing, or on the sync that stops them doing so.
+      const topology =
+        now.mode !== "" || was.mode !== ""
+          ? { mode: now.mode, zone: proxy.zone, ...(now.ignored ? { ignored: now.ignored } : {}) }
+          : undefined;
       this.ctx.trace.emit({
         type: "KubeProxySynced",
         lane: "network",
@@ -218,6 +225,7 @@ export class Network {
         endpointPropagationSeconds: this.settings.endpointPropagationSeconds,
         minSyncPeriod: this.settings.kubeProxy.minSyncPeriod,
         nodeLossEndpointDelay: this.settings.nodeLossEndpointDelay,
+        ...(topology ? { topology } : {}),
       });
     }
   }

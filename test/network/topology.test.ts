@@ -41,10 +41,14 @@ describe("kube-proxy topology", () => {
   it("no ready endpoint hinted for the node's zone: every ready endpoint", () => {
     const r = new ServiceRules([ep(1, "a-1", "a", false), ep(2, "a-2", "a", false), ep(3, "b-1", "b")]);
     expect(ids(r, "a-2", "a")).toEqual({ mode: "", ids: [3] });
+    expect(r.clusterFor("a-2", "a").ignored).toBe(
+      "Ignoring same-zone topology hints for service since no hints were provided for zone a",
+    );
   });
 
   it("a node without a zone label: every ready endpoint", () => {
     expect(ids(new ServiceRules(zonal), "x", "")).toEqual({ mode: "", ids: [1, 2, 3] });
+    expect(new ServiceRules(zonal).clusterFor("x", "").ignored).toContain("node is missing label");
   });
 
   it("one ready endpoint without a zone hint: hints ignored", () => {

@@ -92,6 +92,7 @@ describe("trafficDistribution in the callers' losses (1.35)", () => {
     const r = run(web({ td: "PreferSameZone", off: ["a-1"] }));
     const synced = eventsOf(r, "KubeProxySynced").filter((e) => e.t > 30);
     expect(synced.map((e) => e.node).sort()).toEqual(["a-2"]);
+    expect(synced[0]!.topology).toEqual({ mode: "PreferSameZone", zone: "a" });
   });
 });
 
