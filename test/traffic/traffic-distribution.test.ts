@@ -126,6 +126,26 @@ describe("trafficDistribution by kubernetesVersion", () => {
     },
   );
 
+  it("topology aware routing's annotation (KEP-2433) is listed as not modelled", () => {
+    const s = scenario(
+      stringify({
+        duration: "1m",
+        nodes: [{ name: "a-1", zone: "a" }],
+        manifests: [
+          {
+            apiVersion: "v1",
+            kind: "Service",
+            metadata: { name: "web", annotations: { "service.kubernetes.io/topology-mode": "Auto" } },
+            spec: { selector: { app: "web" }, ports: [{ port: 80 }] },
+          },
+        ],
+      }),
+    );
+    expect(s.notModelled.map((n) => n.field)).toEqual([
+      "Service.metadata.annotations[service.kubernetes.io/topology-mode]",
+    ]);
+  });
+
   it("1.34: PreferSameNode accepted and routed by node (KEP-3015 beta, on)", () => {
     expect(timeouts("PreferSameNode", ["a-1"], "1.34")).toBe(0);
   });

@@ -15,11 +15,25 @@ import type { KubernetesVersion } from "../../scenario/types.ts";
 import { fail } from "../check.ts";
 import type { Collected } from "../manifest/collect.ts";
 
+const TOPOLOGY_ANNOTATIONS = [
+  "service.kubernetes.io/topology-mode",
+  "service.kubernetes.io/topology-aware-hints",
+] as const;
+
 export function checkTrafficDistribution(c: Collected, version: KubernetesVersion): void {
   const m = minor(version);
   c.manifests.forEach(({ object }, i) => {
-    if (object.kind !== "Service" || object.spec.trafficDistribution === undefined) return;
+    if (object.kind !== "Service") return;
     const { src, path } = c.where[i]!;
+    // Topology aware routing (KEP-2433, service.kubernetes.io/topology-mode: Auto, its older
+    // topology-aware-hints name) hints by each zone's CPU share: not modelled, so said.
+    for (const key of TOPOLOGY_ANNOTATIONS) {
+      const name = `Service.metadata.annotations[${key}]`;
+      if (object.metadata.annotations?.[key] === undefined || c.notModelled.has(name)) continue;
+      const { line } = src.locate([...path, "metadata", "annotations", key], "key");
+      c.notModelled.set(name, { where: `${src.file}:${line}`, object: i, line });
+    }
+    if (object.spec.trafficDistribution === undefined) return;
     const at = [...path, "spec", "trafficDistribution"];
     if (m < SERVICE_TRAFFIC_DISTRIBUTION_SINCE_MINOR) {
       delete object.spec.trafficDistribution;
