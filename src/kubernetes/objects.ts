@@ -243,6 +243,11 @@ export interface StatefulSet {
     template: PodTemplateSpec;
     volumeClaimTemplates?: PersistentVolumeClaimTemplate[];
     podManagementPolicy?: "OrderedReady" | "Parallel";
+    /** apps/v1 StatefulSetUpdateStrategy; maxUnavailable kept only where MaxUnavailableStatefulSet is on */
+    updateStrategy?: {
+      type?: "RollingUpdate" | "OnDelete";
+      rollingUpdate?: { partition?: number; maxUnavailable?: number | string };
+    };
   };
 }
 

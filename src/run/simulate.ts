@@ -168,7 +168,7 @@ function clusterContext(
     },
     scenario,
     version: scenario.kubernetesVersion,
-    versionString: kubeletVersionString(scenario.kubernetesVersion),
+    versionString: kubeletVersionString(scenario.kubernetesVersion, scenario.kubernetesPatch),
     controlPlane,
     kubelet: settings.kubelet,
     machines: {

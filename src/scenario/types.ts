@@ -232,6 +232,11 @@ export interface Scenario {
   name: string;
   file: string;
   kubernetesVersion: KubernetesVersion;
+  /**
+   * The patch release, when `kubernetesVersion` names one ("1.35.2" → 2): where a behaviour flipped
+   * within a minor (MaxUnavailableStatefulSet in 1.35.4). Absent: the minor's first, .0.
+   */
+  kubernetesPatch?: number;
   seed: number;
   duration: number;
   start: "running" | "created";
