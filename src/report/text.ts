@@ -43,7 +43,7 @@ export function* timelineChunks(
   const out: string[] = [];
   const s = result.summary.settings;
   out.push(
-    `faultline simulate · ${result.scenario} · Kubernetes ${result.kubernetesVersion} · seed ${result.seed} · ${clock(result.summary.duration)} simulated`,
+    `faultline simulate · ${result.scenario} · Kubernetes ${result.kubernetesVersion}${scenario.kubernetesPatch === undefined ? "" : `.${scenario.kubernetesPatch}`} · seed ${result.seed} · ${clock(result.summary.duration)} simulated`,
   );
   out.push("");
   out.push("Starting state");

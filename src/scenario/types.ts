@@ -101,7 +101,9 @@ export type FaultAction =
   | "crash"
   | "dependency-down"
   | "dependency-up"
-  | "recover";
+  | "recover"
+  /** `kubectl rollout restart statefulset/<name>` (pod: StatefulSet/<name>): a new template revision, rolled out */
+  | "rollout-restart";
 
 export const NODE_ACTIONS: readonly FaultAction[] = [
   "power-off",
@@ -127,6 +129,7 @@ export const POD_ACTIONS: readonly FaultAction[] = [
   "dependency-down",
   "dependency-up",
   "recover",
+  "rollout-restart",
 ];
 
 export interface TimelineStep {
