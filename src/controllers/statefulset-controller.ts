@@ -14,8 +14,8 @@
 //   at least 1); more unavailable than that, nothing is deleted; else up to maxUnavailable − unavailable.
 //   That unavailable old pods count is the 1.35 regression of Parallel sets (#137409); 1.37's fix
 //   (#137666) is not modelled.
-// A revision is the template as written: kubectl rollout restart (the timeline's rollout-restart)
-// changes it. A node loss alone changes no revision: maxUnavailable changes nothing there.
+// A revision is the template as written, changed only by kubectl rollout restart (the timeline's
+// rollout-restart: its kubectl.kubernetes.io/restartedAt annotation names the revision). A node loss alone changes no revision: maxUnavailable changes nothing there.
 
 import { createPod, deletePodGracefully, podReady } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
@@ -28,7 +28,7 @@ export class StatefulSetController {
   private readonly queue: WorkQueue;
   /** The identities (`<ns>/<pod>`) this controller has created a pod for. */
   private created = new Set<string>();
-  /** Each set's template as last seen and its revision (0: the one at the start). */
+  /** Each set's template (its restartedAt annotation) as last seen and its revision (0: the start's). */
   private revisions = new Map<string, { template: string; revision: number }>();
   /** The revision each pod was created at (a pod the run did not create: 0). */
   private podRevision = new Map<string, number>();
@@ -94,7 +94,8 @@ export class StatefulSetController {
   }
 
   private revisionOf(key: string, sts: StatefulSet): number {
-    const template = JSON.stringify(sts.spec.template);
+    // The only template change a run makes is rollout-restart's annotation: it names the revision.
+    const template = sts.spec.template.metadata?.annotations?.["kubectl.kubernetes.io/restartedAt"] ?? "";
     const seen = this.revisions.get(key);
     const revision = seen === undefined ? 0 : seen.template === template ? seen.revision : seen.revision + 1;
     this.revisions.set(key, { template, revision });
