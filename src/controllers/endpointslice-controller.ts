@@ -1,11 +1,17 @@
 // The EndpointSlice controller (pkg/controller/endpointslice; conditions from
 // staging/src/k8s.io/endpointslice/utils.go): one endpoint per pod that matches a Service's
 // selector and has an IP, terminating pods included (KEP-1672); endpoints-updates-batch-period 0,
-// so pod changes are reflected at once.
+// so pod changes are reflected at once. A Service with `trafficDistribution` gets its ready
+// endpoints' hints (staging/src/k8s.io/endpointslice/trafficdist/trafficdist.go preferCloseHeuristic):
+// `forZones` the endpoint's zone (podToEndpoint's `zone`, the node's topology.kubernetes.io/zone),
+// and for PreferSameNode also `forNodes` its node. The controller leaves an endpoint that is not
+// ready with the hints it had; kube-proxy reads hints only on ready endpoints (pkg/proxy/topology.go),
+// so here one that is not ready has none. `zone` is written only for such Services (no other model
+// reads it).
 
 import type { Cluster } from "../cluster/context.ts";
 import { ref } from "../cluster/store.ts";
-import { matchesMap } from "../kubernetes/labels.ts";
+import { LABEL_ZONE, matchesMap } from "../kubernetes/labels.ts";
 import type { Endpoint, EndpointSlice, Pod, Service } from "../kubernetes/objects.ts";
 import type { EndpointView } from "../trace/control-plane-events.ts";
 
@@ -34,6 +40,11 @@ export class EndpointSliceController {
       this.selecting = new WeakMap();
       this.byLabels.clear();
     });
+  }
+
+  /** The node's topology.kubernetes.io/zone (podToEndpoint, endpointslice/utils.go). */
+  private zoneOf(node: string): string | undefined {
+    return this.cluster.store.get("Node", node)?.metadata.labels?.[LABEL_ZONE];
   }
 
   private servicesFor(pod: Pod): Service[] {
@@ -136,10 +147,12 @@ export class EndpointSliceController {
       });
       return;
     }
-    const after = endpointFor(svc, pod);
+    const after = endpointFor(svc, pod, (node) => this.zoneOf(node));
     const wasReady = before?.conditions.ready ?? false;
-    if (before) Object.assign(before, after);
-    else {
+    if (before) {
+      delete before.hints;
+      Object.assign(before, after);
+    } else {
       slice.endpoints.push(after);
       byPod.set(pod.metadata.name, after);
     }
@@ -165,19 +178,29 @@ function member(pod: Pod): boolean {
   return pod.status.phase !== "Succeeded" && pod.status.phase !== "Failed" && pod.status.podIP !== undefined;
 }
 
-export function endpointFor(svc: Service, pod: Pod): Endpoint {
+function endpointFor(svc: Service, pod: Pod, zoneOf: (node: string) => string | undefined): Endpoint {
   const serving = servingOf(pod);
   const terminating = pod.metadata.deletionTimestamp !== undefined;
-  return {
+  const ready = readyOf(svc, serving, terminating);
+  const node = pod.spec.nodeName;
+  const td = svc.spec.trafficDistribution;
+  const zone = td && node ? zoneOf(node) : undefined;
+  const endpoint: Endpoint = {
     addresses: [pod.status.podIP ?? ""],
-    conditions: {
-      ready: readyOf(svc, serving, terminating),
-      serving,
-      terminating,
-    },
-    ...(pod.spec.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+    conditions: { ready, serving, terminating },
+    ...(node ? { nodeName: node } : {}),
+    ...(zone ? { zone } : {}),
     targetRef: { kind: "Pod", namespace: pod.metadata.namespace, name: pod.metadata.name },
   };
+  if (td && ready) {
+    // preferCloseHeuristic.update: a zone hint when the endpoint has a zone, a node hint for
+    // PreferSameNode when it has a node; neither: no hints.
+    const forNodes = td === "PreferSameNode" && node ? [{ name: node }] : undefined;
+    const forZones = zone ? [{ name: zone }] : undefined;
+    if (forZones || forNodes)
+      endpoint.hints = { ...(forZones ? { forZones } : {}), ...(forNodes ? { forNodes } : {}) };
+  }
+  return endpoint;
 }
 
 /** The fields every endpoint event of this pod and Service starts with. */

@@ -86,6 +86,9 @@ export class Faults {
       case "force-delete-pod":
         this.forceDelete(step, ref);
         return;
+      case "rollout-restart":
+        this.rolloutRestart(step, ref);
+        return;
       case "deadlock":
       case "crash":
       case "dependency-down":
@@ -206,6 +209,30 @@ export class Faults {
       by: "operator",
       step,
     });
+  }
+
+  /**
+   * `kubectl rollout restart statefulset/<name>` (kubectl's objectrestarter): the template's
+   * kubectl.kubernetes.io/restartedAt annotation set to now, so the set has a new revision.
+   */
+  private rolloutRestart(step: TimelineStep, ref: TimelineStepRef): void {
+    const t = step.target;
+    const sts = t ? this.cluster.store.get("StatefulSet", `${t.namespace}/${t.workload}`) : undefined;
+    this.cluster.trace.emit({
+      type: "FaultInjected",
+      lane: "operator",
+      object: `StatefulSet/${t?.namespace ?? ""}/${t?.workload ?? ""}`,
+      do: step.do,
+      step: ref,
+    });
+    if (!sts) return;
+    const meta = sts.spec.template.metadata ?? {};
+    meta.annotations = {
+      ...meta.annotations,
+      "kubectl.kubernetes.io/restartedAt": `t+${this.cluster.engine.now}s`,
+    };
+    sts.spec.template.metadata = meta;
+    this.cluster.store.update(sts);
   }
 
   /** `kubectl delete pod --grace-period=0 --force`: the API forgets the pod at once. */

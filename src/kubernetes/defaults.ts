@@ -287,8 +287,8 @@ export const MANUAL_PROBE_RESETS_TICKER_SINCE_MINOR = 29;
 export const DRAIN_EVICTION_RETRY = 5;
 
 /** The version string `kubectl get nodes` shows in its VERSION column. */
-export function kubeletVersionString(version: KubernetesVersion): string {
-  return `v${version}.0`;
+export function kubeletVersionString(version: KubernetesVersion, patch = 0): string {
+  return `v${version}.${patch}`;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
@@ -325,3 +325,27 @@ export const KUBELET_RESTART_KEEPS_POD_STATUS_SINCE_MINOR = 35;
  * with the gate off the API server drops both fields (dropDisabledPodFields).
  */
 export const CONTAINER_RESTART_RULES_SINCE_MINOR = 35;
+/**
+ * KEP-4444 ServiceTrafficDistribution: alpha (off) 1.30, beta and on by default 1.31, GA 1.33
+ * (kubernetes/enhancements keps/sig-network/4444-service-traffic-distribution; the feature-gate
+ * page). Before, the API server drops `spec.trafficDistribution` (1.30: dropDisabledServiceFields;
+ * 1.28–1.29: the field does not exist) and the EndpointSlice controller writes no hints.
+ */
+export const SERVICE_TRAFFIC_DISTRIBUTION_SINCE_MINOR = 31;
+/**
+ * KEP-3015 PreferSameTrafficDistribution (kube-apiserver, kube-controller-manager, kube-proxy):
+ * alpha (off) 1.33, beta and on by default 1.34, GA 1.35 (keps/sig-network/3015-prefer-same-node/
+ * kep.yaml). With it off the API server accepts only "PreferClose" and kube-proxy reads no node
+ * hints (pkg/proxy/topology.go topologyModeFromHints).
+ */
+export const PREFER_SAME_TRAFFIC_DISTRIBUTION_SINCE_MINOR = 34;
+/**
+ * KEP-961 MaxUnavailableStatefulSet (kube-apiserver, kube-controller-manager): alpha (off) 1.24–1.34;
+ * beta and on in 1.35.0–1.35.3; off again from 1.35.4 (kubernetes/kubernetes#137926, the cherry-pick
+ * of #137904: it broke Parallel pod management, #137409) and in 1.36 (#137904); on in 1.37 (#139466,
+ * after the fix #137666). The feature-gate page (kubernetes/website#55757, #56128) has the same stages.
+ */
+export function maxUnavailableStatefulSet(version: KubernetesVersion, patch = 0): boolean {
+  const m = minor(version);
+  return m === 35 ? patch < 4 : m >= 37;
+}

@@ -243,6 +243,11 @@ export interface StatefulSet {
     template: PodTemplateSpec;
     volumeClaimTemplates?: PersistentVolumeClaimTemplate[];
     podManagementPolicy?: "OrderedReady" | "Parallel";
+    /** apps/v1 StatefulSetUpdateStrategy; maxUnavailable kept only where MaxUnavailableStatefulSet is on */
+    updateStrategy?: {
+      type?: "RollingUpdate" | "OnDelete";
+      rollingUpdate?: { partition?: number; maxUnavailable?: number | string };
+    };
   };
 }
 
@@ -281,6 +286,12 @@ export interface Service {
     publishNotReadyAddresses?: boolean;
     ports?: ServicePort[];
     clusterIP?: string;
+    /**
+     * KEP-4444 (PreferClose, beta 1.31, GA 1.33) and KEP-3015 (PreferSameZone, PreferSameNode:
+     * PreferSameTrafficDistribution beta 1.34, GA 1.35); the loader drops it where the version's
+     * API server does (load/scenario/traffic-distribution.ts).
+     */
+    trafficDistribution?: "PreferClose" | "PreferSameZone" | "PreferSameNode";
   };
 }
 
@@ -301,6 +312,8 @@ export interface Endpoint {
   conditions: { ready: boolean; serving: boolean; terminating: boolean };
   nodeName?: string;
   zone?: string;
+  /** discovery/v1 EndpointHints: the zone and node a ready endpoint is hinted for (trafficdist.go) */
+  hints?: { forZones?: { name: string }[]; forNodes?: { name: string }[] };
   targetRef: { kind: "Pod"; namespace: string; name: string };
 }
 

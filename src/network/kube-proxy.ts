@@ -10,6 +10,12 @@
 //   ready; no endpoint at all → REJECT (the caller sees a refusal). Local traffic (an
 //   externalTrafficPolicy: Local Service reached through a node) goes only to the node's own
 //   endpoints, with the same fallback; none → DROP (the caller times out).
+// - Topology (pkg/proxy/topology.go CategorizeEndpoints, topologyModeFromHints): Cluster traffic
+//   goes only to the ready endpoints hinted for this node (every ready endpoint has a node hint and
+//   one is this node's: PreferSameNode, read from 1.34 with PreferSameTrafficDistribution), else to
+//   those hinted for this node's zone (every ready endpoint has a zone hint and one is this zone's),
+//   else to every ready endpoint; the serving-terminating fallback ignores hints. Hints come from
+//   the EndpointSlice controller for a Service with `trafficDistribution` (KEP-4444, KEP-3015).
 // - healthCheckNodePort answers 200 while the node has at least one local *ready* endpoint, 503
 //   otherwise (pkg/proxy/healthcheck/service_health.go counting pkg/proxy/endpoints.go's
 //   LocalReadyEndpoints): a node whose only local pods are terminating fails the load balancer's
@@ -28,6 +34,19 @@ export interface EndpointView {
   ready: boolean;
   serving: boolean;
   terminating: boolean;
+  /** hints.forZones[0] / hints.forNodes[0] (the EndpointSlice controller writes one of each at most) */
+  forZone?: string;
+  forNode?: string;
+}
+
+/** Where a node's kube-proxy sends a Service's Cluster traffic: topologyModeFromHints' answer. */
+export type TopologyMode = "" | "PreferSameZone" | "PreferSameNode";
+
+/** A node's Cluster targets, the mode that chose them, and (hints there but not used) kube-proxy's log line why. */
+export interface Topology {
+  mode: TopologyMode;
+  targets: EndpointView[];
+  ignored?: string;
 }
 
 /** One Service's rules on one node: precomputed target lists, so routing a connection is one index. */
@@ -36,9 +55,15 @@ export class ServiceRules {
   readonly cluster: EndpointView[];
   private readonly local = new Map<string, EndpointView[]>();
   private readonly localReady = new Map<string, number>();
+  /** some ready endpoint has a hint: the Cluster targets depend on the node */
+  private readonly hinted: boolean;
+  private readonly byTopology = new Map<string, Topology>();
+  private readonly ready: EndpointView[];
 
   constructor(readonly endpoints: readonly EndpointView[]) {
     const ready = endpoints.filter((e) => e.ready);
+    this.ready = ready;
+    this.hinted = ready.some((e) => e.forZone !== undefined || e.forNode !== undefined);
     this.cluster = ready.length > 0 ? ready : endpoints.filter((e) => e.serving && e.terminating);
     const byNode = new Map<string, EndpointView[]>();
     for (const e of endpoints) {
@@ -51,6 +76,28 @@ export class ServiceRules {
       this.localReady.set(node, r.length);
       this.local.set(node, r.length > 0 ? r : list.filter((e) => e.serving && e.terminating));
     }
+  }
+
+  /**
+   * The Cluster targets of the kube-proxy on `node` in `zone` ("" without the label), and the
+   * topology mode that chose them. Without hints, `cluster` itself (one array for every node).
+   */
+  clusterFor(node: string, zone: string): Topology {
+    if (!this.hinted) return { mode: "", targets: this.cluster };
+    const key = `${node}\n${zone}`;
+    let t = this.byTopology.get(key);
+    if (!t) {
+      const { mode, ignored } = topologyMode(this.ready, node, zone);
+      const targets =
+        mode === "PreferSameNode"
+          ? this.ready.filter((e) => e.forNode === node)
+          : mode === "PreferSameZone"
+            ? this.ready.filter((e) => e.forZone === zone)
+            : this.cluster;
+      t = { mode, targets, ...(ignored ? { ignored } : {}) };
+      this.byTopology.set(key, t);
+    }
+    return t;
   }
 
   /** externalTrafficPolicy: Local targets on a node; empty: DROP */
@@ -66,6 +113,32 @@ export class ServiceRules {
 
 const EMPTY: EndpointView[] = [];
 
+/**
+ * topologyModeFromHints (pkg/proxy/topology.go) over the ready endpoints: PreferSameNode when each
+ * has a node hint and one is this node's, else PreferSameZone when each has a zone hint and one is
+ * this zone's, else "" (every ready endpoint). Node hints exist only from 1.34, where the gate
+ * PreferSameTrafficDistribution that lets kube-proxy read them is on (the loader refuses
+ * PreferSameNode before).
+ */
+function topologyMode(
+  ready: readonly EndpointView[],
+  node: string,
+  zone: string,
+): { mode: TopologyMode; ignored?: string } {
+  if (ready.length === 0) return { mode: "" };
+  if (ready.every((e) => e.forNode !== undefined) && ready.some((e) => e.forNode === node))
+    return { mode: "PreferSameNode" };
+  const zoneHints = ready.every((e) => e.forZone !== undefined);
+  if (zoneHints && ready.some((e) => e.forZone === zone)) return { mode: "PreferSameZone" };
+  // kube-proxy's own log lines (klog) for the fallback, in topologyModeFromHints' order.
+  const ignored = !zoneHints
+    ? "Ignoring same-zone topology hints for service since one or more endpoints is missing a zone hint"
+    : zone === ""
+      ? "Ignoring same-zone topology hints for service since node is missing label topology.kubernetes.io/zone"
+      : `Ignoring same-zone topology hints for service since no hints were provided for zone ${zone}`;
+  return { mode: "", ignored };
+}
+
 export class KubeProxy {
   rules = new Map<string, ServiceRules>();
   private seen = new Map<string, ServiceRules>();
@@ -75,6 +148,8 @@ export class KubeProxy {
   constructor(
     private readonly ctx: Pick<DataPlaneEnv, "engine" | "trace" | "machines">,
     readonly node: string,
+    /** the node's topology.kubernetes.io/zone, "" without it (NodeTopologyConfig, pkg/proxy/config) */
+    readonly zone: string,
     private readonly settings: NetworkSettings,
     /** called before the rules change, so traffic up to now is resolved with the old rules */
     private readonly beforeChange: () => void,
@@ -117,6 +192,11 @@ export class KubeProxy {
     this.syncPending = true;
     const at = Math.max(this.ctx.engine.now, this.lastSync + this.settings.kubeProxy.minSyncPeriod);
     this.ctx.engine.at(at, () => this.sync());
+  }
+
+  /** This node's Cluster targets for `service` (topology applied), or undefined without rules. */
+  clusterTargets(service: string): EndpointView[] | undefined {
+    return this.rules.get(service)?.clusterFor(this.node, this.zone).targets;
   }
 
   private sync(): void {

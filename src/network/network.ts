@@ -2,6 +2,7 @@
 // EndpointSlice changes of those Services, a load balancer per Service reached from outside, and
 // CoreDNS for each headless Service its callers resolve themselves.
 
+import { LABEL_ZONE } from "../kubernetes/labels.ts";
 import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
@@ -48,7 +49,8 @@ export class Network {
     this.nodes = [...ctx.nodes];
     for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
     this.proxies = this.nodes.map(
-      (n) => new KubeProxy(ctx, n, settings, beforeChange, (p, before) => this.synced(p, before)),
+      (n) =>
+        new KubeProxy(ctx, n, zoneOf(ctx, n), settings, beforeChange, (p, before) => this.synced(p, before)),
     );
     for (const svc of services) {
       const rules = new ServiceRules(this.feed(svc));
@@ -166,6 +168,10 @@ export class Network {
         serving: e.conditions.serving,
         terminating: e.conditions.terminating,
       };
+      const forZone = e.hints?.forZones?.[0]?.name;
+      const forNode = e.hints?.forNodes?.[0]?.name;
+      if (forZone !== undefined) view.forZone = forZone;
+      if (forNode !== undefined) view.forNode = forNode;
       const before = previous.get(ip);
       const hold = this.held.get(ip);
       if (delay > 0 && !view.ready) {
@@ -199,11 +205,18 @@ export class Network {
       const a = before.get(svc);
       const b = proxy.rules.get(svc);
       if (!a || !b || a === b) continue;
+      const was = a.clusterFor(proxy.node, proxy.zone);
+      const now = b.clusterFor(proxy.node, proxy.zone);
       const { gone, added } = changed(
-        a.cluster.map((e) => e.ip),
-        b.cluster.map((e) => e.ip),
+        was.targets.map((e) => e.ip),
+        now.targets.map((e) => e.ip),
       );
       if (gone.length === 0 && added.length === 0) continue;
+      // Told while hints steer this node's routing, or on the sync that stops them doing so.
+      const topology =
+        now.mode !== "" || was.mode !== ""
+          ? { mode: now.mode, zone: proxy.zone, ...(now.ignored ? { ignored: now.ignored } : {}) }
+          : undefined;
       this.ctx.trace.emit({
         type: "KubeProxySynced",
         lane: "network",
@@ -215,9 +228,15 @@ export class Network {
         endpointPropagationSeconds: this.settings.endpointPropagationSeconds,
         minSyncPeriod: this.settings.kubeProxy.minSyncPeriod,
         nodeLossEndpointDelay: this.settings.nodeLossEndpointDelay,
+        ...(topology ? { topology } : {}),
       });
     }
   }
+}
+
+/** A node's topology.kubernetes.io/zone label, "" without one (what kube-proxy's CategorizeEndpoints reads). */
+function zoneOf(ctx: DataPlaneEnv, node: string): string {
+  return ctx.store.get("Node", node)?.metadata.labels?.[LABEL_ZONE] ?? "";
 }
 
 /** The addresses in `was` and not in `now`, and the other way round. */

@@ -43,7 +43,7 @@ export function* timelineChunks(
   const out: string[] = [];
   const s = result.summary.settings;
   out.push(
-    `faultline simulate · ${result.scenario} · Kubernetes ${result.kubernetesVersion} · seed ${result.seed} · ${clock(result.summary.duration)} simulated`,
+    `faultline simulate · ${result.scenario} · Kubernetes ${result.kubernetesVersion}${scenario.kubernetesPatch === undefined ? "" : `.${scenario.kubernetesPatch}`} · seed ${result.seed} · ${clock(result.summary.duration)} simulated`,
   );
   out.push("");
   out.push("Starting state");
@@ -62,6 +62,7 @@ export function* timelineChunks(
   if (workloads.length > 0)
     out.push(`  workloads: ${workloads.map((m) => `${m.kind} ${m.object.metadata.name}`).join(", ")}`);
   out.push(...startingPods(result.initial));
+  out.push(...trafficDistributionLines(scenario));
   const notModelledKinds = scenario.ignored.filter((i) => i.reason === undefined);
   if (notModelledKinds.length > 0)
     out.push(`  ignored (not modelled): ${notModelledKinds.map((i) => `${i.kind} ${i.name}`).join(", ")}`);
@@ -336,4 +337,25 @@ function drainText(d: DrainSummary): string {
           "; ",
         )}${d.evicted > 0 ? `; ${pods(d.evicted)} evicted` : ""}${d.error !== undefined ? `; ${d.error}` : ""}`;
   }
+}
+
+/**
+ * Services with trafficDistribution (KEP-4444, KEP-3015), said once at t=0: how each node's
+ * kube-proxy picks their endpoints (pkg/proxy/topology.go CategorizeEndpoints).
+ */
+function trafficDistributionLines(scenario: Scenario): string[] {
+  const out: string[] = [];
+  for (const m of scenario.manifests) {
+    if (m.kind !== "Service" || m.object.kind !== "Service") continue;
+    const td = m.object.spec.trafficDistribution;
+    if (!td) continue;
+    const where =
+      td === "PreferSameNode"
+        ? "the ready endpoints on its own node (hints.forNodes), else in its zone (hints.forZones)"
+        : "the ready endpoints in its own zone (hints.forZones)";
+    out.push(
+      `  Service ${m.object.metadata.namespace}/${m.object.metadata.name}: trafficDistribution: ${td}: each node's kube-proxy sends to ${where}, and to every ready endpoint when none is there`,
+    );
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ import { Faults, type Machine } from "../faults/faults.ts";
 import { BulkStart } from "../kubelet/bulk-start.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
 import { admitPod, recognizeAdmissionTolerations } from "../kubernetes/admission.ts";
-import { kubeletVersionString } from "../kubernetes/defaults.ts";
+import { kubeletVersionString, maxUnavailableStatefulSet } from "../kubernetes/defaults.ts";
 import type { KubeObject } from "../kubernetes/objects.ts";
 import { admitPodPriority, systemPriorityClasses } from "../kubernetes/priority.ts";
 import { resolveSettings } from "../scenario/settings.ts";
@@ -168,7 +168,7 @@ function clusterContext(
     },
     scenario,
     version: scenario.kubernetesVersion,
-    versionString: kubeletVersionString(scenario.kubernetesVersion),
+    versionString: kubeletVersionString(scenario.kubernetesVersion, scenario.kubernetesPatch),
     controlPlane,
     kubelet: settings.kubelet,
     machines: {
@@ -216,7 +216,12 @@ function buildCluster(
   // --controllers=*,-taint-eviction-controller (KEP-3902): the taints stay, nothing evicts for them.
   const taintEviction = controlPlane.taintEvictionController ? new TaintEvictionController(ctx) : undefined;
   const replicaSets = new ReplicaSetController(ctx);
-  new StatefulSetController(ctx);
+  new StatefulSetController(ctx, {
+    maxUnavailableStatefulSet: maxUnavailableStatefulSet(
+      scenario.kubernetesVersion,
+      scenario.kubernetesPatch,
+    ),
+  });
   new DaemonSetController(ctx);
   new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
   endpointSlices = new EndpointSliceController(ctx);

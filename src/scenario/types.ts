@@ -101,7 +101,9 @@ export type FaultAction =
   | "crash"
   | "dependency-down"
   | "dependency-up"
-  | "recover";
+  | "recover"
+  /** `kubectl rollout restart statefulset/<name>` (pod: StatefulSet/<name>): a new template revision, rolled out */
+  | "rollout-restart";
 
 export const NODE_ACTIONS: readonly FaultAction[] = [
   "power-off",
@@ -127,6 +129,7 @@ export const POD_ACTIONS: readonly FaultAction[] = [
   "dependency-down",
   "dependency-up",
   "recover",
+  "rollout-restart",
 ];
 
 export interface TimelineStep {
@@ -232,6 +235,11 @@ export interface Scenario {
   name: string;
   file: string;
   kubernetesVersion: KubernetesVersion;
+  /**
+   * The patch release, when `kubernetesVersion` names one ("1.35.2" → 2): where a behaviour flipped
+   * within a minor (MaxUnavailableStatefulSet in 1.35.4). Absent: the minor's first, .0.
+   */
+  kubernetesPatch?: number;
   seed: number;
   duration: number;
   start: "running" | "created";

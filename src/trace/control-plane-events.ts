@@ -65,7 +65,23 @@ export type EvictionCause =
   /** kube-scheduler's DefaultPreemption (preemption.go PreemptPod): a victim of a higher-priority pod. */
   | PreemptionCause
   /** `kubectl drain` through the Eviction API. */
-  | ByOperator;
+  | ByOperator
+  /** A StatefulSet's rolling update (stateful_set_control.go updateStatefulSet). */
+  | StatefulSetUpdateCause;
+
+/**
+ * A rolling update's step: the revision rolled out, and (MaxUnavailableStatefulSet on) the budget:
+ * maxUnavailable against the pods unavailable when the controller looked.
+ */
+export type StatefulSetUpdateCause = {
+  by: "statefulset-controller";
+  statefulSet: string;
+  revision: number;
+  /** MaxUnavailableStatefulSet is on (updateStatefulSetAfterInvariantEstablished) */
+  maxUnavailableGate: boolean;
+  maxUnavailable: number;
+  unavailable: number;
+};
 
 /** A victim of DefaultPreemption: the pod it makes room for, and the priorities compared. */
 export type PreemptionCause = {
@@ -250,6 +266,21 @@ export interface ControlPlaneEventFields {
   EvictionFailed: { code: number; error: string; pdbs: string[] };
   EvictionCancelled: { by: "taint-eviction-controller" };
   PodDeleted: PodDeletedFields;
+  /**
+   * A StatefulSet's rolling update cannot take another pod down now: with MaxUnavailableStatefulSet,
+   * more pods are unavailable than maxUnavailable allows ("StatefulSet found unavailablePods, more than
+   * the allowed maxUnavailable"); without, the pod it goes through next is not Running and Ready
+   * ("StatefulSet is waiting for Pod to update"). Told once per state.
+   */
+  StatefulSetUpdateWaiting: {
+    statefulSet: string;
+    revision: number;
+    maxUnavailableGate: boolean;
+    maxUnavailable: number;
+    unavailable: number;
+    /** `<ns>/<pod>` it waits for (gate off) */
+    waitingFor?: string;
+  };
   EndpointReady: { service: string; endpoint: EndpointView };
   /** `removed`: the endpoint left the slice (its pod is gone) while it was ready. */
   EndpointNotReady: { service: string; endpoint: EndpointView; removed: boolean };

@@ -34,6 +34,11 @@ export interface TrafficEventFields {
     minSyncPeriod: number;
     /** the calibrated profile's hold on a lost node's endpoints; 0 upstream */
     nodeLossEndpointDelay: number;
+    /**
+     * A Service with trafficDistribution (pkg/proxy/topology.go): the topology mode the node's
+     * kube-proxy now routes by ("" every ready endpoint, and `ignored`, its log line why), its zone.
+     */
+    topology?: { mode: "" | "PreferSameZone" | "PreferSameNode"; zone: string; ignored?: string };
   };
   /** CoreDNS serves other A records for a headless Service (its informer saw the EndpointSlice change). */
   DnsRecordsChanged: {

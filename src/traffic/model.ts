@@ -171,7 +171,8 @@ export class TrafficModel {
       const p = proxies[i]!;
       const rules = p.rules.get(g.service);
       const list =
-        (g.local && !g.outlierDetection ? rules?.localTargets(p.node) : rules?.cluster) ?? NO_TARGETS;
+        (g.local && !g.outlierDetection ? rules?.localTargets(p.node) : p.clusterTargets(g.service)) ??
+        NO_TARGETS;
       if (g.targetLists[i] === list && g.targets[i] !== undefined) continue;
       g.targetLists[i] = list;
       let ids = this.targetIds.get(list);

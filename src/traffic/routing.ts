@@ -68,7 +68,7 @@ export class Router {
     }
     const od = g.outlierDetection?.[c];
     if (od) {
-      const targets = this.network.proxies[node]!.rules.get(g.service)?.cluster ?? [];
+      const targets = this.network.proxies[node]!.clusterTargets(g.service) ?? [];
       const ep = od.pick(targets, s);
       if (ep < 0) {
         const none = targets.length === 0;
@@ -94,6 +94,6 @@ export class Router {
 
   /** How many hosts client `c`'s proxy knows (what outlier detection's max_ejection_percent counts). */
   hostsOf(g: CallerGroup, c: number): number {
-    return this.network.proxies[g.clientNode[c]!]!.rules.get(g.service)?.cluster.length ?? 1;
+    return this.network.proxies[g.clientNode[c]!]!.clusterTargets(g.service)?.length ?? 1;
   }
 }

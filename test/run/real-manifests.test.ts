@@ -102,7 +102,8 @@ const SETS = [
     ignored: [],
     listed: ["Container.resources.limits"],
   },
-  { set: "ZooKeeper", dir: "zookeeper", ignored: [], listed: ["StatefulSetSpec.updateStrategy"] },
+  // updateStrategy is read by the StatefulSet controller's rolling update (rollout-restart).
+  { set: "ZooKeeper", dir: "zookeeper", ignored: [], listed: [] },
 ];
 
 const WORKLOADS = ["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"];
@@ -238,7 +239,7 @@ const FIELDS: Record<string, string> = {
   "StatefulSetSpec.selector": MODELLED,
   "StatefulSetSpec.serviceName": MODELLED,
   "StatefulSetSpec.podManagementPolicy": MODELLED,
-  "StatefulSetSpec.updateStrategy": "listed as StatefulSetSpec.updateStrategy",
+  "StatefulSetSpec.updateStrategy": MODELLED,
   "StatefulSetSpec.volumeClaimTemplates.metadata.name": MODELLED,
   "StatefulSetSpec.volumeClaimTemplates.spec": MODELLED,
   "StatefulSetSpec.volumeClaimTemplates.metadata.annotations.volume.beta.kubernetes.io/storage-class":

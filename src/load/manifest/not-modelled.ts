@@ -8,7 +8,7 @@
 //   the models read (replicas, selectors, probes, tolerations, nodeSelector, affinity: node, pod and
 //   anti-affinity with namespaces and namespaceSelector, topologySpreadConstraints, requests,
 //   terminationGracePeriodSeconds, readinessGates, hostNetwork, podManagementPolicy, serviceName,
-//   publishNotReadyAddresses, externalTrafficPolicy, minAvailable/maxUnavailable…);
+//   publishNotReadyAddresses, externalTrafficPolicy, trafficDistribution, a StatefulSet's updateStrategy, minAvailable/maxUnavailable…);
 // - listed: what follows, a field only when its value differs from the behaviour the models assume
 //   (schedulerName other than default-scheduler, sessionAffinity ClientIP…).
 // When a model starts reading one of these, delete its line here in the same commit.
@@ -36,7 +36,6 @@ const RULES: Record<string, Record<string, When>> = {
     minReadySeconds: notZero,
     ordinals: present,
     persistentVolumeClaimRetentionPolicy: present,
-    updateStrategy: present,
   },
   DaemonSetSpec: { minReadySeconds: notZero, updateStrategy: present },
   PodSpec: {
@@ -65,7 +64,6 @@ const RULES: Record<string, Record<string, When>> = {
   ServiceSpec: {
     internalTrafficPolicy: not("Cluster"),
     sessionAffinity: not("None"),
-    trafficDistribution: present,
   },
   // Dynamic provisioning refuses a claim with a selector ("claim Selector is not supported",
   // kubernetes-csi/external-provisioner pkg/controller/controller.go); faultline provisions it.

@@ -45,6 +45,14 @@ export function service(src: SourceDoc, objectPath: Path, metadata: Meta, o: Obj
     "Local",
   ] as const);
   if (itp) spec.internalTrafficPolicy = itp;
+  // The values of the newest API (core/v1 ServiceTrafficDistribution*); which of them a version's
+  // API server accepts is checked against kubernetesVersion (load/scenario/traffic-distribution.ts).
+  const td = optOneOf(src, [...path, "trafficDistribution"], s.trafficDistribution, [
+    "PreferClose",
+    "PreferSameZone",
+    "PreferSameNode",
+  ] as const);
+  if (td) spec.trafficDistribution = td;
   const pnra = optBool(src, [...path, "publishNotReadyAddresses"], s.publishNotReadyAddresses);
   if (pnra !== undefined) spec.publishNotReadyAddresses = pnra;
   const clusterIP = optStr(src, [...path, "clusterIP"], s.clusterIP);

@@ -47,6 +47,8 @@ export function statefulSet(src: SourceDoc, path: Path, metadata: Meta, o: Obj):
     "Parallel",
   ] as const);
   if (policy) spec.podManagementPolicy = policy;
+  const strategy = updateStrategy(src, [...specPath, "updateStrategy"], s.updateStrategy);
+  if (strategy) spec.updateStrategy = strategy;
   if (s.volumeClaimTemplates != null) {
     const p = [...specPath, "volumeClaimTemplates"];
     spec.volumeClaimTemplates = list(src, p, s.volumeClaimTemplates).map((t, i) =>
@@ -54,6 +56,39 @@ export function statefulSet(src: SourceDoc, path: Path, metadata: Meta, o: Obj):
     );
   }
   return { kind: "StatefulSet", metadata, spec };
+}
+
+/**
+ * StatefulSetUpdateStrategy (apps/v1): its type and rollingUpdate's partition and maxUnavailable as
+ * written; maxUnavailable is checked against the version's gate by load/scenario/
+ * statefulset-max-unavailable.ts (the API server drops it where MaxUnavailableStatefulSet is off).
+ */
+function updateStrategy(src: SourceDoc, p: Path, v: unknown): StatefulSet["spec"]["updateStrategy"] {
+  if (v == null) return undefined;
+  const o = obj(src, p, v);
+  knownFields(src, p, o, ["type", "rollingUpdate"], "StatefulSetUpdateStrategy");
+  const out: NonNullable<StatefulSet["spec"]["updateStrategy"]> = {};
+  const type = optOneOf(src, [...p, "type"], o.type, ["RollingUpdate", "OnDelete"] as const);
+  if (type) out.type = type;
+  if (o.rollingUpdate == null) return out;
+  const rp = [...p, "rollingUpdate"];
+  const r = obj(src, rp, o.rollingUpdate);
+  knownFields(src, rp, r, ["partition", "maxUnavailable"], "RollingUpdateStatefulSetStrategy");
+  out.rollingUpdate = {};
+  if (r.partition != null)
+    out.rollingUpdate.partition = int(src, [...rp, "partition"], r.partition, { min: 0 });
+  if (r.maxUnavailable != null) {
+    const mu = r.maxUnavailable;
+    if (typeof mu !== "number" && typeof mu !== "string")
+      fail(
+        src,
+        [...rp, "maxUnavailable"],
+        "invalid-type",
+        `${JSON.stringify(mu)} is not an integer or a percentage`,
+      );
+    out.rollingUpdate.maxUnavailable = mu;
+  }
+  return out;
 }
 
 export function daemonSet(src: SourceDoc, path: Path, metadata: Meta, o: Obj): DaemonSet {

@@ -36,8 +36,10 @@ import { parseNodes } from "./nodes.ts";
 import { checkPriorityClasses } from "./priority.ts";
 import { parseProfileEntry } from "./profile-file.ts";
 import { CONTROL_PLANE_FIELDS, overrides, parseKubelet } from "./settings.ts";
+import { checkStatefulSetMaxUnavailable, patchOf } from "./statefulset-max-unavailable.ts";
 import { parseTimeline } from "./timeline.ts";
 import { parseTraffic } from "./traffic.ts";
+import { checkTrafficDistribution } from "./traffic-distribution.ts";
 
 export const SCENARIO_FIELDS = [
   "name",
@@ -125,11 +127,15 @@ export function parseScenarioWith(
       ? dumpVersion(cluster.newest)
       : version(src, root.kubernetesVersion);
 
+  const kubernetesPatch = root.kubernetesVersion == null ? undefined : patchOf(src, root.kubernetesVersion);
+
   readManifests(src, root, readManifest, collected, transform);
   checkTotals(collected, nodes.length);
   checkSleepActions(collected, kubernetesVersion);
   noteSidecarGate(collected, kubernetesVersion);
   noteContainerRestartRules(collected, kubernetesVersion);
+  checkTrafficDistribution(collected, kubernetesVersion);
+  checkStatefulSetMaxUnavailable(collected, kubernetesVersion, kubernetesPatch);
   checkPriorityClasses(collected, cluster !== undefined);
 
   const controlPlane = parseControlPlane(src, root.controlPlane, kubernetesVersion);
@@ -152,6 +158,7 @@ export function parseScenarioWith(
     name,
     file,
     kubernetesVersion,
+    ...(kubernetesPatch !== undefined ? { kubernetesPatch } : {}),
     seed,
     duration: totalDuration,
     start,

@@ -92,6 +92,16 @@ export function parseTimeline(
     else {
       step.pod = podOfStep(src, p, o, action);
       step.target = resolvePodTarget(src, [...p, "pod"], step.pod, workloads);
+      if (
+        action === "rollout-restart" &&
+        (step.target.kind !== "StatefulSet" || step.target.index !== undefined)
+      )
+        fail(
+          src,
+          [...p, "pod"],
+          "invalid-value",
+          "rollout-restart acts on a StatefulSet: use pod: StatefulSet/<name> (kubectl rollout restart statefulset/<name>); a Deployment's or DaemonSet's rollout is not modelled",
+        );
     }
     return step;
   });

@@ -61,6 +61,13 @@ function evictionProse(e: EventOf<"PodEvicted"> | EventOf<"PodDeleted">, cause: 
           (cause.pdbViolations > 0 ? `, ${cause.pdbViolations} of them against a PodDisruptionBudget` : "") +
           ". It is deleted gracefully; the preemptor is nominated to the node and scheduled once the victims are gone",
       };
+    case "statefulset-controller":
+      return {
+        message: `StatefulSet ${cause.statefulSet} deletes ${pod} for its rolling update to revision ${cause.revision}: "delete Pod ${pod} in StatefulSet ${cause.statefulSet} successful" (SuccessfulDelete)`,
+        why: cause.maxUnavailableGate
+          ? `maxUnavailable=${cause.maxUnavailable} (MaxUnavailableStatefulSet on) with ${cause.unavailable} of its pods unavailable: it takes down up to ${cause.maxUnavailable - cause.unavailable} more not yet updated, from the highest ordinal (updateStatefulSetAfterInvariantEstablished)`
+          : "one pod at a time, from the highest ordinal not yet updated (MaxUnavailableStatefulSet off in this version: maxUnavailable is not read); its replacement is created at the new revision once it is gone",
+      };
     case "operator":
       return {
         message: `evicting pod ${nsName(e.object)}`,
@@ -264,6 +271,19 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
   EvictionFailed: (e) => ({
     message: `error when evicting pods/"${name(e.object)}" -n "${e.object.split("/")[1]}": ${e.error}`,
     why: `PodDisruptionBudgets ${e.pdbs.map(short).join(" and ")} both select the pod; the API server answers ${e.code} and kubectl drain does not retry it: the drain fails`,
+  }),
+
+  StatefulSetUpdateWaiting: (e) => ({
+    message: e.maxUnavailableGate
+      ? `StatefulSet ${e.statefulSet}'s rolling update to revision ${e.revision} waits: ${
+          e.unavailable > e.maxUnavailable
+            ? `"StatefulSet found unavailablePods, more than the allowed maxUnavailable" (${e.unavailable} unavailable, maxUnavailable=${e.maxUnavailable})`
+            : `${e.unavailable} pod${e.unavailable === 1 ? "" : "s"} unavailable, maxUnavailable=${e.maxUnavailable}: no room to take another down`
+        }`
+      : `StatefulSet ${e.statefulSet}'s rolling update to revision ${e.revision} waits: "StatefulSet is waiting for Pod to update" (${name(`Pod/${e.waitingFor ?? ""}`)})`,
+    why: e.maxUnavailableGate
+      ? "MaxUnavailableStatefulSet on: every unavailable pod counts against maxUnavailable, updated or not, and none is taken down while the budget is spent"
+      : "MaxUnavailableStatefulSet off: the update goes down the ordinals one pod at a time and stops at the first that is not Running and Ready",
   }),
 
   EvictionCancelled: (e) => ({

@@ -136,6 +136,11 @@ function faultProse(e: EventOf<"FaultInjected">): Prose {
       why,
     };
   if (e.do === "drain") return { message: drainCommand(e.step), why };
+  if (e.do === "rollout-restart")
+    return {
+      message: `kubectl rollout restart ${(e.step.pod ?? "").toLowerCase()}`,
+      why: `${why}: the pod template gets the kubectl.kubernetes.io/restartedAt annotation, a new revision the StatefulSet controller rolls out from the highest ordinal down`,
+    };
   const pod = POD_ACTIONS[e.do];
   if (pod) {
     if (e.outcome === "no-pod" || e.pod === undefined)

@@ -12,6 +12,21 @@ const CHECKED = {
   "kube-proxy-healthz": "kube-proxy /healthz",
 } as const;
 
+/** What a Service's trafficDistribution did to this sync (pkg/proxy/topology.go topologyModeFromHints). */
+function topologyWhy(
+  node: string,
+  t: { mode: "" | "PreferSameZone" | "PreferSameNode"; zone: string; ignored?: string } | undefined,
+): string {
+  if (!t) return "";
+  if (t.mode === "PreferSameNode")
+    return `; trafficDistribution: it routes only to the ready endpoints hinted for ${node} (hints.forNodes)`;
+  if (t.mode === "PreferSameZone")
+    return `; trafficDistribution: it routes only to the ready endpoints hinted for zone ${t.zone} (hints.forZones)`;
+  if (t.ignored === undefined)
+    return "; no endpoint is ready: hints are not read, serving-terminating ones are used";
+  return `; "${t.ignored}": it routes to every ready endpoint`;
+}
+
 export const TRAFFIC_PRINTERS: Printers<keyof TrafficEventFields> = {
   LoadBalancerBackendDown: (e) => ({
     message: `the load balancer of ${e.service} takes ${e.node} out of rotation: new connections stop going there`,
@@ -38,7 +53,7 @@ export const TRAFFIC_PRINTERS: Printers<keyof TrafficEventFields> = {
         e.nodeLossEndpointDelay > 0
           ? `; nodeLossEndpointDelay=${e.nodeLossEndpointDelay}s (calibrated profile) holds endpoints of a lost node`
           : ""
-      }`,
+      }${topologyWhy(e.node ?? "", e.topology)}`,
     };
   },
 

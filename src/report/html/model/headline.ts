@@ -91,7 +91,14 @@ export const OPERATOR_ACTIONS: ReadonlySet<FaultAction> = new Set(["taint-out-of
 /** Faults of one pod's process: the kubelet notices through probes and restarts the container in place. */
 export const POD_FAULTS: ReadonlySet<FaultAction> = new Set(["deadlock", "crash", "dependency-down"]);
 /** Planned actions: the cluster knows at once. */
-const PLANNED = new Set(["drain", "cordon", "delete-node", "taint-out-of-service", "force-delete-pod"]);
+const PLANNED = new Set([
+  "drain",
+  "cordon",
+  "delete-node",
+  "taint-out-of-service",
+  "force-delete-pod",
+  "rollout-restart",
+]);
 /** What the cluster does to a pod on a lost node: each names the node. */
 const PHASE_EVENTS = new Set([
   "PodNotReady",
