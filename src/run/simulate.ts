@@ -8,6 +8,7 @@ import { AttachDetachController } from "../controllers/attach-detach-controller.
 import type { InstanceState } from "../controllers/cloud-node-lifecycle-controller.ts";
 import { DaemonSetController } from "../controllers/daemonset-controller.ts";
 import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
+import { JobController } from "../controllers/job-controller.ts";
 import { NodeLifecycleController } from "../controllers/node-lifecycle-controller.ts";
 import { PersistentVolumeController } from "../controllers/persistentvolume-controller.ts";
 import { PodGCController } from "../controllers/podgc-controller.ts";
@@ -217,6 +218,7 @@ function buildCluster(
   const replicaSets = new ReplicaSetController(ctx);
   new StatefulSetController(ctx);
   new DaemonSetController(ctx);
+  new JobController(ctx, scenario.kubernetesVersion);
   new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
   endpointSlices = new EndpointSliceController(ctx);
   new PodGCController(ctx);
@@ -342,6 +344,8 @@ function timelineMachine(k: Kubelet, instances: Map<string, InstanceState>, move
 const NO_BEHAVIOUR: Behaviour = Object.freeze({});
 
 /** `behaviour.<workload>` and `behaviour.<workload>/<container>` of the scenario, for one pod's container. */
+const JOB_BEHAVIOUR: Behaviour = Object.freeze({ exitAfterSeconds: 0, exitCode: 0 });
+
 function behaviourFor(
   scenario: Scenario,
   _ns: string,
@@ -355,6 +359,10 @@ function behaviourFor(
   // The workload's own entry describes its app; an init container (or sidecar) has only its own.
   const own = init ? undefined : scenario.behaviour[workload];
   const containers = container ? scenario.behaviour[`${workload}/${container}`] : undefined;
-  if (own === undefined && containers === undefined) return NO_BEHAVIOUR;
-  return { ...(own ?? {}), ...(containers ?? {}) };
+  // A Job's (or a CronJob's Job's) app container runs to completion: without a behaviour it exits 0
+  // at once, as an init container does (docs/jobs.md).
+  const job =
+    !init && (owner?.startsWith("Job/") || owner?.startsWith("CronJob/")) ? JOB_BEHAVIOUR : undefined;
+  if (own === undefined && containers === undefined) return job ?? NO_BEHAVIOUR;
+  return { ...(job ?? {}), ...(own ?? {}), ...(containers ?? {}) };
 }

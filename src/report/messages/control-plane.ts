@@ -13,6 +13,7 @@ import type {
 } from "../../trace/control-plane-events.ts";
 import type { EventOf } from "../../trace/events.ts";
 import { fmt, round3 } from "../../trace/format.ts";
+import { jobCreateWhy } from "./jobs.ts";
 import { kubeletPodDeletedProse, kubeletPodReadyProse } from "./node.ts";
 import type { Printers, Prose } from "./prose.ts";
 import { timelineWhy } from "./timeline.ts";
@@ -60,6 +61,11 @@ function evictionProse(e: EventOf<"PodEvicted"> | EventOf<"PodDeleted">, cause: 
           `(fewest PodDisruptionBudget violations, then the lowest highest victim priority, the smallest sum, the fewest victims); ${pod} (priority ${cause.priority}) is one of ${cause.victims} victim${cause.victims === 1 ? "" : "s"} that could not be reprieved` +
           (cause.pdbViolations > 0 ? `, ${cause.pdbViolations} of them against a PodDisruptionBudget` : "") +
           ". It is deleted gracefully; the preemptor is nominated to the node and scheduled once the victims are gone",
+      };
+    case "job-controller":
+      return {
+        message: `Job ${short(cause.job)} deletes ${pod}`,
+        why: `the Job is done (${cause.jobReason}): the Job controller deletes its active pods`,
       };
     case "operator":
       return {
@@ -241,6 +247,8 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
           message: `${ownerWords(e.owner)} creates pod ${pod}`,
           why: `DaemonSet ${e.daemonSet} runs one pod on every eligible node and ${e.forNode} has none`,
         };
+      case "job-controller":
+        return { message: `Job ${short(e.job)} creates pod ${pod}`, why: jobCreateWhy(e) };
     }
   },
 
