@@ -45,12 +45,6 @@ export function createPod(cluster: Cluster, pod: Pod, cause: PodCreatedCause): P
  */
 export function workloadOf(ctx: { store: Store }, pod: Pod): string | undefined {
   const owner = controllerOf(pod);
-  // A CronJob's Job's pod belongs to the CronJob (the Job's own ownerReference).
-  if (owner?.startsWith("Job/")) {
-    const job = ctx.store.get("Job", owner.slice("Job/".length));
-    const cron = job?.metadata.ownerReferences?.find((o) => o.kind === "CronJob");
-    return cron && job ? `CronJob/${job.metadata.namespace}/${cron.name}` : owner;
-  }
   if (!owner?.startsWith("ReplicaSet/")) return owner;
   const rs = ctx.store.get("ReplicaSet", owner.slice("ReplicaSet/".length));
   if (!rs) return owner;

@@ -1,4 +1,4 @@
-// Events of the Job controller and the CronJob controller (pkg/controller/job, pkg/controller/cronjob).
+// Events of the Job controller (pkg/controller/job) and the TTL-after-finished controller.
 // Fields only; report/messages/jobs.ts writes the prose.
 
 import type { JobRow } from "../kubernetes/kubectl-jobs.ts";
@@ -50,16 +50,4 @@ export interface JobEventFields {
   } & JobCounts;
   /** ttlSecondsAfterFinished: the TTL-after-finished controller deletes the finished Job and its pods. */
   JobDeleted: { by: "ttl-after-finished-controller"; ttlSecondsAfterFinished: number; pods: number };
-  /** The CronJob controller creates a Job for a scheduled time. */
-  CronJobFired: {
-    by: "cronjob-controller";
-    schedule: string;
-    /** the scheduled time, seconds from t=0 */
-    scheduled: number;
-    /** the Job it created, or why it did not */
-    created?: string;
-    skipped?: "Forbid" | "startingDeadlineSeconds";
-    /** Replace: the running Jobs it deleted */
-    replaced: string[];
-  };
 }

@@ -8,7 +8,7 @@ import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
 import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
 import { lazyPosition, type Path, type SourceDoc } from "../source.ts";
 import * as F from "./fields.ts";
-import { cronJob, job } from "./jobs.ts";
+import { job } from "./jobs.ts";
 import {
   ALL_KINDS,
   BUILTIN_KINDS,
@@ -38,7 +38,6 @@ const API_VERSION: Record<ManifestKind, string> = {
   StatefulSet: "apps/v1",
   DaemonSet: "apps/v1",
   Job: "batch/v1",
-  CronJob: "batch/v1",
   PodDisruptionBudget: "policy/v1",
   PersistentVolume: "v1",
   StorageClass: "storage.k8s.io/v1",
@@ -162,7 +161,6 @@ const CONVERT: Record<ManifestKind, (src: SourceDoc, path: Path, metadata: Meta,
   StatefulSet: statefulSet,
   DaemonSet: daemonSet,
   Job: job,
-  CronJob: cronJob,
   Service: service,
   PersistentVolumeClaim: persistentVolumeClaim,
   PodDisruptionBudget: podDisruptionBudget,

@@ -1,13 +1,12 @@
-// batch/v1 Job and CronJob. Defaults from SetDefaults_Job (pkg/apis/batch/v1/defaults.go):
+// batch/v1 Job (a CronJob is listed as ignored: its controller is not modelled). Defaults from SetDefaults_Job (pkg/apis/batch/v1/defaults.go):
 // parallelism 1; completions 1 when neither is set, else unset (a work queue); backoffLimit 6;
 // completionMode NonIndexed; onPodConditions' status True. Validation from
 // pkg/apis/batch/validation/validation.go: the pod template's restartPolicy OnFailure or Never
 // (Never with a podFailurePolicy), completions with Indexed, podReplacementPolicy Failed with a
 // podFailurePolicy, a selector that selects the template's labels.
 
-import { parseCron } from "../../kubernetes/cron.ts";
 import { matchesSelector } from "../../kubernetes/labels.ts";
-import type { CronJob, Job, JobSpec, PodFailurePolicyRule } from "../../kubernetes/objects.ts";
+import type { Job, JobSpec, PodFailurePolicyRule } from "../../kubernetes/objects.ts";
 import {
   bool,
   fail,
@@ -47,17 +46,6 @@ export const JOB_SPEC_FIELDS = [
   "ttlSecondsAfterFinished",
 ] as const;
 
-export const CRON_JOB_SPEC_FIELDS = [
-  "concurrencyPolicy",
-  "failedJobsHistoryLimit",
-  "jobTemplate",
-  "schedule",
-  "startingDeadlineSeconds",
-  "successfulJobsHistoryLimit",
-  "suspend",
-  "timeZone",
-] as const;
-
 export function job(src: SourceDoc, path: Path, metadata: Meta, o: Obj): Job {
   const specPath = [...path, "spec"];
   const spec = jobSpec(src, specPath, required(src, path, o, "spec", "Job"));
@@ -67,46 +55,6 @@ export function job(src: SourceDoc, path: Path, metadata: Meta, o: Obj): Job {
     spec,
     status: { active: 0, succeeded: 0, failed: 0, terminating: 0, conditions: [] },
   };
-}
-
-export function cronJob(src: SourceDoc, path: Path, metadata: Meta, o: Obj): CronJob {
-  const sp = [...path, "spec"];
-  const s = obj(src, sp, required(src, path, o, "spec", "CronJob"));
-  knownFields(src, sp, s, CRON_JOB_SPEC_FIELDS, "CronJobSpec");
-  const schedule = str(src, [...sp, "schedule"], required(src, sp, s, "schedule", "CronJobSpec"));
-  const parsed = parseCron(schedule);
-  if ("error" in parsed)
-    fail(
-      src,
-      [...sp, "schedule"],
-      "invalid-value",
-      `Invalid value: ${JSON.stringify(schedule)}: ${parsed.error}`,
-    );
-  const tp = [...sp, "jobTemplate"];
-  const t = obj(src, tp, required(src, sp, s, "jobTemplate", "CronJobSpec"));
-  knownFields(src, tp, t, ["metadata", "spec"], "JobTemplateSpec");
-  const labels =
-    t.metadata != null
-      ? optLabelMap(src, [...tp, "metadata", "labels"], obj(src, [...tp, "metadata"], t.metadata).labels)
-      : undefined;
-  const spec: CronJob["spec"] = {
-    schedule,
-    concurrencyPolicy:
-      optOneOf(src, [...sp, "concurrencyPolicy"], s.concurrencyPolicy, [
-        "Allow",
-        "Forbid",
-        "Replace",
-      ] as const) ?? "Allow",
-    suspend: s.suspend == null ? false : bool(src, [...sp, "suspend"], s.suspend),
-    jobTemplate: {
-      ...(labels ? { metadata: { labels } } : {}),
-      spec: jobSpec(src, [...tp, "spec"], required(src, tp, t, "spec", "JobTemplateSpec")),
-    },
-  };
-  const deadline = optInt(src, [...sp, "startingDeadlineSeconds"], s.startingDeadlineSeconds, { min: 0 });
-  if (deadline !== undefined) spec.startingDeadlineSeconds = deadline;
-  if (s.timeZone != null) spec.timeZone = str(src, [...sp, "timeZone"], s.timeZone);
-  return { kind: "CronJob", metadata, spec };
 }
 
 function jobSpec(src: SourceDoc, sp: Path, v: unknown): JobSpec {

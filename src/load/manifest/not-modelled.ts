@@ -39,6 +39,14 @@ const RULES: Record<string, Record<string, When>> = {
     updateStrategy: present,
   },
   DaemonSetSpec: { minReadySeconds: notZero, updateStrategy: present },
+  // The Job controller (job-controller.ts) reads the rest; per-index back-off, success policies and
+  // another controller's management are not modelled.
+  JobSpec: {
+    backoffLimitPerIndex: present,
+    maxFailedIndexes: present,
+    successPolicy: present,
+    managedBy: not("kubernetes.io/job-controller"),
+  },
   PodSpec: {
     activeDeadlineSeconds: present,
     overhead: nonEmpty,
@@ -168,6 +176,7 @@ export function noteNotModelled(
     case "ReplicaSet":
     case "StatefulSet":
     case "DaemonSet":
+    case "Job":
       visit(`${kind}Spec`, sp, spec);
       if (isObj(spec))
         each(

@@ -1,5 +1,5 @@
 // The prose for the events of trace/job-events.ts: the Job controller (pkg/controller/job) and the
-// CronJob controller, in their own words (condition reasons and messages, kubectl's columns).
+// TTL-after-finished controller, in their own words (condition reasons and messages, kubectl's columns).
 
 import { printJobRow } from "../../kubernetes/kubectl-jobs.ts";
 import type { EventOf } from "../../trace/events.ts";
@@ -83,17 +83,5 @@ export const JOB_PRINTERS: Printers<keyof JobEventFields> = {
   JobDeleted: (e) => ({
     message: `the TTL-after-finished controller deletes Job ${name(e.object)} and its ${e.pods} pod${e.pods === 1 ? "" : "s"}`,
     why: `ttlSecondsAfterFinished=${e.ttlSecondsAfterFinished} after the Job finished (pkg/controller/ttlafterfinished); the garbage collector deletes the pods it owns`,
-  }),
-  CronJobFired: (e) => ({
-    message:
-      e.created !== undefined
-        ? `CronJob ${name(e.object)} creates Job ${e.created}${e.replaced.length > 0 ? `, deleting ${e.replaced.join(", ")} (concurrencyPolicy: Replace)` : ""}`
-        : `CronJob ${name(e.object)} skips its run at t=${fmt(e.scheduled)}s`,
-    why:
-      e.skipped === "Forbid"
-        ? `schedule "${e.schedule}"; concurrencyPolicy: Forbid and its previous Job is still running`
-        : e.skipped === "startingDeadlineSeconds"
-          ? `schedule "${e.schedule}"; the controller came later than startingDeadlineSeconds after the scheduled time`
-          : `schedule "${e.schedule}" (UTC, the run's t=0 taken as 2024-01-01T00:00:00Z): scheduled at t=${fmt(e.scheduled)}s`,
   }),
 };
