@@ -23,7 +23,6 @@ import {
 } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import type { Meta } from "./meta.ts";
-import { optLabelMap } from "./meta.ts";
 import { labelSelector } from "./selector.ts";
 import { MAX_REPLICAS, podTemplate } from "./workloads.ts";
 
