@@ -256,7 +256,7 @@ export class JobController {
         lane: "control-plane",
         by: "job-controller",
         job: `${job.metadata.namespace}/${job.metadata.name}`,
-        jobReason: decided.reason,
+        jobReason: `the Job is ${decided.type === "Complete" ? "complete" : "failed"} (${decided.reason})`,
       });
     const left = terminating + active.filter((p) => p.spec.nodeName).length;
     const delayed = this.minor >= JOB_DELAYED_TERMINAL_CONDITION_SINCE_MINOR;
@@ -382,7 +382,7 @@ export class JobController {
         lane: "control-plane",
         by: "job-controller",
         job: `${job.metadata.namespace}/${job.metadata.name}`,
-        jobReason: "ttlSecondsAfterFinished",
+        jobReason: "ttlSecondsAfterFinished: the TTL-after-finished controller deleted the Job",
       });
     if (this.cluster.trace.muted) return;
     this.cluster.trace.emit({

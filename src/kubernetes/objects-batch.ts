@@ -1,4 +1,5 @@
-// batch/v1 Job (k8s.io/api batch/v1 types.go), with the fields the Job controller reads. objects.ts re-exports them and names them with its PodTemplateSpec
+// batch/v1 Job and CronJob (k8s.io/api batch/v1 types.go), with the fields the Job controller and
+// the CronJob controller read. objects.ts re-exports them and names them with its PodTemplateSpec
 // (Job = JobOf<PodTemplateSpec>), so that this file does not import objects.ts.
 
 import type { LabelSelector, ObjectMeta } from "./objects-meta.ts";
@@ -52,5 +53,21 @@ export interface JobOf<PodTemplateSpec> {
     startTime?: number;
     completionTime?: number;
     conditions: JobCondition[];
+  };
+}
+
+export interface CronJobOf<PodTemplateSpec> {
+  kind: "CronJob";
+  metadata: ObjectMeta & { namespace: string };
+  spec: {
+    schedule: string;
+    /** only UTC is modelled (another zone is listed as not modelled) */
+    timeZone?: string;
+    concurrencyPolicy: "Allow" | "Forbid" | "Replace";
+    startingDeadlineSeconds?: number;
+    suspend: boolean;
+    successfulJobsHistoryLimit?: number;
+    failedJobsHistoryLimit?: number;
+    jobTemplate: { metadata?: { labels?: Record<string, string> }; spec: JobSpecOf<PodTemplateSpec> };
   };
 }

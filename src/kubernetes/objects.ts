@@ -10,7 +10,7 @@ export * from "./objects-meta.ts";
 export * from "./objects-storage.ts";
 
 import type { Affinity, TopologySpreadConstraint } from "./objects-affinity.ts";
-import type { JobOf, JobSpecOf } from "./objects-batch.ts";
+import type { CronJobOf, JobOf, JobSpecOf } from "./objects-batch.ts";
 import type { LabelSelector, ObjectMeta } from "./objects-meta.ts";
 import type {
   PersistentVolume,
@@ -225,6 +225,7 @@ export interface PodTemplateSpec {
 
 export type JobSpec = JobSpecOf<PodTemplateSpec>;
 export type Job = JobOf<PodTemplateSpec>;
+export type CronJob = CronJobOf<PodTemplateSpec>;
 
 export interface Deployment {
   kind: "Deployment";
@@ -325,6 +326,7 @@ export type KubeObject =
   | StatefulSet
   | DaemonSet
   | Job
+  | CronJob
   | PersistentVolumeClaim
   | PersistentVolume
   | StorageClass
@@ -344,6 +346,7 @@ export const MODELLED_MANIFEST_KINDS = [
   "StatefulSet",
   "DaemonSet",
   "Job",
+  "CronJob",
   "Service",
   "PersistentVolumeClaim",
   "PodDisruptionBudget",
@@ -354,7 +357,15 @@ export const MODELLED_MANIFEST_KINDS = [
 export type ManifestKind = (typeof MODELLED_MANIFEST_KINDS)[number];
 
 /** The manifest kinds that run pods (a bare Pod is its own workload). */
-export const WORKLOAD_KINDS = ["Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job"] as const;
+export const WORKLOAD_KINDS = [
+  "Pod",
+  "Deployment",
+  "ReplicaSet",
+  "StatefulSet",
+  "DaemonSet",
+  "Job",
+  "CronJob",
+] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 export function isWorkload(kind: string): kind is WorkloadKind {
@@ -372,6 +383,8 @@ export function podSpecOf(object: KubeObject): PodSpec | undefined {
     case "DaemonSet":
     case "Job":
       return object.spec.template.spec;
+    case "CronJob":
+      return object.spec.jobTemplate.spec.template.spec;
     default:
       return undefined;
   }

@@ -6,6 +6,7 @@ import type { Context, RunningCopy } from "../cluster/context.ts";
 import { Store } from "../cluster/store.ts";
 import { AttachDetachController } from "../controllers/attach-detach-controller.ts";
 import type { InstanceState } from "../controllers/cloud-node-lifecycle-controller.ts";
+import { CronJobController } from "../controllers/cronjob-controller.ts";
 import { DaemonSetController } from "../controllers/daemonset-controller.ts";
 import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
 import { JobController } from "../controllers/job-controller.ts";
@@ -104,7 +105,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // that moves a machine (a scan of every kubelet per pod start was quadratic in the nodes).
   const cut: CutOff = { kubelets: [] };
   const ctx = clusterContext(scenario, settings, { engine, store, trace }, kubelets, cut);
-  const { bulk, taintEviction, createManifests } = buildCluster(ctx, kubelets);
+  const { bulk, taintEviction, cronJobs, createManifests } = buildCluster(ctx, kubelets);
   // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
   const instances = new Map<string, InstanceState>();
   const moved = () => {
@@ -120,6 +121,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   trace.muted = false;
   options.onWarmedUp?.();
   if (scenario.start === "created") createManifests();
+  cronJobs.announce();
 
   // Built before the faults, so that at a step's instant the callers' requests sent before it
   // are resolved first (equal times run in scheduling order).
@@ -195,7 +197,12 @@ function clusterContext(
 function buildCluster(
   ctx: Context,
   kubelets: Map<string, Kubelet>,
-): { bulk: BulkStart; taintEviction: TaintEvictionController | undefined; createManifests: () => void } {
+): {
+  bulk: BulkStart;
+  taintEviction: TaintEvictionController | undefined;
+  cronJobs: CronJobController;
+  createManifests: () => void;
+} {
   const { engine, store, scenario } = ctx;
   const controlPlane = ctx.controlPlane;
   // The warm-up's pods start in bulk (kubelet/bulk-start.ts); their endpoints go to the controller below.
@@ -219,6 +226,7 @@ function buildCluster(
   new StatefulSetController(ctx);
   new DaemonSetController(ctx);
   new JobController(ctx, scenario.kubernetesVersion);
+  const cronJobs = new CronJobController(ctx, scenario.duration);
   new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
   endpointSlices = new EndpointSliceController(ctx);
   new PodGCController(ctx);
@@ -248,7 +256,7 @@ function buildCluster(
       if (obj.kind === "Deployment" && !scenario.cluster) replicaSets.syncDeployment(obj);
     }
   };
-  return { bulk, taintEviction, createManifests };
+  return { bulk, taintEviction, cronJobs, createManifests };
 }
 
 /** The result as of the clock's time: the events with the renewals the timeline shows, the summary, the callers'. */

@@ -1,4 +1,5 @@
-// Events of the Job controller (pkg/controller/job) and the TTL-after-finished controller.
+// Events of the Job controller (pkg/controller/job), the TTL-after-finished controller and the
+// CronJob controller (pkg/controller/cronjob).
 // Fields only; report/messages/jobs.ts writes the prose.
 
 import type { JobRow } from "../kubernetes/kubectl-jobs.ts";
@@ -50,4 +51,26 @@ export interface JobEventFields {
   } & JobCounts;
   /** ttlSecondsAfterFinished: the TTL-after-finished controller deletes the finished Job and its pods. */
   JobDeleted: { by: "ttl-after-finished-controller"; ttlSecondsAfterFinished: number; pods: number };
+  /** At t=0: a CronJob's next run inside the run, or none (`next` absent). */
+  CronJobScheduled: {
+    by: "cronjob-controller";
+    schedule: string;
+    suspend: boolean;
+    /** t=0 as seconds since the Unix epoch */
+    epoch: number;
+    /** the run's end, seconds from t=0 */
+    end: number;
+    next?: number;
+  };
+  /** The CronJob controller creates a Job for a scheduled time, or skips it (Forbid). */
+  CronJobFired: {
+    by: "cronjob-controller";
+    schedule: string;
+    /** the scheduled time, seconds from t=0 */
+    scheduled: number;
+    created?: string;
+    skipped?: "Forbid";
+    /** Replace: the active Jobs it deleted */
+    replaced: string[];
+  };
 }

@@ -166,7 +166,8 @@ describe("Job controller: ending a Job", () => {
     expect(target!.t).toBeCloseTo(30, 3);
     expect(of(events, "PodEvicted")[0]).toMatchObject({
       by: "job-controller",
-      jobReason: "DeadlineExceeded",
+      reason: "DeadlineExceeded",
+      jobReason: "the Job is failed (DeadlineExceeded)",
     });
     // Failed once the deleted pod has terminated (1.31+).
     expect(failed).toMatchObject({ condition: "Failed", terminating: 0 });

@@ -1,4 +1,4 @@
-// batch/v1 Job (a CronJob is listed as ignored: its controller is not modelled). Defaults from SetDefaults_Job (pkg/apis/batch/v1/defaults.go):
+// batch/v1 Job (and the Job template of a CronJob, cronjob.ts). Defaults from SetDefaults_Job (pkg/apis/batch/v1/defaults.go):
 // parallelism 1; completions 1 when neither is set, else unset (a work queue); backoffLimit 6;
 // completionMode NonIndexed; onPodConditions' status True. Validation from
 // pkg/apis/batch/validation/validation.go: the pod template's restartPolicy OnFailure or Never
@@ -56,7 +56,7 @@ export function job(src: SourceDoc, path: Path, metadata: Meta, o: Obj): Job {
   };
 }
 
-function jobSpec(src: SourceDoc, sp: Path, v: unknown): JobSpec {
+export function jobSpec(src: SourceDoc, sp: Path, v: unknown): JobSpec {
   const s = obj(src, sp, v);
   knownFields(src, sp, s, JOB_SPEC_FIELDS, "JobSpec");
   const range = { min: 0, max: MAX_REPLICAS };

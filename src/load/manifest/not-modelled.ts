@@ -41,6 +41,8 @@ const RULES: Record<string, Record<string, When>> = {
   DaemonSetSpec: { minReadySeconds: notZero, updateStrategy: present },
   // The Job controller (job-controller.ts) reads the rest; per-index back-off, success policies and
   // another controller's management are not modelled.
+  // Only UTC schedules are modelled (kubernetes/cron.ts).
+  CronJobSpec: { timeZone: (v) => present(v) && v !== "UTC" && v !== "Etc/UTC" },
   JobSpec: {
     backoffLimitPerIndex: present,
     maxFailedIndexes: present,
@@ -177,6 +179,7 @@ export function noteNotModelled(
     case "StatefulSet":
     case "DaemonSet":
     case "Job":
+    case "CronJob":
       visit(`${kind}Spec`, sp, spec);
       if (isObj(spec))
         each(

@@ -65,7 +65,7 @@ function evictionProse(e: EventOf<"PodEvicted"> | EventOf<"PodDeleted">, cause: 
     case "job-controller":
       return {
         message: `Job ${short(cause.job)} deletes ${pod}`,
-        why: `the Job is done (${cause.jobReason}): the Job controller deletes its active pods`,
+        why: `${cause.jobReason}: the Job's active pods are deleted`,
       };
     case "operator":
       return {

@@ -1,5 +1,5 @@
 // The prose for the events of trace/job-events.ts: the Job controller (pkg/controller/job) and the
-// TTL-after-finished controller, in their own words (condition reasons and messages, kubectl's columns).
+// TTL-after-finished and CronJob controllers, in their own words (condition reasons and messages, kubectl's columns).
 
 import { printJobRow } from "../../kubernetes/kubectl-jobs.ts";
 import type { EventOf } from "../../trace/events.ts";
@@ -84,4 +84,27 @@ export const JOB_PRINTERS: Printers<keyof JobEventFields> = {
     message: `the TTL-after-finished controller deletes Job ${name(e.object)} and its ${e.pods} pod${e.pods === 1 ? "" : "s"}`,
     why: `ttlSecondsAfterFinished=${e.ttlSecondsAfterFinished} after the Job finished (pkg/controller/ttlafterfinished); the garbage collector deletes the pods it owns`,
   }),
+  CronJobScheduled: (e) => ({
+    message:
+      e.next !== undefined
+        ? `CronJob ${name(e.object)} next runs at t+${clock(e.next)} (schedule "${e.schedule}")`
+        : `CronJob ${name(e.object)} does not run in this ${clock(e.end)} run${e.suspend ? ": it is suspended" : ""} (schedule "${e.schedule}")`,
+    why: `the run has no calendar: t=0 is taken as ${new Date(e.epoch * 1000).toISOString().replace(".000Z", "Z")}, and schedules are read in UTC; the CronJob controller creates each Job 100ms after its time (nextScheduleDelta)`,
+  }),
+  CronJobFired: (e) => ({
+    message:
+      e.created !== undefined
+        ? `CronJob ${name(e.object)} creates Job ${e.created}${e.replaced.length > 0 ? `, deleting ${e.replaced.join(", ")} (concurrencyPolicy: Replace)` : ""}`
+        : `CronJob ${name(e.object)} skips its run: "Not starting job because prior execution is running and concurrency policy is Forbid" (JobAlreadyActive)`,
+    why: `schedule "${e.schedule}" names t+${clock(e.scheduled)}`,
+  }),
 };
+
+/** Seconds as the timeline's clock: 5:00, 1:02:03. */
+function clock(t: number): string {
+  const s = Math.round(t);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
