@@ -46,6 +46,8 @@ interface JobState {
   /** the decided end (FailureTarget / SuccessCriteriaMet), waiting for terminating pods */
   decided?: { type: "Complete" | "Failed"; reason: string; message: string };
   backoffTimer: boolean;
+  /** failed pods that had DisruptionTarget=True (a lost node, an eviction): counted, ignored */
+  disrupted: { counted: number; ignored: number };
 }
 
 const MESSAGES = {
@@ -88,6 +90,7 @@ export class JobController {
       failures: 0,
       lastFailure: 0,
       backoffTimer: false,
+      disrupted: { counted: 0, ignored: 0 },
     });
     // The API server drops a field whose gate is off (1.28: JobPodReplacementPolicy alpha); from 1.29
     // it defaults it: Failed with a podFailurePolicy, else TerminatingOrFailed (batch/v1 defaults.go).
@@ -167,17 +170,20 @@ export class JobController {
     if (outcome === "succeeded") {
       job.status.succeeded++;
       st.failures = 0;
-    } else if (outcome === "failed") {
-      job.status.failed++;
+    } else {
+      // The back-off record takes every new failed pod (newBackoffRecord's newFailedPods), ignored
+      // ones too; an Ignore rule only keeps it out of status.failed.
+      if (outcome === "failed") job.status.failed++;
       st.failures++;
       st.lastFailure = now;
     }
-    const trace = this.cluster.trace;
-    if (trace.muted) return;
-    const exit = pod.status.containerStatuses.find((c) => c.state === "terminated" && c.exitCode !== 0);
     const disruption = pod.status.conditions.find(
       (c) => c.type === "DisruptionTarget" && c.status === "True",
     );
+    if (disruption && outcome !== "succeeded") st.disrupted[outcome === "failed" ? "counted" : "ignored"]++;
+    const trace = this.cluster.trace;
+    if (trace.muted) return;
+    const exit = pod.status.containerStatuses.find((c) => c.state === "terminated" && c.exitCode !== 0);
     trace.emit({
       type: "JobPodCounted",
       lane: "control-plane",
@@ -262,24 +268,20 @@ export class JobController {
     const delayed = this.minor >= JOB_DELAYED_TERMINAL_CONDITION_SINCE_MINOR;
     const interim = decided.type === "Complete" ? "SuccessCriteriaMet" : "FailureTarget";
     if ((delayed || decided.reason === "PodFailurePolicy") && !hasCondition(job, interim))
-      this.addCondition(job, interim, decided, left);
+      this.addCondition(job, st, interim, left);
     if (delayed && left > 0) {
       this.cluster.store.update(job);
       return;
     }
     if (decided.type === "Complete") job.status.completionTime = this.cluster.engine.now;
-    this.addCondition(job, decided.type, decided, 0);
+    this.addCondition(job, st, decided.type, 0);
     this.cluster.store.update(job);
     const ttl = job.spec.ttlSecondsAfterFinished;
     if (ttl !== undefined) this.cluster.engine.after(ttl, () => this.ttlDelete(job, st, ttl));
   }
 
-  private addCondition(
-    job: Job,
-    type: JobCondition["type"],
-    d: NonNullable<JobState["decided"]>,
-    terminating: number,
-  ): void {
+  private addCondition(job: Job, st: JobState, type: JobCondition["type"], terminating: number): void {
+    const d = st.decided!;
     const now = this.cluster.engine.now;
     job.status.conditions.push({
       type,
@@ -299,6 +301,7 @@ export class JobController {
       conditionMessage: d.message,
       elapsed: now - (job.status.startTime ?? now),
       terminating,
+      disrupted: { ...st.disrupted },
       jobRow: jobRow(job, now, this.minor),
       ...counts(job),
     });

@@ -47,6 +47,8 @@ export interface JobEventFields {
     elapsed: number;
     /** pods still terminating, for whom the terminal condition waits (1.31+) */
     terminating: number;
+    /** failed pods that had DisruptionTarget=True: how many counted toward backoffLimit, how many a rule ignored */
+    disrupted: { counted: number; ignored: number };
     jobRow: JobRow;
   } & JobCounts;
   /** ttlSecondsAfterFinished: the TTL-after-finished controller deletes the finished Job and its pods. */

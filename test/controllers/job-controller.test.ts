@@ -109,6 +109,20 @@ describe("Job controller: a pod on a lost node", () => {
     expect(of(events, "PodCreated")).toHaveLength(2);
   });
 
+  it("the cost of the lost node is told at the end: the ignored retry, the time to completion", () => {
+    const events = run({
+      spec: "podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}",
+      behaviour: "{exitAfterSeconds: 300}",
+      timeline: LOST_AND_DELETED,
+      duration: "20m",
+    });
+    const complete = of(events, "JobConditionAdded").find((e) => e.condition === "Complete")!;
+    expect(complete).toMatchObject({ disrupted: { counted: 0, ignored: 1 }, failed: 0, succeeded: 1 });
+    // The replacement starts when PodGC has failed the first pod and runs its 300s (+2s start).
+    const replaced = of(events, "PodCreated")[1]!;
+    expect(complete.t - replaced.t).toBeCloseTo(302, 0);
+  });
+
   it("podFailurePolicy Count: the same failure counts (1 of backoffLimit)", () => {
     const events = run({
       spec: "podFailurePolicy: {rules: [{action: Count, onPodConditions: [{type: DisruptionTarget}]}]}",

@@ -73,6 +73,7 @@ export const JOB_PRINTERS: Printers<keyof JobEventFields> = {
     message: `Job ${short(e.job)} is ${e.condition}: ${e.reason}${e.conditionMessage ? ` "${e.conditionMessage}"` : ""}`,
     why:
       `${counts(e)}; ${fmt(round3(e.elapsed))}s after the Job started` +
+      disruptedText(e.disrupted) +
       (e.condition === "FailureTarget" || e.condition === "SuccessCriteriaMet"
         ? e.terminating > 0
           ? `; the terminal condition waits until its ${e.terminating} terminating pod${e.terminating === 1 ? " is" : "s are"} gone (1.31+)`
@@ -99,6 +100,18 @@ export const JOB_PRINTERS: Printers<keyof JobEventFields> = {
     why: `schedule "${e.schedule}" names t+${clock(e.scheduled)}`,
   }),
 };
+
+/** What disruptions (a lost node, an eviction) cost the Job: retries counted or ignored. */
+function disruptedText(d: { counted: number; ignored: number }): string {
+  const n = d.counted + d.ignored;
+  if (n === 0) return "";
+  const pods = `${n} pod${n === 1 ? "" : "s"}`;
+  const parts = [
+    d.counted > 0 ? `${d.counted} counted toward backoffLimit` : "",
+    d.ignored > 0 ? `${d.ignored} ignored by its podFailurePolicy` : "",
+  ].filter((p) => p !== "");
+  return `; ${pods} lost to a disruption (DisruptionTarget) and retried: ${parts.join(", ")}`;
+}
 
 /** Seconds as the timeline's clock: 5:00, 1:02:03. */
 function clock(t: number): string {
