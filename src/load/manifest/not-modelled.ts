@@ -174,12 +174,17 @@ export function noteNotModelled(
     case "Pod":
       podSpec(sp, spec);
       break;
+    case "CronJob":
+      visit("CronJobSpec", sp, spec);
+      // Its jobTemplate holds a Job's metadata and spec.
+      if (isObj(spec) && isObj(spec.jobTemplate))
+        noteNotModelled(src, [...sp, "jobTemplate"], "Job", spec.jobTemplate, object, out);
+      break;
     case "Deployment":
     case "ReplicaSet":
     case "StatefulSet":
     case "DaemonSet":
     case "Job":
-    case "CronJob":
       visit(`${kind}Spec`, sp, spec);
       if (isObj(spec))
         each(

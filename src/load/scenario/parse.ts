@@ -26,6 +26,7 @@ import {
   checkSleepActions,
   checkTotals,
   noteContainerRestartRules,
+  notePodReplacementPolicy,
   noteSidecarGate,
   notModelledList,
   type ReadManifest,
@@ -130,6 +131,7 @@ export function parseScenarioWith(
   checkSleepActions(collected, kubernetesVersion);
   noteSidecarGate(collected, kubernetesVersion);
   noteContainerRestartRules(collected, kubernetesVersion);
+  notePodReplacementPolicy(collected, kubernetesVersion);
   checkPriorityClasses(collected, cluster !== undefined);
 
   const controlPlane = parseControlPlane(src, root.controlPlane, kubernetesVersion);
