@@ -215,4 +215,46 @@ describe("Job controller: ending a Job", () => {
     expect(complete.reason).toBe("CompletionsReached");
     expect(complete.jobRow).toMatchObject({ status: "Complete", completions: "2/2" });
   });
+
+  it("Indexed: one pod per completion index, named <job>-<index>-<suffix> with the index annotation and hostname", () => {
+    const events = run({
+      spec: "completionMode: Indexed\ncompletions: 3\nparallelism: 2",
+      behaviour: "{exitAfterSeconds: 60}",
+      timeline: "[]",
+    });
+    const created = of(events, "PodCreated");
+    expect(created.map((e) => [e.t, e.by === "job-controller" ? e.index : undefined])).toEqual([
+      [0, 0],
+      [0, 1],
+      [62, 2],
+    ]);
+    expect(created.map((e) => e.object)).toEqual([
+      expect.stringMatching(/^Pod\/default\/batch-0-\w{5}$/),
+      expect.stringMatching(/^Pod\/default\/batch-1-\w{5}$/),
+      expect.stringMatching(/^Pod\/default\/batch-2-\w{5}$/),
+    ]);
+    expect(of(events, "JobConditionAdded").find((e) => e.condition === "Complete")?.jobRow.completions).toBe(
+      "3/3",
+    );
+  });
+
+  it("restartPolicy OnFailure: the kubelet restarts in place and the restarts count (pastBackoffLimitOnFailure)", () => {
+    const events = run({
+      template: "OnFailure",
+      spec: "backoffLimit: 2",
+      behaviour: "{exitAfterSeconds: 5, exitCode: 1}",
+      timeline: "[]",
+    });
+    // One pod: its container restarts in place, and at 2 restarts the Job fails.
+    expect(of(events, "PodCreated")).toHaveLength(1);
+    const failed = of(events, "JobConditionAdded").find((e) => e.condition === "FailureTarget");
+    expect(failed).toMatchObject({ reason: "BackoffLimitExceeded", failed: 0 });
+    // Then the controller deletes the pod, and counts it failed as it terminates (deleteActivePods).
+    const counted = of(events, "JobPodCounted");
+    expect(counted).toMatchObject([{ outcome: "failed", as: "terminating", failed: 1 }]);
+    expect(counted[0]!.t).toBe(failed!.t);
+    const restarts = of(events, "ContainerStarted").filter((e) => e.restartCount === 2);
+    expect(restarts).toHaveLength(1);
+    expect(failed!.t).toBe(restarts[0]!.t);
+  });
 });
