@@ -40,11 +40,17 @@ export function createPod(cluster: Cluster, pod: Pod, cause: PodCreatedCause): P
 
 /**
  * The workload a pod belongs to, as the JSON contract names owners: `Deployment/<ns>/<name>` for a
- * pod of one of its ReplicaSets (following the ReplicaSet's own ownerReference), else the pod's
- * controller (`StatefulSet/…`, `DaemonSet/…`, `ReplicaSet/…`).
+ * pod of one of its ReplicaSets (following the ReplicaSet's own ownerReference), `CronJob/<ns>/<name>`
+ * for a pod of one of its Jobs, else the pod's controller (`StatefulSet/…`, `DaemonSet/…`, `Job/…`).
  */
 export function workloadOf(ctx: { store: Store }, pod: Pod): string | undefined {
   const owner = controllerOf(pod);
+  // A CronJob's Job's pod belongs to the CronJob (the Job's own ownerReference).
+  if (owner?.startsWith("Job/")) {
+    const job = ctx.store.get("Job", owner.slice("Job/".length));
+    const cron = job?.metadata.ownerReferences?.find((o) => o.kind === "CronJob");
+    return cron && job ? `CronJob/${job.metadata.namespace}/${cron.name}` : owner;
+  }
   if (!owner?.startsWith("ReplicaSet/")) return owner;
   const rs = ctx.store.get("ReplicaSet", owner.slice("ReplicaSet/".length));
   if (!rs) return owner;

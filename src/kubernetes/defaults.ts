@@ -3,6 +3,8 @@
 
 // The connection pools of the clients callers use: a sibling file, re-exported here.
 export * from "./client-defaults.ts";
+// The Job controller's back-off and version gates.
+export * from "./job-defaults.ts";
 // The kubelet's own defaults (maxPods, the crash-loop back-off): a sibling file, re-exported here and read
 // by scheduler-defaults.ts too (which defaults.ts re-exports, so it cannot import defaults.ts).
 export * from "./kubelet-defaults.ts";

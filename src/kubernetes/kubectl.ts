@@ -150,7 +150,7 @@ export function printPodRow(row: PodRow): string {
 }
 
 /** A header and one row, aligned as kubectl's tabwriter does (3 spaces of padding). */
-function table(header: string[], row: string[]): string {
+export function table(header: string[], row: string[]): string {
   const widths = header.map((h, i) => Math.max(h.length, (row[i] ?? "").length));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]! + 3))).join("");

@@ -5,10 +5,12 @@
 // affinity and topology spread (objects-affinity.ts), storage (objects-storage.ts).
 
 export * from "./objects-affinity.ts";
+export * from "./objects-batch.ts";
 export * from "./objects-meta.ts";
 export * from "./objects-storage.ts";
 
 import type { Affinity, TopologySpreadConstraint } from "./objects-affinity.ts";
+import type { CronJobOf, JobOf, JobSpecOf } from "./objects-batch.ts";
 import type { LabelSelector, ObjectMeta } from "./objects-meta.ts";
 import type {
   PersistentVolume,
@@ -221,6 +223,10 @@ export interface PodTemplateSpec {
   spec: PodSpec;
 }
 
+export type JobSpec = JobSpecOf<PodTemplateSpec>;
+export type Job = JobOf<PodTemplateSpec>;
+export type CronJob = CronJobOf<PodTemplateSpec>;
+
 export interface Deployment {
   kind: "Deployment";
   metadata: ObjectMeta & { namespace: string };
@@ -332,6 +338,8 @@ export type KubeObject =
   | ReplicaSet
   | StatefulSet
   | DaemonSet
+  | Job
+  | CronJob
   | PersistentVolumeClaim
   | PersistentVolume
   | StorageClass
@@ -350,6 +358,8 @@ export const MODELLED_MANIFEST_KINDS = [
   "ReplicaSet",
   "StatefulSet",
   "DaemonSet",
+  "Job",
+  "CronJob",
   "Service",
   "PersistentVolumeClaim",
   "PodDisruptionBudget",
@@ -360,7 +370,15 @@ export const MODELLED_MANIFEST_KINDS = [
 export type ManifestKind = (typeof MODELLED_MANIFEST_KINDS)[number];
 
 /** The manifest kinds that run pods (a bare Pod is its own workload). */
-export const WORKLOAD_KINDS = ["Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"] as const;
+export const WORKLOAD_KINDS = [
+  "Pod",
+  "Deployment",
+  "ReplicaSet",
+  "StatefulSet",
+  "DaemonSet",
+  "Job",
+  "CronJob",
+] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 export function isWorkload(kind: string): kind is WorkloadKind {
@@ -376,7 +394,10 @@ export function podSpecOf(object: KubeObject): PodSpec | undefined {
     case "ReplicaSet":
     case "StatefulSet":
     case "DaemonSet":
+    case "Job":
       return object.spec.template.spec;
+    case "CronJob":
+      return object.spec.jobTemplate.spec.template.spec;
     default:
       return undefined;
   }

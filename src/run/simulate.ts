@@ -6,8 +6,10 @@ import type { Context, RunningCopy } from "../cluster/context.ts";
 import { Store } from "../cluster/store.ts";
 import { AttachDetachController } from "../controllers/attach-detach-controller.ts";
 import type { InstanceState } from "../controllers/cloud-node-lifecycle-controller.ts";
+import { CronJobController } from "../controllers/cronjob-controller.ts";
 import { DaemonSetController } from "../controllers/daemonset-controller.ts";
 import { EndpointSliceController } from "../controllers/endpointslice-controller.ts";
+import { JobController } from "../controllers/job-controller.ts";
 import { NodeLifecycleController } from "../controllers/node-lifecycle-controller.ts";
 import { PersistentVolumeController } from "../controllers/persistentvolume-controller.ts";
 import { PodGCController } from "../controllers/podgc-controller.ts";
@@ -103,7 +105,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // that moves a machine (a scan of every kubelet per pod start was quadratic in the nodes).
   const cut: CutOff = { kubelets: [] };
   const ctx = clusterContext(scenario, settings, { engine, store, trace }, kubelets, cut);
-  const { bulk, taintEviction, createManifests } = buildCluster(ctx, kubelets);
+  const { bulk, taintEviction, cronJobs, createManifests } = buildCluster(ctx, kubelets);
   // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
   const instances = new Map<string, InstanceState>();
   const moved = () => {
@@ -119,6 +121,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   trace.muted = false;
   options.onWarmedUp?.();
   if (scenario.start === "created") createManifests();
+  cronJobs.announce();
 
   // Built before the faults, so that at a step's instant the callers' requests sent before it
   // are resolved first (equal times run in scheduling order).
@@ -195,7 +198,12 @@ function clusterContext(
 function buildCluster(
   ctx: Context,
   kubelets: Map<string, Kubelet>,
-): { bulk: BulkStart; taintEviction: TaintEvictionController | undefined; createManifests: () => void } {
+): {
+  bulk: BulkStart;
+  taintEviction: TaintEvictionController | undefined;
+  cronJobs: CronJobController;
+  createManifests: () => void;
+} {
   const { engine, store, scenario } = ctx;
   const controlPlane = ctx.controlPlane;
   // The warm-up's pods start in bulk (kubelet/bulk-start.ts); their endpoints go to the controller below.
@@ -223,6 +231,8 @@ function buildCluster(
     ),
   });
   new DaemonSetController(ctx);
+  new JobController(ctx, scenario.kubernetesVersion);
+  const cronJobs = new CronJobController(ctx, scenario.duration);
   new Scheduler(ctx, cache, { version: scenario.kubernetesVersion });
   endpointSlices = new EndpointSliceController(ctx);
   new PodGCController(ctx);
@@ -252,7 +262,7 @@ function buildCluster(
       if (obj.kind === "Deployment" && !scenario.cluster) replicaSets.syncDeployment(obj);
     }
   };
-  return { bulk, taintEviction, createManifests };
+  return { bulk, taintEviction, cronJobs, createManifests };
 }
 
 /** The result as of the clock's time: the events with the renewals the timeline shows, the summary, the callers'. */
@@ -348,6 +358,8 @@ function timelineMachine(k: Kubelet, instances: Map<string, InstanceState>, move
 const NO_BEHAVIOUR: Behaviour = Object.freeze({});
 
 /** `behaviour.<workload>` and `behaviour.<workload>/<container>` of the scenario, for one pod's container. */
+const JOB_BEHAVIOUR: Behaviour = Object.freeze({ exitAfterSeconds: 0, exitCode: 0 });
+
 function behaviourFor(
   scenario: Scenario,
   _ns: string,
@@ -361,6 +373,10 @@ function behaviourFor(
   // The workload's own entry describes its app; an init container (or sidecar) has only its own.
   const own = init ? undefined : scenario.behaviour[workload];
   const containers = container ? scenario.behaviour[`${workload}/${container}`] : undefined;
-  if (own === undefined && containers === undefined) return NO_BEHAVIOUR;
-  return { ...(own ?? {}), ...(containers ?? {}) };
+  // A Job's (or a CronJob's Job's) app container runs to completion: without a behaviour it exits 0
+  // at once, as an init container does (docs/jobs.md).
+  const job =
+    !init && (owner?.startsWith("Job/") || owner?.startsWith("CronJob/")) ? JOB_BEHAVIOUR : undefined;
+  if (own === undefined && containers === undefined) return job ?? NO_BEHAVIOUR;
+  return { ...(job ?? {}), ...(own ?? {}), ...(containers ?? {}) };
 }

@@ -294,8 +294,10 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
       return [claimJ(cc, obj)];
     case "PersistentVolume":
       return [volumeJ(cc, obj)];
-    // storage.k8s.io StorageClasses are not served yet (no resource in discovery).
+    // storage.k8s.io StorageClasses are not served yet (no resource in discovery); nor batch/v1.
     case "StorageClass":
+    case "Job":
+    case "CronJob":
       return [];
     // Nor are scheduling.k8s.io PriorityClasses (the pods carry their priority).
     case "PriorityClass":

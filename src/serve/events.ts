@@ -356,17 +356,21 @@ function podCreated(ctx: Context, e: Extract<TraceEvent, { type: "PodCreated" }>
       ? "ReplicaSet"
       : e.by === "statefulset-controller"
         ? "StatefulSet"
-        : "DaemonSet";
+        : e.by === "job-controller"
+          ? "Job"
+          : "DaemonSet";
   const ownerRef =
     e.by === "replicaset-controller"
       ? e.replicaSet
       : e.by === "statefulset-controller"
         ? e.statefulSet
-        : e.daemonSet;
+        : e.by === "job-controller"
+          ? e.job
+          : e.daemonSet;
   const ownerName = ownerRef.slice(ownerRef.lastIndexOf("/") + 1);
   const owner = ctx.store.get(ownerKind, `${ns}/${ownerName}`);
   const involved: ObjectReferenceJ = {
-    apiVersion: "apps/v1",
+    apiVersion: ownerKind === "Job" ? "batch/v1" : "apps/v1",
     kind: ownerKind,
     namespace: ns,
     name: ownerName,
@@ -380,6 +384,9 @@ function podCreated(ctx: Context, e: Extract<TraceEvent, { type: "PodCreated" }>
       return created("replicaset-controller", `Created pod: ${pod}`);
     case "daemonset-controller":
       return created("daemonset-controller", `Created pod: ${pod}`);
+    // manageJob (pkg/controller/job/job_controller.go) via RealPodControl: "Created pod: X".
+    case "job-controller":
+      return created("job-controller", `Created pod: ${pod}`);
     case "statefulset-controller":
       // recordPodEvent (pkg/controller/statefulset/stateful_pod_control.go).
       return created("statefulset-controller", `create Pod ${pod} in StatefulSet ${ownerName} successful`);

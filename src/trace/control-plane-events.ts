@@ -64,6 +64,8 @@ export type EvictionCause =
   | { by: "replicaset-controller"; replicaSet: string; replicas: number; active: number }
   /** kube-scheduler's DefaultPreemption (preemption.go PreemptPod): a victim of a higher-priority pod. */
   | PreemptionCause
+  /** the Job controller deletes a finished or failed Job's active pods */
+  | { by: "job-controller"; job: string; jobReason: string }
   /** `kubectl drain` through the Eviction API. */
   | ByOperator
   /** A StatefulSet's rolling update (stateful_set_control.go updateStatefulSet). */
@@ -137,7 +139,22 @@ export type PodCreatedCause =
       /** The identity had a pod object before, which had to be gone first. */
       recreated: boolean;
     }
-  | { by: "daemonset-controller"; daemonSet: string; forNode: string };
+  | { by: "daemonset-controller"; daemonSet: string; forNode: string }
+  | {
+      by: "job-controller";
+      job: string;
+      /** pods it keeps running: min(parallelism, completions − succeeded) */
+      wanted: number;
+      active: number;
+      succeeded: number;
+      failed: number;
+      /** the pod-failure back-off it waited out since the last failure (seconds), when one applied */
+      backoff?: number;
+      /** terminating pods it does not wait for (podReplacementPolicy TerminatingOrFailed) */
+      terminating: number;
+      /** Indexed: the completion index */
+      index?: number;
+    };
 
 /** Why the node lifecycle controller added a taint. */
 export type NodeTaintCause =

@@ -9,6 +9,7 @@
 
 import { quantize } from "../engine/time.ts";
 import type { ControlPlaneEventFields } from "./control-plane-events.ts";
+import type { JobEventFields } from "./job-events.ts";
 import type { LeaseLog, LeaseSchedule } from "./lease-renewals.ts";
 import type { NodeEventFields } from "./node-events.ts";
 import type { SchedulingEventFields } from "./scheduling-events.ts";
@@ -30,6 +31,7 @@ interface Base {
 export interface EventFields
   extends NodeEventFields,
     ControlPlaneEventFields,
+    JobEventFields,
     SchedulingEventFields,
     TrafficEventFields,
     TimelineEventFields {}

@@ -7,7 +7,9 @@ import { type KubeObject, type ManifestKind, MODELLED_MANIFEST_KINDS } from "../
 import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
 import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
 import { lazyPosition, type Path, type SourceDoc } from "../source.ts";
+import { cronJob } from "./cronjob.ts";
 import * as F from "./fields.ts";
+import { job } from "./jobs.ts";
 import {
   ALL_KINDS,
   BUILTIN_KINDS,
@@ -36,6 +38,8 @@ const API_VERSION: Record<ManifestKind, string> = {
   ReplicaSet: "apps/v1",
   StatefulSet: "apps/v1",
   DaemonSet: "apps/v1",
+  Job: "batch/v1",
+  CronJob: "batch/v1",
   PodDisruptionBudget: "policy/v1",
   PersistentVolume: "v1",
   StorageClass: "storage.k8s.io/v1",
@@ -158,6 +162,8 @@ const CONVERT: Record<ManifestKind, (src: SourceDoc, path: Path, metadata: Meta,
   ReplicaSet: replicaSet,
   StatefulSet: statefulSet,
   DaemonSet: daemonSet,
+  Job: job,
+  CronJob: cronJob,
   Service: service,
   PersistentVolumeClaim: persistentVolumeClaim,
   PodDisruptionBudget: podDisruptionBudget,

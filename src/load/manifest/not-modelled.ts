@@ -38,6 +38,16 @@ const RULES: Record<string, Record<string, When>> = {
     persistentVolumeClaimRetentionPolicy: present,
   },
   DaemonSetSpec: { minReadySeconds: notZero, updateStrategy: present },
+  // The Job controller (job-controller.ts) reads the rest; per-index back-off, success policies and
+  // another controller's management are not modelled.
+  // Only UTC schedules are modelled (kubernetes/cron.ts).
+  CronJobSpec: { timeZone: (v) => present(v) && v !== "UTC" && v !== "Etc/UTC" },
+  JobSpec: {
+    backoffLimitPerIndex: present,
+    maxFailedIndexes: present,
+    successPolicy: present,
+    managedBy: not("kubernetes.io/job-controller"),
+  },
   PodSpec: {
     activeDeadlineSeconds: present,
     overhead: nonEmpty,
@@ -162,10 +172,17 @@ export function noteNotModelled(
     case "Pod":
       podSpec(sp, spec);
       break;
+    case "CronJob":
+      visit("CronJobSpec", sp, spec);
+      // Its jobTemplate holds a Job's metadata and spec.
+      if (isObj(spec) && isObj(spec.jobTemplate))
+        noteNotModelled(src, [...sp, "jobTemplate"], "Job", spec.jobTemplate, object, out);
+      break;
     case "Deployment":
     case "ReplicaSet":
     case "StatefulSet":
     case "DaemonSet":
+    case "Job":
       visit(`${kind}Spec`, sp, spec);
       if (isObj(spec))
         each(

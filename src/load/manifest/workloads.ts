@@ -118,20 +118,8 @@ function workloadSpec(
     fail(src, [...path, "selector"], "invalid-value", `empty selector is invalid for ${kind}`);
   }
   const tp = [...path, "template"];
-  const t = obj(src, tp, required(src, path, s, "template", `${kind}Spec`));
-  knownFields(src, tp, t, F.POD_TEMPLATE_SPEC_FIELDS, "PodTemplateSpec");
-  const template: PodTemplateSpec = { spec: podSpec(src, [...tp, "spec"], required(src, tp, t, "spec")) };
-  let labels: Record<string, string> = {};
-  if (t.metadata != null) {
-    const mp = [...tp, "metadata"];
-    const m = obj(src, mp, t.metadata);
-    knownFields(src, mp, m, F.OBJECT_META_FIELDS, "ObjectMeta");
-    template.metadata = {};
-    const l = optLabelMap(src, [...mp, "labels"], m.labels);
-    if (l) template.metadata.labels = labels = l;
-    if (m.annotations != null)
-      template.metadata.annotations = annotationMap(src, [...mp, "annotations"], m.annotations);
-  }
+  const template = podTemplate(src, tp, required(src, path, s, "template", `${kind}Spec`));
+  const labels = template.metadata?.labels ?? {};
   if (!matchesSelector(selector, labels)) {
     fail(
       src,
@@ -150,4 +138,22 @@ function workloadSpec(
     );
   }
   return { replicas, selector, template };
+}
+
+/** A PodTemplateSpec: its metadata's labels and annotations, and its pod spec. */
+export function podTemplate(src: SourceDoc, tp: Path, v: unknown): PodTemplateSpec {
+  const t = obj(src, tp, v);
+  knownFields(src, tp, t, F.POD_TEMPLATE_SPEC_FIELDS, "PodTemplateSpec");
+  const template: PodTemplateSpec = { spec: podSpec(src, [...tp, "spec"], required(src, tp, t, "spec")) };
+  if (t.metadata != null) {
+    const mp = [...tp, "metadata"];
+    const m = obj(src, mp, t.metadata);
+    knownFields(src, mp, m, F.OBJECT_META_FIELDS, "ObjectMeta");
+    template.metadata = {};
+    const l = optLabelMap(src, [...mp, "labels"], m.labels);
+    if (l) template.metadata.labels = l;
+    if (m.annotations != null)
+      template.metadata.annotations = annotationMap(src, [...mp, "annotations"], m.annotations);
+  }
+  return template;
 }

@@ -4,6 +4,7 @@
 import {
   CONTAINER_RESTART_RULES_SINCE_MINOR,
   DEFAULT_TERMINATION_GRACE_PERIOD,
+  JOB_POD_REPLACEMENT_POLICY_SINCE_MINOR,
   minor,
   POD_LIFECYCLE_SLEEP_ACTION_SINCE_MINOR,
   SIDECAR_CONTAINERS_SINCE_MINOR,
@@ -153,7 +154,7 @@ export function checkSleepActions(c: Collected, version: KubernetesVersion): voi
   c.manifests.forEach(({ object }, i) => {
     const spec = podSpecOf(object);
     if (!spec) return;
-    const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
+    const specPath = podSpecPath(object);
     const grace = spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD;
     for (const field of ["initContainers", "containers"] as const) {
       (spec[field] ?? []).forEach((ctr, j) => {
@@ -201,7 +202,7 @@ export function noteSidecarGate(c: Collected, version: KubernetesVersion): void 
     const j = podSpecOf(object)?.initContainers?.findIndex((ctr) => ctr.restartPolicy === "Always") ?? -1;
     if (j < 0 || c.notModelled.has("Container.restartPolicy")) return;
     const { src, path } = c.where[i]!;
-    const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
+    const specPath = podSpecPath(object);
     const { line } = src.locate([...path, ...specPath, "initContainers", j, "restartPolicy"], "key");
     c.notModelled.set("Container.restartPolicy", { where: `${src.file}:${line}`, object: i, line });
   });
@@ -216,7 +217,7 @@ export function noteContainerRestartRules(c: Collected, version: KubernetesVersi
   if (minor(version) >= CONTAINER_RESTART_RULES_SINCE_MINOR) return;
   c.manifests.forEach(({ object }, i) => {
     const containers = podSpecOf(object)?.containers ?? [];
-    const specPath = object.kind === "Pod" ? ["spec"] : ["spec", "template", "spec"];
+    const specPath = podSpecPath(object);
     containers.forEach((ctr, j) => {
       for (const field of ["restartPolicy", "restartPolicyRules"] as const) {
         const name = `Container.${field}`;
@@ -226,5 +227,35 @@ export function noteContainerRestartRules(c: Collected, version: KubernetesVersi
         c.notModelled.set(name, { where: `${src.file}:${line}`, object: i, line });
       }
     });
+  });
+}
+
+/** Where an object's pod spec is: a Pod's `spec`, a CronJob's `spec.jobTemplate.spec.template.spec`, else `spec.template.spec`. */
+function podSpecPath(object: KubeObject): string[] {
+  if (object.kind === "Pod") return ["spec"];
+  if (object.kind === "CronJob") return ["spec", "jobTemplate", "spec", "template", "spec"];
+  return ["spec", "template", "spec"];
+}
+
+/**
+ * KEP-3939: before 1.29 JobPodReplacementPolicy is alpha and off, so the API server drops a Job's
+ * `podReplacementPolicy` (the Job controller replaces a terminating pod at once there): listed as
+ * not modelled on 1.28.
+ */
+export function notePodReplacementPolicy(c: Collected, version: KubernetesVersion): void {
+  const name = "JobSpec.podReplacementPolicy";
+  if (minor(version) >= JOB_POD_REPLACEMENT_POLICY_SINCE_MINOR) return;
+  c.manifests.forEach(({ object }, i) => {
+    const spec =
+      object.kind === "Job"
+        ? object.spec
+        : object.kind === "CronJob"
+          ? object.spec.jobTemplate.spec
+          : undefined;
+    if (spec?.podReplacementPolicy === undefined || c.notModelled.has(name)) return;
+    const { src, path } = c.where[i]!;
+    const at = object.kind === "Job" ? ["spec"] : ["spec", "jobTemplate", "spec"];
+    const { line } = src.locate([...path, ...at, "podReplacementPolicy"], "key");
+    c.notModelled.set(name, { where: `${src.file}:${line}`, object: i, line });
   });
 }

@@ -26,6 +26,7 @@ import {
   checkSleepActions,
   checkTotals,
   noteContainerRestartRules,
+  notePodReplacementPolicy,
   noteSidecarGate,
   notModelledList,
   type ReadManifest,
@@ -136,6 +137,7 @@ export function parseScenarioWith(
   noteContainerRestartRules(collected, kubernetesVersion);
   checkTrafficDistribution(collected, kubernetesVersion);
   checkStatefulSetMaxUnavailable(collected, kubernetesVersion, kubernetesPatch);
+  notePodReplacementPolicy(collected, kubernetesVersion);
   checkPriorityClasses(collected, cluster !== undefined);
 
   const controlPlane = parseControlPlane(src, root.controlPlane, kubernetesVersion);

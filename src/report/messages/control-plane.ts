@@ -13,6 +13,7 @@ import type {
 } from "../../trace/control-plane-events.ts";
 import type { EventOf } from "../../trace/events.ts";
 import { fmt, round3 } from "../../trace/format.ts";
+import { jobCreateWhy } from "./jobs.ts";
 import { kubeletPodDeletedProse, kubeletPodReadyProse } from "./node.ts";
 import type { Printers, Prose } from "./prose.ts";
 import { timelineWhy } from "./timeline.ts";
@@ -67,6 +68,11 @@ function evictionProse(e: EventOf<"PodEvicted"> | EventOf<"PodDeleted">, cause: 
         why: cause.maxUnavailableGate
           ? `maxUnavailable=${cause.maxUnavailable} (MaxUnavailableStatefulSet on) with ${cause.unavailable} of its pods unavailable: it takes down up to ${cause.maxUnavailable - cause.unavailable} more not yet updated, from the highest ordinal (updateStatefulSetAfterInvariantEstablished)`
           : "one pod at a time, from the highest ordinal not yet updated (MaxUnavailableStatefulSet off in this version: maxUnavailable is not read); its replacement is created at the new revision once it is gone",
+      };
+    case "job-controller":
+      return {
+        message: `Job ${short(cause.job)} deletes ${pod}`,
+        why: `${cause.jobReason}: the Job's active pods are deleted`,
       };
     case "operator":
       return {
@@ -248,6 +254,8 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
           message: `${ownerWords(e.owner)} creates pod ${pod}`,
           why: `DaemonSet ${e.daemonSet} runs one pod on every eligible node and ${e.forNode} has none`,
         };
+      case "job-controller":
+        return { message: `Job ${short(e.job)} creates pod ${pod}`, why: jobCreateWhy(e) };
     }
   },
 

@@ -3,6 +3,7 @@
 
 import type { EventType, TraceEvent } from "../../trace/events.ts";
 import { CONTROL_PLANE_PRINTERS } from "./control-plane.ts";
+import { JOB_PRINTERS } from "./jobs.ts";
 import { NODE_PRINTERS } from "./node.ts";
 import type { Printers, Prose } from "./prose.ts";
 import { SCHEDULING_PRINTERS } from "./scheduling.ts";
@@ -14,6 +15,7 @@ export type { Prose } from "./prose.ts";
 const PRINTERS: Printers<EventType> = {
   ...NODE_PRINTERS,
   ...CONTROL_PLANE_PRINTERS,
+  ...JOB_PRINTERS,
   ...SCHEDULING_PRINTERS,
   ...TRAFFIC_PRINTERS,
   ...TIMELINE_PRINTERS,
