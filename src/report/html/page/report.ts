@@ -7,12 +7,14 @@ import { simulate } from "../../../run/simulate.ts";
 import type { Scenario } from "../../../scenario/types.ts";
 import { applyWhatIf, type WhatIf } from "../../../whatif/panel.ts";
 import { applyVariation } from "../../../whatif/vary.ts";
+import { lossWindow } from "../model/bands.ts";
 import { type FirstView, metaLine, pageTitle } from "../model/first.ts";
 import type { LaneGrouping, LaneRow, ReportResult, SimulatePayload } from "../model/index.ts";
 import { TimeAxis } from "./axis.ts";
+import { bandsSection } from "./bands.ts";
 import { clusterSection, trafficSection } from "./charts.ts";
 import { h, tt } from "./dom.ts";
-import { headlineSection, type Shown } from "./headline.ts";
+import { headlineSection, nextBox, type Shown } from "./headline.ts";
 import { timelineSection } from "./lanes.ts";
 import { latencySection } from "./latency.ts";
 import { eventCard } from "./player.ts";
@@ -105,6 +107,7 @@ export class SimulateReport implements ReportView {
     });
     this.lanesChart = undefined;
     this.axis = new TimeAxis(0, Math.max(1, result.summary.duration));
+    this.axis.window = lossWindow(result);
     this.root.append(
       header(
         {
@@ -115,7 +118,10 @@ export class SimulateReport implements ReportView {
         this.isWhatIf(),
       ),
       variantsSection(this) ?? "",
-      headlineSection(shown(this.run), this.isWhatIf() ? shown(this.original) : undefined),
+      // The headline and the state bands on the first screen (1440×900), the next lever below them.
+      headlineSection(shown(this.run), this.isWhatIf() ? shown(this.original) : undefined, false),
+      bandsSection(this),
+      nextBox(this.run.headline),
       whatIfSection(this),
       timelineSection(this),
       trafficSection(this),
