@@ -68,7 +68,7 @@ export function linkBar(r: ReportView): HTMLElement {
       );
     }
   });
-  return h("p", { class: "link-bar" }, button, " ", status);
+  return h("span", { class: "link-bar" }, button, " ", status);
 }
 
 /** The what-if's scenario as files, each a download: the scenario file and its manifests, the what-if's fields set. */

@@ -120,7 +120,8 @@ export class SimulateReport implements ReportView {
       },
       this.isWhatIf(),
     );
-    top.append(linkBar(this));
+    // On the run's line: the first screen keeps its room for the headline and the bands.
+    top.querySelector(".meta")?.append(" · ", linkBar(this));
     this.root.append(
       top,
       variantsSection(this) ?? "",
