@@ -209,9 +209,9 @@ export function stateBands(result: ReportResult): BandRow[] {
         marks: t.marks,
       };
     });
-  const byName = (a: BandRow, b: BandRow) =>
-    (a.group ?? "").localeCompare(b.group ?? "", "en", { numeric: true }) ||
-    a.label.localeCompare(b.label, "en", { numeric: true });
+  // One collator: localeCompare with options builds one per call (seconds for 30,000 pods).
+  const cmp = new Intl.Collator("en", { numeric: true }).compare;
+  const byName = (a: BandRow, b: BandRow) => cmp(a.group ?? "", b.group ?? "") || cmp(a.label, b.label);
   const short = (nsName: string) =>
     nsName.startsWith("default/") ? nsName.slice("default/".length) : nsName;
   return [
