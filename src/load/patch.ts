@@ -5,11 +5,11 @@
 // other error a patch causes keeps its position and says which patches were applied. Pure: the
 // HTML report runs it in the browser.
 
-import type { Patch, Scenario, ScenarioSource } from "../scenario/types.ts";
+import type { ManifestFile, Patch, Scenario, ScenarioOrigin, ScenarioSource } from "../scenario/types.ts";
 import { LoadError } from "./errors.ts";
 import type { ReadManifest } from "./scenario/manifests.ts";
 import { parseScenarioWith } from "./scenario/parse.ts";
-import { type DocEdit, formatPath, type Path, PathError, type SourceDoc } from "./source.ts";
+import { type DocEdit, formatPath, type Path, PathError, parseYamlFile, type SourceDoc } from "./source.ts";
 
 /**
  * A scenario loaded from its source with `patches` applied in order (a later one wins on the same
@@ -38,6 +38,29 @@ export function loadScenarioSource(
   }
   scenario.origin = { source, patches: [...patches] };
   return scenario;
+}
+
+/**
+ * The files a patched scenario was loaded from, as YAML with its patches set (the same transform the
+ * load applies): the scenario file first, then each manifest file. The HTML report's what-if exports
+ * them, so that the run can be made again from files.
+ */
+export function patchedFiles(origin: ScenarioOrigin): ManifestFile[] {
+  const patcher = new Patcher(origin.patches);
+  const one = (f: ManifestFile, role: "scenario" | "manifest"): ManifestFile => ({
+    file: f.file,
+    text: parseYamlFile(f.text, f.file)
+      .map((d, i) => {
+        const t = patcher.transform(d, role).text();
+        return i === 0 || t.startsWith("---") ? t : `---\n${t}`;
+      })
+      .join(""),
+  });
+  const { source } = origin;
+  return [
+    one({ file: source.file, text: source.text }, "scenario"),
+    ...Object.values(source.manifests).flatMap((files) => files.map((f) => one(f, "manifest"))),
+  ];
 }
 
 /** How a patch is named in messages. */

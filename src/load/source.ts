@@ -186,6 +186,11 @@ export class SourceDoc {
     return new SourceDoc(this.file, doc, this.lineCounter, doc.toJS({ maxAliasCount: 100 }));
   }
 
+  /** The document as YAML text again (comments kept; a patched field as set): the what-if's export. */
+  text(): string {
+    return this.doc.toString();
+  }
+
   error(code: LoadErrorCode, path: Path, message: string, target: "key" | "value" = "value"): LoadError {
     const { line, col } = this.locate(path, target, true);
     return new LoadError(code, this.file, line, col, formatPath(path), message);

@@ -70,8 +70,9 @@ export function pageAssets(): Promise<PageAssets> {
 /** Payloads above this many characters are embedded gzipped (the seed examples' stay plain JSON). */
 export const LARGE_PAYLOAD = 2_000_000;
 
+// worker-src blob: lets the page start its what-if worker from its own script (page/worker.ts): no request.
 const CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; connect-src 'none'; worker-src blob:; base-uri 'none'; form-action 'none'";
 
 /** The whole page as a string. */
 export function renderReportHtml(payload: ReportPayload, assets: PageAssets): string {

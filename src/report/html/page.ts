@@ -7,7 +7,9 @@ import { unpackPayload } from "./model/pack.ts";
 import { renderDetector } from "./page/detector.ts";
 import { h } from "./page/dom.ts";
 import { headlineSection } from "./page/headline.ts";
+import { restoreView } from "./page/link.ts";
 import { header, SimulateReport } from "./page/report.ts";
+import { serveSimulations } from "./page/worker.ts";
 
 /** The embedded payload (its events packed): plain JSON, or gzipped and base64-encoded for large runs. */
 async function readPayload(el: HTMLElement): Promise<unknown> {
@@ -45,7 +47,14 @@ async function main(): Promise<void> {
   performance.mark("faultline:first-paint");
   const payload = unpackPayload(await readPayload(el));
   if (payload.kind === "detector") renderDetector(root, payload);
-  else new SimulateReport(root, payload).render();
+  else {
+    const report = new SimulateReport(root, payload);
+    report.render();
+    // The view the link holds (page/link.ts), then every change of it written to the link.
+    await restoreView(report, location.hash);
+    report.linking = true;
+    report.viewChanged();
+  }
   // After the charts, which draw in the microtasks the render queued.
   queueMicrotask(() => {
     performance.mark("faultline:drawn");
@@ -55,9 +64,13 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((e: unknown) => {
-  const root = document.getElementById("app");
-  if (root)
-    root.textContent = `This report could not draw itself: ${e instanceof Error ? e.message : String(e)}`;
-  throw e;
-});
+// The same script is the what-if's worker (page/worker.ts): there it only runs simulations.
+if (typeof document === "undefined")
+  serveSimulations(self as unknown as Parameters<typeof serveSimulations>[0]);
+else
+  main().catch((e: unknown) => {
+    const root = document.getElementById("app");
+    if (root)
+      root.textContent = `This report could not draw itself: ${e instanceof Error ? e.message : String(e)}`;
+    throw e;
+  });

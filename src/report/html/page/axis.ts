@@ -2,7 +2,7 @@
 
 import uPlot from "uplot";
 import { clock } from "../../text.ts";
-import { tt, verticalLine } from "./dom.ts";
+import { LATENCY_COLOURS, tt, verticalLine } from "./dom.ts";
 
 /**
  * The time axis's tick steps, in seconds: a tenth to a day at the steps a clock reads (10 s, 15 s, 30 s,
@@ -22,6 +22,9 @@ export class TimeAxis {
   charts: uPlot[] = [];
   private syncing = false;
   marker: number | null = null;
+  /** the loss window (model/bands.ts lossWindow), shaded on every chart behind its grid and series */
+  window: { first: number; last: number } | null = null;
+  private listeners: (() => void)[] = [];
   constructor(
     public min: number,
     public max: number,
@@ -41,8 +44,10 @@ export class TimeAxis {
             this.syncing = true;
             for (const c of this.charts) if (c !== u) c.setScale("x", { min, max });
             this.syncing = false;
+            this.changed();
           },
         ],
+        drawClear: [(u: uPlot) => this.shade(u)],
         draw: [
           (u: uPlot) => {
             if (this.marker === null) return;
@@ -64,6 +69,28 @@ export class TimeAxis {
         },
       ],
     };
+  }
+
+  /** Called after the range or the marker changed (the state bands follow the charts). */
+  onChange(f: () => void): void {
+    this.listeners.push(f);
+  }
+  private changed(): void {
+    for (const f of this.listeners) f();
+  }
+
+  /** The loss window on a chart's plot, at least 2 px wide: one lost request shows too. */
+  private shade(u: uPlot): void {
+    const w = this.window;
+    if (!w) return;
+    const { left, top, width, height } = u.bbox;
+    const a = Math.max(left, u.valToPos(w.first, "x", true));
+    const b = Math.min(left + width, Math.max(u.valToPos(w.last, "x", true), a + 2 * uPlot.pxRatio));
+    if (b <= a) return;
+    u.ctx.save();
+    u.ctx.fillStyle = LATENCY_COLOURS.window;
+    u.ctx.fillRect(a, top, b - a, height);
+    u.ctx.restore();
   }
 
   add(u: uPlot): uPlot {
@@ -88,10 +115,12 @@ export class TimeAxis {
       a = Math.max(this.min, b - span);
     }
     for (const c of this.charts) c.setScale("x", { min: a, max: b });
+    if (this.charts.length === 0) this.changed();
   }
   setMarker(t: number | null): void {
     this.marker = t;
     for (const c of this.charts) c.redraw(false, false);
+    this.changed();
   }
 }
 

@@ -92,7 +92,7 @@ const FROM_ZERO: uPlot.Scale = { range: (_u, _min, max) => [0, max > 0 ? max * 1
 
 /**
  * A 220 px chart on the shared time axis, drawn once the box is in the page; `y` sets its y scale and
- * axis beyond the label, `under` draws on the plot before the grid and the series.
+ * axis beyond the label (the loss window is shaded by the shared axis, axis.ts).
  */
 export function timeChart(
   r: ReportView,
@@ -100,7 +100,7 @@ export function timeChart(
   series: uPlot.Series[],
   data: uPlot.AlignedData,
   yLabel: string,
-  extra: { y?: { scale: uPlot.Scale; axis: uPlot.Axis }; under?: (u: uPlot) => void } = {},
+  extra: { y?: { scale: uPlot.Scale; axis: uPlot.Axis } } = {},
 ): void {
   queueMicrotask(() => {
     const shared = r.axis.opts();
@@ -111,7 +111,6 @@ export function timeChart(
           scales: { ...shared.scales, y: extra.y?.scale ?? FROM_ZERO },
           hooks: {
             ...shared.hooks,
-            ...(extra.under ? { drawClear: [extra.under] } : {}),
             // Where the y axis starts, for the page's tests (a count's chart starts at 0).
             ready: [(u: uPlot) => (box.dataset.yMin = String(u.scales.y?.min ?? ""))],
           },

@@ -28,7 +28,7 @@ export interface Shown {
 }
 
 /** The headline of `now`, with what its figures were in `was` (the run before a what-if). */
-export function headlineSection(now: Shown, was?: Shown): HTMLElement {
+export function headlineSection(now: Shown, was?: Shown, withNext = true): HTMLElement {
   const hl = now.headline;
   const real = hl.faults.filter((f) => !f.recovery && !f.noEffect);
   return headedSection(
@@ -43,22 +43,27 @@ export function headlineSection(now: Shown, was?: Shown): HTMLElement {
         )
       : null,
     figures(now, was),
+    withNext ? nextBox(hl) : null,
+  );
+}
+
+/** The lever to pull next, and the others; the simulate report shows it below the state bands. */
+export function nextBox(hl: Headline): HTMLElement {
+  return h(
+    "div",
+    { class: "next" },
+    h("h3", {}, `The next thing to do: ${hl.next.title}`),
+    h("p", {}, hl.next.text),
     h(
-      "div",
-      { class: "next" },
-      h("h3", {}, `The next thing to do: ${hl.next.title}`),
-      h("p", {}, hl.next.text),
+      "details",
+      {},
+      h("summary", {}, "What else you actually control"),
       h(
-        "details",
+        "ul",
         {},
-        h("summary", {}, "What else you actually control"),
-        h(
-          "ul",
-          {},
-          ...Object.values(NEXT_LEVERS)
-            .filter((l) => l.title !== hl.next.title)
-            .map((l) => h("li", {}, h("strong", {}, `${l.title}: `), l.text)),
-        ),
+        ...Object.values(NEXT_LEVERS)
+          .filter((l) => l.title !== hl.next.title)
+          .map((l) => h("li", {}, h("strong", {}, `${l.title}: `), l.text)),
       ),
     ),
   );

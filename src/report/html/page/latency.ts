@@ -113,7 +113,6 @@ function latencyChart(r: ReportView, box: HTMLElement, s: LatencySeries): void {
     ...PERCENTILES.map((k) => source[k].map(floor)),
     ...s.lines.map((l) => s.t.map(() => l.ms)),
   ] as uPlot.AlignedData;
-  const w = s.window;
   timeChart(r, box, series, data, "ms (log scale)", {
     y: {
       // From the power of ten below the fastest second to twice the slowest: a decade line at least.
@@ -131,17 +130,6 @@ function latencyChart(r: ReportView, box: HTMLElement, s: LatencySeries): void {
         values: (_u, splits) => splits.map((v) => (v == null ? "" : ms(v))),
       },
     },
-    // The loss window, behind the grid and the lines (at least 2 px: one lost request is visible too).
-    under: (u) => {
-      if (!w) return;
-      const { left, top, width, height } = u.bbox;
-      const a = Math.max(left, u.valToPos(w.first, "x", true));
-      const b = Math.min(left + width, Math.max(u.valToPos(w.last, "x", true), a + 2 * uPlot.pxRatio));
-      if (b <= a) return;
-      u.ctx.save();
-      u.ctx.fillStyle = LATENCY_COLOURS.window;
-      u.ctx.fillRect(a, top, b - a, height);
-      u.ctx.restore();
-    },
+    // The loss window is shaded by the shared axis (axis.ts), as on every chart.
   });
 }

@@ -3,23 +3,26 @@
 
 import type uPlot from "uplot";
 import { estimateWork, overBudget } from "../../../run/budget.ts";
-import { simulate } from "../../../run/simulate.ts";
 import type { Scenario } from "../../../scenario/types.ts";
 import { applyWhatIf, type WhatIf } from "../../../whatif/panel.ts";
 import { applyVariation } from "../../../whatif/vary.ts";
+import { lossWindow } from "../model/bands.ts";
 import { type FirstView, metaLine, pageTitle } from "../model/first.ts";
 import type { LaneGrouping, LaneRow, ReportResult, SimulatePayload } from "../model/index.ts";
 import { TimeAxis } from "./axis.ts";
+import { bandsSection } from "./bands.ts";
 import { clusterSection, trafficSection } from "./charts.ts";
 import { h, tt } from "./dom.ts";
-import { headlineSection, type Shown } from "./headline.ts";
+import { headlineSection, nextBox, type Shown } from "./headline.ts";
 import { timelineSection } from "./lanes.ts";
 import { latencySection } from "./latency.ts";
+import { linkBar, writeLink } from "./link.ts";
 import { eventCard } from "./player.ts";
 import { probesSection } from "./probes.ts";
 import { variantsSection } from "./variants.ts";
 import { makeRun, type ReportView, type Run } from "./view.ts";
 import { whatIfSection } from "./whatif.ts";
+import { simulateOffThread } from "./worker.ts";
 
 /** The player opens on the run's first fault (or its first step when nothing fails). */
 function firstFaultStep(run: Run): number {
@@ -69,6 +72,8 @@ export class SimulateReport implements ReportView {
   showAllRows = false;
   lanesChart: uPlot | undefined;
   rowsCache: { run: Run; rows: Map<string, LaneRow[]> } | undefined;
+  /** once the view the link asked for is restored, every change is written to the URL's fragment */
+  linking = false;
 
   constructor(
     readonly root: HTMLElement,
@@ -105,17 +110,25 @@ export class SimulateReport implements ReportView {
     });
     this.lanesChart = undefined;
     this.axis = new TimeAxis(0, Math.max(1, result.summary.duration));
+    this.axis.window = lossWindow(result);
+    this.axis.onChange(() => this.viewChanged());
+    const top = header(
+      {
+        title: pageTitle(result),
+        meta: metaLine(result, scenario.nodes.length),
+        ...(variant ? { variant: variant.label } : {}),
+      },
+      this.isWhatIf(),
+    );
+    // On the run's line: the first screen keeps its room for the headline and the bands.
+    top.querySelector(".meta")?.append(" · ", linkBar(this));
     this.root.append(
-      header(
-        {
-          title: pageTitle(result),
-          meta: metaLine(result, scenario.nodes.length),
-          ...(variant ? { variant: variant.label } : {}),
-        },
-        this.isWhatIf(),
-      ),
+      top,
       variantsSection(this) ?? "",
-      headlineSection(shown(this.run), this.isWhatIf() ? shown(this.original) : undefined),
+      // The headline and the state bands on the first screen (1440×900), the next lever below them.
+      headlineSection(shown(this.run), this.isWhatIf() ? shown(this.original) : undefined, false),
+      bandsSection(this),
+      nextBox(this.run.headline),
       whatIfSection(this),
       timelineSection(this),
       trafficSection(this),
@@ -135,20 +148,26 @@ export class SimulateReport implements ReportView {
     return this.run !== this.original;
   }
 
-  applyWhatIf(w: WhatIf): void {
+  viewChanged(): void {
+    if (this.linking) writeLink(this);
+  }
+
+  async applyWhatIf(w: WhatIf): Promise<void> {
     const started = performance.now();
     let scenario: Scenario;
     let result: ReportResult;
+    let where: "worker" | "page";
     try {
       // A value the scenario file could not hold is refused with load/'s message.
       scenario = applyWhatIf(this.original.scenario, w);
       // Held to the run's budget, as the command line holds each run (src/run/budget.ts).
       const over = overBudget(estimateWork(scenario), this.payload.budget);
       if (over) throw new Error(`not run: ${over}`);
-      result = simulate(scenario, {
+      // In a worker where there is one (page/worker.ts): the page stays responsive meanwhile.
+      ({ result, where } = await simulateOffThread(scenario, {
         seed: this.original.result.seed,
         engine: { maxEvents: this.payload.budget.maxEvents },
-      });
+      }));
     } catch (e) {
       const s = document.getElementById("whatif-status");
       if (s) s.textContent = `That run failed: ${e instanceof Error ? e.message : String(e)}`;
@@ -166,11 +185,13 @@ export class SimulateReport implements ReportView {
       s.textContent =
         changed === 0
           ? `Back to the scenario as written (run again in ${Math.round(ms)} ms).`
-          : `New run computed in the page in ${Math.round(ms)} ms. Note: this run has no traffic model output, so requests are not in it.`.replace(
+          : `New run computed in the page${where === "worker" ? " (in a worker)" : ""} in ${Math.round(ms)} ms. Note: this run has no traffic model output, so requests are not in it.`.replace(
               result.traffic ? / Note:.*$/ : /$^/,
               "",
             );
     document.body.dataset.runs = String(Number(document.body.dataset.runs ?? "0") + 1);
+    document.body.dataset.whatifWhere = where;
+    this.viewChanged();
   }
   togglePlay(): void {
     const btn = document.getElementById("player-play");
@@ -225,5 +246,6 @@ export class SimulateReport implements ReportView {
         if (step.t < a || step.t > b) this.axis.set(step.t - (b - a) / 2, step.t + (b - a) / 2);
       }
     }
+    this.viewChanged();
   }
 }

@@ -44,9 +44,11 @@ export interface ReportView {
   lanesChart: uPlot | undefined;
   rowsCache: { run: Run; rows: Map<string, LaneRow[]> } | undefined;
   isWhatIf(): boolean;
-  applyWhatIf(w: WhatIf): void;
+  applyWhatIf(w: WhatIf): Promise<void>;
   select(i: number, follow: boolean): void;
   togglePlay(): void;
   render(): void;
+  /** the zoom, step, variant or what-if changed: the URL's fragment follows */
+  viewChanged(): void;
   showVariant(i: number): void;
 }

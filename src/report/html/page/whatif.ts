@@ -4,6 +4,7 @@ import { SUPPORTED_VERSIONS } from "../../../scenario/types.ts";
 import { currentSettings, type WhatIf } from "../../../whatif/panel.ts";
 import { type PROBES, probeSettings } from "../model/index.ts";
 import { h, headedSection, headRow, scrollBox } from "./dom.ts";
+import { exportLinks } from "./link.ts";
 import type { ReportView } from "./view.ts";
 
 type Settings = ReturnType<typeof currentSettings>;
@@ -184,7 +185,7 @@ export function whatIfSection(r: ReportView): HTMLElement {
     if (JSON.stringify(w) === JSON.stringify(r.whatIf)) return;
     status.textContent = "Running the scenario with these settings…";
     // Let the status paint before the (synchronous) simulation.
-    setTimeout(() => r.applyWhatIf(w), 0);
+    setTimeout(() => void r.applyWhatIf(w), 0);
   };
   form.addEventListener("change", recompute);
   form.addEventListener("submit", (ev) => {
@@ -195,6 +196,7 @@ export function whatIfSection(r: ReportView): HTMLElement {
     r.whatIf = {};
     r.run = r.original;
     r.render();
+    r.viewChanged();
     document.getElementById("wi-version")?.focus();
   });
   return headedSection(
@@ -203,9 +205,10 @@ export function whatIfSection(r: ReportView): HTMLElement {
     h(
       "p",
       { id: "whatif-intro" },
-      "Change a setting and the scenario runs again, here in the page, with the same engine as the command line. The figures above show the new run and what they were.",
+      "Change a setting and the scenario runs again, here in the page (in a worker, so the page stays responsive), with the same engine as the command line. The figures above show the new run and what they were.",
     ),
     form,
     status,
+    exportLinks(r),
   );
 }
