@@ -12,6 +12,7 @@ import type { ApiObject, EventJ } from "./api-types.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.ts";
 import { toEventsV1 } from "./event-objects.ts";
 import { guard } from "./guard.ts";
+import { openApiReply } from "./openapi.ts";
 import { queryBool } from "./query.ts";
 import { findResource, type ResourceInfo } from "./resources.ts";
 import { type Output, ok, outputOf, paginate, partial, type Reply, refuse, reply } from "./responses.ts";
@@ -156,14 +157,10 @@ export class ApiServer {
       }
       return this.resource(req, res, second!, third!, parts.slice(3), q);
     }
-    if (first === "openapi") {
-      // kubectl get and describe use server-side printing and need no schema; explain and client-side validation do.
-      throw new ApiError(
-        404,
-        "NotFound",
-        "faultline serves no OpenAPI schema: kubectl get and describe need none, explain does",
-      );
-    }
+    if (first === "openapi")
+      return read
+        ? openApiReply(parts, req.headers.accept, this.cluster.kubernetesVersion)
+        : refuse(method, "/openapi");
     throw notFoundPath();
   }
 
