@@ -186,3 +186,11 @@ export function resourcesOf(group: string, version: string): ResourceInfo[] {
 export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
 }
+
+/**
+ * Whether the resource has a status subresource: Events, Leases and EndpointSlices have none (their
+ * REST storage in k8s.io/kubernetes pkg/registry registers no "/status"), every other served kind has one.
+ */
+export function hasStatus(r: Pick<ResourceInfo, "resource" | "group">): boolean {
+  return !["events", "leases", "endpointslices"].includes(r.resource);
+}
