@@ -51,6 +51,10 @@ export interface NodeSpec {
   podCIDR?: Ipv4Cidr;
   /** spec.providerID of a Node of a cluster dump (`aws:///eu-west-1a/i-…`): names its cloud */
   providerID?: string;
+  /** status.addresses of a Node of a cluster dump (faultline serve shows them; no model reads them) */
+  addresses?: { type: string; address: string }[];
+  /** status.nodeInfo of a Node of a cluster dump, its string fields (served as read) */
+  nodeInfo?: Record<string, string>;
 }
 
 /**

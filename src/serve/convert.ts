@@ -17,7 +17,8 @@ import type {
   Service,
   VolumeAttachment,
 } from "../kubernetes/objects.ts";
-import type { ApiObject } from "./api-types.ts";
+import { clusterIps, nodeAddresses } from "./addresses.ts";
+import type { ApiObject, Json } from "./api-types.ts";
 import { type ConvertContext, metaJ, ownerUid, uuidOf } from "./convert-meta.ts";
 import { podSpecJ, podStatusJ } from "./convert-pod.ts";
 import { daemonSetJ, deploymentJ, pdbJ, replicaSetJ, statefulSetJ } from "./convert-workloads.ts";
@@ -27,6 +28,17 @@ import { microTimeString, timeString } from "./time.ts";
 export { type ConvertContext, uuidOf } from "./convert-meta.ts";
 
 function nodeJ(cc: ConvertContext, n: Node): ApiObject {
+  const nodes = cc.ctx.scenario.nodes;
+  let index = nodes.findIndex((x) => x.name === n.metadata.name);
+  const spec = index >= 0 ? nodes[index] : undefined;
+  // A node the scenario does not list (an autoscaler's) comes after the listed ones, in store order.
+  if (index < 0)
+    index =
+      nodes.length +
+      cc.ctx.store
+        .list("Node")
+        .filter((x) => !nodes.some((s) => s.name === x.metadata.name))
+        .findIndex((x) => x.metadata.name === n.metadata.name);
   return {
     apiVersion: "v1",
     kind: "Node",
@@ -57,22 +69,33 @@ function nodeJ(cc: ConvertContext, n: Node): ApiObject {
         ...(c.reason ? { reason: c.reason } : {}),
         ...(c.message ? { message: c.message } : {}),
       })),
-      // The model gives nodes no IP addresses: only the hostname is known.
-      addresses: [{ type: "Hostname", address: n.metadata.name }],
+      addresses: nodeAddresses(spec, index, n.metadata.name),
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: {
-        kubeletVersion: cc.ctx.versionString,
-        kubeProxyVersion: "",
-        operatingSystem: "linux",
-        architecture: "",
-        machineID: "",
-        systemUUID: "",
-        bootID: "",
-        kernelVersion: "",
-        osImage: "",
-        containerRuntimeVersion: "",
-      },
+      nodeInfo: spec?.nodeInfo ? { ...spec.nodeInfo } : modelledNodeInfo(cc),
     },
+  };
+}
+
+/**
+ * A modelled node's status.nodeInfo: the kubelet's version; kube-proxy's too before 1.31, when the
+ * DisableNodeKubeProxyVersion gate (KEP-4004, beta and on in 1.31) stopped the kubelet writing it;
+ * linux/amd64 as the node's kubernetes.io labels say (kubelet/node-status.ts). The model keeps no
+ * machine, boot, kernel, OS image or container runtime version: those stay empty, as for a kubelet
+ * that could not read them.
+ */
+function modelledNodeInfo(cc: ConvertContext): Record<string, string> {
+  const minor = Number(cc.ctx.version.split(".")[1]);
+  return {
+    machineID: "",
+    systemUUID: "",
+    bootID: "",
+    kernelVersion: "",
+    osImage: "",
+    containerRuntimeVersion: "",
+    kubeletVersion: cc.ctx.versionString,
+    kubeProxyVersion: minor < 31 ? cc.ctx.versionString : "",
+    operatingSystem: "linux",
+    architecture: "amd64",
   };
 }
 
@@ -126,8 +149,7 @@ function serviceJ(cc: ConvertContext, s: Service): ApiObject {
         protocol: p.protocol ?? "TCP",
         targetPort: p.targetPort ?? p.port,
       })),
-      // The model allocates no ClusterIP: only one written in the manifest (or None) is known.
-      ...(s.spec.clusterIP ? { clusterIP: s.spec.clusterIP, clusterIPs: [s.spec.clusterIP] } : {}),
+      ...clusterIpOf(cc, s),
       sessionAffinity: "None",
       ...(external ? { externalTrafficPolicy: s.spec.externalTrafficPolicy ?? "Cluster" } : {}),
       internalTrafficPolicy: s.spec.internalTrafficPolicy ?? "Cluster",
@@ -135,6 +157,12 @@ function serviceJ(cc: ConvertContext, s: Service): ApiObject {
     },
     status: { loadBalancer: {} },
   };
+}
+
+/** The Service's allocated ClusterIP (addresses.ts), none for an ExternalName Service. */
+function clusterIpOf(cc: ConvertContext, s: Service): Record<string, Json> {
+  const ip = clusterIps(cc.ctx.store.list("Service")).get(keyOf(s));
+  return ip ? { clusterIP: ip, clusterIPs: [ip], ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" } : {};
 }
 
 /** The name an external provisioner gives the volume it creates for a claim: "pvc-" + the claim's UID. */

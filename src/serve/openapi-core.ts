@@ -321,6 +321,14 @@ CORE_DEFS["core.ServiceSpec"] = {
       "[]string",
       "ClusterIPs is a list of IP addresses assigned to this service, and are usually assigned randomly.",
     ],
+    ipFamilies: [
+      "[]string",
+      "IPFamilies is a list of IP families (e.g. IPv4, IPv6) assigned to this service. This field is usually assigned automatically based on cluster configuration and the ipFamilyPolicy field.",
+    ],
+    ipFamilyPolicy: [
+      "string",
+      "IPFamilyPolicy represents the dual-stack-ness requested or required by this Service. If there is no value provided, then this field will be set to SingleStack.",
+    ],
     sessionAffinity: [
       "string",
       'Supports "ClientIP" and "None". Used to maintain session affinity. Enable client IP based session affinity. Must be ClientIP or None. Defaults to None.',

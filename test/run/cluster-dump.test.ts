@@ -181,6 +181,9 @@ const NOT_MODELLED = [
   /^spec\.csi\.volumeHandle$/,
 ];
 
+/** What kube-apiserver writes on a Service that the fixture's Services lack (trimmed): served as allocated (serve/addresses.ts). */
+const ALLOCATED = /^spec\.(clusterIPs?|ipFamilies|ipFamilyPolicy)\b/;
+
 function flatten(v: unknown, path: string, out: Map<string, unknown>): void {
   // An empty mapping or list is an absent field (the API's omitempty).
   if (v !== null && typeof v === "object") {
@@ -216,6 +219,7 @@ describe("--dump-at 0s of a run from the dump", () => {
       const got = new Map<string, unknown>();
       flatten(asSet(o), "", want);
       flatten(asSet(byId.get(id(o))!), "", got);
+      for (const k of got.keys()) if (ALLOCATED.test(k) && !want.has(k)) got.delete(k);
       expect(Object.fromEntries(got), id(o)).toEqual(Object.fromEntries(want));
     }
   }, 60_000);

@@ -1,0 +1,61 @@
+// The view a real cluster gives (issue 29 item 5): Services' cluster IPs from the service range,
+// deterministic; nodes' addresses and system info, the dump's when there is one.
+
+import { describe, expect, it } from "vitest";
+import type { Service } from "../../src/kubernetes/objects.ts";
+import { clusterIps, nodeAddresses, serviceRange } from "../../src/serve/addresses.ts";
+
+const svc = (namespace: string, name: string, clusterIP?: string): Service =>
+  ({
+    kind: "Service",
+    metadata: { namespace, name },
+    spec: { ...(clusterIP !== undefined ? { clusterIP } : {}), ports: [{ port: 80 }] },
+  }) as Service;
+
+const n = (ip: string) => ip.split(".").reduce((a, o) => a * 256 + Number(o), 0);
+
+describe("cluster IPs", () => {
+  it("allocates from 10.96.0.0/12 above the lower band, the same on every run, keeping written ones and None", () => {
+    const services = [svc("default", "web"), svc("default", "db", "None"), svc("shop", "cart", "10.96.0.50")];
+    const ips = clusterIps(services);
+    expect(ips.get("default/db")).toBe("None");
+    expect(ips.get("shop/cart")).toBe("10.96.0.50");
+    const web = ips.get("default/web")!;
+    expect(n(web)).toBeGreaterThanOrEqual(n("10.96.1.0"));
+    expect(n(web)).toBeLessThan(n("10.112.0.0"));
+    expect(clusterIps([...services].reverse()).get("default/web")).toBe(web);
+  });
+
+  it("gives CoreDNS's Service the tenth address, as kubeadm does, and no two Services one address", () => {
+    const many = Array.from({ length: 300 }, (_, i) => svc("ns", `s${i}`));
+    const ips = clusterIps([svc("kube-system", "kube-dns"), ...many]);
+    expect(ips.get("kube-system/kube-dns")).toBe("10.96.0.10");
+    expect(new Set(ips.values()).size).toBe(301);
+  });
+
+  it("takes the range from the input's addresses (an EKS dump's 10.100.0.0/16 and 172.20.0.0/16)", () => {
+    const services = [svc("default", "kubernetes", "10.100.0.1"), svc("default", "web")];
+    expect(serviceRange(services).text).toBe("10.100.0.0/16");
+    expect(clusterIps(services).get("default/web")).toMatch(/^10\.100\.\d+\.\d+$/);
+    expect(serviceRange([svc("default", "kubernetes", "172.20.0.1")]).text).toBe("172.20.0.0/16");
+    expect(serviceRange([svc("a", "x", "10.96.0.1"), svc("a", "y", "10.104.3.4")]).text).toBe("10.96.0.0/12");
+  });
+});
+
+describe("node addresses", () => {
+  it("a modelled node: InternalIP on the kind-style node network, and its Hostname", () => {
+    expect(nodeAddresses(undefined, 1, "worker-2")).toEqual([
+      { type: "InternalIP", address: "172.18.0.3" },
+      { type: "Hostname", address: "worker-2" },
+    ]);
+  });
+
+  it("a dump's node: its own addresses", () => {
+    const addresses = [
+      { type: "InternalIP", address: "10.0.1.12" },
+      { type: "InternalDNS", address: "ip-10-0-1-12.ec2.internal" },
+    ];
+    const spec = { name: "ip-10-0-1-12", labels: {}, taints: [], capacity: {}, addresses };
+    expect(nodeAddresses(spec, 0, "ip-10-0-1-12")).toEqual(addresses);
+  });
+});
