@@ -11,6 +11,7 @@ import type { Scenario } from "../scenario/types.ts";
 import type { ApiObject, EventJ } from "./api-types.ts";
 import { type ConvertContext, convert, namespaceJ, SYSTEM_NAMESPACES } from "./convert.ts";
 import { ContainerHistory } from "./convert-pod.ts";
+import { DeploymentConditionMemory } from "./deployment-conditions.ts";
 import { correlationKey, eventName, newEvent, repeatEvent } from "./event-objects.ts";
 import { type Recorded, recordedFor } from "./events.ts";
 import { findResource, type ResourceInfo } from "./resources.ts";
@@ -87,7 +88,11 @@ export class ClusterMirror {
       ...(run.seed !== undefined ? { seed: run.seed } : {}),
       ...(run.maxEvents !== undefined ? { engine: { maxEvents: run.maxEvents } } : {}),
     });
-    this.cc = { ctx: this.sim.ctx, history: new ContainerHistory() };
+    this.cc = {
+      ctx: this.sim.ctx,
+      history: new ContainerHistory(),
+      deployments: new DeploymentConditionMemory(),
+    };
     for (const ns of SYSTEM_NAMESPACES) this.ensureNamespace(ns);
     for (const kind of MODEL_KINDS) for (const obj of this.sim.store.list(kind)) this.dirty.add(obj);
     this.flush();

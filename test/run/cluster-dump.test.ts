@@ -181,8 +181,11 @@ const NOT_MODELLED = [
   /^spec\.csi\.volumeHandle$/,
 ];
 
-/** What kube-apiserver writes on a Service that the fixture's Services lack (trimmed): served as allocated (serve/addresses.ts). */
-const ALLOCATED = /^spec\.(clusterIPs?|ipFamilies|ipFamilyPolicy)\b/;
+/**
+ * What kube-apiserver and the controllers write that the fixture (trimmed) lacks: a Service's
+ * allocated addresses (serve/addresses.ts), a Deployment's conditions (serve/deployment-conditions.ts).
+ */
+const ALLOCATED = /^(spec\.(clusterIPs?|ipFamilies|ipFamilyPolicy)|status\.conditions)\b/;
 
 function flatten(v: unknown, path: string, out: Map<string, unknown>): void {
   // An empty mapping or list is an absent field (the API's omitempty).

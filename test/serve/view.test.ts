@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import type { Service } from "../../src/kubernetes/objects.ts";
 import { clusterIps, nodeAddresses, serviceRange } from "../../src/serve/addresses.ts";
+import { DeploymentConditionMemory } from "../../src/serve/deployment-conditions.ts";
+import { request, serveExample } from "./helpers.ts";
 
 const svc = (namespace: string, name: string, clusterIP?: string): Service =>
   ({
@@ -57,5 +59,55 @@ describe("node addresses", () => {
     ];
     const spec = { name: "ip-10-0-1-12", labels: {}, taints: [], capacity: {}, addresses };
     expect(nodeAddresses(spec, 0, "ip-10-0-1-12")).toEqual(addresses);
+  });
+});
+
+describe("Deployment conditions", () => {
+  it("Available False from the moment a pod of web stops being ready, True again after its replacement", async () => {
+    const s = await serveExample("node-power-loss.yaml", 70);
+    try {
+      const at = async () =>
+        (await request(`${s.serving.url}/apis/apps/v1/namespaces/default/deployments/web`)).json().status;
+      const early = await at();
+      expect(early.conditions[0]).toMatchObject({
+        type: "Available",
+        status: "False",
+        reason: "MinimumReplicasUnavailable",
+        message: "Deployment does not have minimum availability.",
+        lastTransitionTime: "2025-01-01T00:00:57Z",
+      });
+      expect(early.conditions[1]).toMatchObject({
+        type: "Progressing",
+        status: "True",
+        reason: "NewReplicaSetAvailable",
+      });
+      expect(early.conditions[1].message).toMatch(
+        /^ReplicaSet "web-[a-z0-9]+" has successfully progressed\.$/,
+      );
+      s.serving.cluster.seek(390);
+      const late = await at();
+      expect(late.availableReplicas).toBe(3);
+      expect(late.conditions[0]).toMatchObject({ status: "True", reason: "MinimumReplicasAvailable" });
+      expect(late.conditions[0].lastTransitionTime > "2025-01-01T00:06:00Z").toBe(true);
+    } finally {
+      await s.stop();
+    }
+  }, 120_000);
+
+  it("Progressing: ReplicaSetUpdated on progress, ProgressDeadlineExceeded 600 s after the last", () => {
+    const m = new DeploymentConditionMemory();
+    const c = (available: number) => ({ replicas: 3, updated: 3, ready: available, available });
+    m.conditions("ns/d", 3, "d-1", c(0), 0, 0);
+    const progress = m.conditions("ns/d", 3, "d-1", c(1), 10, 0) as { type: string; reason: string }[];
+    expect(progress[1]).toMatchObject({
+      reason: "ReplicaSetUpdated",
+      message: 'ReplicaSet "d-1" is progressing.',
+    });
+    expect(m.conditions("ns/d", 3, "d-1", c(1), 600, 0)[1]).toMatchObject({ status: "True" });
+    expect(m.conditions("ns/d", 3, "d-1", c(1), 611, 0)[1]).toMatchObject({
+      status: "False",
+      reason: "ProgressDeadlineExceeded",
+      message: 'ReplicaSet "d-1" has timed out progressing.',
+    });
   });
 });
