@@ -6,6 +6,7 @@
 // store's, as the PersistentVolume controller bound them.
 
 import { keyOf } from "../cluster/store.ts";
+import { claimClass } from "../controllers/persistentvolume-controller.ts";
 import type {
   EndpointSlice,
   KubeObject,
@@ -19,6 +20,7 @@ import type {
 } from "../kubernetes/objects.ts";
 import { clusterIps, nodeAddresses } from "./addresses.ts";
 import type { ApiObject, Json } from "./api-types.ts";
+import { storageClassJ } from "./config-objects.ts";
 import { type ConvertContext, metaJ, ownerUid, uuidOf } from "./convert-meta.ts";
 import { podSpecJ, podStatusJ } from "./convert-pod.ts";
 import { daemonSetJ, deploymentJ, pdbJ, replicaSetJ, statefulSetJ } from "./convert-workloads.ts";
@@ -165,6 +167,16 @@ function clusterIpOf(cc: ConvertContext, s: Service): Record<string, Json> {
   return ip ? { clusterIP: ip, clusterIPs: [ip], ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" } : {};
 }
 
+/**
+ * A claim's storageClassName: as written, else the default class the DefaultStorageClass admission
+ * plugin writes at creation (claimClass), unless the beta annotation names the class.
+ */
+function claimClassJ(cc: ConvertContext, c: PersistentVolumeClaim): Record<string, Json> {
+  if (c.spec.storageClassName !== undefined) return { storageClassName: c.spec.storageClassName };
+  if (c.metadata.annotations?.["volume.beta.kubernetes.io/storage-class"] !== undefined) return {};
+  return { storageClassName: claimClass(cc.ctx, c).name };
+}
+
 /** The name an external provisioner gives the volume it creates for a claim: "pvc-" + the claim's UID. */
 function claimJ(cc: ConvertContext, c: PersistentVolumeClaim): ApiObject {
   const metadata = metaJ(cc, c.metadata, `PersistentVolumeClaim/${keyOf(c)}`);
@@ -178,7 +190,7 @@ function claimJ(cc: ConvertContext, c: PersistentVolumeClaim): ApiObject {
     spec: {
       accessModes: c.spec.accessModes,
       ...(c.spec.volumeName !== undefined ? { volumeName: c.spec.volumeName } : {}),
-      ...(c.spec.storageClassName !== undefined ? { storageClassName: c.spec.storageClassName } : {}),
+      ...claimClassJ(cc, c),
       volumeMode: "Filesystem",
       resources: c.spec.storage ? { requests: { storage: byteQuantity(c.spec.storage) } } : {},
     },
@@ -306,6 +318,8 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
       return [nodeJ(cc, obj)];
     case "Lease":
       return [leaseJ(cc, obj)];
+    case "StorageClass":
+      return [storageClassJ(cc, obj)];
     case "Pod":
       return [podJ(cc, obj)];
     case "Deployment":
@@ -322,10 +336,7 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
       return [claimJ(cc, obj)];
     case "PersistentVolume":
       return [volumeJ(cc, obj)];
-    // storage.k8s.io StorageClasses are not served yet (no resource in discovery).
-    case "StorageClass":
-      return [];
-    // Nor are scheduling.k8s.io PriorityClasses (the pods carry their priority).
+    // scheduling.k8s.io PriorityClasses are not served (the pods carry their priority).
     case "PriorityClass":
       return [];
     case "PodDisruptionBudget":

@@ -5,13 +5,18 @@
 // trace event can change its pod (container history) and record an Event. All writes within one
 // instant are one change per object, as if the API server had seen the instant's last write.
 
+import { ASSUMED_DEFAULT_CLASS } from "../controllers/persistentvolume-controller.ts";
 import type { KubeObject } from "../kubernetes/objects.ts";
 import { createSimulation, type Simulation, WARM_UP_SECONDS } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { ApiObject, EventJ } from "./api-types.ts";
+import { inputConfigObjects, namespaceDefaults, storageClassJ } from "./config-objects.ts";
 import { type ConvertContext, convert, namespaceJ, SYSTEM_NAMESPACES } from "./convert.ts";
 import { ContainerHistory } from "./convert-pod.ts";
 import { DeploymentConditionMemory } from "./deployment-conditions.ts";
+
+const ANN_DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class";
+
 import { correlationKey, eventName, newEvent, repeatEvent } from "./event-objects.ts";
 import { type Recorded, recordedFor } from "./events.ts";
 import { findResource, type ResourceInfo } from "./resources.ts";
@@ -50,6 +55,7 @@ const MODEL_KINDS = [
   "PodDisruptionBudget",
   "EndpointSlice",
   "VolumeAttachment",
+  "StorageClass",
 ] as const;
 
 /** The resource a served object is stored under (core v1 for Events: events.k8s.io/v1 is a view of them). */
@@ -94,6 +100,15 @@ export class ClusterMirror {
       deployments: new DeploymentConditionMemory(),
     };
     for (const ns of SYSTEM_NAMESPACES) this.ensureNamespace(ns);
+    for (const o of inputConfigObjects(scenario.ignored, -WARM_UP_SECONDS)) this.put(o);
+    const store = this.sim.store;
+    if (!store.list("StorageClass").some((c) => c.metadata.annotations?.[ANN_DEFAULT_CLASS] === "true"))
+      this.put(
+        storageClassJ(this.cc, {
+          ...ASSUMED_DEFAULT_CLASS,
+          metadata: { ...ASSUMED_DEFAULT_CLASS.metadata, creationTimestamp: -WARM_UP_SECONDS },
+        }),
+      );
     for (const kind of MODEL_KINDS) for (const obj of this.sim.store.list(kind)) this.dirty.add(obj);
     this.flush();
     this.sim.store.observe((obj) => this.dirty.add(obj));
@@ -199,6 +214,7 @@ export class ClusterMirror {
     const key = storageKey(r, undefined, ns);
     if (this.objects.has(key)) return;
     this.set(key, r, namespaceJ(ns, -WARM_UP_SECONDS));
+    for (const o of namespaceDefaults(ns, -WARM_UP_SECONDS)) this.put(o);
   }
 
   private set(key: string, resource: ResourceInfo, object: ApiObject): void {

@@ -46,8 +46,8 @@ describe("SelfSubjectAccessReview and SelfSubjectRulesReview", () => {
       reason:
         "faultline serves a simulated cluster, read-only: delete on pods is refused (only get, list and watch are allowed)",
     });
-    expect((await review("get", "secrets")).json().status.reason).toBe(
-      "faultline serves no resource secrets",
+    expect((await review("get", "ingresses", "networking.k8s.io")).json().status.reason).toBe(
+      "faultline serves no resource ingresses.networking.k8s.io",
     );
     expect((await review("get", "deployments")).json().status.allowed).toBe(false);
   });
