@@ -124,9 +124,25 @@ function leaseJ(cc: ConvertContext, l: Lease): ApiObject {
   };
 }
 
+/**
+ * Bound at this very instant: the kubelet has not yet seen the pod (it learns of it from its watch,
+ * then its status manager posts the first status, pkg/kubelet/status/status_manager.go), so the pod
+ * is still plain Pending; from the next instant it is ContainerCreating (mirror.ts looks again).
+ */
+export function justBound(cc: ConvertContext, p: Pod): boolean {
+  const scheduled = p.status.conditions.find((c) => c.type === "PodScheduled" && c.status === "True");
+  return (
+    p.status.phase === "Pending" &&
+    p.status.containerStatuses.length === 0 &&
+    scheduled?.lastTransitionTime !== undefined &&
+    scheduled.lastTransitionTime >= cc.ctx.engine.now
+  );
+}
+
 function podJ(cc: ConvertContext, p: Pod): ApiObject {
   const metadata = metaJ(cc, p.metadata, `Pod/${keyOf(p)}`);
-  const syncing = p.spec.nodeName !== undefined && cc.ctx.machines.reachable(p.spec.nodeName);
+  const syncing =
+    p.spec.nodeName !== undefined && cc.ctx.machines.reachable(p.spec.nodeName) && !justBound(cc, p);
   return {
     apiVersion: "v1",
     kind: "Pod",

@@ -3,8 +3,11 @@
 
 import { describe, expect, it } from "vitest";
 import type { Service } from "../../src/kubernetes/objects.ts";
+import { loadScenarioFile } from "../../src/load/index.ts";
 import { clusterIps, nodeAddresses, serviceRange } from "../../src/serve/addresses.ts";
 import { DeploymentConditionMemory } from "../../src/serve/deployment-conditions.ts";
+import { ClusterMirror } from "../../src/serve/mirror.ts";
+import { PRINTERS } from "../../src/serve/tables.ts";
 import { request, serveExample } from "./helpers.ts";
 
 const svc = (namespace: string, name: string, clusterIP?: string): Service =>
@@ -110,4 +113,28 @@ describe("Deployment conditions", () => {
       message: 'ReplicaSet "d-1" has timed out progressing.',
     });
   });
+});
+
+describe("a new pod's first statuses", () => {
+  it("Pending when created and bound, ContainerCreating once its kubelet has it, then Running", () => {
+    const mirror = new ClusterMirror(loadScenarioFile("examples/node-power-loss.yaml"));
+    const seen = new Map<string, string[]>();
+    for (;;) {
+      const changes = mirror.step(390);
+      if (changes === null) break;
+      for (const c of changes) {
+        if (c.resource.resource !== "pods" || !c.object) continue;
+        const status = String(PRINTERS.pods!.cells(c.object, mirror.now)[2]);
+        const list = seen.get(c.object.metadata.name) ?? [];
+        if (list.at(-1) !== status) list.push(status);
+        seen.set(c.object.metadata.name, list);
+      }
+    }
+    // The web replica made after the eviction at ~6m02s.
+    const replacements = [...seen.entries()].filter(
+      ([name, s]) => name.startsWith("web-") && s[0] === "Pending",
+    );
+    expect(replacements.length).toBe(1);
+    expect(replacements[0]![1]).toEqual(["Pending", "ContainerCreating", "Running"]);
+  }, 120_000);
 });
