@@ -51,6 +51,10 @@ export interface NodeSpec {
   podCIDR?: Ipv4Cidr;
   /** spec.providerID of a Node of a cluster dump (`aws:///eu-west-1a/i-…`): names its cloud */
   providerID?: string;
+  /** status.addresses of a Node of a cluster dump (faultline serve shows them; no model reads them) */
+  addresses?: { type: string; address: string }[];
+  /** status.nodeInfo of a Node of a cluster dump, its string fields (served as read) */
+  nodeInfo?: Record<string, string>;
 }
 
 /**
@@ -201,6 +205,22 @@ export interface IgnoredObject {
   pos: SourcePos;
   /** Why, when it is not that faultline does not model the kind (a pod on a node not in the dump) */
   reason?: string;
+  /** What `faultline serve` shows of a ConfigMap, Secret or ServiceAccount (no model reads it) */
+  view?: IgnoredView;
+}
+
+/** A ConfigMap, Secret or ServiceAccount as served: a Secret's keys only, never its values. */
+export interface IgnoredView {
+  namespace: string;
+  labels?: Record<string, string>;
+  /** metadata.creationTimestamp of a dumped object, RFC 3339 */
+  created?: string;
+  /** a ConfigMap's data as written */
+  data?: Record<string, string>;
+  /** a ConfigMap's binaryData keys, a Secret's data and stringData keys */
+  keys?: string[];
+  /** a Secret's type (default Opaque) */
+  type?: string;
 }
 
 /** What a scenario's `cluster:` dump held besides the nodes and objects it became. */

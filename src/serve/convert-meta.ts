@@ -5,12 +5,15 @@ import type { Context } from "../cluster/context.ts";
 import type { KubeObject, ObjectMeta } from "../kubernetes/objects.ts";
 import type { ObjectMetaJ, OwnerReferenceJ } from "./api-types.ts";
 import type { ContainerHistory } from "./convert-pod.ts";
+import type { DeploymentConditionMemory } from "./deployment-conditions.ts";
 import { timeString } from "./time.ts";
 
 /** What conversion reads besides the object: the model's store and settings, and the trace's container history. */
 export interface ConvertContext {
   ctx: Context;
   history: ContainerHistory;
+  /** Deployments' conditions as last written (deployment-conditions.ts); a fresh one when absent */
+  deployments?: DeploymentConditionMemory;
 }
 
 /**

@@ -20,6 +20,7 @@ import { toleratesAll } from "../kubernetes/taints.ts";
 import type { ApiObject, Json } from "./api-types.ts";
 import { type ConvertContext, counts, metaJ } from "./convert-meta.ts";
 import { podSpecJ } from "./convert-pod.ts";
+import { DeploymentConditionMemory } from "./deployment-conditions.ts";
 import { byteQuantity } from "./quantity.ts";
 
 function templateJ(t: PodTemplateSpec): Json {
@@ -47,18 +48,44 @@ function replicaSetCounts(cc: ConvertContext, rs: ReplicaSet): { replicas: numbe
   return { replicas: pods.length, ready: pods.filter(podReady).length };
 }
 
+/** When the Deployment's conditions first held: its last needed pod's Ready transition, else its creation. */
+function readySince(cc: ConvertContext, rsKeys: string[], d: Deployment): number {
+  const times: number[] = [];
+  for (const k of rsKeys)
+    for (const p of cc.ctx.store.podSetOwnedBy(`ReplicaSet/${k}`)) {
+      const t = p.status.conditions.find(
+        (c) => c.type === "Ready" && c.status === "True",
+      )?.lastTransitionTime;
+      if (active(p) && t !== undefined) times.push(t);
+    }
+  return Math.max(d.metadata.creationTimestamp ?? 0, ...times);
+}
+
 export function deploymentJ(cc: ConvertContext, d: Deployment): ApiObject {
   // calculateStatus (pkg/controller/deployment/sync.go) sums its ReplicaSets' status.
   let replicas = 0;
   let ready = 0;
+  const owned: ReplicaSet[] = [];
   for (const rs of cc.ctx.store.list("ReplicaSet")) {
     if (rs.metadata.namespace !== d.metadata.namespace) continue;
     if (!rs.metadata.ownerReferences?.some((o) => o.kind === "Deployment" && o.name === d.metadata.name))
       continue;
+    owned.push(rs);
     const c = replicaSetCounts(cc, rs);
     replicas += c.replicas;
     ready += c.ready;
   }
+  const newest = owned.at(-1);
+  if (!cc.deployments) cc.deployments = new DeploymentConditionMemory();
+  const memory = cc.deployments;
+  const conditions = memory.conditions(
+    keyOf(d),
+    d.spec.replicas,
+    newest?.metadata.name ?? d.metadata.name,
+    { replicas, updated: replicas, ready, available: ready },
+    cc.ctx.engine.now,
+    readySince(cc, owned.map(keyOf), d),
+  );
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -75,6 +102,7 @@ export function deploymentJ(cc: ConvertContext, d: Deployment): ApiObject {
       observedGeneration: 1,
       ...counts({ replicas, updatedReplicas: replicas, readyReplicas: ready, availableReplicas: ready }),
       ...counts({ unavailableReplicas: Math.max(0, d.spec.replicas - ready) }),
+      conditions,
     },
   };
 }

@@ -6,6 +6,7 @@
 // store's, as the PersistentVolume controller bound them.
 
 import { keyOf } from "../cluster/store.ts";
+import { claimClass } from "../controllers/persistentvolume-controller.ts";
 import type {
   EndpointSlice,
   KubeObject,
@@ -17,7 +18,9 @@ import type {
   Service,
   VolumeAttachment,
 } from "../kubernetes/objects.ts";
-import type { ApiObject } from "./api-types.ts";
+import { clusterIps, nodeAddresses } from "./addresses.ts";
+import type { ApiObject, Json } from "./api-types.ts";
+import { storageClassJ } from "./config-objects.ts";
 import { type ConvertContext, metaJ, ownerUid, uuidOf } from "./convert-meta.ts";
 import { podSpecJ, podStatusJ } from "./convert-pod.ts";
 import { daemonSetJ, deploymentJ, pdbJ, replicaSetJ, statefulSetJ } from "./convert-workloads.ts";
@@ -27,6 +30,17 @@ import { microTimeString, timeString } from "./time.ts";
 export { type ConvertContext, uuidOf } from "./convert-meta.ts";
 
 function nodeJ(cc: ConvertContext, n: Node): ApiObject {
+  const nodes = cc.ctx.scenario.nodes;
+  let index = nodes.findIndex((x) => x.name === n.metadata.name);
+  const spec = index >= 0 ? nodes[index] : undefined;
+  // A node the scenario does not list (an autoscaler's) comes after the listed ones, in store order.
+  if (index < 0)
+    index =
+      nodes.length +
+      cc.ctx.store
+        .list("Node")
+        .filter((x) => !nodes.some((s) => s.name === x.metadata.name))
+        .findIndex((x) => x.metadata.name === n.metadata.name);
   return {
     apiVersion: "v1",
     kind: "Node",
@@ -57,22 +71,33 @@ function nodeJ(cc: ConvertContext, n: Node): ApiObject {
         ...(c.reason ? { reason: c.reason } : {}),
         ...(c.message ? { message: c.message } : {}),
       })),
-      // The model gives nodes no IP addresses: only the hostname is known.
-      addresses: [{ type: "Hostname", address: n.metadata.name }],
+      addresses: nodeAddresses(spec, index, n.metadata.name),
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: {
-        kubeletVersion: cc.ctx.versionString,
-        kubeProxyVersion: "",
-        operatingSystem: "linux",
-        architecture: "",
-        machineID: "",
-        systemUUID: "",
-        bootID: "",
-        kernelVersion: "",
-        osImage: "",
-        containerRuntimeVersion: "",
-      },
+      nodeInfo: spec?.nodeInfo ? { ...spec.nodeInfo } : modelledNodeInfo(cc),
     },
+  };
+}
+
+/**
+ * A modelled node's status.nodeInfo: the kubelet's version; kube-proxy's too before 1.31, when the
+ * DisableNodeKubeProxyVersion gate (KEP-4004, beta and on in 1.31) stopped the kubelet writing it;
+ * linux/amd64 as the node's kubernetes.io labels say (kubelet/node-status.ts). The model keeps no
+ * machine, boot, kernel, OS image or container runtime version: those stay empty, as for a kubelet
+ * that could not read them.
+ */
+function modelledNodeInfo(cc: ConvertContext): Record<string, string> {
+  const minor = Number(cc.ctx.version.split(".")[1]);
+  return {
+    machineID: "",
+    systemUUID: "",
+    bootID: "",
+    kernelVersion: "",
+    osImage: "",
+    containerRuntimeVersion: "",
+    kubeletVersion: cc.ctx.versionString,
+    kubeProxyVersion: minor < 31 ? cc.ctx.versionString : "",
+    operatingSystem: "linux",
+    architecture: "amd64",
   };
 }
 
@@ -99,9 +124,25 @@ function leaseJ(cc: ConvertContext, l: Lease): ApiObject {
   };
 }
 
+/**
+ * Bound at this very instant: the kubelet has not yet seen the pod (it learns of it from its watch,
+ * then its status manager posts the first status, pkg/kubelet/status/status_manager.go), so the pod
+ * is still plain Pending; from the next instant it is ContainerCreating (mirror.ts looks again).
+ */
+export function justBound(cc: ConvertContext, p: Pod): boolean {
+  const scheduled = p.status.conditions.find((c) => c.type === "PodScheduled" && c.status === "True");
+  return (
+    p.status.phase === "Pending" &&
+    p.status.containerStatuses.length === 0 &&
+    scheduled?.lastTransitionTime !== undefined &&
+    scheduled.lastTransitionTime >= cc.ctx.engine.now
+  );
+}
+
 function podJ(cc: ConvertContext, p: Pod): ApiObject {
   const metadata = metaJ(cc, p.metadata, `Pod/${keyOf(p)}`);
-  const syncing = p.spec.nodeName !== undefined && cc.ctx.machines.reachable(p.spec.nodeName);
+  const syncing =
+    p.spec.nodeName !== undefined && cc.ctx.machines.reachable(p.spec.nodeName) && !justBound(cc, p);
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -126,8 +167,7 @@ function serviceJ(cc: ConvertContext, s: Service): ApiObject {
         protocol: p.protocol ?? "TCP",
         targetPort: p.targetPort ?? p.port,
       })),
-      // The model allocates no ClusterIP: only one written in the manifest (or None) is known.
-      ...(s.spec.clusterIP ? { clusterIP: s.spec.clusterIP, clusterIPs: [s.spec.clusterIP] } : {}),
+      ...clusterIpOf(cc, s),
       sessionAffinity: "None",
       ...(external ? { externalTrafficPolicy: s.spec.externalTrafficPolicy ?? "Cluster" } : {}),
       internalTrafficPolicy: s.spec.internalTrafficPolicy ?? "Cluster",
@@ -135,6 +175,22 @@ function serviceJ(cc: ConvertContext, s: Service): ApiObject {
     },
     status: { loadBalancer: {} },
   };
+}
+
+/** The Service's allocated ClusterIP (addresses.ts), none for an ExternalName Service. */
+function clusterIpOf(cc: ConvertContext, s: Service): Record<string, Json> {
+  const ip = clusterIps(cc.ctx.store.list("Service")).get(keyOf(s));
+  return ip ? { clusterIP: ip, clusterIPs: [ip], ipFamilies: ["IPv4"], ipFamilyPolicy: "SingleStack" } : {};
+}
+
+/**
+ * A claim's storageClassName: as written, else the default class the DefaultStorageClass admission
+ * plugin writes at creation (claimClass), unless the beta annotation names the class.
+ */
+function claimClassJ(cc: ConvertContext, c: PersistentVolumeClaim): Record<string, Json> {
+  if (c.spec.storageClassName !== undefined) return { storageClassName: c.spec.storageClassName };
+  if (c.metadata.annotations?.["volume.beta.kubernetes.io/storage-class"] !== undefined) return {};
+  return { storageClassName: claimClass(cc.ctx, c).name };
 }
 
 /** The name an external provisioner gives the volume it creates for a claim: "pvc-" + the claim's UID. */
@@ -150,7 +206,7 @@ function claimJ(cc: ConvertContext, c: PersistentVolumeClaim): ApiObject {
     spec: {
       accessModes: c.spec.accessModes,
       ...(c.spec.volumeName !== undefined ? { volumeName: c.spec.volumeName } : {}),
-      ...(c.spec.storageClassName !== undefined ? { storageClassName: c.spec.storageClassName } : {}),
+      ...claimClassJ(cc, c),
       volumeMode: "Filesystem",
       resources: c.spec.storage ? { requests: { storage: byteQuantity(c.spec.storage) } } : {},
     },
@@ -278,6 +334,8 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
       return [nodeJ(cc, obj)];
     case "Lease":
       return [leaseJ(cc, obj)];
+    case "StorageClass":
+      return [storageClassJ(cc, obj)];
     case "Pod":
       return [podJ(cc, obj)];
     case "Deployment":
@@ -294,12 +352,11 @@ export function convert(cc: ConvertContext, obj: KubeObject): ApiObject[] {
       return [claimJ(cc, obj)];
     case "PersistentVolume":
       return [volumeJ(cc, obj)];
-    // storage.k8s.io StorageClasses are not served yet (no resource in discovery); nor batch/v1.
-    case "StorageClass":
+    // batch/v1 Jobs and CronJobs are not served yet (no resource in discovery).
     case "Job":
     case "CronJob":
       return [];
-    // Nor are scheduling.k8s.io PriorityClasses (the pods carry their priority).
+    // scheduling.k8s.io PriorityClasses are not served (the pods carry their priority).
     case "PriorityClass":
       return [];
     case "PodDisruptionBudget":

@@ -3,6 +3,15 @@
 // (APIResourceList), and /version with the scenario's Kubernetes version.
 
 import { apiVersionOf, groups, type ResourceInfo, resourcesOf, VERBS } from "./resources.ts";
+import { REVIEW_RESOURCES, REVIEW_VERBS } from "./reviews.ts";
+
+/** The served groups and the reviews' group (authorization.k8s.io), in the order /apis lists them. */
+function allGroups(): { name: string; version: string }[] {
+  const out = groups();
+  for (const r of REVIEW_RESOURCES)
+    if (!out.some((g) => g.name === r.group)) out.push({ name: r.group, version: r.version });
+  return out;
+}
 
 export function versionInfo(versionString: string): Record<string, string> {
   const [major = "1", minor = "0"] = versionString.replace(/^v/, "").split(".");
@@ -33,11 +42,15 @@ function groupJ(name: string, version: string): Record<string, unknown> {
 }
 
 export function apiGroupList(): Record<string, unknown> {
-  return { kind: "APIGroupList", apiVersion: "v1", groups: groups().map((g) => groupJ(g.name, g.version)) };
+  return {
+    kind: "APIGroupList",
+    apiVersion: "v1",
+    groups: allGroups().map((g) => groupJ(g.name, g.version)),
+  };
 }
 
 export function apiGroup(name: string): Record<string, unknown> | undefined {
-  const g = groups().find((x) => x.name === name);
+  const g = allGroups().find((x) => x.name === name);
   return g && { kind: "APIGroup", apiVersion: "v1", ...groupJ(g.name, g.version) };
 }
 
@@ -47,14 +60,17 @@ function resourceJ(r: ResourceInfo): Record<string, unknown> {
     singularName: r.singular,
     namespaced: r.namespaced,
     kind: r.kind,
-    verbs: [...VERBS],
+    verbs: REVIEW_RESOURCES.includes(r) ? [...REVIEW_VERBS] : [...VERBS],
     ...(r.shortNames ? { shortNames: r.shortNames } : {}),
     ...(r.categories ? { categories: r.categories } : {}),
   };
 }
 
 export function apiResourceList(group: string, version: string): Record<string, unknown> | undefined {
-  const rs = resourcesOf(group, version);
+  const rs = [
+    ...resourcesOf(group, version),
+    ...REVIEW_RESOURCES.filter((r) => r.group === group && r.version === version),
+  ];
   if (rs.length === 0) return undefined;
   return {
     kind: "APIResourceList",

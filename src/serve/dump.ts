@@ -4,12 +4,8 @@
 // as kubectl's YAML printer sorts them. Such a dump is a valid `--cluster` input.
 
 import { stringify } from "yaml";
-import { keyOf } from "../cluster/store.ts";
-import type { StorageClass } from "../kubernetes/objects.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { ApiObject } from "./api-types.ts";
-import { metaJ } from "./convert-meta.ts";
-import { ContainerHistory } from "./convert-pod.ts";
 import { ClusterMirror, type RunOptions } from "./mirror.ts";
 
 /** The kinds of `kubectl get nodes,pods,deployments,replicasets,statefulsets,daemonsets,services,endpointslices,poddisruptionbudgets,persistentvolumeclaims,persistentvolumes,storageclasses,leases`, in that order (the node Leases date the dump and say how long a NotReady node has been silent). */
@@ -36,9 +32,6 @@ export function dumpAt(scenario: Scenario, at: number, run: RunOptions = {}): Ap
   const items = [...mirror.objects.values()]
     .map((s) => s.object)
     .filter((o) => (DUMP_KINDS as readonly string[]).includes(o.kind));
-  // StorageClasses are not served (no storage.k8s.io resource in discovery): converted here.
-  const cc = { ctx: mirror.sim.ctx, history: new ContainerHistory() };
-  for (const sc of mirror.sim.store.list("StorageClass")) items.push(storageClassJ(cc, sc));
   return inKubectlOrder(items);
 }
 
@@ -47,20 +40,6 @@ export function inKubectlOrder(items: ApiObject[]): ApiObject[] {
   const order = (o: ApiObject) => (DUMP_KINDS as readonly string[]).indexOf(o.kind);
   const key = (o: ApiObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
   return items.sort((a, b) => order(a) - order(b) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
-
-function storageClassJ(cc: Parameters<typeof metaJ>[0], sc: StorageClass): ApiObject {
-  return {
-    apiVersion: "storage.k8s.io/v1",
-    kind: "StorageClass",
-    metadata: metaJ(cc, sc.metadata, `StorageClass/${keyOf(sc)}`),
-    provisioner: sc.provisioner,
-    ...(sc.parameters ? { parameters: sc.parameters } : {}),
-    reclaimPolicy: sc.reclaimPolicy,
-    volumeBindingMode: sc.volumeBindingMode,
-    ...(sc.allowedTopologies ? { allowedTopologies: sc.allowedTopologies } : {}),
-    ...(sc.allowVolumeExpansion !== undefined ? { allowVolumeExpansion: sc.allowVolumeExpansion } : {}),
-  };
 }
 
 /** The List as `kubectl get -o yaml` (`json`: `-o json`) prints it. */

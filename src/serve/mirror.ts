@@ -5,12 +5,26 @@
 // trace event can change its pod (container history) and record an Event. All writes within one
 // instant are one change per object, as if the API server had seen the instant's last write.
 
-import type { KubeObject } from "../kubernetes/objects.ts";
+import { ASSUMED_DEFAULT_CLASS } from "../controllers/persistentvolume-controller.ts";
+import type { KubeObject, Pod } from "../kubernetes/objects.ts";
 import { createSimulation, type Simulation, WARM_UP_SECONDS } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import type { ApiObject, EventJ } from "./api-types.ts";
-import { type ConvertContext, convert, namespaceJ, SYSTEM_NAMESPACES } from "./convert.ts";
+import { inputConfigObjects, namespaceDefaults, storageClassJ } from "./config-objects.ts";
+import { type ConvertContext, convert, justBound, namespaceJ, SYSTEM_NAMESPACES } from "./convert.ts";
 import { ContainerHistory } from "./convert-pod.ts";
+import { DeploymentConditionMemory } from "./deployment-conditions.ts";
+
+const ANN_DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class";
+
+/**
+ * How long after its binding a pod is shown Pending before ContainerCreating. The kubelet learns of
+ * the pod from its watch and its status manager then posts the first status; the model does not
+ * time that, so the pod is shown Pending at the instant it is bound and ContainerCreating one
+ * millisecond later: the order a real watch sees, at about the same moment.
+ */
+const RECHECK_SECONDS = 0.001;
+
 import { correlationKey, eventName, newEvent, repeatEvent } from "./event-objects.ts";
 import { type Recorded, recordedFor } from "./events.ts";
 import { findResource, type ResourceInfo } from "./resources.ts";
@@ -49,6 +63,7 @@ const MODEL_KINDS = [
   "PodDisruptionBudget",
   "EndpointSlice",
   "VolumeAttachment",
+  "StorageClass",
 ] as const;
 
 /** The resource a served object is stored under (core v1 for Events: events.k8s.io/v1 is a view of them). */
@@ -78,6 +93,11 @@ export class ClusterMirror {
   /** each Lease's renewTime at the last flush */
   private readonly leaseSeen = new WeakMap<KubeObject, number>();
   private traceCursor = 0;
+  /** pods bound at the instant last flushed, to convert again at recheckAt */
+  private readonly justBound = new Set<Pod>();
+  private recheckAt = 0;
+  /** each pod is looked at again once */
+  private readonly rechecked = new WeakSet<Pod>();
   /** correlation key → storage key of the Event it merges into */
   private readonly correlated = new Map<string, string>();
   private pending: Change[] = [];
@@ -87,8 +107,21 @@ export class ClusterMirror {
       ...(run.seed !== undefined ? { seed: run.seed } : {}),
       ...(run.maxEvents !== undefined ? { engine: { maxEvents: run.maxEvents } } : {}),
     });
-    this.cc = { ctx: this.sim.ctx, history: new ContainerHistory() };
+    this.cc = {
+      ctx: this.sim.ctx,
+      history: new ContainerHistory(),
+      deployments: new DeploymentConditionMemory(),
+    };
     for (const ns of SYSTEM_NAMESPACES) this.ensureNamespace(ns);
+    for (const o of inputConfigObjects(scenario.ignored, -WARM_UP_SECONDS)) this.put(o);
+    const store = this.sim.store;
+    if (!store.list("StorageClass").some((c) => c.metadata.annotations?.[ANN_DEFAULT_CLASS] === "true"))
+      this.put(
+        storageClassJ(this.cc, {
+          ...ASSUMED_DEFAULT_CLASS,
+          metadata: { ...ASSUMED_DEFAULT_CLASS.metadata, creationTimestamp: -WARM_UP_SECONDS },
+        }),
+      );
     for (const kind of MODEL_KINDS) for (const obj of this.sim.store.list(kind)) this.dirty.add(obj);
     this.flush();
     this.sim.store.observe((obj) => this.dirty.add(obj));
@@ -111,6 +144,13 @@ export class ClusterMirror {
    */
   step(until: number): Change[] | null {
     const next = this.sim.engine.nextAt();
+    // A pod bound at the last instant is converted again a millisecond later (convert.ts justBound).
+    const recheck = this.justBound.size > 0 ? this.recheckAt : Number.POSITIVE_INFINITY;
+    if (recheck > this.now && recheck < next && recheck <= until) {
+      this.sim.runUntil(recheck);
+      this.flush();
+      return this.take();
+    }
     if (next > until) {
       this.sim.runUntil(until);
       return null;
@@ -125,6 +165,11 @@ export class ClusterMirror {
 
   private flush(): void {
     const ctx = this.sim.ctx;
+    // Pods bound at the last instant flushed: their kubelet has posted ContainerCreating since (convert.ts justBound).
+    if (this.justBound.size > 0 && this.now >= this.recheckAt) {
+      for (const p of this.justBound) this.dirty.add(p);
+      this.justBound.clear();
+    }
     const trace = this.sim.trace.events;
     for (; this.traceCursor < trace.length; this.traceCursor++) {
       const e = trace[this.traceCursor]!;
@@ -151,6 +196,12 @@ export class ClusterMirror {
     // Deletions first, so that a pod recreated under its old name at the same instant is a DELETED then an ADDED.
     for (const o of all) if (!this.sim.store.exists(o)) for (const a of convert(this.cc, o)) this.remove(a);
     for (const o of all) if (this.sim.store.exists(o)) for (const a of convert(this.cc, o)) this.put(a);
+    for (const o of all)
+      if (o.kind === "Pod" && !this.rechecked.has(o) && this.sim.store.exists(o) && justBound(this.cc, o)) {
+        this.justBound.add(o);
+        this.rechecked.add(o);
+        this.recheckAt = this.now + RECHECK_SECONDS;
+      }
   }
 
   private modelObject(ref: string): KubeObject | undefined {
@@ -194,6 +245,7 @@ export class ClusterMirror {
     const key = storageKey(r, undefined, ns);
     if (this.objects.has(key)) return;
     this.set(key, r, namespaceJ(ns, -WARM_UP_SECONDS));
+    for (const o of namespaceDefaults(ns, -WARM_UP_SECONDS)) this.put(o);
   }
 
   private set(key: string, resource: ResourceInfo, object: ApiObject): void {

@@ -68,6 +68,32 @@ export const RESOURCES: readonly ResourceInfo[] = [
   {
     group: "",
     version: "v1",
+    resource: "configmaps",
+    kind: "ConfigMap",
+    singular: "configmap",
+    namespaced: true,
+    shortNames: ["cm"],
+  },
+  {
+    group: "",
+    version: "v1",
+    resource: "secrets",
+    kind: "Secret",
+    singular: "secret",
+    namespaced: true,
+  },
+  {
+    group: "",
+    version: "v1",
+    resource: "serviceaccounts",
+    kind: "ServiceAccount",
+    singular: "serviceaccount",
+    namespaced: true,
+    shortNames: ["sa"],
+  },
+  {
+    group: "",
+    version: "v1",
     resource: "persistentvolumeclaims",
     kind: "PersistentVolumeClaim",
     singular: "persistentvolumeclaim",
@@ -160,6 +186,15 @@ export const RESOURCES: readonly ResourceInfo[] = [
   {
     group: "storage.k8s.io",
     version: "v1",
+    resource: "storageclasses",
+    kind: "StorageClass",
+    singular: "storageclass",
+    namespaced: false,
+    shortNames: ["sc"],
+  },
+  {
+    group: "storage.k8s.io",
+    version: "v1",
     resource: "volumeattachments",
     kind: "VolumeAttachment",
     singular: "volumeattachment",
@@ -185,4 +220,21 @@ export function resourcesOf(group: string, version: string): ResourceInfo[] {
 
 export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
+}
+
+/**
+ * Whether the resource has a status subresource: Events, Leases, EndpointSlices, ConfigMaps,
+ * Secrets, ServiceAccounts and StorageClasses have none (their
+ * REST storage in k8s.io/kubernetes pkg/registry registers no "/status"), every other served kind has one.
+ */
+export function hasStatus(r: Pick<ResourceInfo, "resource" | "group">): boolean {
+  return ![
+    "events",
+    "leases",
+    "endpointslices",
+    "configmaps",
+    "secrets",
+    "serviceaccounts",
+    "storageclasses",
+  ].includes(r.resource);
 }

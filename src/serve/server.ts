@@ -12,9 +12,11 @@ import type { ApiObject, EventJ } from "./api-types.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.ts";
 import { toEventsV1 } from "./event-objects.ts";
 import { guard } from "./guard.ts";
+import { openApiReply } from "./openapi.ts";
 import { queryBool } from "./query.ts";
-import { findResource, type ResourceInfo } from "./resources.ts";
+import { findResource, hasStatus, type ResourceInfo } from "./resources.ts";
 import { type Output, ok, outputOf, paginate, partial, type Reply, refuse, reply } from "./responses.ts";
+import { reviewMethodRefused, reviewOf, serveReview } from "./reviews.ts";
 import { fieldMatcher, matchesLabels, parseLabelSelector, SelectorError } from "./selectors.ts";
 import { ExpiredError, type ServedCluster } from "./served.ts";
 import { ApiError, badRequest, notFound, notFoundPath, readOnly } from "./status.ts";
@@ -93,6 +95,12 @@ export class ApiServer {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     try {
+      const review = reviewOf(pathParts(req.url));
+      if (review) {
+        if (req.method !== "POST") throw reviewMethodRefused(req.method ?? "GET", review);
+        serveReview(req, res, review);
+        return;
+      }
       const r = this.route(req, res);
       if (r) reply(res, r);
     } catch (error) {
@@ -112,17 +120,8 @@ export class ApiServer {
   }
 
   private route(req: IncomingMessage, res: ServerResponse): Reply | undefined {
-    let url: URL;
-    let parts: string[];
-    try {
-      url = new URL(req.url ?? "/", "http://127.0.0.1");
-      parts = url.pathname
-        .split("/")
-        .filter((p) => p !== "")
-        .map(decodeURIComponent);
-    } catch {
-      throw badRequest(`malformed request path: ${JSON.stringify(req.url)}`);
-    }
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const parts = pathParts(req.url);
     const method = req.method ?? "GET";
     const q = url.searchParams;
     if (parts[0] === "faultline") return this.control(method, parts, q);
@@ -156,14 +155,10 @@ export class ApiServer {
       }
       return this.resource(req, res, second!, third!, parts.slice(3), q);
     }
-    if (first === "openapi") {
-      // kubectl get and describe use server-side printing and need no schema; explain and client-side validation do.
-      throw new ApiError(
-        404,
-        "NotFound",
-        "faultline serves no OpenAPI schema: kubectl get and describe need none, explain does",
-      );
-    }
+    if (first === "openapi")
+      return read
+        ? openApiReply(parts, req.headers.accept, this.cluster.kubernetesVersion)
+        : refuse(method, "/openapi");
     throw notFoundPath();
   }
 
@@ -201,7 +196,7 @@ export class ApiServer {
     const what = `${resource.resource}${name ? ` "${name}"` : ""}${namespace ? ` in namespace ${namespace}` : ""}`;
     if (method !== "GET" && method !== "HEAD") throw readOnly(method, what);
     if (sub === "log") throw badRequest(`${what}: a simulated container writes no logs`);
-    if (sub !== undefined && sub !== "status") throw notFoundPath();
+    if (sub !== undefined && (sub !== "status" || !hasStatus(resource))) throw notFoundPath();
     const output = outputOf(req.headers.accept);
     const out = (o: ApiObject) =>
       resource.group === "events.k8s.io" ? (toEventsV1(o as EventJ) as ApiObject) : o;
@@ -379,6 +374,18 @@ export class ApiServer {
       resourceVersion: c.resourceVersion,
       ...(c.stopped ? { stopped: c.stopped } : {}),
     });
+  }
+}
+
+/** The request path's segments, decoded; a path that cannot be read is a 400. */
+function pathParts(target: string | undefined): string[] {
+  try {
+    return new URL(target ?? "/", "http://127.0.0.1").pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .map(decodeURIComponent);
+  } catch {
+    throw badRequest(`malformed request path: ${JSON.stringify(target)}`);
   }
 }
 

@@ -6,6 +6,7 @@
 // priority 1 unless `-o wide`. Ages are computed against the virtual now.
 
 import type { ApiObject, EventJ } from "./api-types.ts";
+import { CONFIG_PRINTERS } from "./config-objects.ts";
 import { AGE, age, type Cell, col, NAME, type Printer, vt } from "./table-format.ts";
 import { RESOURCE_PRINTERS } from "./tables-resources.ts";
 import { ageString, microAgeString } from "./time.ts";
@@ -279,4 +280,5 @@ export const PRINTERS: Record<string, Printer> = {
     cells: eventCells,
   },
   ...RESOURCE_PRINTERS,
+  ...CONFIG_PRINTERS,
 };

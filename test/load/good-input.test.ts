@@ -377,9 +377,11 @@ items: []
       "Deployment/web@4:1",
       "Service/web@33:5",
     ]);
-    expect(s.ignored).toEqual([
+    expect(s.ignored).toMatchObject([
       { apiVersion: "v1", kind: "ConfigMap", name: "settings", pos: { file: "all.yaml", line: 37, col: 5 } },
     ]);
+    // What faultline serve shows of it (src/serve/config-objects.ts).
+    expect(s.ignored[0]!.view?.namespace).toBe("default");
   });
 
   it("reads every manifest of a folder, sorted by name, and JSON files", () => {
@@ -433,9 +435,15 @@ items: []
       "x.yaml": `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: thing}\nspec: {anything: [goes, here]}\nwhatever: 1\n`,
     });
     expect(s.manifests).toEqual([]);
-    expect(s.ignored).toEqual([
+    expect(s.ignored.map(({ view: _served, ...o }) => o)).toEqual([
       { apiVersion, kind, name: "thing", pos: { file: "x.yaml", line: 1, col: 1 } },
     ]);
+    // What faultline serve shows of a core ConfigMap or Secret: a Secret's keys and type, never its values.
+    const view = {
+      Secret: { namespace: "default", keys: [], type: "Opaque" },
+      ConfigMap: { namespace: "default" },
+    };
+    expect(s.ignored[0]!.view).toEqual(apiVersion === "v1" ? view[kind as keyof typeof view] : undefined);
   });
 
   it("passes a realistic manifest with fields faultline does not model", () => {

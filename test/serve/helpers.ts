@@ -102,9 +102,9 @@ export function trust<S extends { url: string; token?: string }>(serving: S): S 
  */
 export function request(
   url: string,
-  options: https.RequestOptions & { noAuth?: boolean } = {},
+  options: https.RequestOptions & { noAuth?: boolean; body?: string | Uint8Array } = {},
 ): Promise<HttpAnswer> {
-  const { noAuth, ...rest } = options;
+  const { noAuth, body: sent, ...rest } = options;
   const token = noAuth ? undefined : TOKENS.get(new URL(url).host);
   const given = Object.keys(rest.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
   const opts =
@@ -121,7 +121,7 @@ export function request(
       );
     });
     req.on("error", reject);
-    req.end();
+    req.end(sent);
   });
 }
 

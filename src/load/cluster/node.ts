@@ -73,6 +73,7 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
   const out: DumpNode = { spec: node };
   const info = status.nodeInfo;
   if (isObj(info) && typeof info.kubeletVersion === "string") out.kubeletVersion = info.kubeletVersion;
+  readAddresses(src, [...path, "status"], status, node);
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
   const at = conditions.findIndex((c) => isObj(c) && c.type === "Ready");
   const cp = [...path, "status", "conditions", at];
@@ -104,6 +105,27 @@ export function dumpNode(src: SourceDoc, path: Path, o: Obj): DumpNode {
     taints: held,
   };
   return out;
+}
+
+/**
+ * status.addresses and status.nodeInfo as the dump has them (faultline serve shows them; no model
+ * reads them): each address a {type, address} of strings, nodeInfo's string fields.
+ */
+function readAddresses(src: SourceDoc, path: Path, status: Obj, node: NodeSpec): void {
+  if (Array.isArray(status.addresses)) {
+    node.addresses = status.addresses.map((a, i) => {
+      const ap = [...path, "addresses", i];
+      const o = obj(src, ap, a);
+      for (const f of ["type", "address"])
+        if (typeof o[f] !== "string") fail(src, [...ap, f], "invalid-value", `${f} must be a string`);
+      return { type: o.type as string, address: o.address as string };
+    });
+  }
+  if (isObj(status.nodeInfo)) {
+    const info: Record<string, string> = {};
+    for (const [k, v] of Object.entries(status.nodeInfo)) if (typeof v === "string") info[k] = v;
+    node.nodeInfo = info;
+  }
 }
 
 /**

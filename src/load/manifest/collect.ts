@@ -4,7 +4,7 @@
 // requests from limits) and its validation of the fields the models read.
 
 import { type KubeObject, type ManifestKind, MODELLED_MANIFEST_KINDS } from "../../kubernetes/objects.ts";
-import type { IgnoredObject, ManifestObject } from "../../scenario/types.ts";
+import type { IgnoredObject, IgnoredView, ManifestObject } from "../../scenario/types.ts";
 import { closest, fail, isObj, knownFields, type Obj, required, show, str } from "../check.ts";
 import { lazyPosition, type Path, type SourceDoc } from "../source.ts";
 import { cronJob } from "./cronjob.ts";
@@ -61,6 +61,37 @@ export interface Collected {
   references: Reference[];
 }
 
+const strings = (v: unknown): Record<string, string> | undefined => {
+  if (!isObj(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
+  return out;
+};
+
+/**
+ * What `faultline serve` shows of a ConfigMap, Secret or ServiceAccount the models do not read: its
+ * namespace, labels and creation time, a ConfigMap's data, a Secret's keys and type, never a
+ * Secret's values (they are not kept).
+ */
+function servedView(kind: string, namespace: string, meta: Obj, value: Obj): IgnoredView | undefined {
+  if (kind !== "ConfigMap" && kind !== "Secret" && kind !== "ServiceAccount") return undefined;
+  const view: IgnoredView = { namespace };
+  const labels = strings(meta.labels);
+  if (labels && Object.keys(labels).length > 0) view.labels = labels;
+  if (typeof meta.creationTimestamp === "string") view.created = meta.creationTimestamp;
+  if (kind === "ConfigMap") {
+    const data = strings(value.data);
+    if (data) view.data = data;
+    if (isObj(value.binaryData)) view.keys = Object.keys(value.binaryData);
+  }
+  if (kind === "Secret") {
+    const keys = [value.data, value.stringData].flatMap((d) => (isObj(d) ? Object.keys(d) : []));
+    view.keys = [...new Set(keys)].sort();
+    view.type = typeof value.type === "string" && value.type !== "" ? value.type : "Opaque";
+  }
+  return view;
+}
+
 export function emptyCollected(): Collected {
   return {
     manifests: [],
@@ -115,7 +146,8 @@ export function collectObjects(src: SourceDoc, path: Path, input: unknown, out: 
     const namespace =
       typeof meta.namespace === "string" && meta.namespace !== "" ? meta.namespace : "default";
     out.present.add(objectKey(kind, namespace, name));
-    out.ignored.push({ apiVersion, kind, name, pos });
+    const view = apiVersion === "v1" ? servedView(kind, namespace, meta, value) : undefined;
+    out.ignored.push({ apiVersion, kind, name, pos, ...(view ? { view } : {}) });
     return;
   }
   const expected = API_VERSION[modelled];
