@@ -2,16 +2,19 @@
 // shapes follow the Kubernetes API (k8s.io/api core/v1, apps/v1, policy/v1, coordination/v1,
 // discovery/v1, storage/v1) so that real manifests load unchanged. Times are virtual seconds.
 // Three sections live in siblings re-exported here: ObjectMeta and label selectors (objects-meta.ts),
-// affinity and topology spread (objects-affinity.ts), storage (objects-storage.ts).
+// affinity and topology spread (objects-affinity.ts), storage (objects-storage.ts), Services and
+// EndpointSlices (objects-service.ts), Jobs and CronJobs (objects-batch.ts).
 
 export * from "./objects-affinity.ts";
 export * from "./objects-batch.ts";
 export * from "./objects-meta.ts";
+export * from "./objects-service.ts";
 export * from "./objects-storage.ts";
 
 import type { Affinity, TopologySpreadConstraint } from "./objects-affinity.ts";
 import type { CronJobOf, JobOf, JobSpecOf } from "./objects-batch.ts";
 import type { LabelSelector, ObjectMeta } from "./objects-meta.ts";
+import type { EndpointSlice, Service } from "./objects-service.ts";
 import type {
   PersistentVolume,
   PersistentVolumeClaim,
@@ -273,34 +276,6 @@ export interface PriorityClass {
   preemptionPolicy: PreemptionPolicy;
 }
 
-export interface ServicePort {
-  name?: string;
-  port: number;
-  targetPort?: number | string;
-  nodePort?: number;
-  protocol?: string;
-}
-
-export interface Service {
-  kind: "Service";
-  metadata: ObjectMeta & { namespace: string };
-  spec: {
-    selector?: Record<string, string>;
-    type?: "ClusterIP" | "NodePort" | "LoadBalancer" | "ExternalName";
-    externalTrafficPolicy?: "Cluster" | "Local";
-    internalTrafficPolicy?: "Cluster" | "Local";
-    publishNotReadyAddresses?: boolean;
-    ports?: ServicePort[];
-    clusterIP?: string;
-    /**
-     * KEP-4444 (PreferClose, beta 1.31, GA 1.33) and KEP-3015 (PreferSameZone, PreferSameNode:
-     * PreferSameTrafficDistribution beta 1.34, GA 1.35); the loader drops it where the version's
-     * API server does (load/scenario/traffic-distribution.ts).
-     */
-    trafficDistribution?: "PreferClose" | "PreferSameZone" | "PreferSameNode";
-  };
-}
-
 export interface PodDisruptionBudget {
   kind: "PodDisruptionBudget";
   metadata: ObjectMeta & { namespace: string };
@@ -311,23 +286,6 @@ export interface PodDisruptionBudget {
     /** absent: IfHealthyBudget's behaviour (policy/v1) */
     unhealthyPodEvictionPolicy?: "IfHealthyBudget" | "AlwaysAllow";
   };
-}
-
-export interface Endpoint {
-  addresses: string[];
-  conditions: { ready: boolean; serving: boolean; terminating: boolean };
-  nodeName?: string;
-  zone?: string;
-  /** discovery/v1 EndpointHints: the zone and node a ready endpoint is hinted for (trafficdist.go) */
-  hints?: { forZones?: { name: string }[]; forNodes?: { name: string }[] };
-  targetRef: { kind: "Pod"; namespace: string; name: string };
-}
-
-export interface EndpointSlice {
-  kind: "EndpointSlice";
-  metadata: ObjectMeta & { namespace: string };
-  service: string;
-  endpoints: Endpoint[];
 }
 
 export type KubeObject =

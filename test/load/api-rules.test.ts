@@ -285,11 +285,11 @@ describe("what the API server accepts, faultline accepts", () => {
   it("kinds of groups Kubernetes does not have, and built-in kinds not modelled, are listed as ignored", () => {
     const s = load(`duration: 15m\n${NODES}manifests: [m.yaml]\n`, {
       "m.yaml":
-        "apiVersion: example.com/v1\nkind: Statefulset\nmetadata: {name: a}\n---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: b}\n---\napiVersion: v1\nkind: List\nitems: []\n",
+        "apiVersion: example.com/v1\nkind: Statefulset\nmetadata: {name: a}\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: b}\n---\napiVersion: v1\nkind: List\nitems: []\n",
     });
     expect(s.ignored.map((i) => `${i.apiVersion} ${i.kind} ${i.name}`)).toEqual([
       "example.com/v1 Statefulset a",
-      "batch/v1 CronJob b",
+      "autoscaling/v2 HorizontalPodAutoscaler b",
     ]);
   });
 
