@@ -7,6 +7,7 @@
 import { removePod, workloadOf } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
+import type { ShutdownConfig } from "../kubelet/node-shutdown.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { hasTaint, TAINT_OUT_OF_SERVICE, taintString } from "../kubernetes/taints.ts";
 import type { FaultAction, TimelineStep } from "../scenario/types.ts";
@@ -23,6 +24,11 @@ export interface Machine {
   powerOn(): void;
   /** The instance is deleted: the machine stops as at power-off, and the cloud no longer finds it. */
   terminate(): void;
+  /**
+   * The OS is asked to shut down (ACPI soft off, `systemctl poweroff`): the kubelet's graceful node
+   * shutdown, `done` when it released its inhibit lock; false when it has no grace (immediate).
+   */
+  gracefulShutdown(config: ShutdownConfig, done: () => void): boolean;
   partition(): void;
   heal(): void;
   kubeletStop(): void;
@@ -96,8 +102,7 @@ export class Faults {
       case "spot-interruption": {
         const spot = this.spot;
         inject();
-        if (machine && spot)
-          spotInterruption(this.cluster, node, machine, spot, () => this.spotDrain(step, ref));
+        if (machine && spot) spotInterruption(this.cluster, machine, spot, () => this.spotDrain(step, ref));
         return;
       }
     }

@@ -5,7 +5,7 @@
 // because the API cannot see it.
 
 import { workloadOf } from "../cluster/api.ts";
-import type { Machines } from "../cluster/context.ts";
+import type { Machines, RunningCopy } from "../cluster/context.ts";
 import type { Store } from "../cluster/store.ts";
 import type { Trace } from "../trace/events.ts";
 
@@ -48,4 +48,26 @@ function liveCopies(ctx: Env, owner: string): number {
     if (workloadOf(ctx, pod) === owner) n++;
   }
   return n;
+}
+
+/** The copies of pods whose containers run on `node`, for the check (Kubelet.runningCopies). */
+export function runningCopiesOf(
+  workers: Iterable<{ readonly running: boolean; readonly pod: Pod }>,
+  node: string,
+  unreachable: boolean,
+  store: Pick<Store, "exists">,
+): RunningCopy[] {
+  const out: RunningCopy[] = [];
+  for (const w of workers) {
+    if (!w.running) continue;
+    out.push({
+      node,
+      podName: w.pod.metadata.name,
+      namespace: w.pod.metadata.namespace,
+      uid: w.pod.metadata.uid!,
+      unreachable,
+      replaced: !store.exists(w.pod) || w.pod.metadata.deletionTimestamp !== undefined,
+    });
+  }
+  return out;
 }

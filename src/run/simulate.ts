@@ -127,7 +127,11 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const machines = new Map<string, Machine>();
   for (const [name, k] of kubelets) machines.set(name, timelineMachine(k, instances, moved));
   const platform = profile.platform;
-  const faults = new Faults(ctx, machines, platform && { platform: platform.name, ...platform.spot });
+  const faults = new Faults(
+    ctx,
+    machines,
+    platform && { platform: platform.name, ...platform.spot, kubelet: platform.spot.kubelet ?? ctx.kubelet },
+  );
   faults.schedule(scenario.timeline);
   startAutoscaler(ctx, scenario, kubelets, bulk, moved);
 
@@ -328,6 +332,7 @@ function timelineMachine(k: Kubelet, instances: Map<string, InstanceState>, move
       k.powerOff();
       instances.set(k.name, "not-found");
     }),
+    gracefulShutdown: (config, done) => k.gracefulShutdown(config, done),
     partition: step(() => k.partition()),
     heal: step(() => k.heal()),
     kubeletStop: step(() => k.kubeletStop()),
