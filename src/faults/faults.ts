@@ -65,6 +65,8 @@ export class Faults {
   constructor(
     private readonly cluster: Cluster,
     private readonly machines: ReadonlyMap<string, Machine>,
+    /** the kubelets' graceful node shutdown settings (KubeletConfiguration): what `shutdown` does */
+    private readonly kubelet: ShutdownConfig,
     /** the platform's spot notice (a platform profile): what `spot-interruption` does */
     private readonly spot?: SpotHandling,
   ) {
@@ -124,6 +126,7 @@ export class Faults {
     };
     const calls: Partial<Record<TimelineStep["do"], () => void>> = {
       "power-off": () => machine?.powerOff(),
+      shutdown: () => this.shutdown(node, machine),
       "vm-terminated": () => machine?.terminate(),
       "network-partition": () => machine?.partition(),
       "kubelet-stop": () => machine?.kubeletStop(),
@@ -160,6 +163,19 @@ export class Faults {
       default:
         throw new UnsupportedFault(`timeline action "${step.do}" is not modelled`);
     }
+  }
+
+  /**
+   * `shutdown`: logind's PrepareForShutdown reaches the kubelet, whose graceful node shutdown
+   * (kubelet/node-shutdown.ts) holds the machine until its groups are done; with no
+   * shutdownGracePeriod (the default) nothing holds it: it powers off at once.
+   */
+  private shutdown(node: string, machine: Machine | undefined): void {
+    if (!machine) return;
+    if (machine.gracefulShutdown(this.kubelet, () => machine.powerOff())) return;
+    machine.powerOff();
+    for (const lane of ["kubelet", "app", "network"] as const)
+      this.cluster.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, do: "shutdown" });
   }
 
   /** The node termination handler's (or Karpenter's) cordon and drain on a spot notice. */

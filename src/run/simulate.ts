@@ -130,6 +130,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const faults = new Faults(
     ctx,
     machines,
+    ctx.kubelet,
     platform && { platform: platform.name, ...platform.spot, kubelet: platform.spot.kubelet ?? ctx.kubelet },
   );
   faults.schedule(scenario.timeline);

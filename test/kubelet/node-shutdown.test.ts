@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { groupByPriority, shutdownGrace, shutdownPeriods } from "../../src/kubelet/node-shutdown.ts";
 import { createSimulation } from "../../src/run/simulate.ts";
-import { eventsOf, only, run, scenario } from "../helpers/sim.ts";
+import { eventsOf, example, only, run, scenario, variant } from "../helpers/sim.ts";
 
 const config = (all: number, critical: number) => ({
   shutdownGracePeriod: all,
@@ -225,5 +225,29 @@ describe("Admit while the node shuts down", () => {
     expect(rejected.controller).toMatch(/^ReplicaSet\/default\/web-/);
     // web exits only at SIGKILL, 15s after the notice: its replacement is rejected then.
     expect(rejected.t).toBeCloseTo(25, 3);
+  });
+});
+
+describe("the `shutdown` timeline action (examples/graceful-shutdown.yaml)", () => {
+  it("with shutdownGracePeriod 30s / critical 10s: the pod gets 20s, exits after 5s, and the machine powers off then", () => {
+    const r = run(example("graceful-shutdown.yaml"));
+    expect(only(r, "NodeShutdownStarted").groups).toEqual([
+      { priority: 0, shutdownGracePeriodSeconds: 20, pods: 1 },
+      { priority: 2_000_000_000, shutdownGracePeriodSeconds: 10, pods: 0 },
+    ]);
+    const pod = only(r, "PodShutDown");
+    expect(pod).toMatchObject({ gracePeriodSeconds: 20, signal: "SIGTERM", exitAfterSeconds: 5 });
+    expect(only(r, "NodeShutdownDone").t).toBeCloseTo(15, 3);
+    // Powered off at 15s: the Lease stops, and the node controller's Unknown follows the grace period.
+    const unknown = only(r, "NodeNotReady", (e) => e.object === "Node/worker-2");
+    expect(unknown.t).toBeGreaterThan(15 + 40);
+  });
+
+  it("with the default (no shutdownGracePeriod): no graceful shutdown, the machine powers off at once", () => {
+    const r = run(variant("graceful-shutdown.yaml", (doc) => delete doc.kubelet));
+    expect(eventsOf(r, "NodeShutdownStarted")).toEqual([]);
+    expect(eventsOf(r, "PodShutDown")).toEqual([]);
+    expect(eventsOf(r, "Note").map((n) => n.lane)).toEqual(["kubelet", "app", "network"]);
+    expect(eventsOf(r, "KubeletNodeNotReady")).toEqual([]);
   });
 });
