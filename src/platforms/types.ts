@@ -38,6 +38,8 @@ export interface StorageClassDefault {
   volumeBindingMode: "WaitForFirstConsumer" | "Immediate";
   /** the disk lives in one zone: a pod using it can only move within that zone */
   zonal: boolean;
+  /** from this minor version on, a new cluster's class has no default annotation (EKS 1.30) */
+  notDefaultFromMinor?: number;
   source: string;
 }
 
