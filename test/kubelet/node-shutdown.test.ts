@@ -251,3 +251,60 @@ describe("the `shutdown` timeline action (examples/graceful-shutdown.yaml)", () 
     expect(eventsOf(r, "KubeletNodeNotReady")).toEqual([]);
   });
 });
+
+describe("shutdownGracePeriodByPodPriority (KEP-2712) in a run: three groups, lowest priority first", () => {
+  const text = `
+name: shutdown-by-priority
+kubernetesVersion: "1.33"
+duration: 2m
+kubelet:
+  shutdownGracePeriodByPodPriority:
+    - {priority: 0, shutdownGracePeriodSeconds: 10}
+    - {priority: 100000, shutdownGracePeriodSeconds: 20}
+    - {priority: 2000000000, shutdownGracePeriodSeconds: 5}
+nodes:
+  - {name: worker-1, zone: a}
+manifests:
+  - apiVersion: scheduling.k8s.io/v1
+    kind: PriorityClass
+    metadata: {name: important}
+    value: 100000
+${["batch", "api"]
+  .map(
+    (app) => `  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: ${app}}
+    spec:
+      replicas: 1
+      selector: {matchLabels: {app: ${app}}}
+      template:
+        metadata: {labels: {app: ${app}}}
+        spec:
+${app === "api" ? "          priorityClassName: important\n" : ""}          containers: [{name: ${app}, image: "nginx:1.27"}]`,
+  )
+  .join("\n")}
+behaviour:
+  batch: {shutdownSeconds: 60}
+  api: {shutdownSeconds: 3}
+timeline:
+  - {at: 10s, do: shutdown, node: worker-1}
+`;
+  const r = run(scenario(text));
+  const shut = (app: string) => only(r, "PodShutDown", (e) => e.object.split("/")[2]!.startsWith(`${app}-`));
+
+  it("the groups as given, sorted; the empty critical group is skipped", () => {
+    expect(only(r, "NodeShutdownStarted").groups).toEqual([
+      { priority: 0, shutdownGracePeriodSeconds: 10, pods: 1 },
+      { priority: 100000, shutdownGracePeriodSeconds: 20, pods: 1 },
+      { priority: 2_000_000_000, shutdownGracePeriodSeconds: 5, pods: 0 },
+    ]);
+  });
+
+  it("batch (priority 0) is SIGKILLed at its group's 10s; api (100000) only then, and exits after its 3s", () => {
+    expect(shut("batch")).toMatchObject({ groupPriority: 0, gracePeriodSeconds: 10, signal: "SIGKILL" });
+    expect(shut("batch").t).toBeCloseTo(20, 3);
+    expect(shut("api")).toMatchObject({ groupPriority: 100000, gracePeriodSeconds: 20, signal: "SIGTERM" });
+    expect(shut("api").t).toBeCloseTo(23, 3);
+    expect(only(r, "NodeShutdownDone").t).toBeCloseTo(23, 3);
+  });
+});
