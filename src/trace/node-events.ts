@@ -210,7 +210,7 @@ export interface NodeEventFields {
    * Graceful node shutdown (KEP-2000) ended the pod once its containers were gone: phase Failed,
    * its reason and message, DisruptionTarget=True (TerminationByKubelet) (kubelet/pod-end.ts).
    */
-  PodShutDown: {
+  PodShutDown: PodEvent & {
     reason: string;
     message: string;
     /** the kill's gracePeriodOverride: the group's period, or the pod's terminationGracePeriodSeconds when shorter */
