@@ -222,6 +222,18 @@ stories["liveness-cascade.yaml"] = (r) => {
   expect(eventsOf(r, "ContainerKilled", (e) => e.object.includes("tolerant"))).toEqual([]);
 };
 
+// A planned shutdown with the kubelet's graceful node shutdown: Ready=False "node is shutting down"
+// at once, web's pod ended Failed (Terminated) after its 5s, the machine off then.
+stories["graceful-shutdown.yaml"] = (r) => {
+  const notReady = only(r, "KubeletNodeNotReady", onNode("worker-2"));
+  expect(notReady.t).toBeCloseTo(10, 6);
+  expect(notReady.errors.message).toBe("node is shutting down");
+  const shut = only(r, "PodShutDown", (e) => e.node === "worker-2");
+  expect(shut).toMatchObject({ reason: "Terminated", gracePeriodSeconds: 20 });
+  expect(shut.t).toBeCloseTo(15, 3);
+  expect(only(r, "PodCreated", podOf("default", "web")).t).toBeCloseTo(15, 3);
+};
+
 describe("examples", () => {
   it("every example file has a story test", () => {
     expect(files.length).toBeGreaterThanOrEqual(1);

@@ -79,6 +79,11 @@ export interface Cluster {
   names: Rng;
   /** the API server's admission settings (DefaultTolerationSeconds) */
   admission: AdmissionSettings;
+  /**
+   * The StorageClasses are the platform's and the scenario's, and nothing else: no default class is
+   * assumed for a claim without one (a platform profile installs its own, platforms/storage-class.ts).
+   */
+  platformStorage?: boolean;
 }
 
 export interface Context extends Cluster {

@@ -16,10 +16,13 @@
 // Either way a provisioned volume carries its zone as node affinity (topology.kubernetes.io/zone In
 // [zone]), and the scheduler's VolumeBinding filter keeps every later pod of the claim in it.
 //
-// A scenario that declares no default StorageClass (annotation
-// storageclass.kubernetes.io/is-default-class: "true") gets the one the managed clouds install
-// (GKE standard-rwo, EKS gp2/gp3, AKS managed-csi): WaitForFirstConsumer, zonal disks. Provisioning
-// is instantaneous here (a cloud disk takes seconds; that time is not modelled).
+// Under a platform profile the cluster has the platform's StorageClass from the start
+// (platforms/storage-class.ts: GKE standard-rwo, EKS gp2, AKS managed-csi, DOKS do-block-storage,
+// each default as its platform installs it); a DigitalOcean volume belongs to its region, so it
+// carries no zone. A stock scenario that declares no default StorageClass (annotation
+// storageclass.kubernetes.io/is-default-class: "true") gets the one the managed clouds install:
+// WaitForFirstConsumer, zonal disks. Provisioning is instantaneous here (a cloud disk takes
+// seconds; that time is not modelled).
 
 import type { Cluster } from "../cluster/context.ts";
 import { keyOf, ref } from "../cluster/store.ts";
@@ -31,10 +34,11 @@ import type {
   StorageClass,
   TopologySelectorTerm,
 } from "../kubernetes/objects.ts";
+import { REGIONAL_PROVISIONERS } from "../platforms/storage-class.ts";
 import { WorkQueue } from "./work-queue.ts";
 
 /** What the functions below read (the store) and write (the store, and events to the trace). */
-type Reads = Pick<Cluster, "store">;
+type Reads = Pick<Cluster, "store" | "platformStorage">;
 type Writes = Pick<Cluster, "store" | "trace">;
 
 /** The class a scenario without a default StorageClass is given (see the top of this file). */
@@ -83,6 +87,8 @@ export function claimClass(ctx: Reads, claim: PersistentVolumeClaim): ClaimClass
       chosen = c;
   }
   if (chosen) return { name: chosen.metadata.name, cls: chosen, assumed: false };
+  // No default class in the cluster: the plugin leaves the claim alone, "" (no class).
+  if (ctx.platformStorage) return { name: "", cls: undefined, assumed: false };
   return { name: ASSUMED_DEFAULT_CLASS.metadata.name, cls: ASSUMED_DEFAULT_CLASS, assumed: true };
 }
 
@@ -307,7 +313,8 @@ export function provisionVolume(
 ): PersistentVolume {
   const cls = c.cls!;
   let zone: string | undefined;
-  if (selectedNode) zone = selectedNode.metadata.labels?.[LABEL_ZONE];
+  if (REGIONAL_PROVISIONERS.has(cls.provisioner)) zone = undefined;
+  else if (selectedNode) zone = selectedNode.metadata.labels?.[LABEL_ZONE];
   else {
     const zones = clusterZones(ctx, cls);
     if (zones.length > 0) zone = zones[claimZoneIndex(claim.metadata.name, zones.length)];

@@ -91,10 +91,13 @@ export class ReplicaSetController {
     const pods = this.cluster.store.podSetOwnedBy(`ReplicaSet/${key}`);
     // Counted without a list: the active pods themselves are needed only to scale down.
     let activeCount = 0;
-    for (const pod of pods) if (isActive(pod)) activeCount++;
+    let failed = 0;
+    for (const pod of pods)
+      if (isActive(pod)) activeCount++;
+      else if (pod.status.phase === "Failed" || pod.status.phase === "Succeeded") failed++;
     const diff = rs.spec.replicas - activeCount;
     for (let i = 0; i < diff; i++) {
-      const terminating = pods.size - activeCount;
+      const terminating = pods.size - activeCount - failed;
       createPod(
         this.cluster,
         podFromTemplate(
@@ -113,6 +116,7 @@ export class ReplicaSetController {
           replicas: rs.spec.replicas,
           active: activeCount,
           terminating,
+          ...(failed > 0 ? { failed } : {}),
         },
       );
     }

@@ -7,6 +7,7 @@
 import { removePod, workloadOf } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
 import { controllerOf } from "../cluster/store.ts";
+import type { ShutdownConfig } from "../kubelet/node-shutdown.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { hasTaint, TAINT_OUT_OF_SERVICE, taintString } from "../kubernetes/taints.ts";
 import type { FaultAction, TimelineStep } from "../scenario/types.ts";
@@ -23,6 +24,11 @@ export interface Machine {
   powerOn(): void;
   /** The instance is deleted: the machine stops as at power-off, and the cloud no longer finds it. */
   terminate(): void;
+  /**
+   * The OS is asked to shut down (ACPI soft off, `systemctl poweroff`): the kubelet's graceful node
+   * shutdown, `done` when it released its inhibit lock; false when it has no grace (immediate).
+   */
+  gracefulShutdown(config: ShutdownConfig, done: () => void): boolean;
   partition(): void;
   heal(): void;
   kubeletStop(): void;
@@ -59,6 +65,8 @@ export class Faults {
   constructor(
     private readonly cluster: Cluster,
     private readonly machines: ReadonlyMap<string, Machine>,
+    /** the kubelets' graceful node shutdown settings (KubeletConfiguration): what `shutdown` does */
+    private readonly kubelet: ShutdownConfig,
     /** the platform's spot notice (a platform profile): what `spot-interruption` does */
     private readonly spot?: SpotHandling,
   ) {
@@ -99,8 +107,7 @@ export class Faults {
       case "spot-interruption": {
         const spot = this.spot;
         inject();
-        if (machine && spot)
-          spotInterruption(this.cluster, node, machine, spot, () => this.spotDrain(step, ref));
+        if (machine && spot) spotInterruption(this.cluster, machine, spot, () => this.spotDrain(step, ref));
         return;
       }
     }
@@ -122,6 +129,7 @@ export class Faults {
     };
     const calls: Partial<Record<TimelineStep["do"], () => void>> = {
       "power-off": () => machine?.powerOff(),
+      shutdown: () => this.shutdown(node, machine),
       "vm-terminated": () => machine?.terminate(),
       "network-partition": () => machine?.partition(),
       "kubelet-stop": () => machine?.kubeletStop(),
@@ -158,6 +166,19 @@ export class Faults {
       default:
         throw new UnsupportedFault(`timeline action "${step.do}" is not modelled`);
     }
+  }
+
+  /**
+   * `shutdown`: logind's PrepareForShutdown reaches the kubelet, whose graceful node shutdown
+   * (kubelet/node-shutdown.ts) holds the machine until its groups are done; with no
+   * shutdownGracePeriod (the default) nothing holds it: it powers off at once.
+   */
+  private shutdown(node: string, machine: Machine | undefined): void {
+    if (!machine) return;
+    if (machine.gracefulShutdown(this.kubelet, () => machine.powerOff())) return;
+    machine.powerOff();
+    for (const lane of ["kubelet", "app", "network"] as const)
+      this.cluster.trace.emit({ type: "Note", lane, object: `Node/${node}`, node, do: "shutdown" });
   }
 
   /** The node termination handler's (or Karpenter's) cordon and drain on a spot notice. */

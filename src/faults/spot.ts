@@ -6,62 +6,39 @@
 //   node through the Eviction API (PodDisruptionBudgets honoured), as `kubectl drain --force
 //   --ignore-daemonsets --delete-emptydir-data` would;
 // - GKE: a 30s notice, handled by the kubelet's graceful node shutdown (KEP-2000,
-//   pkg/kubelet/nodeshutdown): each pod's phase becomes Failed, reason Terminated, message "Pod was
-//   terminated in response to imminent node shutdown." (nodeshutdown_manager nodeShutdownReason /
-//   nodeShutdownMessage), with the DisruptionTarget condition (reason TerminationByKubelet), so its
-//   endpoints leave at once; its containers stop with the machine at the notice's end;
+//   kubelet/node-shutdown.ts) with GKE's settings for Spot and preemptible nodes: 15s for the
+//   non-system pods, then 15s for those of priority system-cluster-critical or system-node-critical
+//   (platforms/gke.ts spot.kubelet); the node posts Ready=False "node is shutting down", each pod
+//   ends Failed (reason Terminated, DisruptionTarget TerminationByKubelet) once its containers are
+//   gone, and the machine stops at the notice's end (Compute Engine's ACPI G3 Mechanical Off);
 // - AKS: Scheduled Events' Preempt notice (30s at least) with no handler installed by default.
-// Not modelled: the ordering by pod priority within shutdownGracePeriod / shutdownGracePeriodCriticalPods,
-// and the node's Ready=False "node is shutting down": the node is marked unschedulable instead, so
-// that no replacement lands there (the shutdown manager's Admit rejects new pods during shutdown).
+// The guest may power off before the notice ends, once the kubelet released its inhibit lock:
+// faultline keeps the machine until the end (its node is NotReady already; nothing runs on it).
 
-import { setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
+import type { ShutdownConfig } from "../kubelet/node-shutdown.ts";
 
 export interface SpotHandling {
   platform: string;
   seconds: number;
   action: "drain" | "graceful-shutdown" | "none";
+  /** graceful-shutdown: the kubelet's shutdown settings on the platform's spot nodes (else the scenario's) */
+  kubelet: ShutdownConfig;
 }
 
-/** nodeshutdown_manager: the reason and message of a pod ended by graceful node shutdown. */
-export const NODE_SHUTDOWN_REASON = "Terminated";
-export const NODE_SHUTDOWN_MESSAGE = "Pod was terminated in response to imminent node shutdown.";
+/** The machine as a spot notice acts on it. */
+export interface SpotMachine {
+  terminate(): void;
+  gracefulShutdown(config: ShutdownConfig, done: () => void): boolean;
+}
 
 export function spotInterruption(
   cluster: Cluster,
-  node: string,
-  machine: { terminate(): void },
+  machine: SpotMachine,
   spot: SpotHandling,
   drain: () => void,
 ): void {
   if (spot.action === "drain") drain();
-  else if (spot.action === "graceful-shutdown") shutDownPods(cluster, node);
+  else if (spot.action === "graceful-shutdown") machine.gracefulShutdown(spot.kubelet, () => undefined);
   cluster.engine.after(spot.seconds, () => machine.terminate());
-}
-
-/** The kubelet's graceful node shutdown, as the API sees it: each pod Failed with its reason. */
-function shutDownPods(cluster: Cluster, node: string): void {
-  const n = cluster.store.get("Node", node);
-  if (n && !n.spec.unschedulable) {
-    n.spec.unschedulable = true;
-    cluster.store.update(n);
-  }
-  for (const pod of cluster.store.podsOnNode(node)) {
-    if (pod.status.phase === "Succeeded" || pod.status.phase === "Failed") continue;
-    setPodCondition(cluster, pod, "DisruptionTarget", "True", "TerminationByKubelet", NODE_SHUTDOWN_MESSAGE);
-    setPodCondition(cluster, pod, "Ready", "False", "PodFailed", "");
-    pod.status.phase = "Failed";
-    pod.status.reason = NODE_SHUTDOWN_REASON;
-    pod.status.message = NODE_SHUTDOWN_MESSAGE;
-    cluster.store.update(pod);
-    cluster.trace.emit({
-      type: "PodShutDown",
-      lane: "kubelet",
-      object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
-      node,
-      reason: NODE_SHUTDOWN_REASON,
-      message: NODE_SHUTDOWN_MESSAGE,
-    });
-  }
 }

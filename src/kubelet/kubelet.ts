@@ -15,7 +15,9 @@ import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { KubeletStart } from "../trace/node-events.ts";
 import type { BulkStart } from "./bulk-start.ts";
+import { KubeletShutdown } from "./kubelet-shutdown.ts";
 import { NodeLease } from "./node-lease.ts";
+import type { ShutdownConfig } from "./node-shutdown.ts";
 import { NodeStatus } from "./node-status.ts";
 import { killOrphan, type PodEndHost, terminatePod } from "./pod-end.ts";
 import { type PodHostEnv, type PodWorkerHost, podWorkerHost } from "./pod-host.ts";
@@ -67,6 +69,7 @@ export class Kubelet {
   private readonly statusSync: StatusSyncTicker;
   /** what ending a pod's worker needs (pod-end.ts) */
   private readonly podEnd: PodEndHost;
+  private readonly shutdown: KubeletShutdown;
 
   /** `ctx`: what the kubelet reads (the run's Context has it all); it hands each part only what it uses. */
   constructor(
@@ -116,7 +119,7 @@ export class Kubelet {
         reportJitterAfterChange: m >= NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
       },
       connected: () => this.connected(),
-      runtimeErrors: () => this.runtime.errors(),
+      runtimeErrors: () => this.shutdown.errors(this.runtime.errors()),
     });
     const self = this;
     this.podHost = podWorkerHost(
@@ -151,6 +154,11 @@ export class Kubelet {
       connected: () => this.connected(),
       removeWorker: (w) => this.removeWorker(w),
     };
+    this.shutdown = new KubeletShutdown({
+      podEnd: this.podEnd,
+      workers: () => this.podWorkers.values(),
+      syncNodeStatus: () => this.status.shutdownSync(),
+    });
     ctx.store.watch("VolumeAttachment", (type, va) => {
       if (type === "DELETED" || va.spec.nodeName !== this.name || !this.connected()) return;
       for (const pod of [...this.waitingForVolumes]) {
@@ -207,6 +215,7 @@ export class Kubelet {
     this.kubeletRunning = false;
     // The machine's next boot starts the runtime daemon again.
     this.runtime.reset();
+    this.shutdown.reset();
     this.stopLoops();
     for (const w of this.podWorkers.values()) w.stop();
     this.podWorkers.clear();
@@ -220,6 +229,11 @@ export class Kubelet {
     this.kubeletRunning = true;
     this.partitioned = false;
     this.kubeletStarted("boot");
+  }
+
+  /** The OS's shutdown reaches the kubelet (node-shutdown.ts); false: it has no grace (immediate). */
+  gracefulShutdown(config: ShutdownConfig, done: () => void): boolean {
+    return this.kubeletRunning && this.shutdown.begin(config, done);
   }
 
   kubeletStop(): void {
@@ -322,7 +336,9 @@ export class Kubelet {
       terminatePod(this.podEnd, pod, worker);
       return;
     }
-    if (!worker) this.startPod(pod);
+    // A pod ended here stays in the API, Failed, with no worker: nothing starts it again.
+    if (worker || pod.status.phase === "Failed" || pod.status.phase === "Succeeded") return;
+    if (!this.shutdown.rejects(pod)) this.startPod(pod);
   }
 
   private newWorker(pod: Pod): PodWorker {

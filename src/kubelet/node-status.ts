@@ -232,6 +232,11 @@ export class NodeStatus {
     this.nextLoopRun({ cause: "runtime" });
   }
 
+  /** The node shutdown manager's syncNodeStatus on the shutdown event: the status is posted now. */
+  shutdownSync(): void {
+    this.post({ cause: "node-shutdown" });
+  }
+
   /** The status loop's next run, anywhere in one period (a sliding period with 4% jitter). */
   private nextLoopRun(cause: NodeStatusLoopCause): void {
     const every = this.host.settings.nodeStatusUpdateFrequency;

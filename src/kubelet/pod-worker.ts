@@ -212,10 +212,14 @@ export class PodWorker extends PodWorkerBase {
    * (kuberuntime_termination_order.go, init-containers.ts sidecarTurns); `done` once none runs,
    * with the grace period and the kill that ended last.
    */
-  terminate(done: (grace: number, last: KillPlan | undefined, stopOrder?: StopOrder) => void): void {
+  terminate(
+    done: (grace: number, last: KillPlan | undefined, stopOrder?: StopOrder) => void,
+    /** the grace a kill without a deletion gets (the node shutdown manager's gracePeriodOverride) */
+    gracePeriodOverride?: number,
+  ): void {
     if (this.terminating) return;
     this.beginTermination();
-    const grace = deletionGracePeriod(this.pod);
+    const grace = gracePeriodOverride ?? deletionGracePeriod(this.pod);
     this.terminated = terminatePod(
       this.killEnv(),
       this.all,

@@ -52,6 +52,19 @@ export interface KubeletOverrides {
   crashLoopBackOff?: boolean | { maxContainerRestartPeriod?: number };
   /** KubeletConfiguration featureGates, those the models read. */
   featureGates?: KubeletFeatureGates;
+  /** KubeletConfiguration shutdownGracePeriod (KEP-2000), seconds; 0 (the default): shutdown is immediate */
+  shutdownGracePeriod?: number;
+  /** KubeletConfiguration shutdownGracePeriodCriticalPods, seconds: the part of shutdownGracePeriod kept for critical pods */
+  shutdownGracePeriodCriticalPods?: number;
+  /** KubeletConfiguration shutdownGracePeriodByPodPriority (KEP-2712): a grace period per priority group */
+  shutdownGracePeriodByPodPriority?: ShutdownGracePeriodByPodPriority[];
+}
+
+/** One entry of KubeletConfiguration shutdownGracePeriodByPodPriority (pkg/kubelet/apis/config/types.go). */
+export interface ShutdownGracePeriodByPodPriority {
+  /** the lower bound of the group's pod priorities */
+  priority: number;
+  shutdownGracePeriodSeconds: number;
 }
 
 export interface KubeletFeatureGates {

@@ -9,7 +9,12 @@ export * from "./job-defaults.ts";
 // by scheduler-defaults.ts too (which defaults.ts re-exports, so it cannot import defaults.ts).
 export * from "./kubelet-defaults.ts";
 
-import type { ControlPlaneOverrides, KubeletOverrides, KubernetesVersion } from "./configuration.ts";
+import type {
+  ControlPlaneOverrides,
+  KubeletOverrides,
+  KubernetesVersion,
+  ShutdownGracePeriodByPodPriority,
+} from "./configuration.ts";
 import {
   CRASH_LOOP_BACKOFF_INITIAL,
   CRASH_LOOP_BACKOFF_MAX,
@@ -98,7 +103,21 @@ export interface KubeletSettings {
   /** newCrashLoopBackOff (pkg/kubelet/kubelet.go): the first back-off and its cap, in seconds. */
   crashLoopBackOffInitial: number;
   crashLoopBackOffMax: number;
+  /**
+   * Graceful node shutdown (KEP-2000): shutdownGracePeriod and shutdownGracePeriodCriticalPods, both
+   * 0s by default (pkg/kubelet/apis/config/v1beta1/defaults.go sets neither, so the shutdown is
+   * immediate), and shutdownGracePeriodByPodPriority, empty by default.
+   */
+  shutdownGracePeriod: number;
+  shutdownGracePeriodCriticalPods: number;
+  shutdownGracePeriodByPodPriority: ShutdownGracePeriodByPodPriority[];
 }
+
+/** The kubelet's graceful node shutdown settings (kubelet/node-shutdown.ts reads them). */
+export type ShutdownConfig = Pick<
+  KubeletSettings,
+  "shutdownGracePeriod" | "shutdownGracePeriodCriticalPods" | "shutdownGracePeriodByPodPriority"
+>;
 
 /**
  * A scenario node's capacity when it gives none: 4 cpu, 16Gi of memory and the kubelet's default
@@ -144,6 +163,9 @@ export function resolveKubelet(version: KubernetesVersion, overrides: KubeletOve
     crashLoopBackOff: crashLoopBackOff !== false,
     crashLoopBackOffInitial: initial,
     crashLoopBackOffMax: max,
+    shutdownGracePeriod: 0,
+    shutdownGracePeriodCriticalPods: 0,
+    shutdownGracePeriodByPodPriority: [],
     ...definedOnly(rest),
   };
   return settings;

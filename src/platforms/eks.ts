@@ -47,8 +47,12 @@ export const EKS: Platform = {
     provisioner: "kubernetes.io/aws-ebs",
     volumeBindingMode: "WaitForFirstConsumer",
     zonal: true,
+    // docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions-extended.html, Kubernetes 1.30
+    // (read 2 December 2026): "Starting with 1.30, Amazon EKS no longer includes the default
+    // annotation on the gp2 StorageClass resource applied to newly created clusters".
+    notDefaultFromMinor: 30,
     source:
-      "docs.aws.amazon.com/eks/latest/userguide/create-storage-class.html (gp2, EBS, WaitForFirstConsumer); clusters created on 1.30 or later get no default annotation on gp2 (EKS Kubernetes 1.30 release notes)",
+      "docs.aws.amazon.com/eks/latest/userguide/create-storage-class.html (gp2, EBS, WaitForFirstConsumer); clusters created on 1.30 or later get no default annotation on gp2 (docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions-extended.html, Kubernetes 1.30, read 2026-12-02)",
   },
   loadBalancer: {
     kind: "Classic Load Balancer (a type: LoadBalancer Service without the AWS Load Balancer Controller)",

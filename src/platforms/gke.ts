@@ -62,8 +62,20 @@ export const GKE: Platform = {
     action: "graceful-shutdown",
     handledBy:
       "the kubelet's graceful node shutdown (GKE sets shutdownGracePeriod 30s, 15s of it for critical pods, on Spot and preemptible nodes)",
+    // cloud.google.com/kubernetes-engine/docs/how-to/preemptible-vms, "Termination and graceful
+    // shutdown of preemptible VMs" (read 2 December 2026): "On a best-effort basis, the kubelet
+    // grants 15 seconds to non-system Pods, after which system Pods (with the
+    // system-cluster-critical or system-node-critical priorityClasses) have 15 seconds to terminate
+    // gracefully" (node pools later than 1.22.8-gke.200; 25s and 5s before, older than any version
+    // faultline runs); concepts/spot-vms says the same of Spot VMs, and that the period can be
+    // lengthened to 120s from GKE 1.35.0-gke.1171000 (node system configuration, not modelled).
+    kubelet: {
+      shutdownGracePeriod: 30,
+      shutdownGracePeriodCriticalPods: 15,
+      shutdownGracePeriodByPodPriority: [],
+    },
     source:
-      "cloud.google.com/compute/docs/instances/spot (preemption: Compute Engine sends a preemption notice and the VM has 30 seconds to shut down); cloud.google.com/kubernetes-engine/docs/concepts/spot-vms (graceful node shutdown)",
+      "cloud.google.com/compute/docs/instances/spot (preemption: Compute Engine sends a preemption notice and the VM has 30 seconds to shut down); cloud.google.com/kubernetes-engine/docs/how-to/preemptible-vms and concepts/spot-vms (read 2026-12-02: the kubelet grants 15 seconds to non-system Pods, then 15 seconds to system-cluster-critical and system-node-critical ones)",
   },
   bootToReady: GKE_BOOT_TO_READY,
   autoscaler: clusterAutoscaler(

@@ -8,6 +8,8 @@ export const PLATFORM_NAMES = ["eks", "gke", "aks", "doks"] as const;
 export type PlatformName = (typeof PLATFORM_NAMES)[number];
 
 /** What the platform does to a node that stays NotReady (its auto-repair), as its documentation says. */
+import type { ShutdownConfig } from "../kubernetes/defaults.ts";
+
 export interface AutoRepair {
   /** on for a node pool as the platform creates it */
   enabledByDefault: boolean;
@@ -36,6 +38,8 @@ export interface StorageClassDefault {
   volumeBindingMode: "WaitForFirstConsumer" | "Immediate";
   /** the disk lives in one zone: a pod using it can only move within that zone */
   zonal: boolean;
+  /** from this minor version on, a new cluster's class has no default annotation (EKS 1.30) */
+  notDefaultFromMinor?: number;
   source: string;
 }
 
@@ -60,6 +64,8 @@ export interface SpotNotice {
   action: "drain" | "graceful-shutdown" | "none";
   /** what acts on the notice on the node (drains it, or the kubelet's graceful shutdown) */
   handledBy: string;
+  /** graceful-shutdown: the kubelet's KEP-2000 settings the platform gives its spot nodes */
+  kubelet?: ShutdownConfig;
   source: string;
 }
 

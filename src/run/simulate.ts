@@ -22,9 +22,11 @@ import { Faults, type Machine } from "../faults/faults.ts";
 import { BulkStart } from "../kubelet/bulk-start.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
 import { admitPod, recognizeAdmissionTolerations } from "../kubernetes/admission.ts";
-import { kubeletVersionString, maxUnavailableStatefulSet } from "../kubernetes/defaults.ts";
+import { kubeletVersionString, maxUnavailableStatefulSet, minor } from "../kubernetes/defaults.ts";
 import type { KubeObject } from "../kubernetes/objects.ts";
 import { admitPodPriority, systemPriorityClasses } from "../kubernetes/priority.ts";
+import type { Platform } from "../platforms/index.ts";
+import { platformStorageClass } from "../platforms/storage-class.ts";
 import { resolveSettings } from "../scenario/settings.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
 import { Scheduler, SchedulerCache } from "../scheduler/scheduler.ts";
@@ -105,7 +107,7 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   // that moves a machine (a scan of every kubelet per pod start was quadratic in the nodes).
   const cut: CutOff = { kubelets: [] };
   const ctx = clusterContext(scenario, settings, { engine, store, trace }, kubelets, cut);
-  const { bulk, taintEviction, cronJobs, createManifests } = buildCluster(ctx, kubelets);
+  const { bulk, taintEviction, cronJobs, createManifests } = buildCluster(ctx, kubelets, profile.platform);
   // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
   const instances = new Map<string, InstanceState>();
   const moved = () => {
@@ -130,7 +132,12 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   const machines = new Map<string, Machine>();
   for (const [name, k] of kubelets) machines.set(name, timelineMachine(k, instances, moved));
   const platform = profile.platform;
-  const faults = new Faults(ctx, machines, platform && { platform: platform.name, ...platform.spot });
+  const faults = new Faults(
+    ctx,
+    machines,
+    ctx.kubelet,
+    platform && { platform: platform.name, ...platform.spot, kubelet: platform.spot.kubelet ?? ctx.kubelet },
+  );
   faults.schedule(scenario.timeline);
   startAutoscaler(ctx, scenario, kubelets, bulk, moved);
 
@@ -165,6 +172,7 @@ function clusterContext(
   return {
     ...parts,
     names: parts.engine.rng.fork("names"),
+    ...(settings.profile.platform ? { platformStorage: true } : {}),
     admission: {
       defaultNotReadyTolerationSeconds: controlPlane.defaultNotReadyTolerationSeconds,
       defaultUnreachableTolerationSeconds: controlPlane.defaultUnreachableTolerationSeconds,
@@ -198,6 +206,8 @@ function clusterContext(
 function buildCluster(
   ctx: Context,
   kubelets: Map<string, Kubelet>,
+  /** the profile's platform: its StorageClass is in the cluster from the start */
+  platform: Platform | undefined,
 ): {
   bulk: BulkStart;
   taintEviction: TaintEvictionController | undefined;
@@ -246,6 +256,8 @@ function buildCluster(
     // The API server has its system PriorityClasses from its start, and a pod's class must exist
     // before the pod: the classes first.
     for (const pc of systemPriorityClasses()) store.create(pc);
+    const platformClass = platform && platformStorageClass(platform, minor(scenario.kubernetesVersion));
+    if (platformClass && !declaresClass(scenario, platformClass.metadata.name)) store.create(platformClass);
     for (const m of [...scenario.manifests].sort(classesFirst)) {
       // A dump lists the system classes too: the API server's own are those.
       if (m.object.kind === "PriorityClass" && store.get("PriorityClass", m.object.metadata.name)) continue;
@@ -314,6 +326,19 @@ function resultOf(r: {
   return result;
 }
 
+/**
+ * The platform installs its StorageClass in every new cluster; the scenario's manifests (a dump's
+ * StorageClasses among them) stand for the cluster's own when they have it, or any default class.
+ */
+function declaresClass(scenario: Scenario, name: string): boolean {
+  return scenario.manifests.some(
+    (m) =>
+      m.object.kind === "StorageClass" &&
+      (m.object.metadata.name === name ||
+        m.object.metadata.annotations?.["storageclass.kubernetes.io/is-default-class"] === "true"),
+  );
+}
+
 /** PriorityClasses before every other object, the rest in their order (a stable sort). */
 function classesFirst(a: { kind: string }, b: { kind: string }): number {
   return (a.kind === "PriorityClass" ? 0 : 1) - (b.kind === "PriorityClass" ? 0 : 1);
@@ -344,6 +369,7 @@ function timelineMachine(k: Kubelet, instances: Map<string, InstanceState>, move
       k.powerOff();
       instances.set(k.name, "not-found");
     }),
+    gracefulShutdown: (config, done) => k.gracefulShutdown(config, done),
     partition: step(() => k.partition()),
     heal: step(() => k.heal()),
     kubeletStop: step(() => k.kubeletStop()),

@@ -119,6 +119,12 @@ export interface KubeletFile {
   crashLoopBackOff?: boolean | { maxContainerRestartPeriod?: DurationValue };
   /** kubelet feature gates by name */
   featureGates?: Record<string, boolean>;
+  /** KubeletConfiguration shutdownGracePeriod (KEP-2000): all the graceful node shutdown may take; 0s (the default) is none */
+  shutdownGracePeriod?: DurationValue;
+  /** KubeletConfiguration shutdownGracePeriodCriticalPods: the last part of shutdownGracePeriod, for priority >= 2000000000 */
+  shutdownGracePeriodCriticalPods?: DurationValue;
+  /** KubeletConfiguration shutdownGracePeriodByPodPriority (KEP-2712): a period per priority group, instead of the two above */
+  shutdownGracePeriodByPodPriority?: { priority: number; shutdownGracePeriodSeconds?: number }[];
 }
 
 export interface BehaviourFile {

@@ -84,6 +84,8 @@ export interface NotReadyAtStart {
 
 export type FaultAction =
   | "power-off"
+  /** the OS is asked to shut down (`systemctl poweroff`, a cloud's stop): the kubelet's graceful node shutdown, then power-off */
+  | "shutdown"
   /** the instance is deleted (a scale-in, a spot reclaim, an operator): power off, and the cloud no longer knows it */
   | "vm-terminated"
   /** the cloud reclaims a spot instance: the platform's notice, then vm-terminated (platforms/<name>.ts spot) */
@@ -111,6 +113,7 @@ export type FaultAction =
 
 export const NODE_ACTIONS: readonly FaultAction[] = [
   "power-off",
+  "shutdown",
   "vm-terminated",
   "spot-interruption",
   "power-on",

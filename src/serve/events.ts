@@ -289,11 +289,24 @@ function kubeletRecorded(ctx: Context, e: TraceEvent): Recorded[] | undefined {
       const message = `Back-off restarting failed container ${e.container} in pod ${name}_${ns}(${ref?.uid ?? ""})`;
       return one(t, ref, "Warning", "BackOff", message, kubelet(e.node));
     }
+    case "NodeShutdownStarted": // the shutdown manager (nodeshutdown_manager_linux.go), kubeletevents.NodeShutdown
+      return one(t, nodeRef(ctx, name, "kubelet"), "Normal", "NodeShutdown", SHUTDOWN_SEEN, kubelet(e.node));
+    case "PodRejected": // rejectPod (kubelet.go): a Warning with Admit's reason and message
+      return one(
+        t,
+        podRef(ctx, e.object),
+        "Warning",
+        e.reason,
+        e.message.slice(REJECTED.length),
+        kubelet(e.node),
+      );
     default:
       return undefined;
   }
 }
 
+const SHUTDOWN_SEEN = "Shutdown manager detected shutdown event";
+const REJECTED = "Pod was rejected: "; // rejectPod's prefix to the status message, not in the Event
 const ATTACH_DETACH: Source = { component: "attachdetach-controller" };
 
 /** The served name of a claim's volume (convert.ts: "pvc-" + the claim's UID). */

@@ -131,7 +131,15 @@ export type PodDeletedFields = { force: boolean } & (PodRemovalCause | KubeletPo
 
 /** Why a controller created a pod. */
 export type PodCreatedCause =
-  | { by: "replicaset-controller"; replicaSet: string; replicas: number; active: number; terminating: number }
+  | {
+      by: "replicaset-controller";
+      replicaSet: string;
+      replicas: number;
+      active: number;
+      terminating: number;
+      /** pods of the ReplicaSet in phase Failed or Succeeded (a node's graceful shutdown ended them) */
+      failed?: number;
+    }
   | {
       by: "statefulset-controller";
       statefulSet: string;

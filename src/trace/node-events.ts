@@ -148,7 +148,9 @@ export type KubeletReadyCause =
   /** the API's Ready was written by someone else (MarkPodsNotReady): the status manager writes its own back */
   | { cause: "status-reconcile"; syncPeriod: number }
   /** no container will run again (phase Succeeded or Failed) */
-  | { cause: "completed"; phase: string; restartPolicy: string; exitedZero: boolean };
+  | { cause: "completed"; phase: string; restartPolicy: string; exitedZero: boolean }
+  /** the node's graceful shutdown ended the pod (phase Failed, reason Terminated) */
+  | { cause: "node-shutdown" };
 
 /** Why the status loop runs early: after the network healed, on a Node someone else changed, on the runtime's news. */
 export type NodeStatusLoopCause =
@@ -165,7 +167,9 @@ export type NodeStatusLoopCause =
 export type NodeReadyCause =
   | { cause: KubeletStart }
   | (NodeStatusLoopCause & { nodeStatusUpdateFrequency: number })
-  | { cause: "status-report"; nodeStatusReportFrequency: number };
+  | { cause: "status-report"; nodeStatusReportFrequency: number }
+  /** the node shutdown manager syncs the node status at once on the shutdown event */
+  | { cause: "node-shutdown" };
 
 /** runtimeState.runtimeErrors (pkg/kubelet/runtime.go), as the kubelet's Ready=False carries them. */
 export interface RuntimeErrors {
@@ -175,6 +179,8 @@ export interface RuntimeErrors {
   lastRuntimeSync?: number;
   /** the PLEG health check fails: when it last relisted (absent: never since the kubelet started) */
   pleg?: { lastRelist?: number };
+  /** the node shutdown manager's ShutdownStatus: "node is shutting down" (KEP-2000) */
+  shuttingDown?: true;
 }
 
 /**
@@ -200,8 +206,37 @@ export interface NodeEventFields {
   LeaseRenewed: { nodeLeaseDurationSeconds: number; renewIntervalSeconds: number };
   /** The kubelet created its Node object again (registerNode). */
   NodeRegistered: { after: KubeletStart };
-  /** Graceful node shutdown (KEP-2000) ended the pod: phase Failed, its reason and message (faults/spot.ts). */
-  PodShutDown: { reason: string; message: string };
+  /**
+   * Graceful node shutdown (KEP-2000) ended the pod once its containers were gone: phase Failed,
+   * its reason and message, DisruptionTarget=True (TerminationByKubelet) (kubelet/pod-end.ts).
+   */
+  PodShutDown: PodEvent & {
+    reason: string;
+    message: string;
+    /** the kill's gracePeriodOverride: the group's period, or the pod's terminationGracePeriodSeconds when shorter */
+    gracePeriodSeconds: number;
+    /** the priority group it was in: its lower bound and its shutdownGracePeriodSeconds */
+    groupPriority: number;
+    groupSeconds: number;
+    signal: "SIGTERM" | "SIGKILL";
+    exitAfterSeconds: number;
+  };
+  /**
+   * The kubelet's node shutdown manager saw the shutdown event (event NodeShutdown "Shutdown manager
+   * detected shutdown event"): the priority groups it ends the pods by, low priority first.
+   */
+  NodeShutdownStarted: {
+    groups: { priority: number; shutdownGracePeriodSeconds: number; pods: number }[];
+  };
+  /** Every group ended (or ran out of time): the kubelet releases its inhibit lock, and the machine powers off. */
+  NodeShutdownDone: { timedOut: number[] };
+  /** Admit refused a pod bound here while the node shuts down (kubelet.go rejectPod: phase Failed). */
+  PodRejected: {
+    reason: string;
+    message: string;
+    /** the pod's controller (`<Kind>/<ns>/<name>`): its next pods here are left bound, not rejected (kubelet-shutdown.ts) */
+    controller?: string;
+  };
   /** The kubelet posted Ready=True where the API had something else. */
   NodeReady: { nodeRow: NodeRow } & NodeReadyCause;
   /** The kubelet posted Ready=False (KubeletNotReady) with its runtime's errors; its Lease is still renewed. */

@@ -47,6 +47,9 @@ const STAND_INS: Record<string, string> = {
   "kill.jsonl": RECORDING,
   "served.jsonl": RECORDING,
   FILE: "examples/traffic-doks-power-off.yaml",
+  // an incident's Events and the dump from before it
+  "events.json": "examples/incident/events.json",
+  "dump.json": "examples/incident/dump.json",
 };
 /** The output as the docs name their files: the stand-ins' folders taken out. */
 function asDocsName(text: string): string {

@@ -11,6 +11,7 @@ import type {
 import { bool, duration, fail, int, knownFields, num, obj, oneOf } from "../check.ts";
 import type { Path, SourceDoc } from "../source.ts";
 import { EVICTION_RATE, PERIOD } from "./limits.ts";
+import { parseShutdown, SHUTDOWN_FIELDS } from "./shutdown-settings.ts";
 
 export type FieldKind = "duration" | "number" | "rate" | "fraction" | "int" | "boolean";
 
@@ -31,7 +32,10 @@ export const CONTROL_PLANE_FIELDS: Record<keyof ControlPlaneOverrides, FieldKind
 };
 
 const KUBELET_FIELDS: Record<
-  Exclude<keyof KubeletOverrides, "probeSchedule" | "crashLoopBackOff" | "featureGates">,
+  Exclude<
+    keyof KubeletOverrides,
+    "probeSchedule" | "crashLoopBackOff" | "featureGates" | (typeof SHUTDOWN_FIELDS)[number]
+  >,
   FieldKind
 > = {
   nodeLeaseDurationSeconds: "int",
@@ -87,14 +91,31 @@ export function parseKubelet(src: SourceDoc, v: unknown, version: KubernetesVers
   if (v == null) return {};
   const path = ["kubelet"];
   const o = obj(src, path, v);
-  const { probeSchedule, crashLoopBackOff, featureGates, ...rest } = o;
+  const {
+    probeSchedule,
+    crashLoopBackOff,
+    featureGates,
+    shutdownGracePeriod,
+    shutdownGracePeriodCriticalPods,
+    shutdownGracePeriodByPodPriority,
+    ...rest
+  } = o;
   knownFields(src, path, o, [
     ...Object.keys(KUBELET_FIELDS),
     "probeSchedule",
     "crashLoopBackOff",
     "featureGates",
+    ...SHUTDOWN_FIELDS,
   ]);
   const out = overrides(src, path, rest, KUBELET_FIELDS) as KubeletOverrides;
+  Object.assign(
+    out,
+    parseShutdown(src, path, {
+      shutdownGracePeriod,
+      shutdownGracePeriodCriticalPods,
+      shutdownGracePeriodByPodPriority,
+    }),
+  );
   if (featureGates != null)
     out.featureGates = parseKubeletGates(src, [...path, "featureGates"], featureGates, version);
   if (typeof crashLoopBackOff === "boolean") out.crashLoopBackOff = crashLoopBackOff;

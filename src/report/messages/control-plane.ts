@@ -238,7 +238,8 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
             `ReplicaSet ${e.replicaSet} wants replicas=${e.replicas} and counts ${e.active} active pod${e.active === 1 ? "" : "s"}` +
             (e.terminating > 0
               ? "; a pod with a deletionTimestamp (Terminating) no longer counts, so it is replaced without waiting for it to stop"
-              : ""),
+              : "") +
+            (e.failed ? "; a Failed pod is not active (controller.FilterActivePods), so it is replaced" : ""),
         };
       case "statefulset-controller":
         return {

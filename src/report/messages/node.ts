@@ -25,6 +25,7 @@ import type {
   RuntimeErrors,
 } from "../../trace/node-events.ts";
 import type { Printers, Prose } from "./prose.ts";
+import { SHUTDOWN_PRINTERS } from "./shutdown.ts";
 import { timelineWhy } from "./timeline.ts";
 
 /** `Pod/<ns>/<name>` → `<name>` */
@@ -52,6 +53,8 @@ function nodeStatusWhy(e: NodeReadyCause): string {
       return `its status loop (every nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) posts the change at its next run`;
     case "status-report":
       return `nodeStatusReportFrequency=${e.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`;
+    case "node-shutdown":
+      return "its node shutdown manager posts the status at once on the shutdown event (syncNodeStatus)";
     default:
       return `${started(e.cause)}; fastStatusUpdateOnce posts the node status at start-up`;
   }
@@ -60,6 +63,8 @@ function nodeStatusWhy(e: NodeReadyCause): string {
 /** What runtimeErrors says, and since when (pkg/kubelet/runtime.go, pleg/generic.go). */
 function runtimeErrorsWhy(errors: RuntimeErrors, t: number): string {
   const parts: string[] = [];
+  if (errors.shuttingDown)
+    parts.push("the node is shutting down: its kubelet's shutdown manager reports it in the Ready condition");
   if (errors.lastRuntimeSync !== undefined)
     parts.push(
       `the container runtime has not answered the kubelet's status check (every ${RUNTIME_UP_PERIOD}s) for ${fmt(round3(t - errors.lastRuntimeSync))}s, past maxWaitForContainerRuntime=${MAX_WAIT_FOR_CONTAINER_RUNTIME}s`,
@@ -72,6 +77,7 @@ function runtimeErrorsWhy(errors: RuntimeErrors, t: number): string {
         ? "the PLEG never relisted since the kubelet started"
         : `the PLEG has not relisted for more than relistThreshold=${PLEG_RELIST_THRESHOLD / 60}m`,
     );
+  if (errors.shuttingDown && parts.length === 1) return parts[0]!;
   return `${parts.join("; ")}; syncLoop skips pod synchronization meanwhile: no container is started, restarted or stopped here, but those running keep running`;
 }
 
@@ -205,10 +211,7 @@ export const NODE_PRINTERS: Printers<keyof NodeEventFields> = {
     why: `${started(e.after)}; the Node object no longer existed, so the kubelet registers it (registerNode, default true)`,
   }),
 
-  PodShutDown: (e) => ({
-    message: `kubelet on ${e.node} ends ${nameOf(e.object)} for the node's shutdown: phase Failed, reason ${e.reason}: "${e.message}"`,
-    why: "the spot instance's interruption notice started the kubelet's graceful node shutdown (KEP-2000): a Failed pod is no longer an endpoint",
-  }),
+  ...SHUTDOWN_PRINTERS,
 
   NodeReady: (e) => ({
     message: `kubelet on ${e.node} posts Ready=True (KubeletReady: kubelet is posting ready status)`,
@@ -360,6 +363,8 @@ function readyWhy(e: KubeletPodReadyFields): string {
       return `the node controller had marked it not ready, but this kubelet is fine: its status manager (syncBatch every ${e.syncPeriod}s) finds the API's status differs from its own and writes its own back, the kubelet being the source of truth for pod status (needsReconcile)`;
     case "completed":
       return `restartPolicy ${e.restartPolicy} does not restart ${e.exitedZero ? "containers that exit 0" : "it"}`;
+    case "node-shutdown":
+      return "the node's graceful shutdown ended it: phase Failed, so not Ready (PodFailed)";
   }
 }
 

@@ -16,6 +16,7 @@ export function timelineWhy(step: TimelineStepRef): string {
 /** What a node action is, as the operator (or the machine) does it. */
 const NODE_ACTIONS: Partial<Record<FaultAction, (node: string) => string>> = {
   "power-off": (n) => `${n} loses power`,
+  shutdown: (n) => `${n} is asked to shut down (systemctl poweroff, or the cloud stopping its instance)`,
   "vm-terminated": (n) =>
     `${n}'s instance is terminated (deleted in the cloud: a scale-in, a spot reclaim, an operator)`,
   "spot-interruption": (n) =>
@@ -74,6 +75,21 @@ const NOTES: Partial<Record<FaultAction, Partial<Record<string, (node: string) =
     network: (n) => ({
       message: `nothing removes ${n}'s endpoints yet: Services keep sending new requests there`,
       why: "nothing has been detected: a missing heartbeat is not yet meaningful",
+    }),
+  },
+  // Only when the kubelet has no shutdownGracePeriod (faults.ts shutdown): nothing holds the machine.
+  shutdown: {
+    kubelet: (n) => ({
+      message: `the kubelet on ${n} holds nothing back: the machine powers off at once and its Lease stops`,
+      why: "shutdownGracePeriod is 0 (the kubelet's default), so its node shutdown manager is a stub and takes no systemd inhibitor lock (graceful node shutdown, KEP-2000): the pods are not ended through the API",
+    }),
+    app: (n) => ({
+      message: `${n}'s containers stop with the machine; requests to them stop being answered`,
+      why: "the operating system stops every process on its way down",
+    }),
+    network: (n) => ({
+      message: `nothing removes ${n}'s endpoints yet: Services keep sending new requests there`,
+      why: "to the control plane the node is simply silent, as after a power-off",
     }),
   },
   "vm-terminated": {

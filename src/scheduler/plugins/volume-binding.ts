@@ -65,7 +65,7 @@ const NO_CLAIMS: { state?: VolumeState; failure?: PreFilterFailure } = Object.fr
 
 /** VolumeBinding.PreFilter: the pod's claims sorted out, or why the cycle stops. */
 export function volumePreFilter(
-  ctx: Pick<Cluster, "store">,
+  ctx: Pick<Cluster, "store" | "platformStorage">,
   info: PodInfo,
 ): { state?: VolumeState; failure?: PreFilterFailure } {
   if (info.claims.length === 0) return NO_CLAIMS;
