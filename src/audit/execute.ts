@@ -5,7 +5,7 @@
 
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { LoadError } from "../load/errors.ts";
-import { createSimulation, simulate } from "../run/simulate.ts";
+import { createSimulation, type SimulationResult, simulate } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
@@ -26,6 +26,9 @@ export interface RunContext {
   timelines?: boolean;
 }
 
+/** The context a snapshot's build (fork.ts) reads: the audit's, without its objects (made again there). */
+export type ForkInput = Omit<RunContext, "objects">;
+
 export type RunOutcome =
   | { ok: true; measure: RunMeasure }
   | { ok: false; id: string; error: string; budget?: { maxEvents: number; at: number } };
@@ -37,7 +40,23 @@ export function startOf(scenario: Scenario, maxEvents: number): StartState {
   return startStateOf(sim.result().initial);
 }
 
-export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
+/**
+ * A run of the base scenario with its own timeline, to its end, from a warm-up done once for the
+ * sweep (audit/fork.ts): what `simulate(run)` returns, byte for byte.
+ */
+export type ForkedRun = (run: Scenario) => SimulationResult;
+
+/**
+ * Whether a spec's run starts from the base's warm-up: it has no patch (a patch changes manifests,
+ * probes, settings: what the warm-up builds), so its scenario is the base but for its timeline (its
+ * fault, a fix's operator step after it), which nothing before t=0 reads (run/simulate.ts warmUp).
+ */
+export function forkable(spec: RunSpec): boolean {
+  return spec.patches.length === 0;
+}
+
+/** One run; with `forked`, a run without patches starts from the sweep's warm-up instead of from scratch. */
+export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): RunOutcome {
   try {
     const patched = spec.patches.length > 0;
     const scenario = patched ? variantOf(ctx.base, withOwned(ctx.base, spec.patches)) : ctx.base;
@@ -60,7 +79,8 @@ export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
       fault = { ...chosen, at: spec.fault.at };
     }
     const run: Scenario = { ...scenario, timeline: faultTimeline(spec, fault) };
-    const result = simulate(run, { engine: { maxEvents: ctx.maxEvents } });
+    const result =
+      forked && forkable(spec) ? forked(run) : simulate(run, { engine: { maxEvents: ctx.maxEvents } });
     // Measured from the run's own state at t=0 (the same as the base's when nothing is patched).
     const start = startStateOf(result.initial);
     const objects = patched ? countDaemonPods(objectsOf(scenario), start) : ctx.objects;
