@@ -5,7 +5,13 @@
 
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { LoadError } from "../load/errors.ts";
-import { createSimulation, type SimulationResult, simulate } from "../run/simulate.ts";
+import {
+  createSimulation,
+  type SimulationResult,
+  simulate,
+  type WarmCluster,
+  warmUp,
+} from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
@@ -61,11 +67,15 @@ export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): 
     const patched = spec.patches.length > 0;
     const scenario = patched ? variantOf(ctx.base, withOwned(ctx.base, spec.patches)) : ctx.base;
     let fault = spec.fault;
+    // A retargeted fix's scenario is warmed up once: its placement at t=0 chooses the target, and the
+    // run goes on from there (nothing before t=0 reads the timeline: run/simulate.ts warmUp).
+    const warm =
+      patched && spec.retarget ? warmUp(scenario, { engine: { maxEvents: ctx.maxEvents } }) : undefined;
     if (spec.retarget) {
-      // The target is chosen in the fixed scenario's own placement: warmed up once to see it.
+      // The target is chosen in the fixed scenario's own placement.
       const chosen = busiestFor(
         scenario,
-        patched ? startOf(scenario, ctx.maxEvents) : ctx.start,
+        warm ? startStateOf(warm.initial) : ctx.start,
         spec.retarget.workload,
         spec.retarget.class,
         spec.retarget.prefer,
@@ -79,8 +89,11 @@ export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): 
       fault = { ...chosen, at: spec.fault.at };
     }
     const run: Scenario = { ...scenario, timeline: faultTimeline(spec, fault) };
-    const result =
-      forked && forkable(spec) ? forked(run) : simulate(run, { engine: { maxEvents: ctx.maxEvents } });
+    const result = warm
+      ? played(warm, run)
+      : forked && forkable(spec)
+        ? forked(run)
+        : simulate(run, { engine: { maxEvents: ctx.maxEvents } });
     // Measured from the run's own state at t=0 (the same as the base's when nothing is patched).
     const start = startStateOf(result.initial);
     const objects = patched ? countDaemonPods(objectsOf(scenario), start) : ctx.objects;
@@ -104,4 +117,11 @@ export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): 
     if (error instanceof LoadError) return { ok: false, id: spec.id, error: error.message };
     throw error;
   }
+}
+
+/** `run` played from its warm-up to its end: what `simulate(run)` returns. */
+export function played(warm: WarmCluster, run: Scenario): SimulationResult {
+  const sim = warm.play(run);
+  sim.runUntil(run.duration);
+  return sim.result();
 }

@@ -12,7 +12,7 @@
 import { readFileSync, writeSync } from "node:fs";
 import { deserialize, serialize, startupSnapshot } from "node:v8";
 import { warmUp } from "../run/simulate.ts";
-import { executeRun, type ForkInput, type RunContext, type RunOutcome } from "./execute.ts";
+import { executeRun, type ForkInput, played, type RunContext, type RunOutcome } from "./execute.ts";
 import { countDaemonPods, objectsOf } from "./state.ts";
 import type { RunSpec } from "./types.ts";
 
@@ -28,9 +28,7 @@ startupSnapshot.setDeserializeMainFunction(() => {
   const outcome: RunOutcome = executeRun(ctx, spec, (run) => {
     if (used) throw new Error("a snapshot's warm-up plays one run");
     used = true;
-    const sim = warm.play(run);
-    sim.runUntil(run.duration);
-    return sim.result();
+    return played(warm, run);
   });
   const out = serialize(outcome);
   for (let at = 0; at < out.length; ) at += writeSync(1, out, at);

@@ -98,6 +98,8 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
  * from a copy). `play` may be called once.
  */
 export interface WarmCluster {
+  /** The cluster at t=0, as every run of it starts (the result's `initial`). */
+  readonly initial: InitialState;
   /**
    * The run of `run` from here: its scenario must be the warmed-up one but for `timeline` (and
    * `traffic`, built at t=0); nothing before t=0 reads either (the callers and the timeline's steps
@@ -138,6 +140,7 @@ export function warmUp(scenario: Scenario, options: SimulateOptions = {}): WarmC
   const initial: InitialState = initialState(store);
   trace.muted = false;
   return {
+    initial,
     play: (run) => {
       // The models read the scenario through the context: from here on it is the run's.
       ctx.scenario = run;
