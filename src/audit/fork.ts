@@ -109,8 +109,10 @@ export async function forkRuns(
     const inputFile = join(dir, "input.bin");
     writeFileSync(inputFile, serialize(input satisfies ForkInput));
     const blob = join(dir, "warm.blob");
+    // The children are plain scripts: no loader or flag of this process's NODE_OPTIONS (tsx's).
+    const { NODE_OPTIONS: _options, ...inherited } = process.env;
     const env = {
-      ...process.env,
+      ...inherited,
       FAULTLINE_FORK_INPUT: inputFile,
       FAULTLINE_FORK_HDR: createRequire(import.meta.url).resolve("hdr-histogram-js"),
     };

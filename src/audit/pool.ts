@@ -32,9 +32,10 @@ export function threadsFor(jobs: number, fit: boolean, runs: number, events: num
 /**
  * Runs specs on up to `jobs` worker threads. With `fit` (no `--jobs` given), no more threads than the
  * work is worth: a small sweep runs in this thread, where it is done before a worker has started.
- * The result is the same whatever the number.
+ * The result is the same whatever the number. With `fork` (the default), a sweep of a large enough
+ * cluster runs its runs without patches from one warm-up (fork.ts); `false` runs every one from scratch.
  */
-export function poolRunner(jobs: number, fit = false, fork = true): Runner {
+export function poolRunner(jobs: number, fit = false, fork: typeof forkRuns | false = forkRuns): Runner {
   return async (ctx, specs, onDone) => {
     const events = estimateWork(ctx.base).events;
     const forked = fork && ctx.start.pods.length >= FORK_MIN_PODS ? specs.filter(forkable) : [];
@@ -42,7 +43,7 @@ export function poolRunner(jobs: number, fit = false, fork = true): Runner {
       return threaded(ctx, specs, onDone, threadsFor(jobs, fit, specs.length, events));
     // The runs without patches from one warm-up (fork.ts), the others from scratch; in the specs' order.
     const outcomes = new Map<RunSpec, RunOutcome>();
-    const fromForks = await forkRuns(ctx, forked, fit ? defaultJobs() : jobs, onDone);
+    const fromForks = await (fork || forkRuns)(ctx, forked, fit ? defaultJobs() : jobs, onDone);
     for (const [i, s] of forked.entries()) outcomes.set(s, fromForks[i]!);
     const rest = specs.filter((s) => !forkable(s));
     const fromScratch = await threaded(ctx, rest, onDone, threadsFor(jobs, fit, rest.length, events));
