@@ -4,10 +4,11 @@
 // without its timeline and callers plays them as the run from scratch does.
 
 import { describe, expect, it } from "vitest";
-import { inProcess, planAudit } from "../../src/audit/audit.ts";
+import { audit, inProcess, planAudit } from "../../src/audit/audit.ts";
 import { executeRun, forkable } from "../../src/audit/execute.ts";
-import { forkRuns } from "../../src/audit/fork.ts";
+import { FORK_MIN_PODS, FORK_MIN_RUNS, forkRuns } from "../../src/audit/fork.ts";
 import { prepare } from "../../src/audit/inputs.ts";
+import { poolRunner } from "../../src/audit/pool.ts";
 import type { RunSpec } from "../../src/audit/types.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
@@ -100,4 +101,54 @@ describe("a run forked from the sweep's warm-up", () => {
       }
     }
   }, 120_000);
+});
+
+describe("the audit's pool", () => {
+  it("forks a large enough sweep and gives the audit it gives from scratch", async () => {
+    const big = Array.from(
+      { length: 2 },
+      (_, i) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app-${i}}
+spec:
+  replicas: 500
+  selector: {matchLabels: {app: app-${i}}}
+  template:
+    metadata: {labels: {app: app-${i}}}
+    spec:
+      containers:
+        - name: app
+          image: example/app:1
+          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}
+          resources: {requests: {cpu: 10m, memory: 16Mi}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: app-${i}}
+spec: {selector: {app: app-${i}}, ports: [{port: 80, targetPort: 8080}]}`,
+    ).join("\n---\n");
+    const prepared = prepare({
+      entries: [{ entry: "big.yaml", files: [{ file: "big.yaml", text: big }] }],
+      cluster: { nodes: 12, zones: ["a", "b", "c"] },
+    });
+    const options = {
+      faults: ["zone"] as const,
+      budget: DEFAULT_BUDGET,
+      maxSweepEvents: 1e9,
+    };
+    const p = planAudit(prepared, { ...options, runner: inProcess });
+    expect(p.ctx.start.pods.length).toBeGreaterThanOrEqual(FORK_MIN_PODS);
+    expect(p.runs.filter(forkable).length).toBeGreaterThanOrEqual(FORK_MIN_RUNS);
+    let forkedRuns = 0;
+    const counting: typeof forkRuns = (ctx, specs, jobs, onDone) => {
+      forkedRuns += specs.length;
+      return forkRuns(ctx, specs, jobs, onDone);
+    };
+    const runner = poolRunner(2, false, counting);
+    const forked = await audit(prepared, { ...options, runner });
+    const scratch = await audit(prepared, { ...options, runner: inProcess });
+    // The runs without patches forked; the rules' experiments and fixes with patches from scratch.
+    expect(forkedRuns).toBe(p.runs.filter(forkable).length);
+    expect(JSON.stringify(forked)).toBe(JSON.stringify(scratch));
+  }, 600_000);
 });
