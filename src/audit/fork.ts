@@ -19,16 +19,20 @@ import type { ForkInput, RunContext, RunOutcome } from "./execute.ts";
 import type { RunSpec } from "./types.ts";
 
 /**
- * Pods at t=0 below which a fork is not worth it. The warm-up's cost is its pods' creation,
- * scheduling and start, which the engine-event estimate hardly sees (a bulk start is one event): on
- * the project's 2-core machine, 100 nodes and 3,000 pods warm up in 0.65–0.85 s of CPU of a run's
- * 0.7–0.95 s, and a process started from the snapshot costs 0.3–0.35 s for a node's power-off
- * (start, the heap's copy, code run cold). A small cluster's run from scratch is cheaper than a
- * process's start (docs/perf.md).
+ * Pods at t=0 below which the audit does not fork. Measured back to back on the project's 2-core
+ * machine at load 2–3, the whole audit of the bench's 100 nodes and 3,000 pods (204 runs, --jobs 1)
+ * took 56.9 s of CPU from scratch and 67.7 s forked: in a warm process a run from scratch costs
+ * about 0.28 s, warm-up included, and a process started from the snapshot 0.27–0.36 s (start 0.07 s,
+ * the heap's copy 0.07 s, the run's code cold 0.13–0.15 s). Forking does not pay at that size. At
+ * 30,000 pods a forked run costs 0.83 of one from scratch (FORK_MIN_RUNS; docs/perf.md).
  */
-export const FORK_MIN_PODS = 1_000;
-/** Forkable runs below which the snapshot's own cost (a bundle and a warm-up, ~1.5–2.5 s) is not repaid. */
-export const FORK_MIN_RUNS = 4;
+export const FORK_MIN_PODS = 30_000;
+/**
+ * Forkable runs below which the snapshot's own cost is not repaid. At 1,000 nodes and 30,000 pods
+ * (load 0.3–2.6): a run from scratch 2.8–2.9 s of CPU, a forked run 2.37 s, the snapshot about 8 s;
+ * it pays from about 16 runs.
+ */
+export const FORK_MIN_RUNS = 20;
 
 /** hdr-histogram-js loads WebAssembly, which a snapshot cannot hold: the bundle requires it at run time. */
 const LAZY_HDR = `const path = () => process.env.FAULTLINE_FORK_HDR;

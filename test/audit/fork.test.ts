@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { audit, inProcess, planAudit } from "../../src/audit/audit.ts";
 import { executeRun, forkable } from "../../src/audit/execute.ts";
-import { FORK_MIN_PODS, FORK_MIN_RUNS, forkRuns } from "../../src/audit/fork.ts";
+import { forkRuns } from "../../src/audit/fork.ts";
 import { prepare } from "../../src/audit/inputs.ts";
 import { poolRunner } from "../../src/audit/pool.ts";
 import type { RunSpec } from "../../src/audit/types.ts";
@@ -137,14 +137,15 @@ spec: {selector: {app: app-${i}}, ports: [{port: 80, targetPort: 8080}]}`,
       maxSweepEvents: 1e9,
     };
     const p = planAudit(prepared, { ...options, runner: inProcess });
-    expect(p.ctx.start.pods.length).toBeGreaterThanOrEqual(FORK_MIN_PODS);
-    expect(p.runs.filter(forkable).length).toBeGreaterThanOrEqual(FORK_MIN_RUNS);
+    expect(p.ctx.start.pods.length).toBeGreaterThanOrEqual(1_000);
+    expect(p.runs.filter(forkable).length).toBeGreaterThanOrEqual(4);
     let forkedRuns = 0;
     const counting: typeof forkRuns = (ctx, specs, jobs, onDone) => {
       forkedRuns += specs.length;
       return forkRuns(ctx, specs, jobs, onDone);
     };
-    const runner = poolRunner(2, false, counting);
+    // From 1,000 pods and 4 runs here (the defaults' 30,000 pods would take minutes in a test).
+    const runner = poolRunner(2, false, counting, { pods: 1_000, runs: 4 });
     const forked = await audit(prepared, { ...options, runner });
     const scratch = await audit(prepared, { ...options, runner: inProcess });
     // The runs without patches forked; the rules' experiments and fixes with patches from scratch.
