@@ -24,6 +24,7 @@ import { startStateOf } from "../src/audit/state.ts";
 import { DEFAULT_FAULTS } from "../src/audit/types.ts";
 import { DEFAULT_BUDGET } from "../src/run/budget.ts";
 import { createSimulation } from "../src/run/simulate.ts";
+import { cpuWithChildren } from "./calibrate.ts";
 
 const NODES = 100;
 const DEPLOYMENTS = 100;
@@ -86,7 +87,8 @@ export default async function (): Promise<void> {
       maxSweepEvents: DEFAULT_MAX_SWEEP_EVENTS,
       runner: poolRunner(jobs),
     };
-    const cpu0 = process.cpuUsage();
+    // This process and its children: the runs forked from the sweep's snapshot are processes.
+    const cpu0 = cpuWithChildren();
     t0 = performance.now();
     // audit() phase by phase, to show what the audit adds around the runs.
     const phase1 = planAudit(prepared, options);
@@ -96,8 +98,7 @@ export default async function (): Promise<void> {
     const sweep = seconds(t0) - plan;
     const result = await finishAudit(prepared, phase1, measuresOf(phase1.runs, outcomes), options);
     const wall = seconds(t0);
-    const cpu = process.cpuUsage(cpu0);
-    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    const cpuSeconds = cpuWithChildren() - cpu0;
     const runs = result.runs.length + new Set(result.findings.map((f) => f.fix.run)).size;
     const events = result.runs.reduce((s, r) => s + r.engineEvents, 0);
     outputs.push(JSON.stringify(result));

@@ -6,7 +6,6 @@
 import { parse } from "yaml";
 import { LoadError } from "../load/errors.ts";
 import { type Budget, count, estimateWork, overBudget } from "../run/budget.ts";
-import { splitReferences } from "../scenario/references.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { executeRun, type RunContext, type RunOutcome, startOf } from "./execute.ts";
@@ -14,10 +13,11 @@ import { groupFindings } from "./group.ts";
 import type { Prepared } from "./inputs.ts";
 import { FAULT_AT } from "./inputs.ts";
 import { Locator } from "./locate.ts";
+import { ignoredNotes, notModelledNotes, notStartedNotes, ruleNotes } from "./notes.ts";
 import { planSweep, timelineOf } from "./plan.ts";
 import { type Draft, RULES, type RuleInput } from "./rules/index.ts";
 import { lower, simulated } from "./rules/rule.ts";
-import { countDaemonPods, type Objects, objectsOf, type StartState } from "./state.ts";
+import { countDaemonPods, type Objects, objectsOf } from "./state.ts";
 import type { AuditResult, FaultClass, Figures, Finding, RunMeasure, RunSpec, Severity } from "./types.ts";
 
 /** Runs specs and returns their outcomes in the same order (in-process, or on worker threads). */
@@ -38,7 +38,18 @@ export interface AuditOptions {
   runner: Runner;
   /** keep every run's timeline, for the page (`--report`) */
   timelines?: boolean;
-  progress?: (done: number, total: number, phase: string) => void;
+  /**
+   * Runs done of the phase's total; `overall`, in a whole audit, the runs done of every run it may
+   * make (the sweep and at most `fixBound` fix runs, then the fixes found).
+   */
+  progress?: (done: number, total: number, phase: string, overall?: Overall) => void;
+}
+
+/** The whole audit's runs done of its total; `upTo`: the total counts the fixes' bound, not yet the fixes found. */
+export interface Overall {
+  done: number;
+  total: number;
+  upTo: boolean;
 }
 
 /** A run over its budget, or a sweep over the audit's: one line for the command line (exit 2). */
@@ -54,6 +65,16 @@ export interface Phase1 {
   input: RuleInput;
   runs: RunSpec[];
   notes: string[];
+  /** at most how many fix runs phase 2 can make (fixBound) */
+  fixBound: number;
+}
+
+/**
+ * At most how many fix runs the findings can ask for, before any run: each rule's bound from the
+ * manifests and the state at t=0 (Rule.fixes); fixes with the same id run once, so fewer may run.
+ */
+export function fixBound(input: RuleInput): number {
+  return RULES.reduce((n, r) => n + (r.fixes?.(input) ?? 0), 0);
 }
 
 /** The cluster at t=0 and every phase-1 run, planned and checked against the budgets. */
@@ -96,6 +117,7 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
     ctx,
     input,
     runs,
+    fixBound: fixBound(input),
     notes: [
       ...prepared.notes,
       ...ignoredNotes(base),
@@ -110,7 +132,13 @@ export function planAudit(prepared: Prepared, options: AuditOptions): Phase1 {
  * Every run's estimate within the run budget, and their sum within the audit's: the whole sweep, or
  * a shard's slice of it (so that --shard is a way to stay within it).
  */
-export function checkSweep(ctx: RunContext, runs: RunSpec[], options: AuditOptions, what: string): void {
+export function checkSweep(
+  ctx: RunContext,
+  runs: RunSpec[],
+  options: AuditOptions,
+  what: string,
+  fixes = 0,
+): void {
   let total = 0;
   let biggest = { events: 0, id: "" };
   for (const spec of runs) {
@@ -125,12 +153,16 @@ export function checkSweep(ctx: RunContext, runs: RunSpec[], options: AuditOptio
     const est = estimateWork({ ...scenario, timeline: timelineOf(spec, spec.fault) });
     const over = overBudget(est, options.budget);
     if (over) throw new AuditBudgetError(`${ctx.source.file} (run ${spec.id}): ${over}`);
-    total += est.events * (spec.patches.length > 0 || spec.retarget ? 2 : 1);
+    total += est.events;
     if (est.events > biggest.events) biggest = { events: est.events, id: spec.id };
   }
+  // A fix run replays a sweep's fault on a patched scenario: each counted as the largest run (a fix
+  // that adds replicas or an object can be a little larger; the run's own cap still holds it).
+  total += fixes * biggest.events;
+  const withFixes = fixes > 0 ? ` and at most ${count(fixes)} fix runs` : "";
   if (total > options.maxSweepEvents)
     throw new AuditBudgetError(
-      `${ctx.source.file}: ${what} is about ${count(total)} engine events over ${count(runs.length)} runs (the largest, ${biggest.id}, ~${count(biggest.events)}), over the audit's budget of ${count(options.maxSweepEvents)}. Narrow it with --faults or split it with --shard I/N, or raise the budget with --max-sweep-events ${Math.ceil(total * 1.5)}`,
+      `${ctx.source.file}: ${what} is about ${count(total)} engine events over ${count(runs.length)} runs${withFixes} (the largest, ${biggest.id}, ~${count(biggest.events)}), over the audit's budget of ${count(options.maxSweepEvents)}. Narrow it with --faults or split it with --shard I/N, or raise the budget with --max-sweep-events ${Math.ceil(total * 1.5)}`,
     );
 }
 
@@ -140,10 +172,16 @@ export async function runSpecs(
   specs: RunSpec[],
   options: AuditOptions,
   phase: string,
+  overall?: Overall,
 ): Promise<RunOutcome[]> {
   let done = 0;
-  options.progress?.(0, specs.length, phase);
-  const outcomes = await options.runner(ctx, specs, () => options.progress?.(++done, specs.length, phase));
+  const tell = () =>
+    options.progress?.(done, specs.length, phase, overall && { ...overall, done: overall.done + done });
+  tell();
+  const outcomes = await options.runner(ctx, specs, () => {
+    done++;
+    tell();
+  });
   for (const o of outcomes)
     if (!o.ok && o.budget)
       throw new AuditBudgetError(
@@ -171,7 +209,12 @@ export async function finishAudit(
   for (const d of drafts) if (simulated(d.fix)) fixSpecs.set(d.fix.spec.id, d.fix.spec);
   const specs = [...fixSpecs.values()];
   checkSweep(phase1.ctx, specs, options, "the fixes' runs");
-  const outcomes = await runSpecs(phase1.ctx, specs, options, "fixes");
+  const sweep = phase1.runs.length;
+  const outcomes = await runSpecs(phase1.ctx, specs, options, "fixes", {
+    done: sweep,
+    total: sweep + specs.length,
+    upTo: false,
+  });
   const fixRuns = new Map<string, RunOutcome>(specs.map((s, i) => [s.id, outcomes[i]!]));
   const findings: Finding[] = drafts.map((d) => {
     const rule = ruleOf.get(d)!;
@@ -221,8 +264,13 @@ export async function finishAudit(
 /** The whole audit in one process (no shards). */
 export async function audit(prepared: Prepared, options: AuditOptions): Promise<AuditResult> {
   const phase1 = planAudit(prepared, options);
-  checkSweep(phase1.ctx, phase1.runs, options, "the sweep");
-  const outcomes = await runSpecs(phase1.ctx, phase1.runs, options, "sweep");
+  checkSweep(phase1.ctx, phase1.runs, options, "the sweep", phase1.fixBound);
+  const sweep = phase1.runs.length;
+  const outcomes = await runSpecs(phase1.ctx, phase1.runs, options, "sweep", {
+    done: 0,
+    total: sweep + phase1.fixBound,
+    upTo: phase1.fixBound > 0,
+  });
   return finishAudit(prepared, phase1, measuresOf(phase1.runs, outcomes), options);
 }
 
@@ -305,62 +353,4 @@ function manifestEntries(text: string): unknown[] {
   const doc = parse(text) as { manifests?: unknown } | null;
   const m = doc?.manifests;
   return Array.isArray(m) ? m : typeof m === "string" ? [m] : [];
-}
-
-/** Kinds the models do not use, counted (never silent: they are read, not simulated). */
-function ignoredNotes(scenario: Scenario): string[] {
-  if (scenario.ignored.length === 0) return [];
-  const kinds = new Map<string, number>();
-  for (const o of scenario.ignored) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
-  const list = [...kinds].map(([k, n]) => (n === 1 ? k : `${k} ×${n}`)).join(", ");
-  return [`ignored (not modelled): ${list}`];
-}
-
-/**
- * Objects referred to but not in the input (the models assume they exist: a real cluster would not
- * start the pod without them), in one short line by kind; then the valid fields no model reads,
- * which may change the answer, each once with how often and where first.
- */
-function notModelledNotes(scenario: Scenario): string[] {
-  const { missing, fields: rest } = splitReferences(scenario.notModelled);
-  const out: string[] = [];
-  if (missing.length > 0)
-    out.push(
-      `refers to objects not in the input (assumed to exist): ${missing.map((m) => `${m.kind} (${m.where})`).join(", ")}`,
-    );
-  if (rest.length === 0) return out;
-  const fields = new Map<string, { n: number; where: string }>();
-  for (const f of rest) {
-    const seen = fields.get(f.field);
-    if (seen) seen.n++;
-    else fields.set(f.field, { n: 1, where: f.where });
-  }
-  const list = [...fields].map(
-    ([field, { n, where }]) => `${field} (${n === 1 ? where : `×${n}, first at ${where}`})`,
-  );
-  out.push(`fields not modelled (they may change the answer): ${list.join(", ")}`);
-  return out;
-}
-
-/** Pods not Running and Ready at t=0: every fault's figures start from there. */
-function notStartedNotes(start: StartState): string[] {
-  const bad = start.pods.filter((p) => !p.ready);
-  if (bad.length === 0) return [];
-  const shown = bad.slice(0, 5).map((p) => `${p.pod} (${p.status})`);
-  return [
-    `not Running and Ready at t=0: ${shown.join(", ")}${bad.length > 5 ? `, and ${bad.length - 5} more` : ""}`,
-  ];
-}
-
-function ruleNotes(input: RuleInput): string[] {
-  const out: string[] = [];
-  if (!input.traffic)
-    out.push(
-      "FL009 (no preStop delay) counts requests lost on a drain: add --traffic rate=100 (or a --scenario with traffic) to check it",
-    );
-  if (Object.keys(input.scenario.behaviour).length === 0)
-    out.push(
-      "FL008 (no startup budget) needs boot times: give them as behaviour.bootSeconds in a --scenario",
-    );
-  return out;
 }

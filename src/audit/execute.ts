@@ -5,7 +5,13 @@
 
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { LoadError } from "../load/errors.ts";
-import { createSimulation, simulate } from "../run/simulate.ts";
+import {
+  createSimulation,
+  type SimulationResult,
+  simulate,
+  type WarmCluster,
+  warmUp,
+} from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
@@ -26,6 +32,9 @@ export interface RunContext {
   timelines?: boolean;
 }
 
+/** The context a snapshot's build (fork.ts) reads: the audit's, without its objects (made again there). */
+export type ForkInput = Omit<RunContext, "objects">;
+
 export type RunOutcome =
   | { ok: true; measure: RunMeasure }
   | { ok: false; id: string; error: string; budget?: { maxEvents: number; at: number } };
@@ -37,16 +46,36 @@ export function startOf(scenario: Scenario, maxEvents: number): StartState {
   return startStateOf(sim.result().initial);
 }
 
-export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
+/**
+ * A run of the base scenario with its own timeline, to its end, from a warm-up done once for the
+ * sweep (audit/fork.ts): what `simulate(run)` returns, byte for byte.
+ */
+export type ForkedRun = (run: Scenario) => SimulationResult;
+
+/**
+ * Whether a spec's run starts from the base's warm-up: it has no patch (a patch changes manifests,
+ * probes, settings: what the warm-up builds), so its scenario is the base but for its timeline (its
+ * fault, a fix's operator step after it), which nothing before t=0 reads (run/simulate.ts warmUp).
+ */
+export function forkable(spec: RunSpec): boolean {
+  return spec.patches.length === 0;
+}
+
+/** One run; with `forked`, a run without patches starts from the sweep's warm-up instead of from scratch. */
+export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): RunOutcome {
   try {
     const patched = spec.patches.length > 0;
     const scenario = patched ? variantOf(ctx.base, withOwned(ctx.base, spec.patches)) : ctx.base;
     let fault = spec.fault;
+    // A retargeted fix's scenario is warmed up once: its placement at t=0 chooses the target, and the
+    // run goes on from there (nothing before t=0 reads the timeline: run/simulate.ts warmUp).
+    const warm =
+      patched && spec.retarget ? warmUp(scenario, { engine: { maxEvents: ctx.maxEvents } }) : undefined;
     if (spec.retarget) {
-      // The target is chosen in the fixed scenario's own placement: warmed up once to see it.
+      // The target is chosen in the fixed scenario's own placement.
       const chosen = busiestFor(
         scenario,
-        patched ? startOf(scenario, ctx.maxEvents) : ctx.start,
+        warm ? startStateOf(warm.initial) : ctx.start,
         spec.retarget.workload,
         spec.retarget.class,
         spec.retarget.prefer,
@@ -60,7 +89,11 @@ export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
       fault = { ...chosen, at: spec.fault.at };
     }
     const run: Scenario = { ...scenario, timeline: faultTimeline(spec, fault) };
-    const result = simulate(run, { engine: { maxEvents: ctx.maxEvents } });
+    const result = warm
+      ? played(warm, run)
+      : forked && forkable(spec)
+        ? forked(run)
+        : simulate(run, { engine: { maxEvents: ctx.maxEvents } });
     // Measured from the run's own state at t=0 (the same as the base's when nothing is patched).
     const start = startStateOf(result.initial);
     const objects = patched ? countDaemonPods(objectsOf(scenario), start) : ctx.objects;
@@ -84,4 +117,11 @@ export function executeRun(ctx: RunContext, spec: RunSpec): RunOutcome {
     if (error instanceof LoadError) return { ok: false, id: spec.id, error: error.message };
     throw error;
   }
+}
+
+/** `run` played from its warm-up to its end: what `simulate(run)` returns. */
+export function played(warm: WarmCluster, run: Scenario): SimulationResult {
+  const sim = warm.play(run);
+  sim.runUntil(run.duration);
+  return sim.result();
 }

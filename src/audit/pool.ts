@@ -7,7 +7,9 @@ import { availableParallelism } from "node:os";
 import Tinypool from "tinypool";
 import { estimateWork } from "../run/budget.ts";
 import type { Runner } from "./audit.ts";
-import { executeRun } from "./execute.ts";
+import { executeRun, forkable, type RunContext, type RunOutcome } from "./execute.ts";
+import { FORK_MIN_PODS, FORK_MIN_RUNS, forkRuns } from "./fork.ts";
+import type { RunSpec } from "./types.ts";
 import type { WorkerData } from "./worker.ts";
 
 /**
@@ -30,37 +32,64 @@ export function threadsFor(jobs: number, fit: boolean, runs: number, events: num
 /**
  * Runs specs on up to `jobs` worker threads. With `fit` (no `--jobs` given), no more threads than the
  * work is worth: a small sweep runs in this thread, where it is done before a worker has started.
- * The result is the same whatever the number.
+ * The result is the same whatever the number. With `fork` (the default), a sweep of a large enough
+ * cluster (`forkFrom`: pods at t=0, runs that can fork) runs its runs without patches from one warm-up (fork.ts); `false`
+ * runs every one from scratch.
  */
-export function poolRunner(jobs: number, fit = false): Runner {
+export function poolRunner(
+  jobs: number,
+  fit = false,
+  fork: typeof forkRuns | false = forkRuns,
+  forkFrom = { pods: FORK_MIN_PODS, runs: FORK_MIN_RUNS },
+): Runner {
   return async (ctx, specs, onDone) => {
-    const threads = threadsFor(jobs, fit, specs.length, estimateWork(ctx.base).events);
-    if (threads <= 1)
-      return specs.map((s) => {
-        const out = executeRun(ctx, s);
+    const events = estimateWork(ctx.base).events;
+    const forked = fork && ctx.start.pods.length >= forkFrom.pods ? specs.filter(forkable) : [];
+    if (forked.length < forkFrom.runs)
+      return threaded(ctx, specs, onDone, threadsFor(jobs, fit, specs.length, events));
+    // The runs without patches from one warm-up (fork.ts), the others from scratch; in the specs' order.
+    const outcomes = new Map<RunSpec, RunOutcome>();
+    const fromForks = await (fork || forkRuns)(ctx, forked, fit ? defaultJobs() : jobs, onDone);
+    for (const [i, s] of forked.entries()) outcomes.set(s, fromForks[i]!);
+    const rest = specs.filter((s) => !forkable(s));
+    const fromScratch = await threaded(ctx, rest, onDone, threadsFor(jobs, fit, rest.length, events));
+    for (const [i, s] of rest.entries()) outcomes.set(s, fromScratch[i]!);
+    return specs.map((s) => outcomes.get(s)!);
+  };
+}
+
+/** Runs specs from scratch on `threads` worker threads (1: this thread). */
+async function threaded(
+  ctx: RunContext,
+  specs: RunSpec[],
+  onDone: () => void,
+  threads: number,
+): Promise<RunOutcome[]> {
+  if (threads <= 1)
+    return specs.map((s) => {
+      const out = executeRun(ctx, s);
+      onDone();
+      return out;
+    });
+  const fromSource = import.meta.url.endsWith(".ts");
+  const { objects: _objects, ...shared } = ctx;
+  const workerData: WorkerData = { ctx: shared };
+  const pool = new Tinypool({
+    filename: new URL(fromSource ? "./worker-source.cjs" : "./worker.js", import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+    workerData,
+    execArgv: [],
+  });
+  try {
+    return await Promise.all(
+      specs.map(async (s) => {
+        const out = await pool.run(s);
         onDone();
         return out;
-      });
-    const fromSource = import.meta.url.endsWith(".ts");
-    const { objects: _objects, ...shared } = ctx;
-    const workerData: WorkerData = { ctx: shared };
-    const pool = new Tinypool({
-      filename: new URL(fromSource ? "./worker-source.cjs" : "./worker.js", import.meta.url).href,
-      minThreads: threads,
-      maxThreads: threads,
-      workerData,
-      execArgv: [],
-    });
-    try {
-      return await Promise.all(
-        specs.map(async (s) => {
-          const out = await pool.run(s);
-          onDone();
-          return out;
-        }),
-      );
-    } finally {
-      await pool.destroy();
-    }
-  };
+      }),
+    );
+  } finally {
+    await pool.destroy();
+  }
 }

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { AuditBudgetError, audit, NothingToMeasureError } from "../audit/audit.ts";
+import { AuditBudgetError, type AuditOptions, audit, NothingToMeasureError } from "../audit/audit.ts";
 import { codeQualityOf } from "../audit/code-quality.ts";
 import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
 import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
@@ -359,7 +359,7 @@ function passOn(opts: Options): string[] {
 }
 
 function progressOf(io: Io): {
-  update: (done: number, total: number, phase: string) => void;
+  update: NonNullable<AuditOptions["progress"]>;
   /** on a terminal, one line on stderr: the runs each phase took, wall and CPU time */
   summary: () => void;
   done: () => void;
@@ -372,12 +372,15 @@ function progressOf(io: Io): {
   const cpu = process.cpuUsage();
   const phases = new Map<string, number>();
   return {
-    update: (done, total, phase) => {
+    update: (done, total, phase, overall) => {
       phases.set(phase, total);
       const now = Date.now();
       if (done !== total && done !== 0 && now - last < 250) return;
       last = now;
-      show(`faultline audit: ${phase}: ${done} of ${total} runs`);
+      // The whole audit's runs: before the findings, the fixes' count is its bound (audit.ts fixBound).
+      const all =
+        overall && `; ${overall.done} of ${overall.upTo ? "at most " : ""}${overall.total} with the fixes`;
+      show(`faultline audit: ${phase}: ${done} of ${total} runs${all ?? ""}`);
     },
     summary: () => {
       show(undefined);

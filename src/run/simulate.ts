@@ -35,6 +35,7 @@ import type { RunLeases } from "../trace/lease-renewals.ts";
 import type { InitialState } from "../trace/result.ts";
 import { withRenewalsCounted } from "../trace/visible.ts";
 import { createTraffic, type Lever, type TrafficResult } from "../traffic/index.ts";
+import { timelineMachine } from "./machines.ts";
 import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
 import { startAutoscaler, startPlatform } from "./platform.ts";
 import { initialState, type SimulationResult, summarize } from "./result.ts";
@@ -92,6 +93,27 @@ export function simulate(scenario: Scenario, options: SimulateOptions = {}): Sim
 
 /** Build and warm up the cluster of a scenario, with its timeline scheduled; the clock is at t=0. */
 export function createSimulation(scenario: Scenario, options: SimulateOptions = {}): Simulation {
+  return warmUp(scenario, options).play(scenario);
+}
+
+/**
+ * A cluster warmed up to t=0, before anything of its timeline or callers exists: the state every run
+ * of the scenario shares whatever its timeline (audit/fork.ts snapshots it once and starts each run
+ * from a copy). `play` may be called once.
+ */
+export interface WarmCluster {
+  /** The cluster at t=0, as every run of it starts (the result's `initial`). */
+  readonly initial: InitialState;
+  /**
+   * The run of `run` from here: its scenario must be the warmed-up one but for `timeline` (and
+   * `traffic`, built at t=0); nothing before t=0 reads either (the callers and the timeline's steps
+   * are made below, after the warm-up, as a run from scratch makes them).
+   */
+  play(run: Scenario): Simulation;
+}
+
+/** The cluster of `scenario` built and run to t=0 (the warm-up, unrecorded). */
+export function warmUp(scenario: Scenario, options: SimulateOptions = {}): WarmCluster {
   const seed = options.seed ?? scenario.seed;
   // The values whatif/ shows come from the same resolution (scenario/settings.ts).
   const settings = resolveSettings(scenario);
@@ -121,9 +143,49 @@ export function createSimulation(scenario: Scenario, options: SimulateOptions = 
   startNotReady(ctx, scenario.nodes, kubelets, taintEviction);
   const initial: InitialState = initialState(store);
   trace.muted = false;
-  options.onWarmedUp?.();
-  if (scenario.start === "created") createManifests();
-  cronJobs.announce();
+  return {
+    initial,
+    play: (run) => {
+      // The models read the scenario through the context: from here on it is the run's.
+      ctx.scenario = run;
+      options.onWarmedUp?.();
+      return playFrom({
+        ctx,
+        run,
+        seed,
+        initial,
+        options,
+        profile,
+        kubelets,
+        instances,
+        moved,
+        bulk,
+        cronJobs,
+        createManifests,
+      });
+    },
+  };
+}
+
+/** After the warm-up: the manifests of a `start: created` run, the callers, the timeline, the autoscaler. */
+function playFrom(w: {
+  ctx: Context;
+  run: Scenario;
+  seed: number;
+  initial: InitialState;
+  options: SimulateOptions;
+  profile: ReturnType<typeof resolveSettings>["profile"];
+  kubelets: Map<string, Kubelet>;
+  instances: Map<string, InstanceState>;
+  moved: () => void;
+  bulk: BulkStart;
+  cronJobs: CronJobController;
+  createManifests: () => void;
+}): Simulation {
+  const { ctx, run: scenario, seed, initial, options, profile, kubelets, instances, moved, bulk } = w;
+  const { engine, store, trace } = ctx;
+  if (scenario.start === "created") w.createManifests();
+  w.cronJobs.announce();
 
   // Built before the faults, so that at a step's instant the callers' requests sent before it
   // are resolved first (equal times run in scheduling order).
@@ -342,42 +404,6 @@ function declaresClass(scenario: Scenario, name: string): boolean {
 /** PriorityClasses before every other object, the rest in their order (a stable sort). */
 function classesFirst(a: { kind: string }, b: { kind: string }): number {
   return (a.kind === "PriorityClass" ? 0 : 1) - (b.kind === "PriorityClass" ? 0 : 1);
-}
-
-/**
- * A kubelet as the timeline acts on it, telling `moved` after each step; `instances` is the cloud's
- * view of its machine (a stopped instance is "shutdown"; a terminated one is never found again).
- */
-function timelineMachine(k: Kubelet, instances: Map<string, InstanceState>, moved: () => void): Machine {
-  const step = (fn: () => void) => () => {
-    fn();
-    moved();
-  };
-  const terminated = () => instances.get(k.name) === "not-found";
-  return {
-    powerOff: step(() => {
-      k.powerOff();
-      if (!terminated()) instances.set(k.name, "shutdown");
-    }),
-    // A deleted instance cannot be started again.
-    powerOn: step(() => {
-      if (terminated()) return;
-      instances.set(k.name, "running");
-      k.powerOn();
-    }),
-    terminate: step(() => {
-      k.powerOff();
-      instances.set(k.name, "not-found");
-    }),
-    gracefulShutdown: (config, done) => k.gracefulShutdown(config, done),
-    partition: step(() => k.partition()),
-    heal: step(() => k.heal()),
-    kubeletStop: step(() => k.kubeletStop()),
-    kubeletStart: step(() => k.kubeletStart()),
-    runtimeDown: () => k.runtimeDown(),
-    runtimeUp: () => k.runtimeUp(),
-    podWorker: (uid) => k.podWorker(uid),
-  };
 }
 
 /** The behaviour of a container the scenario says nothing of: one for all of them, never written. */

@@ -12,8 +12,12 @@ export interface Audited {
   result: AuditResult;
 }
 
-export async function auditJson(args: string[]): Promise<Audited> {
-  const r = await cli(["audit", ...args, "--json", "--jobs", "1"]);
+/** With `progress`, the lines a terminal would show (and the cost line on stderr). */
+export async function auditJson(
+  args: string[],
+  progress?: (line: string | undefined) => void,
+): Promise<Audited> {
+  const r = await cli(["audit", ...args, "--json", "--jobs", "1"], progress);
   if (r.out === "") throw new Error(`audit printed nothing (exit ${r.code}): ${r.err}`);
   return { code: r.code, err: r.err, result: JSON.parse(r.out) as AuditResult };
 }

@@ -113,8 +113,17 @@ describe("progress", () => {
       "1",
     ];
     const r = await cli(args, (line) => lines.push(line));
-    expect(lines[0]).toMatch(/^faultline audit: sweep: 0 of \d+ runs$/);
-    expect(lines).toContain("faultline audit: fixes: 1 of 1 runs");
+    // Runs done of the phase's, and of the whole audit's: before the findings, the sweep and the
+    // fixes' bound (at most one per rule and workload it can fix); then the fixes found.
+    const first = /^faultline audit: sweep: 0 of (\d+) runs; 0 of at most (\d+) with the fixes$/.exec(
+      lines[0]!,
+    );
+    expect(first, lines[0]).not.toBeNull();
+    const sweep = Number(first![1]);
+    expect(Number(first![2])).toBeGreaterThanOrEqual(sweep + 1);
+    expect(lines).toContain(
+      `faultline audit: fixes: 1 of 1 runs; ${sweep + 1} of ${sweep + 1} with the fixes`,
+    );
     expect(lines.at(-1)).toBeUndefined();
     // Then one line of what it cost: the runs of each phase, wall and CPU time.
     expect(r.err).toMatch(

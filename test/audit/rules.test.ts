@@ -10,9 +10,12 @@ import { type Audited, auditJson, findingsOf, measured } from "./helpers.ts";
 const F = "test/audit/fixtures";
 let trigger: Audited;
 let nearMiss: Audited;
+const triggerProgress: string[] = [];
 
 beforeAll(async () => {
-  trigger = await auditJson([`${F}/trigger/`, "--scenario", `${F}/trigger-scenario.yaml`]);
+  trigger = await auditJson([`${F}/trigger/`, "--scenario", `${F}/trigger-scenario.yaml`], (line) => {
+    if (line !== undefined) triggerProgress.push(line);
+  });
   nearMiss = await auditJson([`${F}/near-miss/`, "--scenario", `${F}/near-miss-scenario.yaml`]);
 }, 600_000);
 
@@ -46,6 +49,23 @@ describe("each rule", () => {
       });
     });
   }
+});
+
+describe("the audit's estimate", () => {
+  it("counts at most as many fix runs before the findings as the findings then ask for (every rule triggered)", () => {
+    // "sweep: 0 of N runs; 0 of at most M with the fixes": M is the sweep and the rules' bound.
+    const first = /^faultline audit: sweep: 0 of (\d+) runs; 0 of at most (\d+) with the fixes$/.exec(
+      triggerProgress[0] ?? "",
+    );
+    expect(first, triggerProgress[0]).not.toBeNull();
+    const [sweep, upTo] = [Number(first![1]), Number(first![2])];
+    expect(trigger.result.fixes.length).toBeGreaterThan(0);
+    expect(sweep + trigger.result.fixes.length).toBeLessThanOrEqual(upTo);
+    const fixes = trigger.result.fixes.length;
+    expect(triggerProgress.at(-1)).toBe(
+      `faultline audit: fixes: ${fixes} of ${fixes} runs; ${sweep + fixes} of ${sweep + fixes} with the fixes`,
+    );
+  });
 });
 
 describe("what the findings say", () => {

@@ -22,6 +22,9 @@ const IO_ROOMS = [
   "^src/serve/",
   "^src/load/files[.]ts$",
   "^src/audit/pool[.]ts$",
+  // The sweep's snapshot and its forks (one warm-up per sweep): the processes, their files.
+  "^src/audit/fork[.]ts$",
+  "^src/audit/fork-entry[.]ts$",
   "^src/report/html[.]ts$",
   // node:crypto's SHA-256 of a shard file (its digest), run by audit merge in the CLI's process: no
   // file, process or socket is touched there.

@@ -69,6 +69,12 @@ export const FL001: Rule = {
   name: "single-replica-service",
   title: "A single replica behind a Service",
   severity: "error",
+  // At most one fix per one-replica Deployment or ReplicaSet (not FL012's datastores): check's loop.
+  fixes: (input) =>
+    input.objects.workloads.filter(
+      (w) =>
+        (w.kind === "Deployment" || w.kind === "ReplicaSet") && w.replicas === 1 && !emptyDirState(input, w),
+    ).length,
   check(input, runs) {
     const out: Draft[] = [];
     const sweep = faultRuns(runs);

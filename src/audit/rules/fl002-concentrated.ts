@@ -21,6 +21,10 @@ export const FL002: Rule = {
   name: "replicas-concentrated",
   title: "Replicas concentrated on one node or one zone",
   severity: "error",
+  // At most one fix per workload of two or more replicas (not a DaemonSet or a Pod): check's loop.
+  fixes: (input) =>
+    input.objects.workloads.filter((w) => w.kind !== "DaemonSet" && w.kind !== "Pod" && w.replicas >= 2)
+      .length,
   check(input, runs) {
     const out: Draft[] = [];
     const sweep = faultRuns(runs);

@@ -26,6 +26,8 @@ export const FL003: Rule = {
   name: "statefulset-needs-a-person",
   title: "A StatefulSet that needs a person to recover from a node loss",
   severity: "error",
+  // At most one fix per StatefulSet: check's loop.
+  fixes: (input) => input.objects.workloads.filter((w) => w.kind === "StatefulSet").length,
   check(input, runs) {
     const out: Draft[] = [];
     const sweep = faultRuns(runs).filter(

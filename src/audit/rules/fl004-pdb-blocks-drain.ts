@@ -29,6 +29,8 @@ export const FL004: Rule = {
   name: "pdb-blocks-drain",
   title: "A PodDisruptionBudget that blocks every drain",
   severity: "error",
+  // At most one fix per PodDisruptionBudget: check's loop.
+  fixes: (input) => input.objects.budgets.length,
   check(input, runs) {
     const out: Draft[] = [];
     const drains = faultRuns(runs).filter((r) => r.fault.class === "drain");

@@ -20,6 +20,15 @@ export const FL005: Rule = {
   name: "no-pdb-drain-takes-all-endpoints",
   title: "No PodDisruptionBudget where a drain takes every endpoint",
   severity: "warning",
+  // At most one fix per workload of two or more replicas that no budget covers: check's loop.
+  fixes: (input) =>
+    input.objects.workloads.filter(
+      (w) =>
+        w.kind !== "DaemonSet" &&
+        w.kind !== "Pod" &&
+        w.replicas >= 2 &&
+        !input.objects.budgets.some((b) => b.covers.includes(w.id)),
+    ).length,
   check(input, runs) {
     const out: Draft[] = [];
     const drains = faultRuns(runs).filter((r) => r.fault.class === "drain");

@@ -47,6 +47,8 @@ export const FL006: Rule = {
   name: "liveness-restarts-slow-pod",
   title: "A liveness probe that can restart a healthy-but-slow pod",
   severity: "warning",
+  // At most one fix per workload with an aggressive liveness probe (those it stalls): check's loop.
+  fixes: (input) => input.objects.workloads.filter((w) => firstContainerWith(w, aggressive)).length,
   experiments(input) {
     const out: RunSpec[] = [];
     for (const w of input.objects.workloads) {

@@ -61,6 +61,8 @@ export const FL007: Rule = {
   name: "no-readiness-probe",
   title: "No readiness probe on a Service backend",
   severity: "warning",
+  // At most one fix per candidate (a workload without readiness probe behind a Service).
+  fixes: (input) => candidates(input).length,
   experiments(input) {
     return candidates(input).map(({ w, service }) =>
       experiment(input, w, callerPatches(input, w, service).patches),

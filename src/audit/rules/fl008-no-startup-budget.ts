@@ -12,6 +12,10 @@ export const FL008: Rule = {
   name: "no-startup-budget",
   title: "No startup budget for a slow boot",
   severity: "error",
+  // At most one fix per workload with a liveness probe and no startup probe: check's loop.
+  fixes: (input) =>
+    input.objects.workloads.filter((w) => w.spec.containers.some((c) => c.livenessProbe && !c.startupProbe))
+      .length,
   check(input, runs) {
     const out: Draft[] = [];
     const none = runs.get("none");

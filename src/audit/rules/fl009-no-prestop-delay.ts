@@ -28,6 +28,17 @@ export const FL009: Rule = {
   name: "no-prestop-delay",
   title: "No preStop delay while endpoint removal lags SIGTERM",
   severity: "warning",
+  // With callers only, at most one fix per workload of two or more replicas without preStop everywhere.
+  fixes: (input) =>
+    input.traffic
+      ? input.objects.workloads.filter(
+          (w) =>
+            w.kind !== "DaemonSet" &&
+            w.kind !== "Pod" &&
+            w.replicas >= 2 &&
+            !w.spec.containers.every((c) => c.lifecycle?.preStop),
+        ).length
+      : 0,
   check(input, runs) {
     const out: Draft[] = [];
     if (!input.traffic) return out;

@@ -52,6 +52,8 @@ export const FL010: Rule = {
   name: "toleration-seconds",
   title: "tolerationSeconds longer than the default, or shorter than a blip",
   severity: "warning",
+  // At most two fixes per workload with tolerationSeconds of its own: a long one and a short one.
+  fixes: (input) => 2 * input.objects.workloads.filter((w) => custom(w).length > 0).length,
   experiments(input) {
     const out: RunSpec[] = [];
     for (const w of input.objects.workloads) {

@@ -46,6 +46,8 @@ export const FL011: Rule = {
   name: "slower-than-peers",
   title: "Probe settings that make recovery slower than the Service's peers",
   severity: "note",
+  // At most one fix per workload that is not a DaemonSet: check's second loop.
+  fixes: (input) => input.objects.workloads.filter((w) => w.kind !== "DaemonSet").length,
   check(input, runs) {
     const out: Draft[] = [];
     const drains = faultRuns(runs).filter((r) => r.fault.class === "drain");

@@ -163,6 +163,9 @@ export const FL012: Rule = {
   name: "emptydir-state",
   title: "A datastore's data in an emptyDir",
   severity: "warning",
+  // At most one fix per workload that keeps state in an emptyDir: check's loop.
+  fixes: (input) =>
+    input.objects.workloads.filter((w) => w.kind !== "DaemonSet" && emptyDirState(input, w)).length,
   check(input, runs) {
     const out: Draft[] = [];
     const sweep = faultRuns(runs);

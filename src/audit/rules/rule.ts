@@ -65,6 +65,11 @@ export interface Rule {
   title: string;
   severity: Severity;
   experiments?(input: RuleInput): RunSpec[];
+  /**
+   * At most how many simulated fixes `check` can propose, from the manifests and the state at t=0
+   * alone (before any run): the audit's estimate counts them (audit.ts fixBound). None when absent.
+   */
+  fixes?(input: RuleInput): number;
   check(input: RuleInput, runs: ReadonlyMap<string, RunMeasure>): Draft[];
 }
 

@@ -1,0 +1,57 @@
+// One warm-up per sweep (src/audit/fork.ts): the audit bench's cluster (100 nodes in 3 zones, 3,000
+// pods), a few power-off runs from scratch in this process and the same runs forked from the sweep's
+// snapshot, in CPU time (this process and its children: the snapshot's build and one process per
+// run, read from /proc/self/stat once they have exited). Prints a forked run's CPU over a run from
+// scratch beside the target (#26: a fix or lever run costs at most a fifth of a run from scratch),
+// the snapshot's own cost, and checks that both give the same outcomes, byte for byte.
+// FAULTLINE_FORK_BENCH_RUNS sets the runs (default 8).
+
+import { DEFAULT_MAX_SWEEP_EVENTS, inProcess, planAudit } from "../src/audit/audit.ts";
+import { executeRun } from "../src/audit/execute.ts";
+import { forkEntryScript, forkRuns } from "../src/audit/fork.ts";
+import { prepare } from "../src/audit/inputs.ts";
+import { DEFAULT_FAULTS } from "../src/audit/types.ts";
+import { DEFAULT_BUDGET } from "../src/run/budget.ts";
+import { auditAtScaleManifests } from "./audit.bench.ts";
+import { type Calibration, cpuWithChildren, inCalibrations, loadNow } from "./calibrate.ts";
+
+export default async function (cal: Calibration): Promise<void> {
+  const n = Number(process.env.FAULTLINE_FORK_BENCH_RUNS ?? 8);
+  const prepared = prepare({
+    entries: [{ entry: "fork.yaml", files: [{ file: "fork.yaml", text: auditAtScaleManifests() }] }],
+    cluster: { nodes: 100, zones: ["a", "b", "c"] },
+  });
+  const phase1 = planAudit(prepared, {
+    faults: DEFAULT_FAULTS,
+    budget: DEFAULT_BUDGET,
+    maxSweepEvents: DEFAULT_MAX_SWEEP_EVENTS,
+    runner: inProcess,
+  });
+  const ctx = phase1.ctx;
+  const specs = phase1.runs.filter((r) => r.fault.class === "power-off").slice(0, n + 1);
+  console.log(`100 nodes in 3 zones, 3,000 pods; ${n} power-off runs from scratch and forked (${loadNow()})`);
+  // The first run from scratch compiles the models: not counted.
+  executeRun(ctx, specs[0]!);
+  let c0 = cpuWithChildren();
+  const scratch = specs.slice(1).map((s) => executeRun(ctx, s));
+  const scratchRun = (cpuWithChildren() - c0) / n;
+  // Bundled once beforehand: esbuild's service process outlives the call, so its CPU is not seen.
+  await forkEntryScript();
+  c0 = cpuWithChildren();
+  await forkRuns(ctx, specs.slice(0, 1), 1, () => {});
+  const one = cpuWithChildren() - c0;
+  c0 = cpuWithChildren();
+  const forked = await forkRuns(ctx, specs, 1, () => {});
+  const all = cpuWithChildren() - c0;
+  // The snapshot and n + 1 runs, less the snapshot and one run: n forked runs.
+  const forkRun = (all - one) / n;
+  const build = one - forkRun;
+  const same = specs.slice(1).every((_, i) => JSON.stringify(forked[i + 1]) === JSON.stringify(scratch[i]));
+  console.log(
+    `  from scratch: ${scratchRun.toFixed(2)} s CPU per run (${inCalibrations(scratchRun * 1000, cal)}); forked: ${forkRun.toFixed(2)} s CPU per run (a process from the snapshot)`,
+  );
+  console.log(
+    `  forked run / run from scratch: ${(forkRun / scratchRun).toFixed(2)} (target ≤ 0.2: ${forkRun / scratchRun <= 0.2 ? "met" : "not met"}); the snapshot once: ${build.toFixed(2)} s CPU; the sweep's ${phase1.runs.length} runs, each priced as a power-off: ${((build + phase1.runs.length * forkRun) / (phase1.runs.length * scratchRun)).toFixed(2)} of from scratch; ${loadNow()}`,
+  );
+  console.log(`  same outcomes forked and from scratch: ${same ? "yes" : "NO"}`);
+}

@@ -1,0 +1,155 @@
+// One warm-up per sweep (src/audit/fork.ts): a run started from a copy of the sweep's warmed-up heap
+// gives the outcome of the same run from scratch, byte for byte, for every fault class, a fix's
+// operator step, a retargeted fix without patches, and several seeds; and a scenario warmed up
+// without its timeline and callers plays them as the run from scratch does.
+
+import { describe, expect, it } from "vitest";
+import { audit, inProcess, planAudit } from "../../src/audit/audit.ts";
+import { executeRun, forkable } from "../../src/audit/execute.ts";
+import { forkRuns } from "../../src/audit/fork.ts";
+import { prepare } from "../../src/audit/inputs.ts";
+import { poolRunner } from "../../src/audit/pool.ts";
+import type { RunSpec } from "../../src/audit/types.ts";
+import { loadScenarioFile } from "../../src/load/index.ts";
+import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
+import { simulate, warmUp } from "../../src/run/simulate.ts";
+
+const manifests = ["web", "api", "cache"]
+  .map(
+    (app, i) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${app}}
+spec:
+  replicas: ${i + 1}
+  selector: {matchLabels: {app: ${app}}}
+  template:
+    metadata: {labels: {app: ${app}}}
+    spec:
+      containers:
+        - name: ${app}
+          image: example/${app}:1
+          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}
+          resources: {requests: {cpu: 100m, memory: 64Mi}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ${app}}
+spec: {selector: {app: ${app}}, ports: [{port: 80, targetPort: 8080}]}`,
+  )
+  .join("\n---\n");
+
+function planned(seed: number) {
+  const prepared = prepare({
+    entries: [{ entry: "three.yaml", files: [{ file: "three.yaml", text: manifests }] }],
+    cluster: { nodes: 4, zones: ["a", "b"] },
+  });
+  const scenario = { ...prepared.scenario, seed };
+  return planAudit(
+    { ...prepared, scenario },
+    {
+      faults: ["power-off", "zone", "drain", "partition", "kubelet-stop", "vm-terminated"],
+      budget: DEFAULT_BUDGET,
+      maxSweepEvents: 1e9,
+      runner: inProcess,
+    },
+  );
+}
+
+describe("a run forked from the sweep's warm-up", () => {
+  it("is the run from scratch, byte for byte, for every fault, a fix's operator step and several seeds", async () => {
+    for (const seed of [1, 7]) {
+      const p = planned(seed);
+      const node = p.ctx.base.nodes[1]!.name;
+      const extra: RunSpec[] = [
+        // FL003's fix: a step after the fault, no patch.
+        {
+          id: "fix/operator",
+          fault: { class: "power-off", target: node, nodes: [node], at: 10 },
+          patches: [],
+          operator: { do: "taint-out-of-service", after: 120 },
+        },
+        // A fix re-aimed at a workload's busiest node, chosen in the base's placement.
+        {
+          id: "fix/retarget",
+          fault: { class: "drain", target: "", nodes: [], at: 10 },
+          patches: [],
+          retarget: { workload: "Deployment/default/cache", class: "drain" },
+        },
+      ];
+      const specs = [...p.runs.filter(forkable), ...extra];
+      expect(new Set(specs.map((s) => s.fault.class)).size).toBeGreaterThanOrEqual(6);
+      let done = 0;
+      const forked = await forkRuns(p.ctx, specs, 2, () => done++);
+      expect(done).toBe(specs.length);
+      for (const [i, spec] of specs.entries()) {
+        const scratch = executeRun(p.ctx, spec);
+        expect(scratch.ok, spec.id).toBe(true);
+        expect(JSON.stringify(forked[i]), `${spec.id}, seed ${seed}`).toBe(JSON.stringify(scratch));
+      }
+    }
+  }, 240_000);
+
+  it("warms up without the timeline and the callers, and plays them as a run from scratch does", () => {
+    for (const file of ["examples/node-power-loss.yaml", "examples/traffic-doks-power-off.yaml"]) {
+      const scenario = loadScenarioFile(file);
+      for (const seed of [scenario.seed, scenario.seed + 1]) {
+        const run = { ...scenario, seed };
+        const { traffic: _traffic, ...rest } = run;
+        const sim = warmUp({ ...rest, timeline: [] }).play(run);
+        sim.runUntil(run.duration);
+        expect(JSON.stringify(sim.result()), `${file}, seed ${seed}`).toBe(JSON.stringify(simulate(run)));
+      }
+    }
+  }, 120_000);
+});
+
+describe("the audit's pool", () => {
+  it("forks a large enough sweep and gives the audit it gives from scratch", async () => {
+    const big = Array.from(
+      { length: 2 },
+      (_, i) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app-${i}}
+spec:
+  replicas: 500
+  selector: {matchLabels: {app: app-${i}}}
+  template:
+    metadata: {labels: {app: app-${i}}}
+    spec:
+      containers:
+        - name: app
+          image: example/app:1
+          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}
+          resources: {requests: {cpu: 10m, memory: 16Mi}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: app-${i}}
+spec: {selector: {app: app-${i}}, ports: [{port: 80, targetPort: 8080}]}`,
+    ).join("\n---\n");
+    const prepared = prepare({
+      entries: [{ entry: "big.yaml", files: [{ file: "big.yaml", text: big }] }],
+      cluster: { nodes: 12, zones: ["a", "b", "c"] },
+    });
+    const options = {
+      faults: ["zone"] as const,
+      budget: DEFAULT_BUDGET,
+      maxSweepEvents: 1e9,
+    };
+    const p = planAudit(prepared, { ...options, runner: inProcess });
+    expect(p.ctx.start.pods.length).toBeGreaterThanOrEqual(1_000);
+    expect(p.runs.filter(forkable).length).toBeGreaterThanOrEqual(4);
+    let forkedRuns = 0;
+    const counting: typeof forkRuns = (ctx, specs, jobs, onDone) => {
+      forkedRuns += specs.length;
+      return forkRuns(ctx, specs, jobs, onDone);
+    };
+    // From 1,000 pods and 4 runs here (the defaults' 30,000 pods would take minutes in a test).
+    const runner = poolRunner(2, false, counting, { pods: 1_000, runs: 4 });
+    const forked = await audit(prepared, { ...options, runner });
+    const scratch = await audit(prepared, { ...options, runner: inProcess });
+    // The runs without patches forked; the rules' experiments and fixes with patches from scratch.
+    expect(forkedRuns).toBe(p.runs.filter(forkable).length);
+    expect(JSON.stringify(forked)).toBe(JSON.stringify(scratch));
+  }, 600_000);
+});
