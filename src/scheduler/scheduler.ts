@@ -23,7 +23,12 @@ import type { PreemptionVerdict, SchedulingEventFields } from "../trace/scheduli
 import type { SchedulerCache } from "./framework/cache.ts";
 import { type CycleOutcome, type SchedulerState, SchedulingCycle } from "./framework/cycle.ts";
 import { fitErrorMessage } from "./framework/fit-error.ts";
-import { type NodeProperties, nodeProperties, nodeUpdateRequeues } from "./framework/node-events.ts";
+import {
+  type NodeProperties,
+  nodeProperties,
+  nodeUpdateRequeues,
+  sameProperties,
+} from "./framework/node-events.ts";
 import { podInfo } from "./framework/pod-info.ts";
 import { SchedulingQueue } from "./framework/queue.ts";
 import { DefaultPreemption } from "./plugins/default-preemption.ts";
@@ -97,10 +102,12 @@ export class Scheduler {
       }
       // NodeAdd moves every waiting pod; an update only when a scheduling property changed
       // (framework/node-events.ts): a status post renewing the heartbeat alone moves none.
-      const after = nodeProperties(node);
       const before = this.nodeProperties.get(name);
-      this.nodeProperties.set(name, after);
-      if (type === "ADDED" || !before || nodeUpdateRequeues(before, after)) this.queue.retryAll();
+      if (type !== "ADDED" && before && before.unschedulable === (node.spec.unschedulable === true)) {
+        if (sameProperties(before, node)) return;
+      }
+      this.nodeProperties.set(name, nodeProperties(node));
+      if (type === "ADDED" || !before || nodeUpdateRequeues(before, node)) this.queue.retryAll();
     });
     // VolumeBinding and VolumeZone register claim, volume and class events (EventsToRegister).
     ctx.store.watch("PersistentVolumeClaim", () => this.queue.retryAll());

@@ -11,37 +11,78 @@
 // on by default from 1.32), which may skip a pod for an event that cannot help it; every event
 // found here moves every waiting pod, as with the hints off.
 
-import type { Node } from "../../kubernetes/objects.ts";
+import type { Node, NodeCondition, ResourceList, Taint } from "../../kubernetes/objects.ts";
 
-/** What NodeSchedulingPropertiesChange compares of a node, as last seen by the scheduler. */
+/**
+ * What NodeSchedulingPropertiesChange compares of a node, copied as the scheduler last saw it (the
+ * informer's old object; the model's writers change the Node in place). Compared field by field
+ * with no copy while nothing changed: a status post costs a few reads, not a new snapshot.
+ */
 export interface NodeProperties {
   unschedulable: boolean;
-  /** allocatable, labels, taints, the conditions' statuses and the annotations, as one string */
-  rest: string;
+  allocatable: ResourceList;
+  labels: Record<string, string>;
+  taints: Taint[];
+  /** strip: each condition's type and status only */
+  conditions: Pick<NodeCondition, "type" | "status">[];
+  annotations: Record<string, string>;
 }
 
 export function nodeProperties(node: Node): NodeProperties {
-  let rest = "";
   const a = node.status.allocatable;
-  for (const k of Object.keys(a).sort()) rest += `${k}=${JSON.stringify(a[k as keyof typeof a])},`;
-  rest += "|";
-  const labels = node.metadata.labels ?? {};
-  for (const k of Object.keys(labels).sort()) rest += `${k}=${labels[k]},`;
-  rest += "|";
-  for (const t of node.spec.taints ?? [])
-    rest += `${t.key}=${t.value ?? ""}:${t.effect}@${t.timeAdded ?? ""},`;
-  rest += "|";
-  // strip: a map of type to status, so the order of the conditions does not count
-  const conditions = node.status.conditions.map((c) => `${c.type}=${c.status}`).sort();
-  rest += conditions.join(",");
-  rest += "|";
-  const ann = node.metadata.annotations ?? {};
-  for (const k of Object.keys(ann).sort()) rest += `${k}=${ann[k]},`;
-  return { unschedulable: node.spec.unschedulable === true, rest };
+  return {
+    unschedulable: node.spec.unschedulable === true,
+    allocatable: { ...a, ...(a.scalar ? { scalar: { ...a.scalar } } : {}) },
+    labels: { ...node.metadata.labels },
+    taints: (node.spec.taints ?? []).map((t) => ({ ...t })),
+    conditions: node.status.conditions.map((c) => ({ type: c.type, status: c.status })),
+    annotations: { ...node.metadata.annotations },
+  };
 }
 
-/** Whether the update from `before` to `after` is an event that moves the waiting pods. */
-export function nodeUpdateRequeues(before: NodeProperties, after: NodeProperties): boolean {
-  if (before.unschedulable && !after.unschedulable) return true;
-  return before.rest !== after.rest;
+/** Whether the update from `before` to `node` is an event that moves the waiting pods. */
+export function nodeUpdateRequeues(before: NodeProperties, node: Node): boolean {
+  if (before.unschedulable && node.spec.unschedulable !== true) return true;
+  return !sameProperties(before, node);
+}
+
+/** Everything but spec.unschedulable as in `before` (equality.Semantic.DeepEqual, maps by key). */
+export function sameProperties(before: NodeProperties, node: Node): boolean {
+  const a = node.status.allocatable;
+  const b = before.allocatable;
+  if (a.cpu !== b.cpu || a.memory !== b.memory || a.pods !== b.pods) return false;
+  if (!sameMap(b.scalar ?? {}, a.scalar ?? {}) || (a.scalar === undefined) !== (b.scalar === undefined))
+    return false;
+  if (!sameMap(before.labels, node.metadata.labels ?? {})) return false;
+  if (!sameMap(before.annotations, node.metadata.annotations ?? {})) return false;
+  const taints = node.spec.taints ?? [];
+  if (taints.length !== before.taints.length) return false;
+  for (let i = 0; i < taints.length; i++) {
+    const t = taints[i]!;
+    const o = before.taints[i]!;
+    if (t.key !== o.key || t.value !== o.value || t.effect !== o.effect || t.timeAdded !== o.timeAdded)
+      return false;
+  }
+  return sameConditions(before.conditions, node.status.conditions);
+}
+
+/** strip(old) and strip(new) equal: the same status per condition type, in any order. */
+function sameConditions(before: NodeProperties["conditions"], now: readonly NodeCondition[]): boolean {
+  if (before.length !== now.length) return false;
+  for (let i = 0; i < now.length; i++) {
+    const c = now[i]!;
+    const o = before[i]!.type === c.type ? before[i] : before.find((x) => x.type === c.type);
+    if (!o || o.status !== c.status) return false;
+  }
+  return true;
+}
+
+function sameMap<V>(a: Readonly<Record<string, V>>, b: Readonly<Record<string, V>>): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k] || !(k in b)) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
 }

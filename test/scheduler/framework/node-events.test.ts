@@ -34,7 +34,7 @@ function requeues(edit: (n: Node) => void): boolean {
   const n = node();
   const before = nodeProperties(n);
   edit(n);
-  return nodeUpdateRequeues(before, nodeProperties(n));
+  return nodeUpdateRequeues(before, n);
 }
 
 describe("NodeSchedulingPropertiesChange", () => {
@@ -61,7 +61,7 @@ describe("NodeSchedulingPropertiesChange", () => {
     cordoned.spec.unschedulable = true;
     const before = nodeProperties(cordoned);
     cordoned.spec.unschedulable = false;
-    expect(nodeUpdateRequeues(before, nodeProperties(cordoned))).toBe(true);
+    expect(nodeUpdateRequeues(before, cordoned)).toBe(true);
   });
   it("a cordon alone is no event (extractNodeSpecUnschedulableChange: only to schedulable)", () => {
     expect(requeues((n) => (n.spec.unschedulable = true))).toBe(false);
