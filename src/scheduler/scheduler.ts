@@ -23,6 +23,12 @@ import type { PreemptionVerdict, SchedulingEventFields } from "../trace/scheduli
 import type { SchedulerCache } from "./framework/cache.ts";
 import { type CycleOutcome, type SchedulerState, SchedulingCycle } from "./framework/cycle.ts";
 import { fitErrorMessage } from "./framework/fit-error.ts";
+import {
+  type NodeProperties,
+  nodeProperties,
+  nodeUpdateRequeues,
+  sameProperties,
+} from "./framework/node-events.ts";
 import { podInfo } from "./framework/pod-info.ts";
 import { SchedulingQueue } from "./framework/queue.ts";
 import { DefaultPreemption } from "./plugins/default-preemption.ts";
@@ -52,6 +58,8 @@ export class Scheduler {
   /** made at the first pod no node passes (its offsets draw from its own stream, preemptionSeed) */
   private preemption: DefaultPreemption | undefined;
   private readonly preemptionSeed: RngState;
+  /** each node's scheduling properties as the last Node event showed them (the informer's old object) */
+  private readonly nodeProperties = new Map<string, NodeProperties>();
 
   constructor(
     private readonly ctx: Cluster,
@@ -83,7 +91,24 @@ export class Scheduler {
       }
       if (type === "ADDED") this.schedule(pod);
     });
-    ctx.store.watch("Node", () => this.queue.retryAll());
+    for (const node of ctx.store.list("Node"))
+      this.nodeProperties.set(node.metadata.name, nodeProperties(node));
+    ctx.store.watch("Node", (type, node) => {
+      const name = node.metadata.name;
+      if (type === "DELETED") {
+        this.nodeProperties.delete(name);
+        this.queue.retryAll();
+        return;
+      }
+      // NodeAdd moves every waiting pod; an update only when a scheduling property changed
+      // (framework/node-events.ts): a status post renewing the heartbeat alone moves none.
+      const before = this.nodeProperties.get(name);
+      if (type !== "ADDED" && before && before.unschedulable === (node.spec.unschedulable === true)) {
+        if (sameProperties(before, node)) return;
+      }
+      this.nodeProperties.set(name, nodeProperties(node));
+      if (type === "ADDED" || !before || nodeUpdateRequeues(before, node)) this.queue.retryAll();
+    });
     // VolumeBinding and VolumeZone register claim, volume and class events (EventsToRegister).
     ctx.store.watch("PersistentVolumeClaim", () => this.queue.retryAll());
     ctx.store.watch("PersistentVolume", () => this.queue.retryAll());
