@@ -30,6 +30,7 @@ interface ServeFlags {
   auth: boolean;
   /** commander's --no-wait-for-watch */
   waitForWatch: boolean;
+  epoch?: string;
 }
 
 export function registerServeCommand(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -58,6 +59,10 @@ export function registerServeCommand(program: Command, io: Io, setExit: (code: n
       "check no bearer token (default: a token made at start, in the kubeconfig, required of every request)",
     )
     .option("--no-wait-for-watch", "with --speed: start playing at once, not when the first watch starts")
+    .option(
+      "--epoch <time>",
+      "virtual t=0 on the wall clock, an RFC 3339 time such as 2025-01-01T00:00:00Z (default: now less --at, so that kubectl describe's ages, counted from your clock, are the simulated ones)",
+    )
     .option("--seed <n>", "override the scenario's seed")
     .option("--max-events <n>", `engine events one run may take (default ${count(DEFAULT_BUDGET.maxEvents)})`)
     .option(
@@ -109,6 +114,7 @@ async function serveCommand(
   }
   const serving = await startServing(file, scenario, opts, {
     at,
+    epochMs: epochFlag(opts.epoch, at),
     port: Number(opts.port),
     ...(speed !== undefined ? { speed } : {}),
     ...(seed !== undefined ? { seed } : {}),
@@ -131,6 +137,20 @@ async function serveCommand(
   await serving.stop();
   if (opts.kubeconfigOut === undefined) rmSync(path, { force: true });
   io.err("faultline serve: stopped\n");
+}
+
+/**
+ * Where t=0 sits on the wall: the flag's RFC 3339 time, else the wall clock's now less the served
+ * moment (an I/O room's reading of the clock: the model never sees it, only the timestamps served).
+ */
+function epochFlag(flag: string | undefined, at: number): number {
+  if (flag === undefined) return Date.now() - Math.round(at * 1000);
+  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(flag)
+    ? Date.parse(flag)
+    : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw new UsageError(`--epoch: "${flag}" is not an RFC 3339 time (e.g. 2025-01-01T00:00:00Z)`);
+  return ms;
 }
 
 /** The API server started, its failures said as the flag that caused them. */

@@ -5,9 +5,10 @@ import { randomBytes } from "node:crypto";
 import type { Scenario } from "../scenario/types.ts";
 import { ServedCluster } from "./served.ts";
 import { ApiServer, HOST } from "./server.ts";
+import { EPOCH_MS, setEpoch } from "./time.ts";
 import { servingCert } from "./tls.ts";
 
-export { EPOCH_MS } from "./time.ts";
+export { EPOCH_MS, epoch } from "./time.ts";
 
 export interface ServeOptions {
   /** virtual seconds to run to before serving */
@@ -30,6 +31,8 @@ export interface ServeOptions {
   waitForWatch?: boolean;
   /** every request's method and path (a verb log, for tests and `--log-requests`) */
   onRequest?: (method: string, url: string) => void;
+  /** t=0 on the wall, ms since the Unix epoch (default EPOCH_MS, 2025-01-01T00:00:00Z): serve/time.ts */
+  epochMs?: number;
 }
 
 export interface Serving {
@@ -46,6 +49,7 @@ export interface Serving {
 }
 
 export async function startServe(scenario: Scenario, options: ServeOptions): Promise<Serving> {
+  setEpoch(options.epochMs ?? EPOCH_MS);
   const cluster = new ServedCluster(scenario, {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),

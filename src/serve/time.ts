@@ -1,14 +1,27 @@
-// Virtual time as the Kubernetes API writes it. Every scenario's t=0 is EPOCH on the wall
-// (2025-01-01T00:00:00Z, fixed so that every timestamp the server writes is the same on every run);
-// objects made during the warm-up carry times before it. Ages (the AGE and LAST SEEN columns) are
-// computed by the server against the virtual now, as a real API server computes them against its
-// clock. `kubectl describe` computes its own ages client-side from the wall clock: those read as
-// "how long ago was 2025-01-01", and the absolute timestamps it prints are the ones to read.
+// Virtual time as the Kubernetes API writes it. A scenario's t=0 sits at an epoch on the wall:
+// 2025-01-01T00:00:00Z by default (EPOCH_MS, so that every timestamp the server writes is the same
+// on every run), or where `faultline serve` puts it (`--epoch`; by default the wall clock's now less
+// the served moment, so that `kubectl describe`, which counts its ages client-side from the wall
+// clock, reads the simulated ages). Objects made during the warm-up carry times before it. The AGE
+// and LAST SEEN columns are computed by the server against the virtual now, as a real API server
+// computes them against its clock. One epoch per process: startServe sets it.
 
 import { humanDuration } from "../kubernetes/kubectl.ts";
 
 /** t=0 of the simulation on the wall, in milliseconds since the Unix epoch: 2025-01-01T00:00:00Z. */
 export const EPOCH_MS = Date.UTC(2025, 0, 1, 0, 0, 0);
+
+let epochMs = EPOCH_MS;
+
+/** Put t=0 at `ms` on the wall (whole seconds, so that a time's fraction is its virtual one). */
+export function setEpoch(ms: number): void {
+  epochMs = Math.floor(ms / 1000) * 1000;
+}
+
+/** t=0 on the wall now, in milliseconds since the Unix epoch. */
+export function epoch(): number {
+  return epochMs;
+}
 
 /** Whole virtual microseconds since t=0 (times are on the engine's microsecond grid). */
 function micros(t: number): number {
@@ -20,7 +33,7 @@ function micros(t: number): number {
  * rounded), e.g. "2025-01-01T00:00:57Z".
  */
 export function timeString(t: number): string {
-  const ms = EPOCH_MS + Math.floor(micros(t) / 1e6) * 1000;
+  const ms = epochMs + Math.floor(micros(t) / 1e6) * 1000;
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
@@ -29,14 +42,14 @@ export function microTimeString(t: number): string {
   const us = micros(t);
   const whole = Math.floor(us / 1e6);
   const frac = us - whole * 1e6;
-  return `${new Date(EPOCH_MS + whole * 1000).toISOString().slice(0, 19)}.${String(frac).padStart(6, "0")}Z`;
+  return `${new Date(epochMs + whole * 1000).toISOString().slice(0, 19)}.${String(frac).padStart(6, "0")}Z`;
 }
 
 /** The virtual time of a metav1.Time or MicroTime string (for tests and the control endpoint). */
 export function virtualTime(s: string): number {
   const m = /^(.*?)(?:\.(\d+))?Z$/.exec(s);
   if (!m) return Number.NaN;
-  const whole = (Date.parse(`${m[1]}Z`) - EPOCH_MS) / 1000;
+  const whole = (Date.parse(`${m[1]}Z`) - epochMs) / 1000;
   return whole + (m[2] ? Number(`0.${m[2]}`) : 0);
 }
 
@@ -57,5 +70,5 @@ export function microAgeString(t: number | undefined, now: number): string {
 
 /** Nanoseconds since the Unix epoch as lower-case hex: the suffix client-go's recorder gives an Event's name. */
 export function unixNanoHex(t: number): string {
-  return (BigInt(EPOCH_MS) * 1_000_000n + BigInt(micros(t)) * 1000n).toString(16);
+  return (BigInt(epochMs) * 1_000_000n + BigInt(micros(t)) * 1000n).toString(16);
 }

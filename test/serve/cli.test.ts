@@ -1,7 +1,7 @@
 // `faultline serve` on the command line: bad input is one line and exit code 2; a running server
 // prints its kubeconfig, answers, and stops cleanly on SIGINT (removing the kubeconfig it made).
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
@@ -34,6 +34,10 @@ describe("faultline serve: bad input", () => {
     [
       ["serve", "examples/node-power-loss.yaml", "--port", "99999"],
       /^faultline: --port: "99999" is not a port number/,
+    ],
+    [
+      ["serve", "examples/node-power-loss.yaml", "--epoch", "yesterday"],
+      /^faultline: --epoch: "yesterday" is not an RFC 3339 time/,
     ],
     [
       ["serve", "examples/node-power-loss.yaml", "--max-events", "10"],
@@ -82,7 +86,8 @@ describe("faultline serve: what it cannot do", () => {
 });
 
 describe("faultline serve: a process", () => {
-  it("prints the kubeconfig and the https address on 127.0.0.1, answers with the kubeconfig's CA verified, and stops cleanly on SIGINT", async () => {
+  it("prints the kubeconfig and the https address on 127.0.0.1, answers with the kubeconfig's CA verified, puts t=0 at now less --at, and stops cleanly on SIGINT", async () => {
+    const before = Date.now();
     const child = spawn(
       process.execPath,
       [
@@ -112,6 +117,21 @@ describe("faultline serve: a process", () => {
       const url = /on (https:\/\/127\.0\.0\.1:\d+)\n/.exec(out)![1]!;
       const kubeconfig = /^kubeconfig: (.+)$/m.exec(out)![1]!;
       expect(out).toContain(`export KUBECONFIG=${kubeconfig}`);
+      // t=0 on the wall is the wall clock's now less --at 70s (to the second), so that the ages
+      // kubectl describe counts from the wall clock are the simulated ones: no "699d".
+      const t0 = Date.parse(/^virtual t=0 is (\S+);/m.exec(out)![1]!);
+      expect(t0).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 70_000);
+      expect(t0).toBeLessThanOrEqual(Date.now() - 70_000);
+      const described = spawnSync(
+        "/usr/bin/kubectl",
+        ["--kubeconfig", kubeconfig, "describe", "node", "worker-2"],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(described.status, described.stderr).toBe(0);
+      expect(described.stdout).toMatch(/^Events:/m);
+      expect(described.stdout).not.toMatch(/\s\d+d(\d+h)?\s/);
       expect(out).toMatch(
         /^faultline serve · node-power-loss · Kubernetes 1\.32 · t\+1m10s of 15m \(frozen\)$/m,
       );
