@@ -5,6 +5,9 @@
 // pkg/kubelet/pod_workers.go podWorkers): it starts them, terminates them when they are deleted
 // (pod-end.ts), cleans up after it reconnects (pkg/kubelet/kubelet_pods.go HandlePodCleanups), and
 // its status manager writes its pods' readiness back when someone else changed it.
+// Over 400 lines: the class holds the machine's state (power, partition, the pod workers) that every
+// fault and every read of the data plane touches, and its constructor wires its seven parts (Lease,
+// status, runtime, sync loop, pod host, status sync, shutdown), each of which lives in its own file.
 
 import { workloadOf } from "../cluster/api.ts";
 import type { AppState, Context, DataPlane, PlaneChanges, RunningCopy } from "../cluster/context.ts";

@@ -11,19 +11,9 @@ import type { TraceEvent } from "../trace/events.ts";
 import type { ObjectReferenceJ } from "./api-types.ts";
 import { uuidOf } from "./convert-meta.ts";
 import { cap, containerRef, nodeRef, podRef } from "./event-refs.ts";
+import { one, type Recorded, type Source } from "./recorded.ts";
 
-/** One recording of an event by a component, before merging. */
-export interface Recorded {
-  t: number;
-  involved: ObjectReferenceJ;
-  type: "Normal" | "Warning";
-  reason: string;
-  message: string;
-  /** core/v1 recorder (client-go tools/record): source component and host */
-  source?: { component: string; host?: string };
-  /** events.k8s.io/v1 recorder (client-go tools/events), used by kube-scheduler */
-  reporting?: { controller: string; action: string };
-}
+export type { Recorded } from "./recorded.ts";
 
 /** The Created/Started messages: PR #73892 (1.15) "Created container X"; PR #130471 (≈1.33) "Created container: X"; PR #134043 (1.35) no name. */
 function containerVerb(verb: "Created" | "Started", container: string, version: number): string {
@@ -66,19 +56,6 @@ function probeOutput(ctx: Context, e: Extract<TraceEvent, { type: "ProbeFailed" 
   if (probe?.exec && state === "hung") return `command "${probe.exec.command.join(" ")}" timed out`;
   // An exec probe's output is what its command printed, which the model does not know.
   return "";
-}
-
-type Source = Recorded["source"];
-
-function one(
-  t: number,
-  involved: ObjectReferenceJ | undefined,
-  type: Recorded["type"],
-  reason: string,
-  message: string,
-  source: Source,
-): Recorded[] {
-  return involved ? [{ t, involved, type, reason, message, ...(source ? { source } : {}) }] : [];
 }
 
 const NODE_CONTROLLER: Source = { component: "node-controller" };
