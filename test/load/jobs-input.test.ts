@@ -55,6 +55,18 @@ const cases: BadCase[] = [
     message: 'supported values: "Failed" (when podFailurePolicy is set)',
   },
   {
+    name: "FailIndex without backoffLimitPerIndex",
+    scenario: scenario(),
+    files: {
+      "job.yaml": job({
+        spec: "  completionMode: Indexed\n  completions: 2\n  podFailurePolicy: {rules: [{action: »FailIndex, onExitCodes: {operator: In, values: [1]}}]}\n",
+      }),
+    },
+    code: "invalid-value",
+    path: "spec.podFailurePolicy.rules[0].action",
+    message: 'Invalid value: "FailIndex": valid only when backoffLimitPerIndex is set',
+  },
+  {
     name: "Indexed without completions",
     scenario: scenario(),
     files: { "job.yaml": job({ spec: "  »completionMode: Indexed\n" }) },
@@ -99,6 +111,15 @@ describe("Job and CronJob input", () => {
       "job.yaml": job({ spec: "  podReplacementPolicy: Failed\n" }),
     });
     expect(s29.notModelled).toEqual([]);
+  });
+
+  it("FailIndex with backoffLimitPerIndex is accepted, the per-index back-off listed as not modelled", () => {
+    const s = load(scenario(), {
+      "job.yaml": job({
+        spec: "  completionMode: Indexed\n  completions: 2\n  backoffLimitPerIndex: 1\n  podFailurePolicy: {rules: [{action: FailIndex, onExitCodes: {operator: In, values: [1]}}]}\n",
+      }),
+    });
+    expect(s.notModelled.map((f) => f.field)).toEqual(["JobSpec.backoffLimitPerIndex"]);
   });
 
   it("JobSpec fields no model reads are listed, a CronJob's Job template too", () => {
