@@ -22,8 +22,10 @@ export const DOKS: Platform = {
   nodeGroupLabel: "doks.digitalocean.com/node-pool",
   controlPlaneNote:
     "DigitalOcean does not publish its control plane's node-failure settings: upstream defaults are assumed (the doks-measured profile has the measured ones)",
+  // Searched again 2 December 2026 (docs.digitalocean.com Kubernetes pages, release notes, status
+  // pages) for an auto-healing or worker-node auto-recovery: none documented, so none modelled.
   noAutoRepair:
-    "no automatic repair of a NotReady node is documented: DigitalOcean's own tutorial calls replacing an unhealthy node manual and offers Digital Mobius to automate it (docs.digitalocean.com/developer-center/automatic-node-repair-on-digitalocean-kubernetes, 4/3/2023)",
+    "no automatic repair of a NotReady node is documented: DigitalOcean's own tutorial calls replacing an unhealthy node manual and offers Digital Mobius to automate it (docs.digitalocean.com/developer-center/automatic-node-repair-on-digitalocean-kubernetes, 4/3/2023; searched again 2026-12-02)",
   storageClass: {
     name: "do-block-storage",
     provisioner: "dobs.csi.digitalocean.com",

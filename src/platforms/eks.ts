@@ -39,8 +39,20 @@ export const EKS: Platform = {
     sameName: false,
     bootSeconds: EKS_BOOT_TO_READY.seconds,
     skipTaints: [],
+    // The same page's table, the node monitoring agent's conditions (docs.aws.amazon.com/eks/latest/
+    // userguide/node-repair.md, read 2 December 2026): ContainerRuntimeReady, KernelReady,
+    // NetworkingReady, StorageReady "30m", "Replace"; AcceleratedHardwareReady "10m", "Replace or
+    // Reboot, depending on the condition reason" (Reboot only on managed node groups; the reason
+    // codes are not modelled: Replace). DiskPressure and MemoryPressure: "N/A", no repair.
+    conditions: [
+      { type: "AcceleratedHardwareReady", afterSeconds: 600, action: "replace" },
+      { type: "ContainerRuntimeReady", afterSeconds: 1800, action: "replace" },
+      { type: "KernelReady", afterSeconds: 1800, action: "replace" },
+      { type: "NetworkingReady", afterSeconds: 1800, action: "replace" },
+      { type: "StorageReady", afterSeconds: 1800, action: "replace" },
+    ],
     source:
-      "docs.aws.amazon.com/eks/latest/userguide/node-repair.html (Ready false or unknown: repair after 30m, Replace; on by default in EKS Auto Mode only); the replacement's boot to Ready (30s) is a Karpenter maintainer's typical figure: AWS documents none",
+      "docs.aws.amazon.com/eks/latest/userguide/node-repair.html (Ready false or unknown: repair after 30m, Replace; the node monitoring agent's conditions 30m Replace, AcceleratedHardwareReady 10m; on by default in EKS Auto Mode only); the replacement's boot to Ready (30s) is a Karpenter maintainer's typical figure: AWS documents none",
   },
   storageClass: {
     name: "gp2",

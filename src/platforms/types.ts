@@ -27,9 +27,21 @@ export interface AutoRepair {
   bootSeconds: number;
   /** taints under which the platform does not repair (AKS: a shut-down node) */
   skipTaints: readonly string[];
+  /**
+   * Further node conditions the repair watches besides Ready, each unhealthy when not True for its
+   * own wait (EKS: the node monitoring agent's conditions). A node without the condition (no agent
+   * installed) is not judged by it.
+   */
+  conditions?: readonly RepairCondition[];
   /** the Kubernetes Event the platform records on the Node when it acts, if documented */
   event?: { reason: string; message: string; source: string };
   source: string;
+}
+
+export interface RepairCondition {
+  type: string;
+  afterSeconds: number;
+  action: AutoRepair["action"];
 }
 
 export interface StorageClassDefault {

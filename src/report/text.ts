@@ -11,6 +11,7 @@ import type { Lane, TraceEvent } from "../trace/events.ts";
 import type { DrainSummary, InitialState } from "../trace/result.ts";
 import { shownEventIndexes, timelineEvents } from "../trace/visible.ts";
 import { lostOrSlow } from "../traffic/result.ts";
+import { autoRepairLines } from "./auto-repair.ts";
 import { textEntries } from "./episodes.ts";
 import { proseOf } from "./messages/index.ts";
 
@@ -76,6 +77,7 @@ export function* timelineChunks(
     );
   if (fields.length > 0)
     out.push(`  not modelled: ${fields.map((n) => `${n.field} (${n.where})`).join(", ")}`);
+  out.push(...autoRepairLines(scenario));
   out.push(
     `  node-monitor-period=${s.nodeMonitorPeriod}s, node-monitor-grace-period=${s.nodeMonitorGracePeriod}s, ` +
       `default-unreachable-toleration-seconds=${s.defaultUnreachableTolerationSeconds}, node-eviction-rate=${s.nodeEvictionRate}, ` +
