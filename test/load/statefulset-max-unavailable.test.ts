@@ -8,7 +8,6 @@ import { stringify } from "yaml";
 import { maxUnavailableStatefulSet } from "../../src/kubernetes/defaults.ts";
 import { LoadError } from "../../src/load/errors.ts";
 import { simulate } from "../../src/run/simulate.ts";
-import type { KubernetesVersion } from "../../src/scenario/types.ts";
 import { eventsOf, scenario } from "../helpers/sim.ts";
 
 const FIELD = "StatefulSetSpec.updateStrategy.rollingUpdate.maxUnavailable";
