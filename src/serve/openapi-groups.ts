@@ -1,6 +1,6 @@
 // The served fields of StatefulSet and DaemonSet (apps/v1), PodDisruptionBudget (policy/v1), Lease
 // (coordination.k8s.io/v1), EndpointSlice (discovery.k8s.io/v1), StorageClass and VolumeAttachment
-// (storage.k8s.io/v1), for the OpenAPI documents (openapi.ts); as convert-workloads.ts, convert.ts
+// (storage.k8s.io/v1, in openapi-storage.ts), for the OpenAPI documents (openapi.ts); as convert-workloads.ts, convert.ts
 // and config-objects.ts write them. Descriptions: k8s.io/api apps/v1, policy/v1,
 // coordination/v1, discovery/v1 and storage/v1 types.go, v1.32, first sentences.
 

@@ -71,6 +71,10 @@ export const CONFIG_DEFS: Record<string, DefSpec> = {
       lastTimestamp: ["time", "The time at which the most recent occurrence of this event was recorded."],
       count: ["integer", "The number of times this event has occurred."],
       eventTime: ["microtime", "Time when this Event was first observed."],
+      series: [
+        "core.EventSeries",
+        "Data about the Event series this event represents or nil if it's a singleton Event.",
+      ],
       action: ["string", "What action was taken/failed regarding to the Regarding object."],
       reportingComponent: [
         "string",
@@ -78,6 +82,14 @@ export const CONFIG_DEFS: Record<string, DefSpec> = {
       ],
       reportingInstance: ["string", "ID of the controller instance, e.g. `kubelet-xyzf`."],
     }),
+  },
+  "core.EventSeries": {
+    description:
+      "EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time.",
+    fields: {
+      count: ["integer", "Number of occurrences in this series up to the last heartbeat time"],
+      lastObservedTime: ["microtime", "Time of the last occurrence observed"],
+    },
   },
   "core.EventSource": {
     description: "EventSource contains information for an event.",

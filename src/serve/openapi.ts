@@ -9,6 +9,7 @@
 
 import { APPS_DEFS, STATUS_DEFS } from "./openapi-apps.ts";
 import { CORE_DEFS, type DefSpec, type FieldSpec, META_DEFS } from "./openapi-core.ts";
+import { EVENTS_DEFS } from "./openapi-events.ts";
 import { GROUP_DEFS, WORKLOAD_DEFS } from "./openapi-groups.ts";
 import { POD_DEFS } from "./openapi-pod.ts";
 import { CONFIG_DEFS, STORAGE_DEFS, VOLUME_DEFS } from "./openapi-storage.ts";
@@ -24,6 +25,7 @@ const PREFIX: Record<string, string> = {
   policy: "io.k8s.api.policy.v1",
   coordination: "io.k8s.api.coordination.v1",
   discovery: "io.k8s.api.discovery.v1",
+  events: "io.k8s.api.events.v1",
   storage: "io.k8s.api.storage.v1",
   meta: "io.k8s.apimachinery.pkg.apis.meta.v1",
 };
@@ -39,6 +41,7 @@ const ITEMS: Record<string, DefSpec> = {
   ...WORKLOAD_DEFS,
   ...GROUP_DEFS,
   ...STORAGE_DEFS,
+  ...EVENTS_DEFS,
 };
 
 /** Each kind's list, as the list types of types.go declare it: "PodList is a list of Pods." */

@@ -60,6 +60,7 @@ describe("/openapi/v3", () => {
       "apis/policy/v1",
       "apis/coordination.k8s.io/v1",
       "apis/discovery.k8s.io/v1",
+      "apis/events.k8s.io/v1",
       "apis/storage.k8s.io/v1",
     ]);
     const apps = await request(`${url}${index.paths["apis/apps/v1"].serverRelativeURL}`, {
