@@ -47,6 +47,11 @@ export const POD_DEFS: Record<string, DefSpec> = {
         "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node.",
       ],
       tolerations: ["[]core.Toleration", "If specified, the pod's tolerations."],
+      affinity: ["core.Affinity", "If specified, the pod's scheduling constraints"],
+      readinessGates: [
+        "[]core.PodReadinessGate",
+        'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True"',
+      ],
       topologySpreadConstraints: [
         "[]core.TopologySpreadConstraint",
         "TopologySpreadConstraints describes how a group of pods ought to spread across topology domains. Scheduler will schedule pods in a way which abides by the constraints. All topologySpreadConstraints are ANDed.",

@@ -7,6 +7,7 @@
 // `allOf: [{$ref}]` in v3 and `$ref` in v2; Time, Quantity and IntOrString are string schemas with
 // their formats. Only the served kinds' fields are described: none the served objects lack.
 
+import { AFFINITY_DEFS } from "./openapi-affinity.ts";
 import { APPS_DEFS, STATUS_DEFS } from "./openapi-apps.ts";
 import { CORE_DEFS, type DefSpec, type FieldSpec, META_DEFS } from "./openapi-core.ts";
 import { EVENTS_DEFS } from "./openapi-events.ts";
@@ -42,6 +43,7 @@ const ITEMS: Record<string, DefSpec> = {
   ...GROUP_DEFS,
   ...STORAGE_DEFS,
   ...EVENTS_DEFS,
+  ...AFFINITY_DEFS,
 };
 
 /** Each kind's list, as the list types of types.go declare it: "PodList is a list of Pods." */

@@ -88,6 +88,7 @@ describe("/openapi/v3", () => {
     ["statefulset-recovery.yaml", 60],
     ["node-drain.yaml", 60],
     ["traffic-doks-power-off.yaml", 60],
+    ["../test/fixtures/serve-config/scenario.yaml", 60],
   ] as const)(
     "describes every field of every served object of every described kind (%s at %ds)",
     async (file, at) => {
