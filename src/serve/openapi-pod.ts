@@ -126,7 +126,17 @@ export const POD_DEFS: Record<string, DefSpec> = {
         "core.PersistentVolumeClaimVolumeSource",
         "persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace.",
       ],
+      emptyDir: [
+        "core.EmptyDirVolumeSource",
+        "emptyDir represents a temporary directory that shares a pod's lifetime.",
+      ],
     },
+  },
+  // Served empty: the model keeps that the volume is an emptyDir, not its medium or sizeLimit.
+  "core.EmptyDirVolumeSource": {
+    description:
+      "Represents an empty directory for a pod. Empty directory volumes support ownership management and SELinux relabeling.",
+    fields: {},
   },
   "core.PersistentVolumeClaimVolumeSource": {
     description:
