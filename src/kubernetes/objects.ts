@@ -171,6 +171,8 @@ export interface PodSpec {
   hostNetwork?: boolean;
   hostname?: string;
   subdomain?: string;
+  /** the ServiceAccount as written (serviceAccountName, else the deprecated serviceAccount); the API serves "default" when unset */
+  serviceAccountName?: string;
   /** the PriorityClass the Priority admission plugin resolves (kubernetes/priority.ts) */
   priorityClassName?: string;
   /** written by the Priority admission plugin from the class (or read from a dump's pod) */

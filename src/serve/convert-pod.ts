@@ -102,8 +102,10 @@ export function podSpecJ(spec: PodSpec, forPod: boolean): Record<string, Json | 
   out.schedulerName = "default-scheduler";
   out.securityContext = {};
   if (forPod) {
-    // The ServiceAccount and Priority admission plugins set these on every pod.
-    out.serviceAccountName = "default";
+    // The ServiceAccount admission plugin names "default" when the pod names none
+    // (plugin/pkg/admission/serviceaccount/admission.go, DefaultServiceAccountName); the Priority
+    // admission plugin sets priority and preemptionPolicy on every pod.
+    out.serviceAccountName = spec.serviceAccountName || "default";
     out.priority = spec.priority ?? 0;
     out.enableServiceLinks = true;
     out.preemptionPolicy = spec.preemptionPolicy ?? "PreemptLowerPriority";

@@ -5,7 +5,7 @@
 // v1.32, shortened to their first sentences, as kube-apiserver's generated OpenAPI publishes them.
 //
 // A field is [type, description]. Types: string, integer, boolean, time (meta/v1 Time),
-// quantities (map of resource.Quantity), map (map of string), []string, intstr (IntOrString), a
+// microtime (meta/v1 MicroTime), quantities (map of resource.Quantity), map (map of string), []string, intstr (IntOrString), a
 // definition ("core.Container") or a list of one ("[]core.Container").
 
 export type FieldSpec = readonly [type: string, description: string];

@@ -47,6 +47,15 @@ export const POD_DEFS: Record<string, DefSpec> = {
         "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node.",
       ],
       tolerations: ["[]core.Toleration", "If specified, the pod's tolerations."],
+      affinity: ["core.Affinity", "If specified, the pod's scheduling constraints"],
+      readinessGates: [
+        "[]core.PodReadinessGate",
+        'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True"',
+      ],
+      topologySpreadConstraints: [
+        "[]core.TopologySpreadConstraint",
+        "TopologySpreadConstraints describes how a group of pods ought to spread across topology domains. Scheduler will schedule pods in a way which abides by the constraints. All topologySpreadConstraints are ANDed.",
+      ],
       restartPolicy: [
         "string",
         "Restart policy for all containers within the pod. One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted. Default to Always.",
@@ -117,7 +126,17 @@ export const POD_DEFS: Record<string, DefSpec> = {
         "core.PersistentVolumeClaimVolumeSource",
         "persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace.",
       ],
+      emptyDir: [
+        "core.EmptyDirVolumeSource",
+        "emptyDir represents a temporary directory that shares a pod's lifetime.",
+      ],
     },
+  },
+  // Served empty: the model keeps that the volume is an emptyDir, not its medium or sizeLimit.
+  "core.EmptyDirVolumeSource": {
+    description:
+      "Represents an empty directory for a pod. Empty directory volumes support ownership management and SELinux relabeling.",
+    fields: {},
   },
   "core.PersistentVolumeClaimVolumeSource": {
     description:
@@ -127,6 +146,38 @@ export const POD_DEFS: Record<string, DefSpec> = {
       claimName: [
         "string",
         "claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.",
+      ],
+    },
+  },
+  "core.TopologySpreadConstraint": {
+    description: "TopologySpreadConstraint specifies how to spread matching pods among the given topology.",
+    required: ["maxSkew", "topologyKey", "whenUnsatisfiable"],
+    fields: {
+      maxSkew: ["integer", "MaxSkew describes the degree to which pods may be unevenly distributed."],
+      topologyKey: [
+        "string",
+        "TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology.",
+      ],
+      whenUnsatisfiable: [
+        "string",
+        "WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy the spread constraint: DoNotSchedule (default) or ScheduleAnyway.",
+      ],
+      labelSelector: [
+        "meta.LabelSelector",
+        "LabelSelector is used to find matching pods. Pods that match this label selector are counted to determine the number of pods in their corresponding topology domain.",
+      ],
+      matchLabelKeys: [
+        "[]string",
+        "MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated.",
+      ],
+      minDomains: ["integer", "MinDomains indicates a minimum number of eligible domains."],
+      nodeAffinityPolicy: [
+        "string",
+        "NodeAffinityPolicy indicates how we will treat Pod's nodeAffinity/nodeSelector when calculating pod topology spread skew. If this value is nil, the behavior is equivalent to the Honor policy.",
+      ],
+      nodeTaintsPolicy: [
+        "string",
+        "NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew. If this value is nil, the behavior is equivalent to the Ignore policy.",
       ],
     },
   },

@@ -7,9 +7,13 @@
 // `allOf: [{$ref}]` in v3 and `$ref` in v2; Time, Quantity and IntOrString are string schemas with
 // their formats. Only the served kinds' fields are described: none the served objects lack.
 
+import { AFFINITY_DEFS } from "./openapi-affinity.ts";
 import { APPS_DEFS, STATUS_DEFS } from "./openapi-apps.ts";
 import { CORE_DEFS, type DefSpec, type FieldSpec, META_DEFS } from "./openapi-core.ts";
+import { EVENTS_DEFS } from "./openapi-events.ts";
+import { GROUP_DEFS, WORKLOAD_DEFS } from "./openapi-groups.ts";
 import { POD_DEFS } from "./openapi-pod.ts";
+import { CONFIG_DEFS, STORAGE_DEFS, VOLUME_DEFS } from "./openapi-storage.ts";
 import { apiVersionOf, RESOURCES, type ResourceInfo } from "./resources.ts";
 import { ok, type Reply } from "./responses.ts";
 import { ApiError, notFoundPath } from "./status.ts";
@@ -19,6 +23,11 @@ type Schema = Record<string, unknown>;
 const PREFIX: Record<string, string> = {
   core: "io.k8s.api.core.v1",
   apps: "io.k8s.api.apps.v1",
+  policy: "io.k8s.api.policy.v1",
+  coordination: "io.k8s.api.coordination.v1",
+  discovery: "io.k8s.api.discovery.v1",
+  events: "io.k8s.api.events.v1",
+  storage: "io.k8s.api.storage.v1",
   meta: "io.k8s.apimachinery.pkg.apis.meta.v1",
 };
 
@@ -28,6 +37,13 @@ const ITEMS: Record<string, DefSpec> = {
   ...POD_DEFS,
   ...STATUS_DEFS,
   ...APPS_DEFS,
+  ...CONFIG_DEFS,
+  ...VOLUME_DEFS,
+  ...WORKLOAD_DEFS,
+  ...GROUP_DEFS,
+  ...STORAGE_DEFS,
+  ...EVENTS_DEFS,
+  ...AFFINITY_DEFS,
 };
 
 /** Each kind's list, as the list types of types.go declare it: "PodList is a list of Pods." */
@@ -65,6 +81,11 @@ const WRAPPERS: Record<string, Schema> = {
     type: "string",
     format: "date-time",
   },
+  "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime": {
+    description: "MicroTime is version of Time with microsecond level precision.",
+    type: "string",
+    format: "date-time",
+  },
   "io.k8s.apimachinery.pkg.api.resource.Quantity": {
     description:
       "Quantity is a fixed-point representation of a number. It provides convenient marshaling/unmarshaling in JSON and YAML, in addition to String() and AsInt64() accessors.",
@@ -79,6 +100,7 @@ const WRAPPERS: Record<string, Schema> = {
 };
 
 const TIME = "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
+const MICROTIME = "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime";
 const QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 const INTSTR = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 
@@ -112,6 +134,7 @@ function fieldSchema([type, description]: FieldSpec, v: Version, refs: Set<strin
     return { description, type, default: type === "string" ? "" : false };
   if (type === "integer") return { description, type, format: "int32" };
   if (type === "time") return named(use(TIME), v, description);
+  if (type === "microtime") return named(use(MICROTIME), v, description);
   if (type === "intstr") return named(use(INTSTR), v, description);
   if (type === "quantities")
     return { description, type: "object", additionalProperties: named(use(QUANTITY), v) };

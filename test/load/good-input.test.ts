@@ -512,6 +512,7 @@ description: the shop's front end
     expect(d.metadata.namespace).toBe("shop");
     const spec = d.spec.template.spec;
     expect(spec.terminationGracePeriodSeconds).toBe(45);
+    expect(spec.serviceAccountName).toBe("api");
     expect(spec.tolerations).toEqual([
       {
         key: "node.kubernetes.io/unreachable",

@@ -30,6 +30,19 @@ describe("the input's ConfigMaps, Secrets and ServiceAccounts", () => {
       "shop-runner",
     ]);
   });
+
+  it('a pod runs as the ServiceAccount its template names; one naming none as "default"', async () => {
+    const pods = (await request(`${s.serving.url}/api/v1/namespaces/shop/pods`)).json().items;
+    expect(pods.length).toBeGreaterThan(0);
+    for (const p of pods) expect(p.spec.serviceAccountName).toBe("shop-runner");
+    const d = (await request(`${s.serving.url}/apis/apps/v1/namespaces/shop/deployments/shop`)).json();
+    expect(d.spec.template.spec.serviceAccountName).toBe("shop-runner");
+    const other = await serveExample("node-power-loss.yaml", 30);
+    const unnamed = (await request(`${other.serving.url}/api/v1/pods`)).json().items;
+    await other.stop();
+    expect(unnamed.length).toBeGreaterThan(0);
+    for (const p of unnamed) expect(p.spec.serviceAccountName).toBe("default");
+  }, 120_000);
 });
 
 describe.skipIf(!HAS_KUBECTL)("kubectl get configmaps, secrets, serviceaccounts, storageclasses", () => {

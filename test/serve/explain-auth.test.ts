@@ -118,6 +118,29 @@ describe.skipIf(!HAS_KUBECTL)("kubectl explain and kubectl auth can-i", () => {
     );
   }, 120_000);
 
+  it("kubectl explain statefulsets.spec.replicas, pvc.spec and endpointslices: the other served kinds", async () => {
+    const sts = await s.kubectl("explain", "statefulsets.spec.replicas");
+    expect(sts.code).toBe(0);
+    expect(sts.stdout).toMatch(
+      /^GROUP:\s+apps\nKIND:\s+StatefulSet\nVERSION:\s+v1\n\nFIELD: replicas <integer>/,
+    );
+    expect(sts.stdout).toContain("replicas is the desired number of replicas of the given Template.");
+    const pvc = await s.kubectl("explain", "pvc.spec");
+    expect(pvc.code).toBe(0);
+    expect(pvc.stdout).toMatch(
+      /^KIND:\s+PersistentVolumeClaim\nVERSION:\s+v1\n\nFIELD: spec <PersistentVolumeClaimSpec>/,
+    );
+    expect(pvc.stdout).toContain("spec defines the desired characteristics of a volume requested by a pod");
+    expect(pvc.stdout).toMatch(/^ {2}storageClassName\t<string>$/m);
+    const eps = await s.kubectl("explain", "endpointslices");
+    expect(eps.code).toBe(0);
+    expect(eps.stdout).toMatch(/^GROUP:\s+discovery\.k8s\.io\nKIND:\s+EndpointSlice\nVERSION:\s+v1/);
+    expect(eps.stdout).toContain(
+      "EndpointSlice represents a subset of the endpoints that implement a service.",
+    );
+    expect(eps.stdout).toMatch(/^ {2}endpoints\t<\[\]Endpoint> -required-$/m);
+  }, 120_000);
+
   it("kubectl auth can-i list pods: yes (exit 0); delete pods: no with the reason (exit 1)", async () => {
     const yes = await s.kubectl("auth", "can-i", "list", "pods");
     expect([yes.code, yes.stdout]).toEqual([0, "yes\n"]);

@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiV2, openApiV3, openApiV3Paths } from "../../src/serve/openapi.ts";
+import { RESOURCES } from "../../src/serve/resources.ts";
 import { request, type Served, serveExample } from "./helpers.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON schemas, read freely by tests
@@ -53,7 +54,15 @@ function kindSchema(doc: Schema, kind: string): Schema {
 describe("/openapi/v3", () => {
   it("lists a document per described group-version, each at its serverRelativeURL", async () => {
     const index = (await request(`${url}/openapi/v3`)).json();
-    expect(Object.keys(index.paths)).toEqual(["api/v1", "apis/apps/v1"]);
+    expect(Object.keys(index.paths)).toEqual([
+      "api/v1",
+      "apis/apps/v1",
+      "apis/policy/v1",
+      "apis/coordination.k8s.io/v1",
+      "apis/discovery.k8s.io/v1",
+      "apis/events.k8s.io/v1",
+      "apis/storage.k8s.io/v1",
+    ]);
     const apps = await request(`${url}${index.paths["apis/apps/v1"].serverRelativeURL}`, {
       headers: { accept: "application/json" },
     });
@@ -77,35 +86,63 @@ describe("/openapi/v3", () => {
     ["node-power-loss.yaml", 70],
     ["probes.yaml", 60],
     ["statefulset-recovery.yaml", 60],
+    ["node-drain.yaml", 60],
+    ["traffic-doks-power-off.yaml", 60],
+    ["../test/fixtures/serve-config/scenario.yaml", 60],
   ] as const)(
-    "describes every field of every served Pod, Node, Service, Namespace, Deployment and ReplicaSet (%s at %ds)",
+    "describes every field of every served object of every described kind (%s at %ds)",
     async (file, at) => {
       const served = file === "node-power-loss.yaml" ? s : await serveExample(file, at);
       const base = served.serving.url;
-      const core = openApiV3("api/v1", "v1.32.0")!;
-      const apps = openApiV3("apis/apps/v1", "v1.32.0")!;
-      const lists: [Schema, string, string][] = [
-        [core, "/api/v1/pods", "Pod"],
-        [core, "/api/v1/nodes", "Node"],
-        [core, "/api/v1/services", "Service"],
-        [core, "/api/v1/namespaces", "Namespace"],
-        [apps, "/apis/apps/v1/deployments", "Deployment"],
-        [apps, "/apis/apps/v1/replicasets", "ReplicaSet"],
-      ];
-      for (const [doc, path, kind] of lists) {
-        const items = (await request(`${base}${path}`)).json().items as unknown[];
-        if (kind === "Pod" || kind === "Node") expect(items.length, path).toBeGreaterThan(0);
-        const schema = kindSchema(doc, kind);
-        expect(items.flatMap((o, i) => undescribed(doc, schema, o, `${kind}[${i}]`))).toEqual([]);
+      const seen = new Set<string>();
+      for (const r of RESOURCES) {
+        const gv = r.group === "" ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
+        if (!openApiV3Paths().includes(gv)) continue;
+        const doc = openApiV3(gv, "v1.32.0")!;
+        if (
+          !Object.values(doc.paths as Schema).some(
+            (p) => p.get["x-kubernetes-group-version-kind"].kind === r.kind,
+          )
+        )
+          continue;
+        const items = (await request(`/${gv}/${r.resource}`.replace(/^/, base))).json().items as unknown[];
+        if (items.length > 0) seen.add(r.kind);
+        const schema = kindSchema(doc, r.kind);
+        expect(items.flatMap((o, i) => undescribed(doc, schema, o, `${r.kind}[${i}]`))).toEqual([]);
       }
+      expect(seen.has("Pod") && seen.has("Node")).toBe(true);
       if (served !== s) await served.stop();
     },
     120_000,
   );
 
+  it("each described kind is served: a kind with a schema has a path", () => {
+    const described = openApiV3Paths().flatMap((gv) =>
+      Object.values(openApiV3(gv, "v1.32.0")!.paths as Schema).map(
+        (p) => p.get["x-kubernetes-group-version-kind"].kind as string,
+      ),
+    );
+    for (const kind of [
+      "StatefulSet",
+      "DaemonSet",
+      "PersistentVolumeClaim",
+      "PersistentVolume",
+      "Event",
+      "ConfigMap",
+      "Secret",
+      "ServiceAccount",
+      "Lease",
+      "EndpointSlice",
+      "PodDisruptionBudget",
+      "StorageClass",
+      "VolumeAttachment",
+    ])
+      expect(described, kind).toContain(kind);
+  });
+
   it("an unserved group-version is 404; a protobuf-only Accept is 406 NotAcceptable", async () => {
-    expect(openApiV3Paths()).not.toContain("apis/policy/v1");
-    expect((await request(`${url}/openapi/v3/apis/policy/v1`)).status).toBe(404);
+    expect(openApiV3Paths()).not.toContain("apis/batch/v1");
+    expect((await request(`${url}/openapi/v3/apis/batch/v1`)).status).toBe(404);
     const pb = await request(`${url}/openapi/v3/api/v1`, {
       headers: { accept: "application/com.github.proto-openapi.spec.v3@v1.0+protobuf" },
     });

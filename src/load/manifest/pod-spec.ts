@@ -116,6 +116,12 @@ export function podSpec(src: SourceDoc, path: Path, v: unknown): PodSpec {
   if (hostname !== undefined) spec.hostname = hostname;
   const subdomain = optStr(src, [...path, "subdomain"], o.subdomain);
   if (subdomain !== undefined) spec.subdomain = subdomain;
+  // serviceAccount is the deprecated alias: the v1→internal conversion takes it when
+  // serviceAccountName is empty (Convert_v1_PodSpec_To_core_PodSpec, pkg/apis/core/v1/conversion.go, 1.32).
+  const account =
+    optStr(src, [...path, "serviceAccountName"], o.serviceAccountName) ||
+    optStr(src, [...path, "serviceAccount"], o.serviceAccount);
+  if (account) spec.serviceAccountName = account;
   podSpecPriority(src, path, o, spec);
   return spec;
 }
