@@ -145,10 +145,7 @@ export class JobController {
     return active;
   }
 
-  /**
-   * A failed pod: the podFailurePolicy decides whether it counts (Count, FailJob) or not (Ignore).
-   * FailIndex (only with backoffLimitPerIndex, listed as not modelled) counts as Count does.
-   */
+  /** A failed pod: counted (Count, FailJob; FailIndex as Count: per-index back-off not modelled) or not (Ignore). */
   private countFailed(job: Job, st: JobState, pod: Pod, as: "phase" | "terminating"): void {
     const match = matchPodFailurePolicy(job, pod);
     if (match?.rule.action === "Ignore") {
