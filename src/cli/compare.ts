@@ -1,5 +1,5 @@
 // `faultline compare RECORDING [--fault power-off:NODE@TIME] [--json] [--fit [-o PROFILE]]`: a
-// recording of a live cluster (faultline record) against the model run from its dump (issue 27).
+// recording of a live cluster (faultline record) against the model run from its dump.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";

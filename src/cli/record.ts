@@ -1,6 +1,6 @@
 // `faultline record [--kubeconfig F] [--context C | --in-cluster] [-o FILE] [--duration 10m]
 // [--max-bytes 256Mi] [--redact] [--probe URL --rate R --clients N]`: watch a live cluster, read-only,
-// and write a recording for `faultline compare` (issue 27).
+// and write a recording for `faultline compare`.
 
 import type { Command } from "commander";
 import { durationFlag } from "./duration-flag.ts";

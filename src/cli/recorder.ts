@@ -1,4 +1,4 @@
-// The recorder's I/O (issue 27): list and watch a live cluster through @kubernetes/client-node and
+// The recorder's I/O: list and watch a live cluster through @kubernetes/client-node and
 // write what it sees as a recording (src/record/recording.ts). Read-only by construction: the only
 // requests it sends are GETs of list paths (`kubectl get … -o json`'s) and the library's Watch,
 // itself a GET with watch=true; no other verb is in this file. The wall clock is read here only

@@ -1,5 +1,5 @@
 // `faultline replay --events EVENTS --cluster DUMP [--audit-log AUDIT]`: an incident's Events (and
-// audit log) stand in for a recording (issue 27 item 4): the fault reconstructed, the model run from
+// audit log) stand in for a recording: the fault reconstructed, the model run from
 // the dump with it, each step observed against predicted, and the audit's fixes against it.
 
 import { readFileSync } from "node:fs";

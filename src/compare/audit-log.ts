@@ -1,4 +1,4 @@
-// A kube-apiserver audit log read back for an incident replay (issue 27 item 4): JSON lines of
+// A kube-apiserver audit log read back for an incident replay (`faultline replay`): JSON lines of
 // audit.k8s.io/v1 Events (k8s.io/apiserver pkg/apis/audit/v1 types.go: verb, user, objectRef,
 // responseStatus, stageTimestamp, responseObject at level RequestResponse). What the events cannot
 // say, the audit log can, to the microsecond: each node Lease renewal (the kubelet's update of
@@ -8,6 +8,7 @@
 
 import { isObj } from "../load/check.ts";
 import { LoadError } from "../load/errors.ts";
+import { jsonLines } from "./json-lines.ts";
 import { seconds } from "./steps.ts";
 
 export interface AuditLog {
@@ -38,26 +39,11 @@ function fail(file: string, line: number, col: number, path: string, message: st
 /** Parse an audit log (JSON lines; blank lines skipped). */
 export function parseAuditLog(text: string, file: string): AuditLog {
   const out: AuditLog = { file, renewals: [], nodes: [], lines: 0, used: 0 };
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (raw.trim() === "") continue;
+  const notJson = (n: number, col: number, message: string): never => {
+    throw new LoadError("yaml-syntax", file, n, col, "", `not JSON: ${message}`);
+  };
+  for (const { n, value: v } of jsonLines(text, notJson)) {
     out.lines++;
-    const n = i + 1;
-    let v: unknown;
-    try {
-      v = JSON.parse(raw);
-    } catch (e) {
-      const m = /position (\d+)/.exec(String(e));
-      throw new LoadError(
-        "yaml-syntax",
-        file,
-        n,
-        m ? Number(m[1]) + 1 : 1,
-        "",
-        `not JSON: ${(e as Error).message}`,
-      );
-    }
     if (!isObj(v) || v.kind !== "Event" || v.apiVersion !== "audit.k8s.io/v1")
       fail(
         file,

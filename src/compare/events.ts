@@ -1,4 +1,4 @@
-// `kubectl get events -A -o json` read back for an incident replay (issue 27 item 4): a List
+// `kubectl get events -A -o json` read back for an incident replay: a List
 // (kubectl's wrapper) or an EventList (the API's own list) of core/v1 Events or events.k8s.io/v1
 // Events, each brought to one shape. A mistake is one LoadError at its file, line, column and field.
 //

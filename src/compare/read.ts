@@ -2,6 +2,7 @@
 // a mistake named with its file, line and column and the field, never a stack trace.
 
 import type { KubeObject, RecordLine } from "../record/recording.ts";
+import { jsonLines } from "./json-lines.ts";
 
 export class RecordingError extends Error {
   constructor(
@@ -35,23 +36,15 @@ const KINDS = new Set(["header", "dump", "change", "watch", "request", "end"]);
 
 /** Parse a recording's text. */
 export function parseRecording(text: string, file: string): Recording {
-  const lines = text.split("\n");
   let header: Recording["header"] | undefined;
   let dump: KubeObject[] | undefined;
   const changes: Change[] = [];
   const requests: ProbeRequest[] = [];
   let end: Recording["end"];
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (raw.trim() === "") continue;
-    const n = i + 1;
-    let v: unknown;
-    try {
-      v = JSON.parse(raw);
-    } catch (e) {
-      const m = /position (\d+)/.exec(String(e));
-      throw new RecordingError(file, n, m ? Number(m[1]) + 1 : 1, "", `not JSON: ${(e as Error).message}`);
-    }
+  const notJson = (n: number, col: number, message: string): never => {
+    throw new RecordingError(file, n, col, "", `not JSON: ${message}`);
+  };
+  for (const { n, value: v } of jsonLines(text, notJson)) {
     if (v === null || typeof v !== "object" || !KINDS.has((v as { kind?: string }).kind ?? "")) {
       throw new RecordingError(
         file,

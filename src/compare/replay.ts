@@ -1,5 +1,5 @@
-// `faultline replay`: an incident's Events (and its audit log) stand in for a recording (issue 27
-// item 4). The fault is reconstructed from them (incident.ts), placed on the model run from the
+// `faultline replay`: an incident's Events (and its audit log) stand in for a recording. The
+// fault is reconstructed from them (incident.ts), placed on the model run from the
 // cluster's dump, and each step the events time is held against the model's spread (compare.ts's
 // rows), with why it came when it did. Then the audit's fixes are simulated against that incident.
 //

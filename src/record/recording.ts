@@ -1,4 +1,4 @@
-// A recording (issue 27): what `faultline record` wrote while it watched a live cluster, as JSON
+// A recording: what `faultline record` wrote while it watched a live cluster, as JSON
 // lines. The first line is a header, the second the cluster's dump in the `--cluster` format (a
 // List, as `kubectl get … -A -o json` prints it), then one line per change a watch delivered, per
 // request of the traffic probe, per watch restart, and a last line saying why it ended. Each change

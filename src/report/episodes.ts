@@ -1,4 +1,4 @@
-// Episodes in the text timeline (issue 23, item 9): a pod that restarts again and again tells its
+// Episodes in the text timeline: a pod that restarts again and again tells its
 // first restart step by step (each step once, with why and what kubectl shows), and its later
 // restarts as one line: how many, from when to when, and the kubelet's own reason for each kill
 // ("Container web failed liveness probe, will be restarted": kuberuntime_manager.go

@@ -1,4 +1,4 @@
-// `profile: ./my-cluster.yaml` (issue 27): a profile read from a file, in the shape of the built-in
+// `profile: ./my-cluster.yaml`: a profile read from a file, in the shape of the built-in
 // ones (src/scenario/profiles.ts) and of what `faultline compare --fit` writes: `name`, `source`,
 // `controlPlane`, `kubelet`, `network`, each section validated as a scenario's own is, a mistake
 // pointing at the profile file's line and column. Its settings lie over the stock profile's; the
