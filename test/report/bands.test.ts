@@ -148,7 +148,7 @@ describe("the bands explain themselves", () => {
       const band = page.locator(".band[data-state='NotReady (Unknown)']").first();
       await band.focus();
       const tip = page.locator("#band-tip");
-      await tip.waitFor({ state: "visible" });
+      await tip.waitFor({ state: "visible", timeout: 120_000 }); // generous: a busy machine
       const text = (await tip.textContent()) ?? "";
       expect(text).toMatch(/^NotReady \(Unknown\) · node worker-2 · t\+\d+:\d\d/);
       expect(text).toContain("What: ");
