@@ -126,15 +126,15 @@ export function warmUp(scenario: Scenario, options: SimulateOptions = {}): WarmC
   trace.muted = true;
   const kubelets = new Map<string, Kubelet>();
   // The machines on whose kubelet the API has lost control (power on, kubelet stopped or cut off), in
-  // node order: only their copies can run twice. Kept after each step of the timeline, the one thing
-  // that moves a machine (a scan of every kubelet per pod start was quadratic in the nodes).
-  const cut: CutOff = { kubelets: [] };
+  // node order: only their copies can run twice. Found again at the first read after a step of the
+  // timeline, the one thing that moves a machine: a scan per pod start, or per step, was quadratic.
+  const cut: CutOff = { kubelets: [], stale: false };
   const ctx = clusterContext(scenario, settings, { engine, store, trace }, kubelets, cut);
   const { bulk, taintEviction, cronJobs, createManifests } = buildCluster(ctx, kubelets, profile.platform);
   // What the cloud says of each node's instance: the timeline's power-off stops it, vm-terminated deletes it.
   const instances = new Map<string, InstanceState>();
   const moved = () => {
-    cut.kubelets = [...kubelets.values()].filter((m) => m.powered && !m.connected());
+    cut.stale = true;
   };
   startPlatform(ctx, profile, kubelets, instances, moved);
   if (scenario.start === "running") createManifests();
@@ -218,9 +218,18 @@ function playFrom(w: {
   };
 }
 
-/** The kubelets cut off from the API, as the last timeline step left them. */
+/** The kubelets cut off from the API as of the last read; `stale` after a step until the next. */
 interface CutOff {
   kubelets: Kubelet[];
+  stale: boolean;
+}
+
+function cutOff(cut: CutOff, kubelets: Map<string, Kubelet>): readonly Kubelet[] {
+  if (cut.stale) {
+    cut.kubelets = [...kubelets.values()].filter((m) => m.powered && !m.connected());
+    cut.stale = false;
+  }
+  return cut.kubelets;
 }
 
 /** The cluster's context: its parts, the admission defaults, the flags, what the machines answer. */
@@ -250,7 +259,7 @@ function clusterContext(
       runningCopies(match) {
         const out: RunningCopy[] = [];
         // Only copies the API has lost control of matter: those on powered machines whose kubelet is cut off.
-        for (const k of cut.kubelets) {
+        for (const k of cutOff(cut, kubelets)) {
           for (const c of k.runningCopies())
             if (match(c.podName, c.namespace, k.procOwner(c.uid))) out.push(c);
         }
