@@ -141,14 +141,20 @@ const PLACEMENT_PODS = 6;
  * step written from it (a drain, a power-off) names a node that holds what it means to hit.
  */
 function startingPlacement(initial: InitialState): string[] {
-  const byNode = new Map<string, string[]>(initial.nodes.map((n) => [n.name, []]));
-  for (const p of initial.pods) if (p.node) byNode.get(p.node)?.push(p.pod.slice(p.pod.indexOf("/") + 1));
-  if (byNode.size > PLACEMENT_NODES) {
-    const counts = [...byNode.values()].map((pods) => pods.length);
+  const counts = new Map<string, number>(initial.nodes.map((n) => [n.name, 0]));
+  if (counts.size > PLACEMENT_NODES) {
+    // Only the counts are printed: no pod's name is cut out (150,000 of them at 5,000 nodes).
+    for (const p of initial.pods) {
+      const n = p.node ? counts.get(p.node) : undefined;
+      if (n !== undefined) counts.set(p.node!, n + 1);
+    }
+    const all = [...counts.values()];
     return [
-      `  pods per node: ${Math.min(...counts)} to ${Math.max(...counts)} (--dump-at 0s prints where each one runs)`,
+      `  pods per node: ${Math.min(...all)} to ${Math.max(...all)} (--dump-at 0s prints where each one runs)`,
     ];
   }
+  const byNode = new Map<string, string[]>(initial.nodes.map((n) => [n.name, []]));
+  for (const p of initial.pods) if (p.node) byNode.get(p.node)?.push(p.pod.slice(p.pod.indexOf("/") + 1));
   return [...byNode].map(([node, pods]) => {
     if (pods.length === 0) return `  on ${node}: no pods`;
     const shown = pods.slice(0, PLACEMENT_PODS).join(", ");
