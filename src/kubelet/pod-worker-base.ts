@@ -17,6 +17,14 @@ import { type RestartHost, Restarts, shouldRestart } from "./restart.ts";
 import { ContainerRun, roleOf, writeContainerStatus } from "./runtime.ts";
 import type { PodStatusSource } from "./status-manager.ts";
 
+const NO_CONTAINERS: readonly ContainerRun[] = Object.freeze([]);
+
+/** Some status has a start time. */
+function anyStarted(statuses: readonly ContainerStatus[] | undefined): boolean {
+  if (statuses) for (const s of statuses) if (s.startedAt !== undefined) return true;
+  return false;
+}
+
 export type RestartPolicy = "Always" | "OnFailure" | "Never";
 
 /** The scenario's behaviour of one of the pod's containers (`init`: one of spec.initContainers). */
@@ -29,9 +37,9 @@ export abstract class PodWorkerBase implements ProbeResults, RestartHost, PodSta
   /** spec.containers */
   readonly containers: ContainerRun[];
   /** spec.initContainers, in order: those that run to completion and the sidecars */
-  readonly inits: ContainerRun[];
+  readonly inits: readonly ContainerRun[];
   /** the sidecars (init containers with restartPolicy: Always), in spec order */
-  readonly sidecars: ContainerRun[];
+  readonly sidecars: readonly ContainerRun[];
   /** the containers whose readiness makes the pod's (generateAPIPodStatus): the sidecars, then the app containers */
   readonly serving: ContainerRun[];
   /** the pod's deletionTimestamp was seen: its containers are being killed (preStop, SIGTERM), no more restarts */
@@ -65,17 +73,17 @@ export abstract class PodWorkerBase implements ProbeResults, RestartHost, PodSta
       (c) => new ContainerRun(c, behaviourOf(c.name, false), "app", changes),
     );
     const inits = pod.spec.initContainers;
-    this.inits = inits
-      ? inits.map((c) => new ContainerRun(c, behaviourOf(c.name, true), roleOf(c, true), changes))
-      : [];
-    this.sidecars = this.inits.filter((c) => c.role === "sidecar");
+    // Most pods have no init containers: they share one empty list, and no sidecars are sought.
+    this.inits =
+      inits && inits.length > 0
+        ? inits.map((c) => new ContainerRun(c, behaviourOf(c.name, true), roleOf(c, true), changes))
+        : NO_CONTAINERS;
+    this.sidecars = this.inits.length > 0 ? this.inits.filter((c) => c.role === "sidecar") : NO_CONTAINERS;
     this.serving = this.sidecars.length > 0 ? [...this.sidecars, ...this.containers] : this.containers;
     this.initialized = this.inits.length === 0;
     // A cluster dump's pod brings only its counts (load/cluster/dump.ts writes no start time): it is
     // not rebooted, and starts from them.
-    const ran = (s: ContainerStatus) => s.startedAt !== undefined;
-    this.rebooted =
-      pod.status.containerStatuses.some(ran) || (pod.status.initContainerStatuses?.some(ran) ?? false);
+    this.rebooted = anyStarted(pod.status.containerStatuses) || anyStarted(pod.status.initContainerStatuses);
   }
 
   /** The application inside (app.ts); its dependency flag is the pod's, so it is made once. */

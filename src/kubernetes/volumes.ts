@@ -2,10 +2,18 @@
 
 import type { Pod } from "./objects.ts";
 
-/** The claims a pod mounts, as `<namespace>/<claim>`. */
-export function claimsOf(pod: Pod): string[] {
+const NO_CLAIMS: readonly string[] = Object.freeze([]);
+
+/**
+ * The claims a pod mounts, as `<namespace>/<claim>`. Asked several times of every pod (the kubelet,
+ * the attach/detach controller, the warm-up's bulk start); a pod without volumes gets one shared
+ * empty list, not two new arrays per call.
+ */
+export function claimsOf(pod: Pod): readonly string[] {
+  const volumes = pod.spec.volumes;
+  if (!volumes || volumes.length === 0) return NO_CLAIMS;
   const out: string[] = [];
-  for (const v of pod.spec.volumes ?? [])
+  for (const v of volumes)
     if (v.persistentVolumeClaim) out.push(`${pod.metadata.namespace}/${v.persistentVolumeClaim.claimName}`);
   return out;
 }
