@@ -2,7 +2,10 @@
 // page): a node whose Ready condition is not True on every check for the platform's threshold is
 // repaired: GKE drains and re-creates the VM under the node's name; AKS reboots it (reimage and
 // redeploy follow only if it stays unhealthy, which no fault here outlasts a reboot); EKS replaces
-// it (off by default outside Auto Mode). Besides Ready, a platform may watch further conditions,
+// it (off by default outside Auto Mode; the scenario's `autoRepair: true` turns it on): the instance
+// is terminated, the cloud controller deletes its Node, and the node group's new instance joins
+// under a new name. Not modelled: nodeRepairConfig's maxUnhealthyNodeThreshold* and
+// maxParallelNodesRepaired* (optional, no default documented: API_NodeRepairConfig). Besides Ready, a platform may watch further conditions,
 // each with its own wait (EKS: the node monitoring agent's KernelReady, NetworkingReady, ...). A node the platform skips (AKS: a shut-down node's
 // node.cloudprovider.kubernetes.io/shutdown taint) or whose instance no longer exists is left alone.
 // Not modelled: the drain before GKE's re-creation (a NotReady node's pods cannot be evicted by its
@@ -26,6 +29,8 @@ export interface AutoRepairMachines {
   recreate(node: string, bootSeconds: number): void;
   /** the VM restarts, booting for `bootSeconds` */
   reboot(node: string, bootSeconds: number): void;
+  /** the instance is terminated; another, named `replacement`, registers `bootSeconds` later */
+  replace(node: string, replacement: string, bootSeconds: number): void;
 }
 
 export class NodeAutoRepair {
@@ -33,6 +38,8 @@ export class NodeAutoRepair {
   private unhealthySince = new Map<string, number>();
   /** Nodes being repaired: not looked at again until they are healthy. */
   private repairing = new Set<string>();
+  /** Replacements made so far: the next one's name is `<node>-r<n>` (EKS names a node after its new instance). */
+  private replaced = 0;
   /** Ready with the rule's own wait and action, then the platform's further conditions. */
   private readonly watched: readonly RepairCondition[];
 
@@ -52,9 +59,11 @@ export class NodeAutoRepair {
 
   private check(): void {
     const now = this.cluster.engine.now;
-    for (const node of this.cluster.store.list("Node")) {
+    const nodes = this.cluster.store.list("Node");
+    const judged = nodes.map((node) => ({ node, due: this.due(node, now) }));
+    const paused = this.pausedGroups(judged);
+    for (const { node, due } of judged) {
       const name = node.metadata.name;
-      const due = this.due(node, now);
       if (due === "healthy") {
         this.repairing.delete(name);
         continue;
@@ -62,9 +71,35 @@ export class NodeAutoRepair {
       if (!due || this.repairing.has(name)) continue;
       if ((node.spec.taints ?? []).some((t) => this.rule.skipTaints.includes(t.key))) continue;
       if (this.machines.instance(name) === "not-found") continue;
+      if (paused.has(this.groupOf(node))) continue;
       this.repair(name, due.condition, due.unhealthyFor);
     }
     this.cluster.engine.after(AUTO_REPAIR_CHECK_PERIOD, () => this.check());
+  }
+
+  private groupOf(node: Node): string {
+    const label = this.rule.pause?.groupLabel;
+    return (label && node.metadata.labels?.[label]) ?? "";
+  }
+
+  /**
+   * The node groups in which the platform starts no repair now (EKS: a managed node group of more
+   * than five nodes with more than 20% of them unhealthy; repairs already under way go on).
+   */
+  private pausedGroups(judged: readonly { node: Node; due: unknown }[]): Set<string> {
+    const pause = this.rule.pause;
+    const out = new Set<string>();
+    if (!pause) return out;
+    const size = new Map<string, number>();
+    const unhealthy = new Map<string, number>();
+    for (const { node, due } of judged) {
+      const g = this.groupOf(node);
+      size.set(g, (size.get(g) ?? 0) + 1);
+      if (due !== "healthy") unhealthy.set(g, (unhealthy.get(g) ?? 0) + 1);
+    }
+    for (const [g, n] of size)
+      if (n > pause.moreThanNodes && (unhealthy.get(g) ?? 0) > pause.unhealthyFraction * n) out.add(g);
+    return out;
   }
 
   /**
@@ -96,9 +131,8 @@ export class NodeAutoRepair {
 
   private repair(node: string, c: RepairCondition, notReadyFor: number): void {
     const r = this.rule;
-    // EKS's Replace brings a node with another name: not modelled yet, and off by default.
-    if (c.action === "replace") return;
     this.repairing.add(node);
+    const replacement = c.action === "replace" ? `${node}-r${++this.replaced}` : undefined;
     this.cluster.trace.emit({
       type: "NodeAutoRepair",
       lane: "control-plane",
@@ -111,10 +145,12 @@ export class NodeAutoRepair {
       afterSeconds: c.afterSeconds,
       sameName: r.sameName,
       bootSeconds: r.bootSeconds,
+      ...(replacement ? { replacement } : {}),
       ...(r.event ? { event: r.event } : {}),
       source: r.source,
     });
-    if (c.action === "recreate") this.machines.recreate(node, r.bootSeconds);
+    if (replacement) this.machines.replace(node, replacement, r.bootSeconds);
+    else if (c.action === "recreate") this.machines.recreate(node, r.bootSeconds);
     else this.machines.reboot(node, r.bootSeconds);
   }
 }

@@ -51,6 +51,18 @@ export const EKS: Platform = {
       { type: "NetworkingReady", afterSeconds: 1800, action: "replace" },
       { type: "StorageReady", afterSeconds: 1800, action: "replace" },
     ],
+    // The same page: "By default, EKS automatic node repair actions are disabled in the following
+    // scenarios. In each scenario, in-progress node repairs continue": on a managed node group,
+    // "more than five nodes" and "more than 20% of the nodes in the node group are unhealthy"
+    // (read in its docs.amazonaws.cn translation, 2 December 2026). nodeRepairConfig's
+    // maxUnhealthyNodeThreshold* override it: not modelled (the default is what a user gets).
+    pause: {
+      moreThanNodes: 5,
+      unhealthyFraction: 0.2,
+      groupLabel: "eks.amazonaws.com/nodegroup",
+      source:
+        "docs.aws.amazon.com/eks/latest/userguide/node-repair.html (managed node groups: more than five nodes, more than 20% unhealthy)",
+    },
     source:
       "docs.aws.amazon.com/eks/latest/userguide/node-repair.html (Ready false or unknown: repair after 30m, Replace; the node monitoring agent's conditions 30m Replace, AcceleratedHardwareReady 10m; on by default in EKS Auto Mode only); the replacement's boot to Ready (30s) is a Karpenter maintainer's typical figure: AWS documents none",
   },

@@ -6,7 +6,7 @@ import { AKS } from "./aks.ts";
 import { DOKS } from "./doks.ts";
 import { EKS } from "./eks.ts";
 import { GKE } from "./gke.ts";
-import type { Platform, PlatformName } from "./types.ts";
+import type { AutoRepair, Platform, PlatformName } from "./types.ts";
 
 export type { Platform, PlatformName } from "./types.ts";
 export { PLATFORM_NAMES } from "./types.ts";
@@ -57,4 +57,13 @@ export function recognisePlatform(nodes: readonly NodeFacts[]): Recognised | und
     if (g !== undefined && !groups.includes(g)) groups.push(g);
   }
   return { platform: found.platform.name, evidence: found.evidence, nodeGroups: groups };
+}
+
+/**
+ * Whether the run's platform repairs nodes: the scenario's `autoRepair:` when it says, else as the
+ * platform creates a node pool (GKE and AKS on; EKS off: "Node auto repair is disabled by default",
+ * docs.aws.amazon.com/eks/latest/APIReference/API_NodeRepairConfig.html, `enabled`).
+ */
+export function autoRepairOn(rule: AutoRepair | undefined, setting: boolean | undefined): boolean {
+  return rule !== undefined && (setting ?? rule.enabledByDefault);
 }

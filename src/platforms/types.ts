@@ -33,6 +33,12 @@ export interface AutoRepair {
    * installed) is not judged by it.
    */
   conditions?: readonly RepairCondition[];
+  /**
+   * When the platform starts no repair in a node group: more than `moreThanNodes` nodes in the group
+   * (by `groupLabel`; nodes without it form one group) and more than `unhealthyFraction` of them
+   * unhealthy. Repairs already under way go on.
+   */
+  pause?: { moreThanNodes: number; unhealthyFraction: number; groupLabel: string; source: string };
   /** the Kubernetes Event the platform records on the Node when it acts, if documented */
   event?: { reason: string; message: string; source: string };
   source: string;

@@ -2,7 +2,7 @@
 // node pool, what it watches and does, so that a repair (or its absence) in the timeline is never a
 // surprise. Only for a named platform profile (eks, gke, aks, doks): stock Kubernetes has none.
 
-import { PLATFORMS } from "../platforms/index.ts";
+import { autoRepairOn, PLATFORMS } from "../platforms/index.ts";
 import type { PlatformName } from "../platforms/types.ts";
 import type { Scenario } from "../scenario/types.ts";
 
@@ -12,7 +12,9 @@ const ACTION: Record<string, string> = {
   replace: "replace it with a new node under a new name",
 };
 
-export function autoRepairLines(scenario: Pick<Scenario, "profile" | "profileFile">): string[] {
+export function autoRepairLines(
+  scenario: Pick<Scenario, "profile" | "profileFile" | "autoRepair">,
+): string[] {
   if (scenario.profileFile || !scenario.profile || !(scenario.profile in PLATFORMS)) return [];
   const p = PLATFORMS[scenario.profile as PlatformName];
   const r = p.autoRepair;
@@ -21,8 +23,10 @@ export function autoRepairLines(scenario: Pick<Scenario, "profile" | "profileFil
     ? ` (or ${r.conditions.map((c) => c.type).join(", ")}, each its own wait)`
     : "";
   const rule = `Ready not True for ${r.afterSeconds / 60} min${more} → ${ACTION[r.action]}`;
-  if (r.enabledByDefault) return [`  node auto-repair (${p.title}): on — ${rule}`];
-  return [
-    `  node auto-repair (${p.title}): off by default (opt-in; turning it on is not modelled yet) — when on: ${rule}; ${r.source.split(" ")[0]}`,
-  ];
+  const set = scenario.autoRepair;
+  if (autoRepairOn(r, set))
+    return [`  node auto-repair (${p.title}): on${set === undefined ? "" : " (autoRepair: true)"} — ${rule}`];
+  const why =
+    set === false ? "off (autoRepair: false)" : "off by default (opt-in: autoRepair: true turns it on)";
+  return [`  node auto-repair (${p.title}): ${why} — when on: ${rule}; ${r.source.split(" ")[0]}`];
 }

@@ -12,8 +12,9 @@ import { NodeAutoRepair } from "../controllers/node-auto-repair.ts";
 import { NodeAutoscaler } from "../controllers/node-autoscaler.ts";
 import type { BulkStart } from "../kubelet/bulk-start.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
+import { autoRepairOn } from "../platforms/index.ts";
 import type { Profile } from "../scenario/profiles.ts";
-import type { Scenario } from "../scenario/types.ts";
+import type { NodeSpec, Scenario } from "../scenario/types.ts";
 
 /**
  * `instances` is the cloud's view of each machine (absent: running), which the timeline also writes;
@@ -22,16 +23,18 @@ import type { Scenario } from "../scenario/types.ts";
 export function startPlatform(
   ctx: Context,
   profile: Profile,
-  kubelets: ReadonlyMap<string, Kubelet>,
+  scenario: Pick<Scenario, "autoRepair">,
+  kubelets: Map<string, Kubelet>,
   instances: Map<string, InstanceState>,
   moved: () => void,
+  bulk: BulkStart,
 ): void {
   const instance = (node: string) => instances.get(node) ?? "running";
   if (profile.cloud)
     new CloudNodeLifecycleController(ctx, { nodeMonitorPeriod: profile.cloud.nodeMonitorPeriod, instance });
   const platform = profile.platform;
   const repair = platform?.autoRepair;
-  if (!platform || !repair?.enabledByDefault) return;
+  if (!platform || !autoRepairOn(repair, scenario.autoRepair) || !repair) return;
   /** The machine stops now and boots `bootSeconds` later; `gone`: the cloud finds no instance meanwhile. */
   const cycle = (node: string, bootSeconds: number, gone: boolean) => {
     const k = kubelets.get(node);
@@ -51,7 +54,52 @@ export function startPlatform(
     recreate: (node, bootSeconds) => cycle(node, bootSeconds, true),
     // AKS's reboot: the instance stays; the machine stops and boots again.
     reboot: (node, bootSeconds) => cycle(node, bootSeconds, false),
+    // EKS's Replace: the instance is terminated (the cloud controller then deletes its Node) and the
+    // node group launches another in its place, which registers under its own name when booted.
+    replace: (node, replacement, bootSeconds) => {
+      const k = kubelets.get(node);
+      if (!k) return;
+      k.powerOff();
+      instances.set(node, "not-found");
+      moved();
+      ctx.engine.after(bootSeconds, () => {
+        const r = new Kubelet(ctx, renamed(k.spec, replacement), kubelets.size + 1, bulk);
+        kubelets.set(replacement, r);
+        r.registerAtStart(ctx.engine.now);
+        moved();
+        ctx.trace.emit({
+          type: "RepairedNodeReady",
+          lane: "control-plane",
+          object: `Node/${replacement}`,
+          node: replacement,
+          by: "node-auto-repair",
+          platform: platform.name,
+          replaces: node,
+          after: bootSeconds,
+        });
+      });
+    },
   });
+}
+
+/**
+ * The replacement's spec: the same node group's machine (capacity, zone, labels, taints but the node
+ * lifecycle's), its own hostname; a new instance, so none of a dump's podCIDR, providerID, addresses.
+ */
+function renamed(spec: NodeSpec, name: string): NodeSpec {
+  const labels = { ...spec.labels };
+  if (labels["kubernetes.io/hostname"] !== undefined) labels["kubernetes.io/hostname"] = name;
+  const node: NodeSpec = {
+    name,
+    labels,
+    taints: spec.taints.filter((t) => !t.key.startsWith("node.kubernetes.io/")),
+    capacity: spec.capacity,
+    ...(spec.allocatable ? { allocatable: spec.allocatable } : {}),
+    ...(spec.labelsAsRegistered ? { labelsAsRegistered: true } : {}),
+  };
+  if (spec.zone !== undefined) node.zone = spec.zone;
+  if (spec.region !== undefined) node.region = spec.region;
+  return node;
 }
 
 /**

@@ -136,7 +136,7 @@ export function warmUp(scenario: Scenario, options: SimulateOptions = {}): WarmC
   const moved = () => {
     cut.stale = true;
   };
-  startPlatform(ctx, profile, kubelets, instances, moved);
+  startPlatform(ctx, profile, scenario, kubelets, instances, moved, bulk);
   if (scenario.start === "running") createManifests();
   scheduleNotReady(ctx, scenario.nodes, kubelets);
   engine.run(0);

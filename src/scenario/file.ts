@@ -51,6 +51,8 @@ export interface ScenarioFile {
   profile?: ProfileName | ProfilePath;
   /** Cluster Autoscaler or Karpenter adding nodes for unschedulable pods (load/scenario/autoscaler.ts) */
   autoscaler?: Record<string, unknown>;
+  /** the platform profile's node auto-repair on or off (absent: as the platform creates a node pool; EKS's is off) */
+  autoRepair?: boolean;
 }
 
 /**

@@ -290,6 +290,11 @@ export interface Scenario {
   /** The `autoscaler:` section: Cluster Autoscaler or Karpenter adds nodes for unschedulable pods. */
   autoscaler?: AutoscalerSpec;
   /**
+   * `autoRepair:` the platform's node auto-repair on or off (absent: `enabledByDefault`, platforms/;
+   * EKS's is opt-in, a managed node group's `nodeRepairConfig.enabled`, on in EKS Auto Mode).
+   */
+  autoRepair?: boolean;
+  /**
    * What the scenario was loaded from: its files' texts and the patches applied to them, so that
    * whatif/ can make a variant by patching the source and loading it again (never read by the run).
    * Absent on a scenario built by hand.

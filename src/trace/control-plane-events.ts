@@ -223,6 +223,8 @@ export interface ControlPlaneEventFields {
   };
   /** The node a scale-up launched has booted and registered Ready. */
   ScaledNodeReady: { by: "cluster-autoscaler" | "karpenter"; group: string; after: number };
+  /** The node a platform's auto-repair launched in place of another (EKS's Replace) has registered Ready. */
+  RepairedNodeReady: { by: "node-auto-repair"; platform: string; replaces: string; after: number };
   /** The managed platform's node auto-repair acts on a node not Ready for its threshold (platforms/). */
   NodeAutoRepair: {
     by: "node-auto-repair";
@@ -233,6 +235,8 @@ export interface ControlPlaneEventFields {
     afterSeconds: number;
     sameName: boolean;
     bootSeconds: number;
+    /** `replace`: the new node's name, registered `bootSeconds` later */
+    replacement?: string;
     /** the Event the platform records, when documented (AKS: NodeRebootStart) */
     event?: { reason: string; message: string; source: string };
     source: string;

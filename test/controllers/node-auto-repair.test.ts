@@ -21,6 +21,7 @@ function setup(rule: typeof GKE.autoRepair, opts: { taints?: Taint[]; instance?:
     instance: () => opts.instance ?? "running",
     recreate: (n) => acted.push(`recreate ${n}`),
     reboot: (n) => acted.push(`reboot ${n}`),
+    replace: (n, r, boot) => acted.push(`replace ${n} by ${r} in ${boot}s`),
   });
   return { h, acted };
 }
@@ -105,6 +106,7 @@ describe("node auto-repair", () => {
       instance: () => "running",
       recreate: (n) => acted.push(`recreate ${n}`),
       reboot: (n) => acted.push(`reboot ${n}`),
+      replace: (n, r) => acted.push(`replace ${n} by ${r}`),
     });
     h.to(1800 - AUTO_REPAIR_CHECK_PERIOD);
     expect(acted).toEqual([]);
@@ -113,9 +115,48 @@ describe("node auto-repair", () => {
     expect(h.events("NodeAutoRepair")[0]).toMatchObject({ node: "n1", afterSeconds: 1800 });
   });
 
-  it("EKS's Replace (a node under a new name) is not acted on yet", () => {
+  // node-repair.html's table: "Ready ... Repair after 30m, Replace"; the replacement boots for the
+  // platform's boot-to-Ready (EKS_BOOT_TO_READY, 30s) under its own name.
+  it("EKS: replaces a node not Ready for 1800s (30m) with one under a new name, once", () => {
     const { h, acted } = setup(EKS.autoRepair);
-    h.to(3600);
+    h.to(1800 - AUTO_REPAIR_CHECK_PERIOD);
     expect(acted).toEqual([]);
+    h.to(1800 + 2 * AUTO_REPAIR_CHECK_PERIOD);
+    expect(acted).toEqual(["replace n1 by n1-r1 in 30s"]);
+    expect(h.events("NodeAutoRepair")[0]).toMatchObject({
+      action: "replace",
+      sameName: false,
+      afterSeconds: 1800,
+      replacement: "n1-r1",
+    });
+    h.to(7200);
+    expect(acted).toHaveLength(1);
+  });
+
+  // node-repair.html: on a managed node group, repairs are not started when the group has "more than
+  // five nodes" and "more than 20% of the nodes in the node group are unhealthy"; under way ones go on.
+  it("EKS: no repair in a node group of more than five with more than 20% unhealthy", () => {
+    const acted = (size: number, bad: number, group = true) => {
+      const h = harness();
+      for (let i = 1; i <= size; i++) {
+        const n = node(`n${i}`, { ready: i <= bad ? "Unknown" : "True" });
+        if (group) n.metadata.labels = { ...n.metadata.labels, "eks.amazonaws.com/nodegroup": "ng-1" };
+        h.store.create(n);
+      }
+      const out: string[] = [];
+      new NodeAutoRepair(h, "eks", EKS.autoRepair!, {
+        instance: () => "running",
+        recreate: () => {},
+        reboot: () => {},
+        replace: (n) => out.push(n),
+      });
+      h.to(1800 + 2 * AUTO_REPAIR_CHECK_PERIOD);
+      return out.length;
+    };
+    expect(acted(10, 2)).toBe(2); // 20%: not more than 20%
+    expect(acted(10, 3)).toBe(0); // 30% of ten
+    expect(acted(5, 5)).toBe(5); // five nodes: not more than five
+    expect(acted(6, 2)).toBe(0); // 33% of six
+    expect(acted(10, 3, false)).toBe(0); // nodes without the label: one group
   });
 });

@@ -3,13 +3,17 @@
 // "enabled by default in EKS Auto Mode"), GKE and AKS on, DigitalOcean none documented; stock and
 // the measured DOKS profile say nothing.
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { LoadError, parseScenario, readManifestEntry } from "../../src/load/index.ts";
 import { autoRepairLines } from "../../src/report/auto-repair.ts";
 
 describe("starting state: node auto-repair", () => {
   it("EKS: off by default, with its 30 min and the agent's conditions when on", () => {
     const [line] = autoRepairLines({ profile: "eks" });
-    expect(line).toContain("node auto-repair (Amazon EKS): off by default (opt-in");
+    expect(line).toContain(
+      "node auto-repair (Amazon EKS): off by default (opt-in: autoRepair: true turns it on)",
+    );
     expect(line).toContain("Ready not True for 30 min (or AcceleratedHardwareReady,");
     expect(line).toContain("replace it with a new node under a new name");
   });
@@ -28,5 +32,43 @@ describe("starting state: node auto-repair", () => {
     expect(autoRepairLines({ profile: "stock" })).toEqual([]);
     expect(autoRepairLines({ profile: "doks-measured" })).toEqual([]);
     expect(autoRepairLines({})).toEqual([]);
+  });
+});
+
+describe("autoRepair: the scenario turns the platform's repair on or off", () => {
+  const file = "examples/platforms/eks-auto-repair.yaml";
+  const text = readFileSync(file, "utf8");
+  const load = (t: string) =>
+    parseScenario(t, file, (entry) => readManifestEntry("examples/platforms", entry));
+
+  it("EKS with autoRepair: true is on; GKE with autoRepair: false is off", () => {
+    expect(autoRepairLines(load(text))[0]).toContain(
+      "node auto-repair (Amazon EKS): on (autoRepair: true) — Ready not True for 30 min",
+    );
+    expect(autoRepairLines({ profile: "gke", autoRepair: false })[0]).toContain(
+      "node auto-repair (Google Kubernetes Engine): off (autoRepair: false) — when on:",
+    );
+  });
+
+  it("a profile without a platform's repair (stock, doks) refuses it, located at the field", () => {
+    for (const profile of ["stock", "doks"]) {
+      let err: unknown;
+      try {
+        load(text.replace("profile: eks", `profile: ${profile}`));
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(LoadError);
+      expect((err as LoadError).message).toMatch(
+        /autoRepair needs a platform profile whose platform repairs nodes/,
+      );
+      expect((err as LoadError).message).toContain(`${file}:13:`);
+    }
+  });
+
+  it("not a boolean: one located error", () => {
+    expect(() => load(text.replace(/^autoRepair: true$/m, "autoRepair: yes please"))).toThrow(
+      /is not a boolean/,
+    );
   });
 });

@@ -124,9 +124,48 @@ describe("examples/platforms/aks.yaml: kubelet-stop, then AKS reboots the node a
   });
 });
 
-describe("deterministic: the same platform example and seed give byte-identical output", () => {
-  it.each(["gke", "eks", "aks", "doks", "autoscaler", "spot"])("examples/platforms/%s.yaml", (name) => {
-    const s = example(`platforms/${name}.yaml`);
-    expect(JSON.stringify(run(s, 7))).toBe(JSON.stringify(run(s, 7)));
+describe("examples/platforms/eks-auto-repair.yaml: power-off, then EKS replaces the node (autoRepair: true)", () => {
+  const s = example("platforms/eks-auto-repair.yaml");
+  const on = run(s);
+  const off = run({ ...s, autoRepair: false });
+
+  it("off (EKS's default: 'Node auto repair is disabled by default'): db-2 stays Terminating, no repair", () => {
+    expect(eventsOf(off, "NodeAutoRepair")).toEqual([]);
+    expect(eventsOf(off, "NodeDeleted")).toEqual([]);
+    expect(db2(off)?.status).toBe("Terminating");
   });
+
+  it("on: node-repair.html's 'Ready: Repair after 30m, Replace', within one 10s check", () => {
+    const notReady = only(on, "NodeNotReady", onNode("worker-2"));
+    const repair = only(on, "NodeAutoRepair", onNode("worker-2"));
+    expect(repair).toMatchObject({ action: "replace", sameName: false, replacement: "worker-2-r1" });
+    expect(repair.t - notReady.t).toBeGreaterThanOrEqual(1800);
+    expect(repair.t - notReady.t).toBeLessThanOrEqual(1810);
+    expect(upTo(on, repair.t)).toEqual(upTo(off, repair.t));
+  });
+
+  it("on: the terminated instance's Node is deleted by the cloud controller; the new node is Ready 30s on", () => {
+    const repair = only(on, "NodeAutoRepair", onNode("worker-2"));
+    const deleted = only(on, "NodeDeleted", onNode("worker-2"));
+    expect(deleted.t - repair.t).toBeLessThanOrEqual(5);
+    const ready = only(on, "RepairedNodeReady", onNode("worker-2-r1"));
+    expect(ready.t - repair.t).toBeCloseTo(30, 3);
+    expect(on.summary.nodes.map((n) => `${n.name} ${n.status}`)).toEqual([
+      "worker-1 Ready",
+      "worker-2-r1 Ready",
+      "worker-3 Ready",
+    ]);
+    // The StatefulSet's pod comes back in its volume's zone b: on the new node of worker-2's group.
+    expect(db2(on)).toMatchObject({ status: "Running", ready: true, node: "worker-2-r1" });
+  });
+});
+
+describe("deterministic: the same platform example and seed give byte-identical output", () => {
+  it.each(["gke", "eks", "eks-auto-repair", "aks", "doks", "autoscaler", "spot"])(
+    "examples/platforms/%s.yaml",
+    (name) => {
+      const s = example(`platforms/${name}.yaml`);
+      expect(JSON.stringify(run(s, 7))).toBe(JSON.stringify(run(s, 7)));
+    },
+  );
 });

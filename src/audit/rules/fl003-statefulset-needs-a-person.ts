@@ -13,7 +13,9 @@
 // AKS reboots it: src/platforms/), the StatefulSet does come back, but only after the repair: the
 // finding is then a warning whose consequence is the outage measured until then.
 
+import { autoRepairOn } from "../../platforms/index.ts";
 import { PROFILES } from "../../scenario/profiles.ts";
+import type { Scenario } from "../../scenario/types.ts";
 import type { Workload } from "../state.ts";
 import type { RunMeasure } from "../types.ts";
 import { brokenWithoutFault, type Draft, effectOf, faultRuns, type Rule, shortEffect, when } from "./rule.ts";
@@ -43,7 +45,7 @@ export const FL003: Rule = {
       });
       // The node loss that takes fewest nodes: the plainest case of it.
       const worst = stuck.sort((a, b) => a.fault.nodes.length - b.fault.nodes.length)[0];
-      const repaired = worst ? undefined : afterRepair(input.scenario.profile, sweep, w);
+      const repaired = worst ? undefined : afterRepair(input.scenario, sweep, w);
       const chosen = worst ?? repaired?.run;
       if (!chosen) continue;
       out.push(draft(w, chosen, repaired?.message));
@@ -57,13 +59,13 @@ export const FL003: Rule = {
  * words for it. It counts only when it was whole again no sooner than the repair's threshold.
  */
 function afterRepair(
-  profile: keyof typeof PROFILES | undefined,
+  scenario: Pick<Scenario, "profile" | "autoRepair">,
   sweep: RunMeasure[],
   w: Workload,
 ): { run: RunMeasure; message: string } | undefined {
-  const platform = PROFILES[profile ?? "stock"].platform;
+  const platform = PROFILES[scenario.profile ?? "stock"].platform;
   const repair = platform?.autoRepair;
-  if (!platform || !repair?.enabledByDefault) return undefined;
+  if (!platform || !repair || !autoRepairOn(repair, scenario.autoRepair)) return undefined;
   const late = sweep.filter((r) => {
     const f = r.workloads[w.id];
     return f !== undefined && f.recovered !== null && f.recovered >= repair.afterSeconds && f.outage > 0;
@@ -71,7 +73,11 @@ function afterRepair(
   const run = late.sort((a, b) => a.fault.nodes.length - b.fault.nodes.length)[0];
   if (!run) return undefined;
   const how =
-    repair.action === "recreate" ? "re-creates the lost node under its name" : "reboots the lost node";
+    repair.action === "recreate"
+      ? "re-creates the lost node under its name"
+      : repair.action === "replace"
+        ? "replaces the lost node with a new one in its node group"
+        : "reboots the lost node";
   return {
     run,
     message: `StatefulSet ${w.namespace}/${w.name} comes back after a node loss only when ${platform.title}'s node auto-repair ${how}, ${repair.afterSeconds / 60} minutes after it went NotReady (${repair.source.split(" ")[0]})`,

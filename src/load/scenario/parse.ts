@@ -14,7 +14,19 @@ import {
   type Scenario,
   SUPPORTED_VERSIONS,
 } from "../../scenario/types.ts";
-import { duration, fail, int, knownFields, list, type Obj, obj, oneOf, optStr, show } from "../check.ts";
+import {
+  bool,
+  duration,
+  fail,
+  int,
+  knownFields,
+  list,
+  type Obj,
+  obj,
+  oneOf,
+  optStr,
+  show,
+} from "../check.ts";
 import { type ClusterRead, readCluster } from "../cluster/dump.ts";
 import { LoadError } from "../errors.ts";
 import { type Collected, emptyCollected } from "../manifest/collect.ts";
@@ -59,6 +71,7 @@ export const SCENARIO_FIELDS = [
   "network",
   "profile",
   "autoscaler",
+  "autoRepair",
 ] as const;
 
 /** Fields kept raw in `extra` for later stages (none at the moment). */
@@ -185,8 +198,26 @@ export function parseScenarioWith(
   if (profileFile) scenario.profileFile = profileFile;
   if (scenario.cluster) recognise(scenario);
   if (root.autoscaler != null) scenario.autoscaler = parseAutoscaler(src, root.autoscaler, scenario);
+  if (root.autoRepair != null) scenario.autoRepair = parseAutoRepair(src, root.autoRepair, scenario);
   checkSpot(scenario);
   return scenario;
+}
+
+/**
+ * `autoRepair: true | false` turns the platform profile's node auto-repair on or off; a profile
+ * whose platform documents none (stock, doks, a profile file) refuses it.
+ */
+function parseAutoRepair(src: SourceDoc, v: unknown, scenario: Scenario): boolean {
+  const on = bool(src, ["autoRepair"], v);
+  const name = scenario.profile ?? "stock";
+  if (!PROFILES[name].platform?.autoRepair)
+    fail(
+      src,
+      ["autoRepair"],
+      "invalid-value",
+      `autoRepair needs a platform profile whose platform repairs nodes (profile: eks, gke or aks); profile ${name} has none`,
+    );
+  return on;
 }
 
 /** `spot-interruption` is a platform's (its notice and handler): a profile without spot capacity refuses it. */

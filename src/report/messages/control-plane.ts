@@ -159,6 +159,11 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
     why: "the machine booted and its kubelet registered the node; the scheduler can now place the pods that waited",
   }),
 
+  RepairedNodeReady: (e) => ({
+    message: `${name(e.object)}, the node ${e.platform.toUpperCase()} node auto-repair launched in place of ${e.replaces}, is Ready ${fmt(round3(e.after))}s after the repair`,
+    why: "the node group's new instance booted and its kubelet registered the node; the scheduler can place pods on it",
+  }),
+
   NodeAutoRepair: (e) => {
     const node = name(e.object);
     const what =
@@ -166,7 +171,7 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
         ? `drains and re-creates the VM under the same name (back in ${fmt(e.bootSeconds)}s, same zone: its pods' bindings and zonal volumes still fit)`
         : e.action === "reboot"
           ? `reboots the node (back in ${fmt(e.bootSeconds)}s; reimage, then redeploy, only if it stays unhealthy)`
-          : "replaces the node with a new one under another name";
+          : `terminates the instance and replaces the node with ${e.replacement ?? "a new one"} (a new name, same node group and zone, Ready in ${fmt(e.bootSeconds)}s; the cloud controller deletes the old Node)`;
     return {
       message: `${e.platform.toUpperCase()} node auto-repair ${what}: ${node}`,
       why: `${node} has been not Ready for ${fmt(round3(e.notReadyFor))}s, past the platform's ${fmt(e.afterSeconds)}s (${e.source})`,

@@ -93,6 +93,7 @@ function nodeEvent(track: Track, e: TraceEvent, i: number): void {
       break;
     case "NodeReady":
     case "ScaledNodeReady":
+    case "RepairedNodeReady":
       track.open(e.t, "Ready", i);
       break;
     case "NodeDeleted":
