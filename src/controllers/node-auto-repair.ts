@@ -2,15 +2,22 @@
 // page): a node whose Ready condition is not True on every check for the platform's threshold is
 // repaired: GKE drains and re-creates the VM under the node's name; AKS reboots it (reimage and
 // redeploy follow only if it stays unhealthy, which no fault here outlasts a reboot); EKS replaces
-// it (off by default outside Auto Mode; the scenario's `autoRepair: true` turns it on): the instance
-// is terminated, the cloud controller deletes its Node, and the node group's new instance joins
-// under a new name. Not modelled: nodeRepairConfig's maxUnhealthyNodeThreshold* and
-// maxParallelNodesRepaired* (optional, no default documented: API_NodeRepairConfig). Besides Ready, a platform may watch further conditions,
-// each with its own wait (EKS: the node monitoring agent's KernelReady, NetworkingReady, ...). A node the platform skips (AKS: a shut-down node's
-// node.cloudprovider.kubernetes.io/shutdown taint) or whose instance no longer exists is left alone.
-// Not modelled: the drain before GKE's re-creation (a NotReady node's pods cannot be evicted by its
-// kubelet; with the default 300s tolerations they are already Terminating when the ~10 minutes
-// are up) and the per-cluster limits on parallel repairs.
+// it (off by default outside Auto Mode; the scenario's `autoRepair: true` turns it on): the
+// instance is terminated, the cloud controller deletes its Node, and the node group's new instance
+// joins under a new name. Besides Ready, a platform may watch further conditions, each with its own
+// wait (EKS: the node monitoring agent's KernelReady, NetworkingReady, ...). A node the platform
+// skips (AKS: a shut-down node's node.cloudprovider.kubernetes.io/shutdown taint), whose instance no
+// longer exists, or in a node group the platform leaves alone (EKS: more than five nodes, more than
+// 20% unhealthy) is not repaired.
+//
+// Not modelled: the drain before GKE's re-creation. The page: "GKE waits one hour for the drain to
+// complete. If the drain doesn't complete, the node is shut down and a new node is created." On a
+// NotReady node no pod can finish terminating (its kubelet is gone; with the default 300s
+// tolerations they are already Terminating when the ~10 minutes are up); whether GKE counts such a
+// drain as complete is not documented, so the VM is re-created when the repair starts, the earliest
+// the page allows (the latest is an hour later). Nor GKE's limits on parallel repairs, nor EKS
+// nodeRepairConfig's maxUnhealthyNodeThreshold* and maxParallelNodesRepaired* (optional, no
+// default documented: API_NodeRepairConfig).
 
 import type { Cluster } from "../cluster/context.ts";
 import type { Node } from "../kubernetes/objects.ts";
