@@ -41,6 +41,7 @@ import {
   severity,
 } from "./audit-input.ts";
 import { EXIT_BAD_INPUT, type Io, UsageError } from "./io.ts";
+import { cpuWithChildren } from "./progress.ts";
 import { checkReportPath, reportIncludeOf, writeReportFile } from "./report-file.ts";
 import { repositoryPath, sarifPlaces } from "./sarif-places.ts";
 import { readShardFiles } from "./shard-files.ts";
@@ -369,7 +370,7 @@ function progressOf(io: Io): {
   let last = 0;
   // The command line reads the clocks; the models never do.
   const started = Date.now();
-  const cpu = process.cpuUsage();
+  const cpu = cpuWithChildren();
   const phases = new Map<string, number>();
   return {
     update: (done, total, phase, overall) => {
@@ -384,11 +385,11 @@ function progressOf(io: Io): {
     },
     summary: () => {
       show(undefined);
-      const used = process.cpuUsage(cpu);
+      const used = cpuWithChildren() - cpu;
       const runs = [...phases].map(([phase, n]) => `${count(n)} run${n === 1 ? "" : "s"} of the ${phase}`);
       if (runs.length === 0) return;
       io.err(
-        `faultline audit: ${runs.join(" and ")} in ${((Date.now() - started) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU\n`,
+        `faultline audit: ${runs.join(" and ")} in ${((Date.now() - started) / 1000).toFixed(1)} s wall, ${used.toFixed(1)} s CPU\n`,
       );
     },
     done: () => show(undefined),

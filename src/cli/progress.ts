@@ -2,6 +2,7 @@
 // from the engine's progress callback (engine.onProgress), cleared when the run ends. Silent when
 // stderr is not a terminal (Io.progress absent) or the run is small.
 
+import { readFileSync } from "node:fs";
 import { formatDuration as duration } from "../engine/time.ts";
 import type { WorkEstimate } from "../run/budget.ts";
 import { count } from "../run/budget.ts";
@@ -47,4 +48,20 @@ export function progressLine(
       show(undefined);
     },
   };
+}
+
+/**
+ * CPU seconds of this process (every thread) and of its children that have ended: an audit that
+ * forks its runs (audit/fork.ts) spends most of its CPU in child processes, which
+ * process.cpuUsage() does not count. On Linux, utime + stime + cutime + cstime of /proc/self/stat
+ * (proc(5), fields 14–17, in clock ticks: USER_HZ, 100); elsewhere process.cpuUsage() alone.
+ */
+export function cpuWithChildren(): number {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+    return [11, 12, 13, 14].reduce((s, i) => s + Number(fields[i]), 0) / 100;
+  } catch {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1e6;
+  }
 }
