@@ -168,7 +168,7 @@ export const CONTROL_PLANE_PRINTERS: Printers<keyof ControlPlaneEventFields> = {
     const node = name(e.object);
     const what =
       e.action === "recreate"
-        ? `drains and re-creates the VM under the same name (back in ${fmt(e.bootSeconds)}s, same zone: its pods' bindings and zonal volumes still fit)`
+        ? `drains and re-creates the VM under the same name (back in ${fmt(e.bootSeconds)}s, same zone: its pods' bindings and zonal volumes still fit; GKE "waits one hour for the drain to complete", which pods on a NotReady node cannot do, so it may come up to an hour later)`
         : e.action === "reboot"
           ? `reboots the node (back in ${fmt(e.bootSeconds)}s; reimage, then redeploy, only if it stays unhealthy)`
           : `terminates the instance and replaces the node with ${e.replacement ?? "a new one"} (a new name, same node group and zone, Ready in ${fmt(e.bootSeconds)}s; the cloud controller deletes the old Node)`;
