@@ -53,6 +53,8 @@ export class CallerGroup {
   private readonly ratePerClient: number;
   /** each client's next arrival */
   readonly nextArrival: Float64Array;
+  /** the earliest of them after the last send (-∞ before the first): no request is due before it */
+  earliest = Number.NEGATIVE_INFINITY;
   /** per connection slot: when it is free again */
   readonly slotFree: Float64Array;
   /** per connection slot: the endpoint id its kept-alive connection goes to, or -1 */

@@ -127,6 +127,14 @@ export class Endpoints {
     return at > changes.bootingUntil + 1;
   }
 
+  /**
+   * A tick starting at `at` would find nothing: no endpoint added, the machines unchanged (the
+   * read skipped) and every queue empty (no drain; with no work queued, `since` is read by nothing).
+   */
+  quiet(at: number): boolean {
+    return this.known === this.network.endpoints.length && this.queued.length === 0 && this.unchanged(at);
+  }
+
   /** Read the machines at `at`; what was answered but is now cut off fails (in flight). */
   refresh(at: number): void {
     this.ensure();

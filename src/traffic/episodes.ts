@@ -35,6 +35,11 @@ export class Episodes {
     this.gap = Math.max(QUIET, longest);
   }
 
+  /** Some episode is open (a close may tell its end). */
+  get anyOpen(): boolean {
+    return this.order.length > 0;
+  }
+
   /** A request sent at `sent` failed with `outcome` (1 timeout, 2 refused, 3 error) for `cause`. */
   fail(sent: number, outcome: number, cause: number): void {
     if (!this.open[cause]) {

@@ -70,6 +70,11 @@ export class Latency {
   private readonly row: Histogram;
   /** seconds before this one are closed */
   private closed = 0;
+
+  /** Whether close(upTo) would close a second. */
+  closes(upTo: number): boolean {
+    return this.closed < Math.min(upTo, this.seconds + 1);
+  }
   /** per second of send time: p50, p99 and max in ms (NaN: no request) */
   readonly p50: Float64Array;
   readonly p99: Float64Array;

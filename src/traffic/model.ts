@@ -51,11 +51,14 @@ import { Tally } from "./tally.ts";
 
 export type { TrafficEnv } from "./env.ts";
 
-/** A Service without rules on a node: no target. */
-const NO_TARGETS: readonly { id: number }[] = [];
-
 /** Seconds between traffic ticks: the longest a state change can go unnoticed by callers. */
 export const TICK = 0.02;
+
+/**
+ * An advance that would change nothing returns at once (tests turn it off to compare the two, and
+ * read how many returned so).
+ */
+export const quietTicks = { enabled: true, returned: 0 };
 
 export class TrafficModel {
   private readonly groups: CallerGroup[];
@@ -68,8 +71,6 @@ export class TrafficModel {
   private readonly attempt = new Attempt();
   /** the result, once asked for (its histograms are freed then) */
   private done: TrafficResult | undefined;
-  /** each rules' target list as endpoint ids (routing reads them, never writes) */
-  private readonly targetIds = new WeakMap<readonly { id: number }[], Int32Array>();
 
   constructor(
     private readonly env: TrafficEnv,
@@ -109,16 +110,14 @@ export class TrafficModel {
     this.router = new Router(network, this.endpoints.nodeDown);
     this.endpoints.refresh(0);
     for (const g of this.groups) notePoolLimit(env.trace, g, this.serviceTime(g));
+    // One timer for every tick, re-armed in place (the order among an instant's events at() gives).
     const engine = env.engine;
-    const tick = (k: number) => {
-      const t = k * TICK;
-      if (t > env.duration) return;
-      engine.at(t, () => {
-        this.advance(t);
-        tick(k + 1);
-      });
-    };
-    tick(1);
+    let k = 1;
+    const timer = engine.at(TICK, () => {
+      this.advance(k * TICK);
+      if (++k * TICK <= env.duration) engine.rearm(timer, k * TICK);
+    });
+    if (TICK > env.duration) engine.cancel(timer);
     // Resolve the requests sent before each timeline step with the state before it.
     for (const at of env.stepTimes) engine.at(at, () => this.advance(at));
   }
@@ -144,13 +143,18 @@ export class TrafficModel {
   advance(to: number): void {
     if (to <= this.at) return;
     const from = this.at;
+    if (quietTicks.enabled && this.quiet(from, to)) {
+      quietTicks.returned++;
+      this.at = to;
+      return;
+    }
     this.endpoints.refresh(from);
     this.endpoints.drain(from, elapsed(from, this.endpoints.since));
     const end = Math.min(to, this.env.duration);
     // the last advance: every request still queued in a pool is dispatched now
     const last = to > this.env.duration;
     for (const g of this.groups) {
-      this.readTargets(g);
+      this.router.readTargets(g, this.endpoints.changeDriven);
       this.send(g, end, last);
     }
     this.at = to;
@@ -158,32 +162,14 @@ export class TrafficModel {
   }
 
   /**
-   * A Service's rules are rebuilt when they change (network/kube-proxy.ts ServiceRules), at a
-   * kube-proxy sync: between syncs nothing is read. A node's unchanged rules give the same array,
-   * read once, and nodes with the same rules share one list of ids.
+   * An advance from `from` to `to` would change nothing: no request is due before `to` (arrived,
+   * or queued in a pool), the endpoint table would read nothing and drain nothing, and the tally
+   * would tell nothing. (A Service's targets are read again by the next advance that sends.)
    */
-  private readTargets(g: CallerGroup): void {
-    const version = this.network.rulesVersion;
-    if (g.rulesRead === version && this.endpoints.changeDriven) return;
-    g.rulesRead = version;
-    const proxies = this.network.proxies;
-    for (let i = 0; i < proxies.length; i++) {
-      const p = proxies[i]!;
-      const rules = p.rules.get(g.service);
-      const list =
-        (g.local && !g.outlierDetection ? rules?.localTargets(p.node) : p.clusterTargets(g.service)) ??
-        NO_TARGETS;
-      if (g.targetLists[i] === list && g.targets[i] !== undefined) continue;
-      g.targetLists[i] = list;
-      let ids = this.targetIds.get(list);
-      if (!ids) {
-        ids = Int32Array.from(list, (e) => e.id);
-        this.targetIds.set(list, ids);
-      }
-      g.targets[i] = ids;
-    }
-    g.targets.length = proxies.length;
-    g.targetLists.length = proxies.length;
+  private quiet(from: number, to: number): boolean {
+    if (to > this.env.duration || !this.endpoints.quiet(from)) return false;
+    for (const g of this.groups) if (g.earliest < to) return false;
+    return this.tally.quiet(this.groups, to);
   }
 
   // ---- requests in flight when the data plane changes ------------------------------------------
@@ -243,6 +229,7 @@ export class TrafficModel {
     const nodeDown = this.endpoints.nodeDown;
     const budget = g.retryBudget;
     const a = this.attempt;
+    let earliest = Number.POSITIVE_INFINITY;
     for (let c = 0; c < g.clients; c++) {
       let t = next[c]!;
       while (t < end) {
@@ -297,7 +284,9 @@ export class TrafficModel {
         }
         t = next[c]!;
       }
+      if (t < earliest) earliest = t;
     }
+    g.earliest = earliest;
   }
 
   /** One attempt of client `c` on connection slot `k`, started at `s`: sets this.attempt. */

@@ -39,7 +39,13 @@ export class Attempt {
   }
 }
 
+/** A Service without rules on a node: no target. */
+const NO_TARGETS: readonly { id: number }[] = [];
+
 export class Router {
+  /** each rules' target list as endpoint ids (routing reads them, never writes) */
+  private readonly targetIds = new WeakMap<readonly { id: number }[], Int32Array>();
+
   constructor(
     private readonly network: Network,
     /** per node index: its data plane is down */
@@ -90,6 +96,35 @@ export class Router {
     a.endpoint = n === 1 ? targets[0]! : targets[(g.rng.float() * n) | 0]!;
     a.entry = node;
     return true;
+  }
+
+  /**
+   * A Service's rules are rebuilt when they change (network/kube-proxy.ts ServiceRules), at a
+   * kube-proxy sync: between syncs nothing is read. A node's unchanged rules give the same array,
+   * read once, and nodes with the same rules share one list of ids.
+   */
+  readTargets(g: CallerGroup, changeDriven: boolean): void {
+    const version = this.network.rulesVersion;
+    if (g.rulesRead === version && changeDriven) return;
+    g.rulesRead = version;
+    const proxies = this.network.proxies;
+    for (let i = 0; i < proxies.length; i++) {
+      const p = proxies[i]!;
+      const rules = p.rules.get(g.service);
+      const list =
+        (g.local && !g.outlierDetection ? rules?.localTargets(p.node) : p.clusterTargets(g.service)) ??
+        NO_TARGETS;
+      if (g.targetLists[i] === list && g.targets[i] !== undefined) continue;
+      g.targetLists[i] = list;
+      let ids = this.targetIds.get(list);
+      if (!ids) {
+        ids = Int32Array.from(list, (e) => e.id);
+        this.targetIds.set(list, ids);
+      }
+      g.targets[i] = ids;
+    }
+    g.targets.length = proxies.length;
+    g.targetLists.length = proxies.length;
   }
 
   /** How many hosts client `c`'s proxy knows (what outlier detection's max_ejection_percent counts). */

@@ -101,6 +101,22 @@ export class Tally {
   }
 
   /**
+   * A settle at `to` would tell nothing: no second to close (its latency told), no episode open
+   * (its end told). The answers it would record are recorded by a later settle, before their
+   * second closes (a histogram counts in any order).
+   */
+  quiet(groups: readonly CallerGroup[], to: number): boolean {
+    if (this.latency.closes(this.closeUpTo(to))) return false;
+    for (const g of groups) if (g.episodes.anyOpen) return false;
+    return true;
+  }
+
+  /** Seconds before this one are final once every request sent before `to` is resolved. */
+  private closeUpTo(to: number): number {
+    return Math.floor(to - this.longest) - 1;
+  }
+
+  /**
    * Every request sent before `to` is resolved: the answers that ended by then are final, and so is
    * every second whose requests have all ended; runs of failures with QUIET seconds since their last end.
    */
@@ -123,9 +139,7 @@ export class Tally {
       }
       list.length = kept;
     }
-    this.latency.close(Math.floor(to - this.longest) - 1, (g, sec, p99) =>
-      this.latencyOf(groups[g]!, sec, p99),
-    );
+    this.latency.close(this.closeUpTo(to), (g, sec, p99) => this.latencyOf(groups[g]!, sec, p99));
     for (const g of groups) g.episodes.close(to);
   }
 
