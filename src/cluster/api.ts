@@ -146,7 +146,10 @@ export function setPodCondition(
   if (reason) cond.reason = reason;
   if (message) cond.message = message;
   if (existing) pod.status.conditions[i] = cond;
-  else pod.status.conditions.push(cond);
+  // A new array of exactly its length, not a push: V8 grows a pushed array's store to 16 slots or
+  // more, and every pod keeps its conditions for the whole run. No reader keeps the array itself
+  // across a write (each reads pod.status.conditions anew).
+  else pod.status.conditions = [...pod.status.conditions, cond];
   return existing?.status !== status;
 }
 

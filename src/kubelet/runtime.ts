@@ -163,11 +163,15 @@ export function writeContainerStatus(
 ): void {
   // Init containers (and sidecars) report in initContainerStatuses (generateAPIPodStatus).
   if (c.role !== "app") pod.status.initContainerStatuses ??= [];
-  const statuses = c.role === "app" ? pod.status.containerStatuses : pod.status.initContainerStatuses!;
+  let statuses = c.role === "app" ? pod.status.containerStatuses : pod.status.initContainerStatuses!;
   let s = statuses.find((x) => x.name === c.name);
   if (!s) {
     s = { name: c.name, ready: false, started: false, restartCount: 0, state: "waiting" };
-    statuses.push(s);
+    // A new array of exactly its length, not a push (V8 grows a pushed array's store to 16 slots
+    // or more, kept by every pod for the run); readers take the status's array anew each time.
+    statuses = [...statuses, s];
+    if (c.role === "app") pod.status.containerStatuses = statuses;
+    else pod.status.initContainerStatuses = statuses;
     if (statuses.length > 1)
       statuses.sort(
         (a, b) =>
