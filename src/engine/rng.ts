@@ -10,7 +10,12 @@ export class Rng {
   private c: number;
   private d: number;
 
-  constructor(seed: number) {
+  /** With `state`, the generator starts in it (Rng.at) and the seed is not read. */
+  constructor(seed: number, state?: RngState) {
+    if (state) {
+      [this.a, this.b, this.c, this.d] = state;
+      return;
+    }
     // Spread the seed over the state with splitmix32, then warm up as sfc32's reference does.
     let s = seed >>> 0;
     const next = (): number => {
@@ -59,9 +64,8 @@ export class Rng {
 
   /** A generator in a state taken by `state()` (a schedule replayed, e.g. a Lease's renewals). */
   static at(state: RngState): Rng {
-    const r = new Rng(0);
-    [r.a, r.b, r.c, r.d] = state;
-    return r;
+    // Not seeded first: seeding draws 15 words that the state then overwrites.
+    return new Rng(0, state);
   }
 
   /** An independent generator for one component, so adding draws in one model does not shift another. */
