@@ -140,8 +140,15 @@ function unschedulable(pod: Pod): boolean {
 
 /** The node a group adds: its template's capacity, zone, labels (but its own hostname) and taints. */
 function newNode(group: NodeGroupSpec, n: number): NodeSpec {
-  const t = group.template;
-  const name = `${group.name}-new-${n}`;
+  return nodeLike(group.template, `${group.name}-new-${n}`);
+}
+
+/**
+ * A new machine of the same node group as `t`, named `name`: its capacity, zone, region, labels (its
+ * own hostname) and taints but the node lifecycle's; a new instance, so none of a dump's podCIDR,
+ * providerID or addresses. The autoscaler's scale-up and EKS's repair Replace make nodes so.
+ */
+export function nodeLike(t: NodeSpec, name: string): NodeSpec {
   const labels = { ...t.labels };
   if (labels["kubernetes.io/hostname"] !== undefined) labels["kubernetes.io/hostname"] = name;
   const node: NodeSpec = {

@@ -9,12 +9,12 @@ import {
   type InstanceState,
 } from "../controllers/cloud-node-lifecycle-controller.ts";
 import { NodeAutoRepair } from "../controllers/node-auto-repair.ts";
-import { NodeAutoscaler } from "../controllers/node-autoscaler.ts";
+import { NodeAutoscaler, nodeLike } from "../controllers/node-autoscaler.ts";
 import type { BulkStart } from "../kubelet/bulk-start.ts";
 import { Kubelet } from "../kubelet/kubelet.ts";
 import { autoRepairOn } from "../platforms/index.ts";
 import type { Profile } from "../scenario/profiles.ts";
-import type { NodeSpec, Scenario } from "../scenario/types.ts";
+import type { Scenario } from "../scenario/types.ts";
 
 /**
  * `instances` is the cloud's view of each machine (absent: running), which the timeline also writes;
@@ -63,7 +63,7 @@ export function startPlatform(
       instances.set(node, "not-found");
       moved();
       ctx.engine.after(bootSeconds, () => {
-        const r = new Kubelet(ctx, renamed(k.spec, replacement), kubelets.size + 1, bulk);
+        const r = new Kubelet(ctx, nodeLike(k.spec, replacement), kubelets.size + 1, bulk);
         kubelets.set(replacement, r);
         r.registerAtStart(ctx.engine.now);
         moved();
@@ -80,26 +80,6 @@ export function startPlatform(
       });
     },
   });
-}
-
-/**
- * The replacement's spec: the same node group's machine (capacity, zone, labels, taints but the node
- * lifecycle's), its own hostname; a new instance, so none of a dump's podCIDR, providerID, addresses.
- */
-function renamed(spec: NodeSpec, name: string): NodeSpec {
-  const labels = { ...spec.labels };
-  if (labels["kubernetes.io/hostname"] !== undefined) labels["kubernetes.io/hostname"] = name;
-  const node: NodeSpec = {
-    name,
-    labels,
-    taints: spec.taints.filter((t) => !t.key.startsWith("node.kubernetes.io/")),
-    capacity: spec.capacity,
-    ...(spec.allocatable ? { allocatable: spec.allocatable } : {}),
-    ...(spec.labelsAsRegistered ? { labelsAsRegistered: true } : {}),
-  };
-  if (spec.zone !== undefined) node.zone = spec.zone;
-  if (spec.region !== undefined) node.region = spec.region;
-  return node;
 }
 
 /**
