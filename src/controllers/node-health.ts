@@ -49,6 +49,12 @@ export interface NodeHealth {
    * read it (leaseRenewTime and the lease's part of probeTimestamp are worked out when it leaves the schedule)
    */
   leaseUnread: boolean;
+  /**
+   * Skipped by the passes: Unknown, already tainted unreachable:NoExecute and in its zone's queue's
+   * set, its Lease off any computed schedule; a pass would find the same and change nothing until
+   * the Node or its Lease is written (quiet-nodes.ts, maybeDormant)
+   */
+  dormant: boolean;
   /** status.conditions as last seen, and its Ready condition */
   conditions: NodeCondition[] | undefined;
   ready: NodeCondition | undefined;
@@ -80,6 +86,7 @@ export function firstSight(node: Node, now: number): NodeHealth {
     settled: false,
     quiet: false,
     leaseUnread: false,
+    dormant: false,
     conditions: undefined,
     ready: undefined,
   };

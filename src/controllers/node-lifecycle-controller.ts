@@ -24,7 +24,7 @@ import { hasTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from "../kubernetes/tain
 import type { NodeTaintCause, NodeTaintRemovalCause, Rate } from "../trace/control-plane-events.ts";
 import { firstSight, type NodeHealth, readyOf, tryUpdateNodeHealth } from "./node-health.ts";
 import { addTaint, doNoScheduleTaintingPass, removeTaints } from "./node-lifecycle-writes.ts";
-import { QuietNodes } from "./quiet-nodes.ts";
+import { dormantSkipping, QuietNodes } from "./quiet-nodes.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "./rate-limited-queue.ts";
 import { type ZoneState, type ZoneTally, zoneRate, zoneStateOf } from "./zone-state.ts";
 
@@ -84,11 +84,19 @@ export class NodeLifecycleController {
       else doNoScheduleTaintingPass(cluster, node);
     });
     // Which Nodes were written since a pass read them (a cache flag, set at the write itself).
+    // A Lease's write wakes its dormant node (quiet-nodes.ts, maybeDormant).
     cluster.store.observe((obj) => {
+      if (obj.kind === "Lease") {
+        if (obj.metadata.namespace !== "kube-node-lease") return;
+        const h = this.health.get(obj.metadata.name);
+        if (h) h.dormant = false;
+        return;
+      }
       if (obj.kind !== "Node") return;
       const h = this.health.get(obj.metadata.name);
       if (!h) return;
       h.written = true;
+      h.dormant = false;
       this.quiet.written(h);
     });
   }
@@ -130,6 +138,12 @@ export class NodeLifecycleController {
         if (!h.excluded) h.tally!.ready++;
         continue;
       }
+      if (h.dormant) {
+        // Unknown, tainted, queued, its Lease silent and nothing written: the pass would change nothing.
+        if (!h.excluded) h.tally!.notReady++;
+        dormantSkipping.skipped++;
+        continue;
+      }
       let current: ConditionStatus;
       if (h.settled && !h.written) {
         // Nothing wrote the Node since the last pass read it and found it Ready, with none of the
@@ -145,6 +159,7 @@ export class NodeLifecycleController {
         this.processTaintBaseEviction(node, h, observed);
         if (current !== "True" && observed === "True") this.markPodsNotReady(node, current);
         h.settled = observed === "True";
+        if (current === "Unknown") this.quiet.maybeDormant(node, h, observed, this.queues.get(h.zone)!);
       }
       h.settled &&= current === "True";
       if (h.settled && !h.quiet) this.quiet.maybeQuiet(h, this.wake);
@@ -203,6 +218,7 @@ export class NodeLifecycleController {
   }
 
   private markNodeAsReachable(node: Node, h: NodeHealth, cause: NodeTaintRemovalCause): void {
+    h.dormant = false;
     removeTaints(this.cluster, node, NO_EXECUTE_KEYS, "NoExecute", cause);
     // Remove is a no-op for a node not in the queue: a healthy node never added skips the lookup.
     if (!h.queued) return;

@@ -11,9 +11,24 @@
 // would have seen: the latest renewal, first seen at the first pass at or after it (a computed
 // renewal at a pass's instant is seen by it), so probeTimestamp is that pass's time.
 
+//
+// The powered-off nodes' passes too: a node whose Ready condition is already Unknown, that is already
+// tainted node.kubernetes.io/unreachable:NoExecute and in its zone's queue's set, and whose Lease is
+// renewed by no computed schedule, gives a pass nothing to do. tryUpdateNodeHealth finds the same
+// heartbeat and renewTime (so the same probeTimestamp) and sets nothing Unknown again ("Unknown"
+// already); processTaintBaseEviction's markNodeForTainting removes nothing (the taint is there) and
+// its Add is a no-op (the value is in the set), so the node keeps its place in the queue. Such a node
+// is dormant: its pass is one count of a not-Ready node in its zone's tally, until the Node is written
+// (a status post, a taint, a cordon, its delete) or its Lease is (a renewal after power-on or a healed
+// partition is a write: kubelet/node-lease.ts; so is a delete). A node waiting in the queue without
+// its taint is not dormant: its pass's Remove and Add move it to the back.
+
 import type { Cluster } from "../cluster/context.ts";
 import { type LeaseSteadiness, leaseSteadiness } from "../cluster/lease-steadiness.ts";
+import type { ConditionStatus, Node } from "../kubernetes/objects.ts";
+import { hasTaint, TAINT_UNREACHABLE } from "../kubernetes/taints.ts";
 import type { NodeHealth } from "./node-health.ts";
+import type { RateLimitedTimedQueue } from "./rate-limited-queue.ts";
 
 /** Margin between the longest renewal gap and the grace period (seconds): far above the grid's rounding. */
 const GAP_MARGIN = 0.001;
@@ -23,6 +38,12 @@ const GAP_MARGIN = 0.001;
  * skipped passes and the full ones give the same run, byte for byte.
  */
 export const quietSkipping = { enabled: true };
+
+/**
+ * Whether dormant nodes' passes are skipped: always, but a test turns it off (as quietSkipping), and
+ * counts the node passes skipped (`skipped`) to see that its scenarios have dormant nodes.
+ */
+export const dormantSkipping = { enabled: true, skipped: 0 };
 
 export class QuietNodes {
   /** The times of the recent passes, oldest first: those a Lease's latest renewal can be first seen at. */
@@ -63,6 +84,21 @@ export class QuietNodes {
     h.quiet = true;
     h.leaseUnread = true;
     steady.onUnsteady = () => wake(h);
+  }
+
+  /**
+   * After a full look at a node that found it Unknown before and after its update: dormant if it
+   * has its unreachable:NoExecute taint, is in its zone's queue's set, nothing wrote it during the
+   * pass, its Lease was read (not left unread on a schedule) and no computed schedule renews it.
+   */
+  maybeDormant(node: Node, h: NodeHealth, observed: ConditionStatus, queue: RateLimitedTimedQueue): void {
+    if (observed !== "Unknown" || h.ready?.status !== "Unknown" || h.written || h.leaseUnread) return;
+    if (!dormantSkipping.enabled) return;
+    if (!hasTaint(node.spec.taints, TAINT_UNREACHABLE, "NoExecute")) return;
+    if (!h.queued || !queue.has(node.metadata.name)) return;
+    const steady = this.leases.get(h.leaseKey);
+    if (steady && !Number.isNaN(steady.steadyGap)) return;
+    h.dormant = true;
   }
 
   /**

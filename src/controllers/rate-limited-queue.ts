@@ -81,6 +81,11 @@ export class RateLimitedTimedQueue {
     return true;
   }
 
+  /** Whether the set holds the value: Add is then a no-op. */
+  has(value: string): boolean {
+    return this.set.has(value);
+  }
+
   remove(value: string): void {
     if (!this.set.has(value)) return;
     const item = this.set.get(value);
