@@ -9,6 +9,7 @@
 // (the Ready condition without a look at the Node if nothing wrote it since: `written`, `settled`).
 
 import type { Cluster } from "../cluster/context.ts";
+import { leaseSteadiness } from "../cluster/lease-steadiness.ts";
 import type { ControlPlaneSettings } from "../kubernetes/defaults.ts";
 import { LABEL_EXCLUDE_DISRUPTION, zoneKey } from "../kubernetes/labels.ts";
 import type { ConditionStatus, Lease, Node, NodeCondition } from "../kubernetes/objects.ts";
@@ -50,6 +51,11 @@ export interface NodeHealth {
    */
   leaseUnread: boolean;
   /**
+   * Its Lease (or its absence) as last read is still the API's: no computed schedule renews it and
+   * nothing wrote it since (a Lease write clears this), so a pass need not read it again
+   */
+  leaseSilent: boolean;
+  /**
    * Skipped by the passes: Unknown, already tainted unreachable:NoExecute and in its zone's queue's
    * set, its Lease off any computed schedule; a pass would find the same and change nothing until
    * the Node or its Lease is written (quiet-nodes.ts, maybeDormant)
@@ -59,6 +65,12 @@ export interface NodeHealth {
   conditions: NodeCondition[] | undefined;
   ready: NodeCondition | undefined;
 }
+
+/**
+ * Whether a silent Lease's reads are skipped: always, but a test turns it off to check that the
+ * skipped reads and the full ones give the same run, byte for byte.
+ */
+export const silentLeases = { enabled: true };
 
 /** The grace periods, and the monitor's period the NodeNotReady event cites. */
 export type HealthSettings = Pick<
@@ -86,6 +98,7 @@ export function firstSight(node: Node, now: number): NodeHealth {
     settled: false,
     quiet: false,
     leaseUnread: false,
+    leaseSilent: false,
     dormant: false,
     conditions: undefined,
     ready: undefined,
@@ -131,8 +144,11 @@ export function tryUpdateNodeHealth(
   // found while it is still stored (a pointer, not a lookup by key at every pass), else by key.
   // Not read while it renews on its schedule (quiet-nodes.ts): no grace period can pass then, and
   // probeTimestamp, which only that check reads, is worked out when the Lease leaves the schedule.
+  // Nor read again while it is silent: off any computed schedule and not written since it was read
+  // (its renewTime moves only with a write then, and the write clears `leaseSilent`).
   let lease = h.lease;
-  if (!h.leaseUnread) {
+  if (h.leaseUnread) return ready?.status ?? "Unknown";
+  if (!h.leaseSilent) {
     if (!lease || !cluster.store.exists(lease)) {
       lease = cluster.store.get("Lease", h.leaseKey);
       h.lease = lease;
@@ -141,7 +157,9 @@ export function tryUpdateNodeHealth(
       h.leaseRenewTime = lease.spec.renewTime;
       h.probeTimestamp = now;
     }
-  } else return ready?.status ?? "Unknown";
+    const steady = leaseSteadiness(cluster.store).get(h.leaseKey);
+    h.leaseSilent = silentLeases.enabled && !(steady && !Number.isNaN(steady.steadyGap));
+  }
   const grace = ready ? settings.nodeMonitorGracePeriod : settings.nodeStartupGracePeriod;
   // Strictly after (Go time.After): at exactly probeTimestamp + grace nothing happens.
   if (cluster.engine.since(h.probeTimestamp) > grace && ready?.status !== "Unknown") {

@@ -84,12 +84,14 @@ export class NodeLifecycleController {
       else doNoScheduleTaintingPass(cluster, node);
     });
     // Which Nodes were written since a pass read them (a cache flag, set at the write itself).
-    // A Lease's write wakes its dormant node (quiet-nodes.ts, maybeDormant).
+    // A Lease's write wakes its dormant node (quiet-nodes.ts, maybeDormant) and has the next pass read it.
     cluster.store.observe((obj) => {
       if (obj.kind === "Lease") {
         if (obj.metadata.namespace !== "kube-node-lease") return;
         const h = this.health.get(obj.metadata.name);
-        if (h) h.dormant = false;
+        if (!h) return;
+        h.dormant = false;
+        h.leaseSilent = false;
         return;
       }
       if (obj.kind !== "Node") return;

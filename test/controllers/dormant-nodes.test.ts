@@ -1,4 +1,5 @@
-// The node lifecycle controller skips the passes of dormant nodes (Unknown, already tainted
+// The node lifecycle controller does not read a silent Lease again (off any computed schedule, not
+// written since it was read: controllers/node-health.ts) and skips the passes of dormant nodes (Unknown, already tainted
 // unreachable:NoExecute and in their zone's queue, their Lease renewed by no computed schedule:
 // controllers/quiet-nodes.ts, maybeDormant). Rule: monitorNodeHealth (pkg/controller/nodelifecycle/
 // node_lifecycle_controller.go) reads every node at every pass; for such a node tryUpdateNodeHealth
@@ -12,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Cluster } from "../../src/cluster/context.ts";
 import { leaseSteadiness } from "../../src/cluster/lease-steadiness.ts";
 import type { Store } from "../../src/cluster/store.ts";
-import { firstSight, readyOf } from "../../src/controllers/node-health.ts";
+import { firstSight, readyOf, silentLeases } from "../../src/controllers/node-health.ts";
 import { dormantSkipping, QuietNodes } from "../../src/controllers/quiet-nodes.ts";
 import { RateLimitedTimedQueue, TokenBucket } from "../../src/controllers/rate-limited-queue.ts";
 import type { Node } from "../../src/kubernetes/objects.ts";
@@ -23,10 +24,12 @@ import { type Doc, run, variant } from "../helpers/sim.ts";
 function both(file: string, edit: (doc: Doc) => void): { skipped: string; full: string; passes: number } {
   const s = variant(file, edit);
   dormantSkipping.enabled = true;
+  silentLeases.enabled = true;
   dormantSkipping.skipped = 0;
   const skipped = formatJson(run(s), s, { allLeases: true });
   const passes = dormantSkipping.skipped;
   dormantSkipping.enabled = false;
+  silentLeases.enabled = false;
   dormantSkipping.skipped = 0;
   const full = formatJson(run(s), s, { allLeases: true });
   expect(dormantSkipping.skipped).toBe(0);
@@ -35,6 +38,7 @@ function both(file: string, edit: (doc: Doc) => void): { skipped: string; full: 
 
 afterEach(() => {
   dormantSkipping.enabled = true;
+  silentLeases.enabled = true;
 });
 
 describe("dormant nodes: skipped passes give the run every pass gives", () => {
