@@ -6,6 +6,13 @@
 //   const result = simulate(scenario, { seed: 7 });
 //   console.log(formatTimeline(result, scenario));
 
+import * as hdrHistogram from "hdr-histogram-js";
+import { provideHdr } from "./traffic/hdr.ts";
+
+// The latency histograms' library (traffic/hdr.ts), imported with the API as before: the command's
+// process requires it only when a run has callers (cli/main.ts).
+provideHdr(() => hdrHistogram);
+
 // Run: to the end, or step by step, within a budget.
 export { EventBudgetExceeded } from "./engine/engine.ts";
 // Load: a scenario file and the manifests it names (Node), or scenario text (anywhere).

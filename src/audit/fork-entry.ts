@@ -10,11 +10,20 @@
 // and `--build-snapshot` (doc/api/cli.md), both in Node.js 18.20 and 20.
 
 import { readFileSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import { deserialize, serialize, startupSnapshot } from "node:v8";
 import { warmUp } from "../run/simulate.ts";
+import { type Hdr, provideHdr } from "../traffic/hdr.ts";
 import { executeRun, type ForkInput, played, type RunContext, type RunOutcome } from "./execute.ts";
 import { countDaemonPods, objectsOf } from "./state.ts";
 import type { RunSpec } from "./types.ts";
+
+// hdr-histogram-js loads WebAssembly, which a snapshot cannot hold: a fork requires it at its first
+// histogram, from the path its parent gives (fork.ts).
+provideHdr(() => {
+  const path = process.env.FAULTLINE_FORK_HDR ?? "hdr-histogram-js";
+  return createRequire(path)(path) as Hdr;
+});
 
 const input = deserialize(readFileSync(process.env.FAULTLINE_FORK_INPUT ?? "")) as ForkInput;
 const ctx: RunContext = { ...input, objects: countDaemonPods(objectsOf(input.base), input.start) };

@@ -34,12 +34,6 @@ export const FORK_MIN_PODS = 30_000;
  */
 export const FORK_MIN_RUNS = 20;
 
-/** hdr-histogram-js loads WebAssembly, which a snapshot cannot hold: the bundle requires it at run time. */
-const LAZY_HDR = `const path = () => process.env.FAULTLINE_FORK_HDR;
-let real; const load = () => real ??= require("node:module").createRequire(path())(path());
-export const build = (...a) => load().build(...a);
-export const initWebAssemblySync = (...a) => load().initWebAssemblySync(...a);`;
-
 /** The snapshot program: the path of the prebuilt script beside this module, else the script's text, bundled now. */
 export async function forkEntryScript(): Promise<string> {
   const built = new URL("./fork-entry.cjs", import.meta.url);
@@ -61,15 +55,6 @@ export async function bundleForkEntry(): Promise<string> {
     format: "cjs",
     write: false,
     logLevel: "silent",
-    plugins: [
-      {
-        name: "lazy-hdr-histogram",
-        setup(b) {
-          b.onResolve({ filter: /^hdr-histogram-js$/ }, () => ({ path: "hdr", namespace: "lazy" }));
-          b.onLoad({ filter: /.*/, namespace: "lazy" }, () => ({ contents: LAZY_HDR, loader: "js" }));
-        },
-      },
-    ],
   });
   return out.outputFiles[0]!.text;
 }

@@ -5,8 +5,12 @@
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError } from "commander";
+import { type Hdr, provideHdr } from "../traffic/hdr.ts";
 import { reportInternalError } from "./errors.ts";
 import { EXIT_BAD_INPUT, escapingIo, guardStreams, type Io, processIo, UsageError } from "./io.ts";
+
+// hdr-histogram-js is required at a run's first latency histogram (traffic/hdr.ts), not at start-up.
+provideHdr(() => createRequire(import.meta.url)("hdr-histogram-js") as Hdr);
 
 type Register = (program: Command, io: Io, setExit: (code: number) => void) => void;
 

@@ -8,16 +8,17 @@
 // Two significant digits: every percentile is within 1% of a recorded value, never below it (HDR
 // reports a bucket's highest equivalent value). WebAssembly where the platform compiles the
 // library's module synchronously (Node), its JavaScript twin elsewhere (a browser's main thread):
-// the same algorithm, so the same figures.
+// the same algorithm, so the same figures. The library is loaded at the first histogram (hdr.ts).
 
-import { build, type Histogram, initWebAssemblySync } from "hdr-histogram-js";
+import type { Histogram } from "hdr-histogram-js";
+import { hdr } from "./hdr.ts";
 
 /** Compiled on the first histogram, not at import: a run without callers never needs it. */
 let wasm: boolean | undefined;
 function useWasm(): boolean {
   if (wasm === undefined) {
     try {
-      initWebAssemblySync();
+      hdr().initWebAssemblySync();
       wasm = true;
     } catch {
       wasm = false;
@@ -29,7 +30,7 @@ function useWasm(): boolean {
 const US = 1e6;
 
 function histogram(): Histogram {
-  return build({
+  return hdr().build({
     bitBucketSize: 32,
     numberOfSignificantValueDigits: 2,
     lowestDiscernibleValue: 1,

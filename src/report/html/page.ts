@@ -2,6 +2,8 @@
 // src/report/html.ts. It reads the payload embedded in the page and draws the simulate report
 // (page/report.ts) or the detector comparison (page/detector.ts).
 
+import * as hdrHistogram from "hdr-histogram-js";
+import { provideHdr } from "../../traffic/hdr.ts";
 import type { FirstView } from "./model/first.ts";
 import { unpackPayload } from "./model/pack.ts";
 import { renderDetector } from "./page/detector.ts";
@@ -10,6 +12,9 @@ import { headlineSection } from "./page/headline.ts";
 import { restoreView } from "./page/link.ts";
 import { header, SimulateReport } from "./page/report.ts";
 import { serveSimulations } from "./page/worker.ts";
+
+// The what-if worker's latency histograms (traffic/latency.ts): the library bundled with the page.
+provideHdr(() => hdrHistogram);
 
 /** The embedded payload (its events packed): plain JSON, or gzipped and base64-encoded for large runs. */
 async function readPayload(el: HTMLElement): Promise<unknown> {
