@@ -137,6 +137,19 @@ export class RateLimitedTimedQueue {
 
   /** Keep the items ordered by (processAt, enqueue order): a binary search, not a sort per add. */
   private insert(item: Item): void {
+    // An Add sets processAt to now, which no item's precedes but a retried one's, and its enqueue
+    // order is the latest: it goes after the last item, where the search would put it, without the
+    // search's dependent reads of a dozen items (the zone loss adds each waiting node again at
+    // every pass).
+    const last = this.items[this.items.length - 1];
+    if (
+      !last ||
+      last.processAt < item.processAt ||
+      (last.processAt === item.processAt && last.enqueuedSeq < item.enqueuedSeq)
+    ) {
+      this.items.push(item);
+      return;
+    }
     let lo = 0;
     let hi = this.items.length;
     while (lo < hi) {
