@@ -183,7 +183,10 @@ export class Scheduler {
     // (written to the object as the status patch would; the model's readers take it from there).
     const message = fitErrorMessage(fields);
     const cond = pod.status.conditions.find((c) => c.type === "PodScheduled");
-    if (cond?.status === "False" && cond.message !== message) cond.message = message;
+    // A pod's conditions are shared and frozen (cluster/api.ts podCondition): the new message goes
+    // into a copy in the condition's place (its other fields as they were).
+    if (cond?.status === "False" && cond.message !== message)
+      pod.status.conditions = pod.status.conditions.map((c) => (c === cond ? { ...cond, message } : c));
     else setPodCondition(this.ctx, pod, "PodScheduled", "False", "Unschedulable", message);
     // The same verdict again is not traced again.
     const key = failureKey(fields);
