@@ -13,7 +13,7 @@
 
 import { setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
-import { ref } from "../cluster/store.ts";
+import { keyOf, ref } from "../cluster/store.ts";
 import { Rng, type RngState } from "../engine/rng.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { Pod } from "../kubernetes/objects.ts";
@@ -147,7 +147,7 @@ export class Scheduler {
   private schedule(pod: Pod): void {
     if (pod.spec.nodeName) return;
     const info = podInfo(pod);
-    if (this.ctx.store.get("Pod", info.key) !== pod) return;
+    if (this.ctx.store.get("Pod", keyOf(pod)) !== pod) return;
     const uid = pod.metadata.uid!;
     const held = this.holdNominated(pod);
     const outcome = this.cycle.run(pod, info, this.rng, this.state);
