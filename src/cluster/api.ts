@@ -135,23 +135,52 @@ export function setPodCondition(
 ): boolean {
   const i = pod.status.conditions.findIndex((c) => c.type === type);
   const existing = pod.status.conditions[i];
-  // Built field by field in the order of the output (type, status, lastTransitionTime, reason,
-  // message), without a spread per optional field.
-  const cond: PodCondition = {
-    type,
-    status,
-    lastTransitionTime:
-      existing?.status === status ? (existing.lastTransitionTime ?? ctx.engine.now) : ctx.engine.now,
-  };
-  if (reason) cond.reason = reason;
-  if (message) cond.message = message;
+  const at = existing?.status === status ? (existing.lastTransitionTime ?? ctx.engine.now) : ctx.engine.now;
+  const cond = podCondition(type, status, at, reason, message);
   if (existing) pod.status.conditions[i] = cond;
   // A new array of exactly its length, not a push: V8 grows a pushed array's store to 16 slots or
-  // more, and every pod keeps its conditions for the whole run. No reader keeps the array itself
-  // across a write (each reads pod.status.conditions anew).
-  else pod.status.conditions = [...pod.status.conditions, cond];
+  // more, and every pod keeps its conditions for the whole run. Not a spread either (`[...a, c]`
+  // is built by pushes: 20 slots for three conditions); concat allocates the exact length. No
+  // reader keeps the array itself across a write (each reads pod.status.conditions anew).
+  else pod.status.conditions = pod.status.conditions.concat([cond]);
   return existing?.status !== status;
 }
+
+/**
+ * A pod condition with these values: the last one made, when it has them. Pods that reach a
+ * condition at one instant (the warm-up's bulk start sets Initialized, ContainersReady and Ready of
+ * every pod at once) share one frozen object instead of one each (48 bytes and a 16-byte
+ * lastTransitionTime apiece). A pod's conditions are replaced whole (setPodCondition), never
+ * written in place; the cluster-dump loader builds its own.
+ */
+function podCondition(
+  type: string,
+  status: ConditionStatus,
+  at: number,
+  reason: string | undefined,
+  message: string | undefined,
+): PodCondition {
+  const last = LAST_CONDITION.get(type);
+  if (
+    last !== undefined &&
+    last.status === status &&
+    last.lastTransitionTime === at &&
+    last.reason === (reason || undefined) &&
+    last.message === (message || undefined)
+  )
+    return last;
+  // Built field by field in the order of the output (type, status, lastTransitionTime, reason,
+  // message), without a spread per optional field.
+  const cond: PodCondition = { type, status, lastTransitionTime: at };
+  if (reason) cond.reason = reason;
+  if (message) cond.message = message;
+  Object.freeze(cond);
+  LAST_CONDITION.set(type, cond);
+  return cond;
+}
+
+/** The last pod condition made of each type (a handful of types: PodScheduled, Ready, ...). */
+const LAST_CONDITION = new Map<string, PodCondition>();
 
 /**
  * The pod's Ready condition, with its PodReady / PodNotReady event (`reason`: the condition's).

@@ -187,7 +187,7 @@ function endpointFor(svc: Service, pod: Pod, zoneOf: (node: string) => string | 
   const zone = td && node ? zoneOf(node) : undefined;
   const endpoint: Endpoint = {
     addresses: [pod.status.podIP ?? ""],
-    conditions: { ready, serving, terminating },
+    conditions: conditionsOf(ready, serving, terminating),
     ...(node ? { nodeName: node } : {}),
     ...(zone ? { zone } : {}),
     targetRef: { kind: "Pod", namespace: pod.metadata.namespace, name: pod.metadata.name },
@@ -202,6 +202,19 @@ function endpointFor(svc: Service, pod: Pod, zoneOf: (node: string) => string | 
   }
   return endpoint;
 }
+
+/**
+ * An endpoint's conditions: one of eight frozen objects, shared by every endpoint with the same
+ * three values instead of one object per pod (48 bytes each). An endpoint's update replaces its
+ * conditions (Object.assign of the new endpoint), never writes them in place.
+ */
+function conditionsOf(ready: boolean, serving: boolean, terminating: boolean): Endpoint["conditions"] {
+  return CONDITIONS[(ready ? 4 : 0) + (serving ? 2 : 0) + (terminating ? 1 : 0)]!;
+}
+
+const CONDITIONS: readonly Endpoint["conditions"][] = Array.from({ length: 8 }, (_, i) =>
+  Object.freeze({ ready: (i & 4) !== 0, serving: (i & 2) !== 0, terminating: (i & 1) !== 0 }),
+);
 
 /** The fields every endpoint event of this pod and Service starts with. */
 function eventFields(svc: Service, pod: Pod) {

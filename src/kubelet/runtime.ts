@@ -168,8 +168,10 @@ export function writeContainerStatus(
   if (!s) {
     s = { name: c.name, ready: false, started: false, restartCount: 0, state: "waiting" };
     // A new array of exactly its length, not a push (V8 grows a pushed array's store to 16 slots
-    // or more, kept by every pod for the run); readers take the status's array anew each time.
-    statuses = [...statuses, s];
+    // or more, kept by every pod for the run), and not a spread either: `[...a, s]` is built by
+    // pushes too (17 slots for one status); concat allocates the exact length. Readers take the
+    // status's array anew each time.
+    statuses = statuses.concat([s]);
     if (c.role === "app") pod.status.containerStatuses = statuses;
     else pod.status.initContainerStatuses = statuses;
     if (statuses.length > 1)

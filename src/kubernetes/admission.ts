@@ -29,20 +29,47 @@ export function addedByAdmission(t: Toleration): boolean {
  * {key, operator: Exists, effect: NoExecute, tolerationSeconds: 300} for each.
  */
 export function admitPod(pod: Pod, cp: AdmissionSettings): void {
-  const tolerations = pod.spec.tolerations ?? [];
+  const added = addedFor(cp);
+  const tolerations = pod.spec.tolerations ?? NONE;
+  // The pods of one template come with the same list (pod-template.ts shares the template's,
+  // frozen), so they get the same admitted list too: one frozen array per list, not one per pod
+  // (a spread's store of 17 slots, 184 bytes kept by each of 30,000 pods). No one writes a pod's
+  // tolerations in place; admission, the loader and a patch each set a new list.
+  const cached = added.admitted.get(tolerations);
+  if (cached !== undefined) {
+    if (cached !== tolerations) pod.spec.tolerations = cached as Toleration[];
+    return;
+  }
   const covers = (key: string) =>
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect));
-  const added = addedFor(cp);
   const add: Toleration[] = [];
   if (!covers(TAINT_NOT_READY)) add.push(added.notReady);
   if (!covers(TAINT_UNREACHABLE)) add.push(added.unreachable);
-  if (add.length > 0) pod.spec.tolerations = [...tolerations, ...add];
+  if (add.length === 0) {
+    if (Object.isFrozen(tolerations)) added.admitted.set(tolerations, tolerations);
+    return;
+  }
+  const admitted = tolerations.concat(add);
+  pod.spec.tolerations = admitted;
+  // Only a frozen list is a key (an unfrozen one, a dump's pod's or a test's, could change after),
+  // and its admitted list is frozen to be shared.
+  if (Object.isFrozen(tolerations)) added.admitted.set(tolerations, Object.freeze(admitted));
+}
+
+/** A pod without tolerations: one frozen empty list. */
+const NONE: readonly Toleration[] = Object.freeze([]);
+
+interface Added {
+  notReady: Toleration;
+  unreachable: Toleration;
+  /** each frozen list of tolerations admitted: the list the pod gets (itself when nothing is added) */
+  admitted: WeakMap<readonly Toleration[], readonly Toleration[]>;
 }
 
 /** The two tolerations the plugin adds with these settings, made once and shared (no one edits a toleration). */
-const ADDED = new WeakMap<AdmissionSettings, { notReady: Toleration; unreachable: Toleration }>();
+const ADDED = new WeakMap<AdmissionSettings, Added>();
 
-function addedFor(cp: AdmissionSettings): { notReady: Toleration; unreachable: Toleration } {
+function addedFor(cp: AdmissionSettings): Added {
   let added = ADDED.get(cp);
   if (!added) {
     const toleration = (key: string, tolerationSeconds: number): Toleration => {
@@ -53,6 +80,7 @@ function addedFor(cp: AdmissionSettings): { notReady: Toleration; unreachable: T
     added = {
       notReady: toleration(TAINT_NOT_READY, cp.defaultNotReadyTolerationSeconds),
       unreachable: toleration(TAINT_UNREACHABLE, cp.defaultUnreachableTolerationSeconds),
+      admitted: new WeakMap(),
     };
     ADDED.set(cp, added);
   }

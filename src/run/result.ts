@@ -49,7 +49,8 @@ export function initialState(store: Store): InitialState {
       ready: s.endpoints.filter((e) => e.conditions.ready).length,
       total: s.endpoints.length,
       pods: s.endpoints.map((e) => ({
-        pod: `${e.targetRef.namespace}/${e.targetRef.name}`,
+        // joined: one flat string kept by the result (cluster/store.ts keyOf)
+        pod: [e.targetRef.namespace, e.targetRef.name].join("/"),
         ready: e.conditions.ready,
       })),
     })),

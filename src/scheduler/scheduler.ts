@@ -13,7 +13,7 @@
 
 import { setPodCondition } from "../cluster/api.ts";
 import type { Cluster } from "../cluster/context.ts";
-import { ref } from "../cluster/store.ts";
+import { keyOf, ref } from "../cluster/store.ts";
 import { Rng, type RngState } from "../engine/rng.ts";
 import { podRow } from "../kubernetes/kubectl.ts";
 import type { Pod } from "../kubernetes/objects.ts";
@@ -147,7 +147,7 @@ export class Scheduler {
   private schedule(pod: Pod): void {
     if (pod.spec.nodeName) return;
     const info = podInfo(pod);
-    if (this.ctx.store.get("Pod", info.key) !== pod) return;
+    if (this.ctx.store.get("Pod", keyOf(pod)) !== pod) return;
     const uid = pod.metadata.uid!;
     const held = this.holdNominated(pod);
     const outcome = this.cycle.run(pod, info, this.rng, this.state);
@@ -183,7 +183,10 @@ export class Scheduler {
     // (written to the object as the status patch would; the model's readers take it from there).
     const message = fitErrorMessage(fields);
     const cond = pod.status.conditions.find((c) => c.type === "PodScheduled");
-    if (cond?.status === "False" && cond.message !== message) cond.message = message;
+    // A pod's conditions are shared and frozen (cluster/api.ts podCondition): the new message goes
+    // into a copy in the condition's place (its other fields as they were).
+    if (cond?.status === "False" && cond.message !== message)
+      pod.status.conditions = pod.status.conditions.map((c) => (c === cond ? { ...cond, message } : c));
     else setPodCondition(this.ctx, pod, "PodScheduled", "False", "Unschedulable", message);
     // The same verdict again is not traced again.
     const key = failureKey(fields);

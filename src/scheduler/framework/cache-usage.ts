@@ -5,10 +5,12 @@ import type { PodRequest } from "../../kubernetes/pod-resources.ts";
 import type { HostPort, UsedPorts } from "../plugins/node-ports.ts";
 import type { PodInfo } from "./pod-info.ts";
 
-/** What a counted pod adds to its node's row. */
-export interface Counted {
-  row: number;
-  terminating: boolean;
+/**
+ * What a counted pod adds to its node's row, beside where: its requests, ports, owner and terms,
+ * the same for every pod of one PodInfo, so one object for them all (pod-info.ts shares a PodInfo
+ * among a template's pods): each counted pod keeps its row, whether it is terminating and this.
+ */
+export interface Usage {
   cpuMilli: number;
   memory: number;
   /** ephemeral-storage and the scalar resources it requests (most pods: none) */
@@ -20,25 +22,42 @@ export interface Counted {
   antiAffinity: boolean;
 }
 
+/** What a counted pod adds to its node's row. */
+export interface Counted {
+  row: number;
+  terminating: boolean;
+  usage: Usage;
+}
+
+const USAGE = new WeakMap<PodInfo, Usage>();
+
+/** A PodInfo's usage, made once. */
+export function usageOf(info: PodInfo): Usage {
+  let u = USAGE.get(info);
+  if (!u) {
+    u = Object.freeze({
+      cpuMilli: info.cpuMilli,
+      memory: info.memory,
+      scalar: info.scalar,
+      hostPorts: info.hostPorts,
+      owner: info.owner,
+      antiAffinity: info.requiredAntiAffinity.length > 0,
+    });
+    USAGE.set(info, u);
+  }
+  return u;
+}
+
 /** What a pod adds to a row, from its requirements worked out once (pod-info.ts). */
 export function countedFrom(info: PodInfo, row: number, terminating: boolean): Counted {
-  return {
-    row,
-    terminating,
-    cpuMilli: info.cpuMilli,
-    memory: info.memory,
-    scalar: info.scalar,
-    hostPorts: info.hostPorts,
-    owner: info.owner,
-    antiAffinity: info.requiredAntiAffinity.length > 0,
-  };
+  return { row, terminating, usage: usageOf(info) };
 }
 
 /** NodeInfo.Requested's ephemeral-storage and scalar resources: a pod's added (sign 1) or taken off (−1). */
 export function addScalar(
   requested: (Map<string, number> | undefined)[],
   row: number,
-  scalar: Counted["scalar"],
+  scalar: Usage["scalar"],
   sign: 1 | -1,
 ): void {
   let m = requested[row];

@@ -17,7 +17,7 @@ import { SCORE_DEFAULT_MAX_PODS } from "../../kubernetes/defaults.ts";
 import { LABEL_HOSTNAME, LABEL_ZONE } from "../../kubernetes/labels.ts";
 import type { KubeObject, Node, Pod, Taint } from "../../kubernetes/objects.ts";
 import type { UsedPorts } from "../plugins/node-ports.ts";
-import { addPorts, addScalar, type Counted, countedFrom } from "./cache-usage.ts";
+import { addPorts, addScalar, type Counted, countedFrom, usageOf } from "./cache-usage.ts";
 import { podInfo } from "./pod-info.ts";
 import { memoryLeft, Room } from "./room.ts";
 import { type Counts, ZoneBlocks, type ZoneView } from "./zone-blocks.ts";
@@ -325,49 +325,52 @@ export class SchedulerCache implements ZoneView {
   /** A pod not bound, counted on a row for one cycle (a nominated pod, addNominatedPods). */
   assumeOn(pod: Pod, row: number): void {
     // requests and ports only: no owner (the spreading counts) and no terms until it is bound
-    this.count(pod, { ...countedFrom(podInfo(pod), row, false), owner: undefined, antiAffinity: false });
+    const usage = { ...usageOf(podInfo(pod)), owner: undefined, antiAffinity: false };
+    this.count(pod, { row, terminating: false, usage });
   }
 
   private count(pod: Pod, c: Counted): void {
+    const u = c.usage;
     this.counted.set(pod, c);
     this.podCount[c.row]! += 1;
-    this.cpuMilli[c.row]! += c.cpuMilli;
-    this.memory[c.row]! += c.memory;
+    this.cpuMilli[c.row]! += u.cpuMilli;
+    this.memory[c.row]! += u.memory;
     this.freePods[c.row]! -= 1;
-    this.freeCpuMilli[c.row]! -= c.cpuMilli;
-    if (c.scalar.length > 0) addScalar(this.requestedScalar, c.row, c.scalar, 1);
-    if (c.hostPorts.length > 0) addPorts(this.usedPorts, c.row, c.hostPorts, 1);
+    this.freeCpuMilli[c.row]! -= u.cpuMilli;
+    if (u.scalar.length > 0) addScalar(this.requestedScalar, c.row, u.scalar, 1);
+    if (u.hostPorts.length > 0) addPorts(this.usedPorts, c.row, u.hostPorts, 1);
     this.roomOf(c.row);
-    if (c.antiAffinity) this.withRequiredAntiAffinity.add(pod);
-    if (c.owner === undefined || c.terminating) return;
-    let counts = this.owners.get(c.owner);
+    if (u.antiAffinity) this.withRequiredAntiAffinity.add(pod);
+    if (u.owner === undefined || c.terminating) return;
+    let counts = this.owners.get(u.owner);
     if (!counts) {
       counts = new Uint16Array(this.capacity);
-      this.owners.set(c.owner, counts);
+      this.owners.set(u.owner, counts);
     }
     if (counts[c.row] === 0xffff && counts instanceof Uint16Array) {
       counts = Int32Array.from(counts);
-      this.owners.set(c.owner, counts);
+      this.owners.set(u.owner, counts);
     }
     counts[c.row]! += 1;
-    this.zoneBlocks.add(c.owner, c.row, 1);
+    this.zoneBlocks.add(u.owner, c.row, 1);
   }
 
   private uncount(pod: Pod, c: Counted): void {
+    const u = c.usage;
     this.counted.delete(pod);
     this.podCount[c.row]! -= 1;
-    this.cpuMilli[c.row]! -= c.cpuMilli;
-    this.memory[c.row]! -= c.memory;
+    this.cpuMilli[c.row]! -= u.cpuMilli;
+    this.memory[c.row]! -= u.memory;
     this.freePods[c.row]! += 1;
-    this.freeCpuMilli[c.row]! += c.cpuMilli;
-    if (c.scalar.length > 0) addScalar(this.requestedScalar, c.row, c.scalar, -1);
-    if (c.hostPorts.length > 0) addPorts(this.usedPorts, c.row, c.hostPorts, -1);
+    this.freeCpuMilli[c.row]! += u.cpuMilli;
+    if (u.scalar.length > 0) addScalar(this.requestedScalar, c.row, u.scalar, -1);
+    if (u.hostPorts.length > 0) addPorts(this.usedPorts, c.row, u.hostPorts, -1);
     this.roomOf(c.row);
     this.withRequiredAntiAffinity.delete(pod);
-    if (c.owner === undefined || c.terminating) return;
-    const counts = this.owners.get(c.owner);
+    if (u.owner === undefined || c.terminating) return;
+    const counts = this.owners.get(u.owner);
     if (!counts) return;
     counts[c.row]! -= 1;
-    this.zoneBlocks.add(c.owner, c.row, -1);
+    this.zoneBlocks.add(u.owner, c.row, -1);
   }
 }

@@ -3,7 +3,7 @@
 // claims, worked out once per pod and kept, since a pod's spec does not change while it waits; what
 // is worked out from the values a template's pods share is worked out once per template.
 
-import { controllerOf, keyOf } from "../../cluster/store.ts";
+import { controllerOf } from "../../cluster/store.ts";
 import { matchesSelector } from "../../kubernetes/labels.ts";
 import type {
   Container,
@@ -56,9 +56,11 @@ export interface SpreadConstraint {
   selfMatch: boolean;
 }
 
+/**
+ * What the scheduler works out once from a pod's spec. The pods of one template with the same
+ * owner, tolerations and claims share one (no per-pod field: the pod's key is keyOf(pod)).
+ */
 export interface PodInfo {
-  /** `<namespace>/<name>`, the pod's key in the store */
-  key: string;
   namespace: string;
   /** the pod's controller, `<Kind>/<ns>/<name>`: the default spreading counts its pods */
   owner: string | undefined;
@@ -99,7 +101,7 @@ export function podInfo(pod: Pod): PodInfo {
 }
 
 /** What a PodInfo holds that is worked out from the pod's spec values, its namespace and labels. */
-type Derived = Omit<PodInfo, "key" | "owner" | "tolerations" | "claims">;
+type Derived = Omit<PodInfo, "owner" | "tolerations" | "claims">;
 
 /**
  * The inputs of `Derived` as read from one pod of a template (compared by identity, the template's
@@ -117,6 +119,8 @@ interface Group {
   volumes: Pod["spec"]["volumes"];
   claims: readonly string[];
   derived: Derived;
+  /** the last PodInfo assembled from it: the next pod with its owner, tolerations and claims shares it */
+  last: PodInfo | undefined;
 }
 
 /** By the containers array, which the pods of one template share (the last group seen for it). */
@@ -138,7 +142,17 @@ function sharedPodInfo(pod: Pod): PodInfo {
     groups.set(containers, group);
   }
   const claims = pod.spec.volumes === group.volumes ? group.claims : claimsOf(pod);
-  return assemble(pod, group.derived, claims);
+  const last = group.last;
+  // Admission gives the pods of a template one tolerations list (kubernetes/admission.ts).
+  if (
+    last !== undefined &&
+    last.claims === claims &&
+    last.tolerations === (pod.spec.tolerations ?? NONE) &&
+    last.owner === controllerOf(pod)
+  )
+    return last;
+  group.last = assemble(pod, group.derived, claims);
+  return group.last;
 }
 
 function groupOf(pod: Pod): Group {
@@ -154,6 +168,7 @@ function groupOf(pod: Pod): Group {
     volumes: s.volumes,
     claims: claimsOf(pod),
     derived: derive(pod),
+    last: undefined,
   };
 }
 
@@ -251,7 +266,6 @@ export function computePodInfo(pod: Pod): PodInfo {
 /** One literal for every PodInfo, so that the scheduler's readers see one shape. */
 function assemble(pod: Pod, d: Derived, claims: readonly string[]): PodInfo {
   return {
-    key: keyOf(pod),
     namespace: d.namespace,
     owner: controllerOf(pod),
     cpuMilli: d.cpuMilli,

@@ -178,7 +178,27 @@ describe("podInfo shared by a template's pods", () => {
     const second = makePod([t], { template: 0, own, bare: false });
     expect(podInfo(first)).toStrictEqual(computePodInfo(first));
     expect(podInfo(second)).toStrictEqual(computePodInfo(second));
-    expect(podInfo(second).key).not.toBe(podInfo(first).key);
+    // what the second pod has of its own makes its PodInfo its own
+    expect(podInfo(second)).not.toBe(podInfo(first));
+  });
+
+  it("is one object for the pods of a template with one owner (admission gives them one tolerations list)", () => {
+    const t: PodTemplateSpec = {
+      metadata: { labels: { app: "web" } },
+      spec: {
+        containers: [container(0.5, 1)],
+        tolerations: [{ key: "dedicated", operator: "Exists" }],
+        volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data" } }],
+      },
+    };
+    const first = makePod([t], { template: 0, own: "none", bare: false });
+    const second = makePod([t], { template: 0, own: "none", bare: false });
+    expect(second.spec.tolerations).toBe(first.spec.tolerations);
+    expect(podInfo(second)).toBe(podInfo(first));
+    expect(podInfo(second)).toStrictEqual(computePodInfo(second));
+    // a bare pod (its spec its own) gets its own
+    const bare = makePod([t], { template: 0, own: "none", bare: true });
+    expect(podInfo(bare)).not.toBe(podInfo(first));
   });
 
   // Tolerations that differ in one field, one tolerating node.kubernetes.io/unschedulable:NoSchedule
