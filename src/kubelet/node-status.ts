@@ -117,7 +117,7 @@ export function nodeConditions(
   previous?: NodeCondition[],
   errors?: RuntimeErrors,
 ): NodeCondition[] {
-  return computed(errors).map(([type, status, reason, message]) => {
+  const out = computed(errors).map(([type, status, reason, message]) => {
     const prev = previous?.find((x) => x.type === type);
     return {
       type,
@@ -128,6 +128,38 @@ export function nodeConditions(
       lastTransitionTime: prev && prev.status === status ? prev.lastTransitionTime : now,
     };
   });
+  built.add(out);
+  return out;
+}
+
+/** Off: every post builds its conditions anew (the plain path the tests compare the shortcut with). */
+export const heartbeatsInPlace = { enabled: true };
+
+/**
+ * Condition arrays nodeConditions built: each condition in the kubelet's order, with its fields in
+ * its order. Others change them only in place (the node lifecycle controller's Unknown: status,
+ * reason, message, lastTransitionTime) or append to them (a type missing: the length differs).
+ */
+const built = new WeakSet<NodeCondition[]>();
+
+/**
+ * A post that changes only the heartbeats: the API's conditions are the kubelet's own array and
+ * their type, status, reason and message are what it computes, position by position. nodeConditions
+ * would then build the same conditions with lastHeartbeatTime now and every lastTransitionTime
+ * kept; moving the heartbeats in place gives the same object, without four new ones and an array
+ * per post (the readers keep no condition object across posts: node-health.ts readyOf keeps the
+ * array and its Ready, read again at each pass; the scheduler's node events copy type and status).
+ */
+function heartbeatOnly(api: NodeCondition[], errors: RuntimeErrors | undefined): boolean {
+  if (!heartbeatsInPlace.enabled || !built.has(api)) return false;
+  const mine = computed(errors);
+  if (api.length !== mine.length) return false;
+  for (let i = 0; i < mine.length; i++) {
+    const [type, status, reason, message] = mine[i]!;
+    const c = api[i]!;
+    if (c.type !== type || c.status !== status || c.reason !== reason || c.message !== message) return false;
+  }
+  return true;
 }
 
 /** A Ready message without the PLEG's elapsed time ("pleg was last seen active 3m2.5s ago"). */
@@ -271,10 +303,14 @@ export class NodeStatus {
     const node = host.store.get("Node", this.name);
     if (!node) return;
     const now = host.engine.now;
-    const was = node.status.conditions.find((c) => c.type === "Ready");
     const errors = host.runtimeErrors();
+    if (heartbeatOnly(node.status.conditions, errors)) {
+      this.heartbeat(node, now);
+      return;
+    }
+    const was = node.status.conditions.find((c) => c.type === "Ready");
     node.status.conditions = nodeConditions(now, node.status.conditions, errors);
-    node.status.volumesInUse = [...this.volumesInUse];
+    this.postVolumesInUse(node);
     host.store.update(node);
     const ready = node.status.conditions.find((c) => c.type === "Ready")!;
     // The PLEG's message carries its elapsed time, so the real kubelet patches it at every run of
@@ -293,6 +329,26 @@ export class NodeStatus {
     const every = host.settings.nodeStatusReportFrequency;
     const jitter = changed && host.settings.reportJitterAfterChange;
     this.scheduleReport(jitter ? every + host.rng.uniform(-0.5, 0.5) * every : every);
+  }
+
+  /**
+   * A post whose conditions differ from the API's only in their heartbeats (heartbeatOnly): the
+   * same Node write as a full post, its Ready unchanged, so no NodeReady and no jitter (`changed`
+   * is false), and the next report after exactly nodeStatusReportFrequency.
+   */
+  private heartbeat(node: Node, now: number): void {
+    for (const c of node.status.conditions) c.lastHeartbeatTime = now;
+    this.postVolumesInUse(node);
+    this.host.store.update(node);
+    this.scheduleReport(this.host.settings.nodeStatusReportFrequency);
+  }
+
+  /** status.volumesInUse as the kubelet posts it: a new array only when what it lists changed. */
+  private postVolumesInUse(node: Node): void {
+    const api = node.status.volumesInUse;
+    const mine = this.volumesInUse;
+    if (api && api.length === mine.length && mine.every((v, i) => v === api[i])) return;
+    node.status.volumesInUse = [...mine];
   }
 
   /**
