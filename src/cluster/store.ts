@@ -92,6 +92,8 @@ export class Store {
   private addedKeys = new Map<Kind, string[]>();
   /** the watch events written since the last engine event was scheduled (notify) */
   private deliveries: Deliveries | undefined;
+  /** Nodes deleted so far: a reader that found every node it needs stored knows none went since */
+  private nodesDeleted = 0;
 
   constructor(private readonly engine: Engine) {}
 
@@ -165,6 +167,12 @@ export class Store {
   }
 
   /** The names of the nodes some pod is bound to (existing or not), sorted. */
+  /** How many Nodes were deleted so far. */
+  nodeDeletions(): number {
+    return this.nodesDeleted;
+  }
+
+  /** The names of the nodes that have pods, sorted: the same array until that set changes. */
   nodesWithPods(): readonly string[] {
     if (this.nodesWithPodsCache) return this.nodesWithPodsCache;
     const out: string[] = [];
@@ -226,6 +234,7 @@ export class Store {
     const stored = m?.get(key);
     if (!m || !stored) return;
     m.delete(key);
+    if (stored.kind === "Node") this.nodesDeleted++;
     this.alive[this.serialOf(stored)!] = 0;
     this.sortedCache.delete(obj.kind);
     // The stored object, which may not be `obj` itself (an equal copy, its key): it leaves the

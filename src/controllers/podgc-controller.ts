@@ -11,9 +11,18 @@ import type { Pod } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
 import type { PodRemovalCause } from "../trace/control-plane-events.ts";
 
+/** Off: every pass looks up every node that has pods (the plain path the tests compare the shortcut with). */
+export const orphanShortcut = { enabled: true };
+
 export class PodGCController {
   /** Nodes seen missing, and when: the quarantine's nodeQueue.AddAfter(nodeName, 40s). */
   private missingSince = new Map<string, number>();
+  /**
+   * The store's nodesWithPods() when a pass last found every one of those nodes stored, and the
+   * store's Node deletions then: while both are the same and no node is in quarantine, every node
+   * with pods is still stored and the pass would only find so again.
+   */
+  private allStored: { nodes: readonly string[]; deletions: number } | undefined;
 
   constructor(private readonly cluster: Cluster) {
     const phase = cluster.engine.rng.fork("podgc").uniform(0, PODGC_CHECK_PERIOD);
@@ -44,7 +53,18 @@ export class PodGCController {
 
   private gcOrphaned(): void {
     // The pod index by node, not a scan of every pod: cost follows the nodes, not the pods.
-    for (const name of this.cluster.store.nodesWithPods()) {
+    const store = this.cluster.store;
+    const nodes = store.nodesWithPods();
+    const all = this.allStored;
+    if (
+      orphanShortcut.enabled &&
+      all &&
+      all.nodes === nodes &&
+      all.deletions === store.nodeDeletions() &&
+      this.missingSince.size === 0
+    )
+      return;
+    for (const name of nodes) {
       if (this.cluster.store.get("Node", name)) {
         this.missingSince.delete(name);
         continue;
@@ -73,6 +93,7 @@ export class PodGCController {
       }
       this.missingSince.delete(name);
     }
+    this.allStored = this.missingSince.size === 0 ? { nodes, deletions: store.nodeDeletions() } : undefined;
   }
 
   /** markFailedAndDeletePod: phase Failed if not terminal, then delete with grace period 0. */
