@@ -92,6 +92,8 @@ export class Store {
   private addedKeys = new Map<Kind, string[]>();
   /** the watch events written since the last engine event was scheduled (notify) */
   private deliveries: Deliveries | undefined;
+  /** a delivered batch, empty, whose timer may be re-armed for the next one (notify) */
+  private spare: Deliveries | undefined;
   /** Nodes deleted so far: a reader that found every node it needs stored knows none went since */
   private nodesDeleted = 0;
 
@@ -283,9 +285,18 @@ export class Store {
     // write order: the order one event per write gives, without a closure per write.
     let batch = this.deliveries;
     if (!batch || !this.engine.lastOfInstant(batch.timer)) {
-      const next: Deliveries = { types: [], objects: [], lists: [], timer: undefined! };
-      next.timer = this.engine.at(this.engine.now, () => this.deliver(next));
-      this.deliveries = batch = next;
+      // The spare batch, delivered and emptied, with its timer re-armed (engine.rearm: the place a
+      // new event gets): a write after quiet allocates no batch, arrays, closure or timer.
+      const spare = this.spare;
+      if (spare) {
+        this.spare = undefined;
+        this.engine.rearm(spare.timer, this.engine.now);
+        this.deliveries = batch = spare;
+      } else {
+        const next: Deliveries = { types: [], objects: [], lists: [], timer: undefined! };
+        next.timer = this.engine.at(this.engine.now, () => this.deliver(next));
+        this.deliveries = batch = next;
+      }
     }
     batch.types.push(type);
     batch.objects.push(obj);
@@ -299,6 +310,11 @@ export class Store {
       const obj = batch.objects[i]!;
       for (const w of batch.lists[i]!) w(type, obj);
     }
+    // Its timer has run and is queued no more: kept, emptied, for the next batch.
+    batch.types.length = 0;
+    batch.objects.length = 0;
+    batch.lists.length = 0;
+    this.spare = batch;
   }
 }
 

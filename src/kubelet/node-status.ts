@@ -182,6 +182,9 @@ function conditionsDiffer(api: NodeCondition[], errors: RuntimeErrors | undefine
 
 export class NodeStatus {
   private timer: Timer | undefined;
+  /** the periodic report's timer, and whether it is queued (a cancelled one stays queued until its time) */
+  private report: { timer: Timer } | undefined;
+  private reportQueued = false;
   /** the timer is a run of the status loop that will patch a change (not the periodic report) */
   private tickPending = false;
   /** status.volumesInUse as last posted: what the API knows, frozen while the kubelet cannot post */
@@ -287,11 +290,27 @@ export class NodeStatus {
   }
 
   private scheduleReport(delay: number): void {
-    this.host.engine.cancel(this.timer);
-    const every = this.host.settings.nodeStatusReportFrequency;
-    this.timer = this.host.engine.after(delay, () =>
-      this.post({ cause: "status-report", nodeStatusReportFrequency: every }),
-    );
+    const engine = this.host.engine;
+    engine.cancel(this.timer);
+    // The report's one timer, re-armed once it has run (engine.rearm: the same place among the
+    // events of its instant as a new one): a report allocates no timer, closure or cause.
+    const report = this.report;
+    if (report && !this.reportQueued) {
+      engine.rearm(report.timer, engine.now + delay);
+      this.timer = report.timer;
+    } else {
+      const cause = {
+        cause: "status-report",
+        nodeStatusReportFrequency: this.host.settings.nodeStatusReportFrequency,
+      } as const;
+      const timer = engine.after(delay, () => {
+        if (this.report?.timer === timer) this.reportQueued = false;
+        this.post(cause);
+      });
+      this.report = { timer };
+      this.timer = timer;
+    }
+    this.reportQueued = true;
   }
 
   /** Post the status with a fresh lastHeartbeatTime (tryUpdateNodeStatus). */
