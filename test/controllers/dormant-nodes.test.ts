@@ -18,22 +18,20 @@ import { dormantSkipping, QuietNodes } from "../../src/controllers/quiet-nodes.t
 import { RateLimitedTimedQueue, TokenBucket } from "../../src/controllers/rate-limited-queue.ts";
 import type { Node } from "../../src/kubernetes/objects.ts";
 import { TAINT_UNREACHABLE } from "../../src/kubernetes/taints.ts";
-import { formatJson } from "../../src/report/json.ts";
-import { type Doc, run, variant } from "../helpers/sim.ts";
+import type { Scenario } from "../../src/scenario/types.ts";
+import { type Doc, fullJson, onAndOff, variant } from "../helpers/sim.ts";
 
 function both(file: string, edit: (doc: Doc) => void): { skipped: string; full: string; passes: number } {
-  const s = variant(file, edit);
-  dormantSkipping.enabled = true;
-  silentLeases.enabled = true;
-  dormantSkipping.skipped = 0;
-  const skipped = formatJson(run(s), s, { allLeases: true });
-  const passes = dormantSkipping.skipped;
-  dormantSkipping.enabled = false;
-  silentLeases.enabled = false;
-  dormantSkipping.skipped = 0;
-  const full = formatJson(run(s), s, { allLeases: true });
-  expect(dormantSkipping.skipped).toBe(0);
-  return { skipped, full, passes };
+  let passes = 0;
+  const counted = (s: Scenario): string => {
+    dormantSkipping.skipped = 0;
+    const json = fullJson(s);
+    if (dormantSkipping.enabled) passes = dormantSkipping.skipped;
+    else expect(dormantSkipping.skipped).toBe(0);
+    return json;
+  };
+  const { on, off } = onAndOff(variant(file, edit), [dormantSkipping, silentLeases], counted);
+  return { skipped: on, full: off, passes };
 }
 
 afterEach(() => {

@@ -4,23 +4,14 @@
 // Each scenario runs with the shortcut and without it: the same JSON, byte for byte, with nodes
 // deleted (their pods orphaned, the 40 s quarantine), recreated, and pods moved.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orphanShortcut } from "../../src/controllers/podgc-controller.ts";
-import { formatJson } from "../../src/report/json.ts";
-import { type Doc, run, variant } from "../helpers/sim.ts";
+import { type Doc, onAndOff, variant } from "../helpers/sim.ts";
 
 function both(file: string, edit: (doc: Doc) => void): { shortcut: string; plain: string } {
-  const s = variant(file, edit);
-  orphanShortcut.enabled = true;
-  const shortcut = formatJson(run(s), s, { allLeases: true });
-  orphanShortcut.enabled = false;
-  const plain = formatJson(run(s), s, { allLeases: true });
-  return { shortcut, plain };
+  const { on, off } = onAndOff(variant(file, edit), [orphanShortcut]);
+  return { shortcut: on, plain: off };
 }
-
-afterEach(() => {
-  orphanShortcut.enabled = true;
-});
 
 describe("PodGC's orphan pass skipped while every node with pods is stored: the same run", () => {
   it.each([

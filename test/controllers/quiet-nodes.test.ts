@@ -6,23 +6,14 @@
 // renewal and every event, with its probeTimestamp): faults after a long quiet stretch, at instants
 // that fall between passes and renewals, of every kind that takes a Lease off its schedule.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { quietSkipping } from "../../src/controllers/quiet-nodes.ts";
-import { formatJson } from "../../src/report/json.ts";
-import { type Doc, run, variant } from "../helpers/sim.ts";
+import { type Doc, onAndOff, variant } from "../helpers/sim.ts";
 
 function both(file: string, edit: (doc: Doc) => void): { skipped: string; full: string } {
-  const s = variant(file, edit);
-  quietSkipping.enabled = true;
-  const skipped = formatJson(run(s), s, { allLeases: true });
-  quietSkipping.enabled = false;
-  const full = formatJson(run(s), s, { allLeases: true });
-  return { skipped, full };
+  const { on, off } = onAndOff(variant(file, edit), [quietSkipping]);
+  return { skipped: on, full: off };
 }
-
-afterEach(() => {
-  quietSkipping.enabled = true;
-});
 
 describe("quiet nodes: skipped passes give the run every pass gives", () => {
   it.each([

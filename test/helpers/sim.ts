@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { parse, stringify } from "yaml";
 import { loadScenarioFile, parseScenario, readManifestEntry } from "../../src/load/index.ts";
+import { formatJson } from "../../src/report/json.ts";
 import { type SimulationResult, simulate } from "../../src/run/simulate.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
 import type { EventOf, EventType, TraceEvent } from "../../src/trace/events.ts";
@@ -109,3 +110,30 @@ export const podOf = (ns: string, prefix: string) => (e: TraceEvent) =>
   e.object.startsWith(`Pod/${ns}/${prefix}-`);
 /** Events whose object is the node `name`. */
 export const onNode = (name: string) => (e: TraceEvent) => e.object === `Node/${name}`;
+
+/** A model's shortcut switch, as the models export them for the tests that compare both paths. */
+export interface Switch {
+  enabled: boolean;
+}
+
+/** A run's JSON with every Lease renewal: what the shortcut tests compare, byte for byte. */
+export const fullJson = (s: Scenario): string => formatJson(run(s), s, { allLeases: true });
+
+/**
+ * The scenario rendered (by default its JSON with every renewal) with the switches on, then with
+ * them off: a shortcut's run and the plain one, for a test to compare. The switches are on after.
+ */
+export function onAndOff(
+  s: Scenario,
+  switches: readonly Switch[],
+  render: (s: Scenario) => string = fullJson,
+): { on: string; off: string } {
+  try {
+    for (const w of switches) w.enabled = true;
+    const on = render(s);
+    for (const w of switches) w.enabled = false;
+    return { on, off: render(s) };
+  } finally {
+    for (const w of switches) w.enabled = true;
+  }
+}

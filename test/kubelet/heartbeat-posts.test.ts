@@ -6,12 +6,12 @@
 // every kind that changes the conditions (the controller's Unknown, the runtime's errors, a restart,
 // a partition), and volumes.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { heartbeatsInPlace } from "../../src/kubelet/node-status.ts";
 import { formatJson } from "../../src/report/json.ts";
 import { createSimulation } from "../../src/run/simulate.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
-import { type Doc, variant } from "../helpers/sim.ts";
+import { type Doc, onAndOff, variant } from "../helpers/sim.ts";
 
 /** The run's JSON, and its Nodes as the API holds them every 97 s (heartbeats and transitions included). */
 function once(s: Scenario): string {
@@ -27,17 +27,9 @@ function once(s: Scenario): string {
 }
 
 function both(file: string, edit: (doc: Doc) => void): { shortcut: string; plain: string } {
-  const s = variant(file, edit);
-  heartbeatsInPlace.enabled = true;
-  const shortcut = once(s);
-  heartbeatsInPlace.enabled = false;
-  const plain = once(s);
-  return { shortcut, plain };
+  const { on, off } = onAndOff(variant(file, edit), [heartbeatsInPlace], once);
+  return { shortcut: on, plain: off };
 }
-
-afterEach(() => {
-  heartbeatsInPlace.enabled = true;
-});
 
 describe("heartbeat-only posts in place: the run the plain posts give", () => {
   it.each([
