@@ -16,12 +16,14 @@ const MODELS = [
   "^src/simulate[.]ts$",
 ];
 
-/** The only files that may import a `node:` module: the command line, serve, and three named rooms. */
+/** The only files that may import a `node:` module: the command line, serve, and the named rooms below. */
 const IO_ROOMS = [
   "^src/cli/",
   "^src/serve/",
   "^src/load/files[.]ts$",
   "^src/audit/pool[.]ts$",
+  // The pool's worker thread: node:module only, to require hdr-histogram-js as the CLI does.
+  "^src/audit/worker[.]ts$",
   // The sweep's snapshot and its forks (one warm-up per sweep): the processes, their files.
   "^src/audit/fork[.]ts$",
   "^src/audit/fork-entry[.]ts$",
