@@ -8,10 +8,10 @@
 // scratch before them (default three times the runs).
 
 import { DEFAULT_MAX_SWEEP_EVENTS, inProcess, planAudit } from "../src/audit/audit.ts";
-import { executeRun } from "../src/audit/execute.ts";
-import { forkEntryScript, forkRuns } from "../src/audit/fork.ts";
+import { executeRun, type RunContext, type RunOutcome } from "../src/audit/execute.ts";
+import { type ForkMethod, forkMethod, forkProgramScript, forkRuns } from "../src/audit/fork.ts";
 import { prepare } from "../src/audit/inputs.ts";
-import { DEFAULT_FAULTS } from "../src/audit/types.ts";
+import { DEFAULT_FAULTS, type RunSpec } from "../src/audit/types.ts";
 import { DEFAULT_BUDGET } from "../src/run/budget.ts";
 import { auditAtScaleManifests } from "./audit.bench.ts";
 import { type Calibration, cpuWithChildren, inCalibrations, loadNow } from "./calibrate.ts";
@@ -36,26 +36,48 @@ export default async function (cal: Calibration): Promise<void> {
   // 0.23 s at load 6), which would flatter the forked run's ratio. Not counted: `warmRuns` runs.
   const warmRuns = Number(process.env.FAULTLINE_FORK_BENCH_WARM ?? 3 * n);
   for (let i = 0; i < warmRuns; i++) executeRun(ctx, specs[i % specs.length]!);
-  let c0 = cpuWithChildren();
+  const c0 = cpuWithChildren();
   const scratch = specs.slice(1).map((s) => executeRun(ctx, s));
   const scratchRun = (cpuWithChildren() - c0) / n;
+  console.log(
+    `  from scratch: ${scratchRun.toFixed(3)} s CPU per run (${inCalibrations(scratchRun * 1000, cal)})`,
+  );
+  for (const method of forkMethod() === "process"
+    ? (["process", "snapshot"] as const)
+    : (["snapshot"] as const))
+    await forkedRuns(cal, method, ctx, specs, scratch, scratchRun, phase1.runs.length);
+}
+
+/** The same runs forked with `method`: a forked run's CPU, the fork's set-up, the same outcomes. */
+async function forkedRuns(
+  cal: Calibration,
+  method: ForkMethod,
+  ctx: RunContext,
+  specs: RunSpec[],
+  scratch: RunOutcome[],
+  scratchRun: number,
+  sweep: number,
+): Promise<void> {
+  const n = specs.length - 1;
   // Bundled once beforehand: esbuild's service process outlives the call, so its CPU is not seen.
-  await forkEntryScript();
-  c0 = cpuWithChildren();
-  await forkRuns(ctx, specs.slice(0, 1), 1, () => {});
+  await forkProgramScript(method === "process" ? "fork-server" : "fork-entry");
+  let c0 = cpuWithChildren();
+  await forkRuns(ctx, specs.slice(0, 1), 1, () => {}, method);
   const one = cpuWithChildren() - c0;
   c0 = cpuWithChildren();
-  const forked = await forkRuns(ctx, specs, 1, () => {});
+  const forked = await forkRuns(ctx, specs, 1, () => {}, method);
   const all = cpuWithChildren() - c0;
-  // The snapshot and n + 1 runs, less the snapshot and one run: n forked runs.
+  // The set-up and n + 1 runs, less the set-up and one run: n forked runs. The snapshot: its build;
+  // the fork server: its start and its first run, from scratch, which compiles what the forks inherit.
   const forkRun = (all - one) / n;
   const build = one - forkRun;
   const same = specs.slice(1).every((_, i) => JSON.stringify(forked[i + 1]) === JSON.stringify(scratch[i]));
+  const what = method === "process" ? "a fork of the warm server" : "a process from the snapshot";
   console.log(
-    `  from scratch: ${scratchRun.toFixed(2)} s CPU per run (${inCalibrations(scratchRun * 1000, cal)}); forked: ${forkRun.toFixed(2)} s CPU per run (a process from the snapshot)`,
+    `  ${method}: forked ${forkRun.toFixed(3)} s CPU per run (${what}; ${inCalibrations(forkRun * 1000, cal)})`,
   );
   console.log(
-    `  forked run / run from scratch: ${(forkRun / scratchRun).toFixed(2)} (target ≤ 0.2: ${forkRun / scratchRun <= 0.2 ? "met" : "not met"}); the snapshot once: ${build.toFixed(2)} s CPU; the sweep's ${phase1.runs.length} runs, each priced as a power-off: ${((build + phase1.runs.length * forkRun) / (phase1.runs.length * scratchRun)).toFixed(2)} of from scratch; ${loadNow()}`,
+    `    forked run / run from scratch: ${(forkRun / scratchRun).toFixed(2)} (target ≤ 0.2: ${forkRun / scratchRun <= 0.2 ? "met" : "not met"}); the set-up once: ${build.toFixed(2)} s CPU; the sweep's ${sweep} runs, each priced as a power-off: ${((build + sweep * forkRun) / (sweep * scratchRun)).toFixed(2)} of from scratch; ${loadNow()}`,
   );
-  console.log(`  same outcomes forked and from scratch: ${same ? "yes" : "NO"}`);
+  console.log(`    same outcomes forked and from scratch: ${same ? "yes" : "NO"}`);
 }

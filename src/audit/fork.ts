@@ -9,7 +9,7 @@
 // built package carries it as dist/audit/fork-entry.cjs (scripts/build-report.ts).
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,29 +19,41 @@ import type { ForkInput, RunContext, RunOutcome } from "./execute.ts";
 import type { RunSpec } from "./types.ts";
 
 /**
- * Pods at t=0 below which the audit does not fork. Measured back to back on the project's 2-core
- * machine at load 2–3, the whole audit of the bench's 100 nodes and 3,000 pods (204 runs, --jobs 1)
- * took 56.9 s of CPU from scratch and 67.7 s forked: in a warm process a run from scratch costs
- * about 0.28 s, warm-up included, and a process started from the snapshot 0.27–0.36 s (start 0.07 s,
- * the heap's copy 0.07 s, the run's code cold 0.13–0.15 s). Forking does not pay at that size. At
- * 30,000 pods a forked run costs 0.83 of one from scratch (FORK_MIN_RUNS; docs/perf.md).
+ * Pods at t=0 below which the audit does not fork from a snapshot. Measured back to back on the
+ * project's 2-core machine at load 2–3, the whole audit of the bench's 100 nodes and 3,000 pods (204
+ * runs, --jobs 1) took 56.9 s of CPU from scratch and 67.7 s forked: in a warm process a run from
+ * scratch costs about 0.28 s, warm-up included, and a process started from the snapshot 0.27–0.36 s
+ * (start 0.07 s, the heap's copy 0.07 s, the run's code cold 0.13–0.15 s). At 30,000 pods a forked
+ * run costs 0.83 of one from scratch (docs/perf.md).
  */
 export const FORK_MIN_PODS = 30_000;
 /**
- * Forkable runs below which the snapshot's own cost is not repaid. At 1,000 nodes and 30,000 pods
- * (load 0.3–2.6): a run from scratch 2.8–2.9 s of CPU, a forked run 2.37 s, the snapshot about 8 s;
- * it pays from about 16 runs.
+ * Pods at t=0 below which the audit does not fork from its warm process (fork-server.ts). At 3,000
+ * pods (100 nodes, load 1.2, calibration 2.05 s CPU) a fork costs 0.25 s of CPU against 0.27 s for a
+ * run from scratch in a warm process, and the server's start and first run 1.4 s; at 30,000 pods
+ * (1,000 nodes) 0.6–0.9 s against 2.8–2.9 s. Below a few thousand pods a run is mostly the run, not
+ * its warm-up, and the sweep stays in the audit's own threads.
+ */
+export const PROCESS_FORK_MIN_PODS = 3_000;
+/**
+ * Forkable runs below which the fork's own cost is not repaid. At 1,000 nodes and 30,000 pods
+ * (load 0.3–2.6): a run from scratch 2.8–2.9 s of CPU, a run from the snapshot 2.37 s, the snapshot
+ * about 8 s; it pays from about 16 runs. The fork server's start is one warm-up and a run from scratch
+ * per fault class, repaid sooner.
  */
 export const FORK_MIN_RUNS = 20;
 
-/** The snapshot program: the path of the prebuilt script beside this module, else the script's text, bundled now. */
-export async function forkEntryScript(): Promise<string> {
-  const built = new URL("./fork-entry.cjs", import.meta.url);
-  return existsSync(built) ? fileURLToPath(built) : bundleForkEntry();
+/** A program the sweep's forks run: fork-entry (the snapshot's) or fork-server (the process fork's). */
+export type ForkProgram = "fork-entry" | "fork-server";
+
+/** The program's prebuilt script beside this module, else the script's text, bundled now. */
+export async function forkProgramScript(program: ForkProgram = "fork-entry"): Promise<string> {
+  const built = new URL(`./${program}.cjs`, import.meta.url);
+  return existsSync(built) ? fileURLToPath(built) : bundleForkProgram(program);
 }
 
-/** fork-entry.ts and what it imports, bundled from the source tree (the build writes it to dist). */
-export async function bundleForkEntry(): Promise<string> {
+/** The snapshot's program (the default) or the fork server, bundled from the source tree (the build writes them to dist). */
+export async function bundleForkProgram(program: ForkProgram = "fork-entry"): Promise<string> {
   let esbuild: typeof import("esbuild");
   try {
     esbuild = await import("esbuild");
@@ -49,7 +61,7 @@ export async function bundleForkEntry(): Promise<string> {
     throw new Error("forking the audit's runs from source needs esbuild (a devDependency): run npm ci");
   }
   const out = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL("./fork-entry.ts", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`./${program}.ts`, import.meta.url))],
     bundle: true,
     platform: "node",
     format: "cjs",
@@ -59,17 +71,38 @@ export async function bundleForkEntry(): Promise<string> {
   return out.outputFiles[0]!.text;
 }
 
-/** A process's exit, its standard output and error; stdin written first. */
+/**
+ * The process fork (native/fork.c, compiled by `npm run build` into dist/native/fork.node), beside
+ * the compiled modules or in the source tree's dist; undefined where it was not built or is not
+ * Linux's (MADV_DOFORK, PR_SET_PDEATHSIG), and the sweep forks from a V8 snapshot instead.
+ */
+export function processFork(): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  for (const path of ["../native/fork.node", "../../dist/native/fork.node"]) {
+    const file = fileURLToPath(new URL(path, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/** A process's exit and its standard error; stdin written first, each line of its output to `onLine`. */
 function run(
   args: string[],
   env: NodeJS.ProcessEnv,
   stdin?: Buffer,
+  onLine?: (line: string) => void,
 ): Promise<{ code: number; out: Buffer; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
+    let pending = "";
+    child.stdout.on("data", (b: Buffer) => {
+      if (!onLine) return out.push(b);
+      const lines = (pending + b.toString()).split("\n");
+      pending = lines.pop()!;
+      for (const line of lines) onLine(line);
+    });
     child.stderr.on("data", (b: Buffer) => err.push(b));
     child.on("error", reject);
     child.on("close", (code) =>
@@ -79,48 +112,109 @@ function run(
   });
 }
 
+/** What a fork's program is given: its script on disk, the context's file and the environment. */
+async function forkSetup(ctx: RunContext, dir: string, program: ForkProgram) {
+  const entry = await forkProgramScript(program);
+  const script = entry.endsWith(".cjs") ? entry : join(dir, `${program}.cjs`);
+  if (script !== entry) writeFileSync(script, entry);
+  const { objects: _objects, ...input } = ctx;
+  const inputFile = join(dir, "input.bin");
+  writeFileSync(inputFile, serialize(input satisfies ForkInput));
+  // The children are plain scripts: no loader or flag of this process's NODE_OPTIONS (tsx's).
+  const { NODE_OPTIONS: _options, ...inherited } = process.env;
+  const env = {
+    ...inherited,
+    FAULTLINE_FORK_INPUT: inputFile,
+    FAULTLINE_FORK_HDR: createRequire(import.meta.url).resolve("hdr-histogram-js"),
+  };
+  return { script, env };
+}
+
+/** How the sweep's runs fork: from one warm process (native/fork.c) or from a V8 startup snapshot. */
+export type ForkMethod = "process" | "snapshot";
+
+/** The method this installation has: the process fork where it was built, else the snapshot. */
+export function forkMethod(): ForkMethod {
+  return processFork() ? "process" : "snapshot";
+}
+
+/** From which size a sweep forks with `method`: pods at t=0 and forkable runs. */
+export function forkFrom(method: ForkMethod = forkMethod()): { pods: number; runs: number } {
+  return { pods: method === "process" ? PROCESS_FORK_MIN_PODS : FORK_MIN_PODS, runs: FORK_MIN_RUNS };
+}
+
 /**
  * The outcomes of `specs` (each forkable), in their order, each from a copy of the base's warm-up,
- * up to `jobs` processes at a time.
+ * up to `jobs` at a time.
  */
 export async function forkRuns(
   ctx: RunContext,
   specs: RunSpec[],
   jobs: number,
   onDone: () => void,
+  method: ForkMethod = forkMethod(),
 ): Promise<RunOutcome[]> {
   const dir = mkdtempSync(join(tmpdir(), "faultline-fork-"));
   try {
-    const entry = await forkEntryScript();
-    const script = entry.endsWith(".cjs") ? entry : join(dir, "fork-entry.cjs");
-    if (script !== entry) writeFileSync(script, entry);
-    const { objects: _objects, ...input } = ctx;
-    const inputFile = join(dir, "input.bin");
-    writeFileSync(inputFile, serialize(input satisfies ForkInput));
-    const blob = join(dir, "warm.blob");
-    // The children are plain scripts: no loader or flag of this process's NODE_OPTIONS (tsx's).
-    const { NODE_OPTIONS: _options, ...inherited } = process.env;
-    const env = {
-      ...inherited,
-      FAULTLINE_FORK_INPUT: inputFile,
-      FAULTLINE_FORK_HDR: createRequire(import.meta.url).resolve("hdr-histogram-js"),
-    };
-    const made = await run(["--snapshot-blob", blob, "--build-snapshot", script], env);
-    if (made.code !== 0) throw new Error(`the sweep's snapshot could not be made: ${made.err.trim()}`);
-    const outcomes: RunOutcome[] = new Array(specs.length);
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < specs.length; i = next++) {
-        const r = await run(["--snapshot-blob", blob], env, serialize(specs[i]));
-        if (r.code !== 0)
-          throw new Error(`run ${specs[i]!.id} from the sweep's snapshot failed: ${r.err.trim()}`);
-        outcomes[i] = deserialize(r.out) as RunOutcome;
-        onDone();
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, specs.length)) }, worker));
-    return outcomes;
+    return method === "process"
+      ? await serverRuns(ctx, specs, jobs, onDone, dir)
+      : await snapshotRuns(ctx, specs, jobs, onDone, dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The runs forked from one warm process (fork-server.ts): it warms up once and forks up to `jobs`
+ * children at a time, each writing its outcome to `<dir>/<i>.bin` and the server telling each end.
+ */
+async function serverRuns(
+  ctx: RunContext,
+  specs: RunSpec[],
+  jobs: number,
+  onDone: () => void,
+  dir: string,
+): Promise<RunOutcome[]> {
+  const addon = processFork();
+  if (!addon) throw new Error("the process fork (dist/native/fork.node) is not built: run npm run build");
+  const { script, env } = await forkSetup(ctx, dir, "fork-server");
+  writeFileSync(join(dir, "specs.bin"), serialize(specs));
+  const served = await run(
+    // No V8 background thread, which a forked child would not have (fork-server.ts).
+    ["--single-threaded", script],
+    { ...env, FAULTLINE_FORK_DIR: dir, FAULTLINE_FORK_NATIVE: addon, FAULTLINE_FORK_JOBS: String(jobs) },
+    undefined,
+    (line) => {
+      if (line) onDone();
+    },
+  );
+  if (served.code !== 0) throw new Error(`the sweep's fork server failed: ${served.err.trim()}`);
+  return specs.map((_, i) => deserialize(readFileSync(join(dir, `${i}.bin`))) as RunOutcome);
+}
+
+/** The runs each from a process started from the warm-up's V8 startup snapshot (fork-entry.ts). */
+async function snapshotRuns(
+  ctx: RunContext,
+  specs: RunSpec[],
+  jobs: number,
+  onDone: () => void,
+  dir: string,
+): Promise<RunOutcome[]> {
+  const { script, env } = await forkSetup(ctx, dir, "fork-entry");
+  const blob = join(dir, "warm.blob");
+  const made = await run(["--snapshot-blob", blob, "--build-snapshot", script], env);
+  if (made.code !== 0) throw new Error(`the sweep's snapshot could not be made: ${made.err.trim()}`);
+  const outcomes: RunOutcome[] = new Array(specs.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < specs.length; i = next++) {
+      const r = await run(["--snapshot-blob", blob], env, serialize(specs[i]));
+      if (r.code !== 0)
+        throw new Error(`run ${specs[i]!.id} from the sweep's snapshot failed: ${r.err.trim()}`);
+      outcomes[i] = deserialize(r.out) as RunOutcome;
+      onDone();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, specs.length)) }, worker));
+  return outcomes;
 }

@@ -8,7 +8,7 @@ import Tinypool from "tinypool";
 import { estimateWork } from "../run/budget.ts";
 import type { Runner } from "./audit.ts";
 import { executeRun, forkable, type RunContext, type RunOutcome } from "./execute.ts";
-import { FORK_MIN_PODS, FORK_MIN_RUNS, forkRuns } from "./fork.ts";
+import { forkFrom, forkRuns } from "./fork.ts";
 import type { RunSpec } from "./types.ts";
 import type { WorkerData } from "./worker.ts";
 
@@ -33,19 +33,19 @@ export function threadsFor(jobs: number, fit: boolean, runs: number, events: num
  * Runs specs on up to `jobs` worker threads. With `fit` (no `--jobs` given), no more threads than the
  * work is worth: a small sweep runs in this thread, where it is done before a worker has started.
  * The result is the same whatever the number. With `fork` (the default), a sweep of a large enough
- * cluster (`forkFrom`: pods at t=0, runs that can fork) runs its runs without patches from one warm-up (fork.ts); `false`
+ * cluster (`from`: pods at t=0, runs that can fork; fork.ts forkFrom) runs its runs without patches from one warm-up (fork.ts); `false`
  * runs every one from scratch.
  */
 export function poolRunner(
   jobs: number,
   fit = false,
   fork: typeof forkRuns | false = forkRuns,
-  forkFrom = { pods: FORK_MIN_PODS, runs: FORK_MIN_RUNS },
+  from = forkFrom(),
 ): Runner {
   return async (ctx, specs, onDone) => {
     const events = estimateWork(ctx.base).events;
-    const forked = fork && ctx.start.pods.length >= forkFrom.pods ? specs.filter(forkable) : [];
-    if (forked.length < forkFrom.runs)
+    const forked = fork && ctx.start.pods.length >= from.pods ? specs.filter(forkable) : [];
+    if (forked.length < from.runs)
       return threaded(ctx, specs, onDone, threadsFor(jobs, fit, specs.length, events));
     // The runs without patches from one warm-up (fork.ts), the others from scratch; in the specs' order.
     const outcomes = new Map<RunSpec, RunOutcome>();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { audit, inProcess, planAudit } from "../../src/audit/audit.ts";
 import { executeRun, forkable } from "../../src/audit/execute.ts";
-import { forkRuns } from "../../src/audit/fork.ts";
+import { forkMethod, forkRuns } from "../../src/audit/fork.ts";
 import { prepare } from "../../src/audit/inputs.ts";
 import { poolRunner } from "../../src/audit/pool.ts";
 import type { RunSpec } from "../../src/audit/types.ts";
@@ -78,16 +78,34 @@ describe("a run forked from the sweep's warm-up", () => {
       ];
       const specs = [...p.runs.filter(forkable), ...extra];
       expect(new Set(specs.map((s) => s.fault.class)).size).toBeGreaterThanOrEqual(6);
-      let done = 0;
-      const forked = await forkRuns(p.ctx, specs, 2, () => done++);
-      expect(done).toBe(specs.length);
-      for (const [i, spec] of specs.entries()) {
-        const scratch = executeRun(p.ctx, spec);
-        expect(scratch.ok, spec.id).toBe(true);
-        expect(JSON.stringify(forked[i]), `${spec.id}, seed ${seed}`).toBe(JSON.stringify(scratch));
+      const scratch = specs.map((spec) => executeRun(p.ctx, spec));
+      for (const method of ["process", "snapshot"] as const) {
+        let done = 0;
+        const forked = await forkRuns(p.ctx, specs, 2, () => done++, method);
+        expect(done).toBe(specs.length);
+        for (const [i, spec] of specs.entries()) {
+          expect(scratch[i]!.ok, spec.id).toBe(true);
+          expect(JSON.stringify(forked[i]), `${spec.id}, seed ${seed}, ${method}`).toBe(
+            JSON.stringify(scratch[i]),
+          );
+        }
       }
     }
   }, 240_000);
+
+  it("forks from one warm process on Linux, where npm run build compiled native/fork.c", () => {
+    // CI builds the addon (npm ci runs prepare); a missing compiler would fall back to the snapshot.
+    if (process.platform === "linux") expect(forkMethod()).toBe("process");
+  });
+
+  it("names the run whose fork failed", async () => {
+    const p = planned(1);
+    // A run that throws in a child (its class primed by the first): its fault has no node list.
+    const first = p.runs.find((s) => s.fault.class === "power-off")!;
+    const bad = { ...first, id: "broken", fault: { ...first.fault, nodes: null } } as unknown as RunSpec;
+    const failed = forkRuns(p.ctx, [first, bad], 1, () => {}, "process");
+    await expect(failed).rejects.toThrow(/not iterable[\s\S]*run broken ended with code 1/);
+  }, 120_000);
 
   it("warms up without the timeline and the callers, and plays them as a run from scratch does", () => {
     for (const file of ["examples/node-power-loss.yaml", "examples/traffic-doks-power-off.yaml"]) {

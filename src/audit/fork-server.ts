@@ -1,0 +1,124 @@
+// The sweep's fork server (fork.ts): one process that warms the base scenario up to t=0 once and then
+// forks itself for each run without patches (native/fork.c). A child is a copy-on-write copy of the
+// warm process, the JIT's compiled code included: it plays its run's timeline from the warm-up, as a
+// run from scratch does after t=0 (run/simulate.ts warmUp), writes its outcome to a file and leaves
+// with _exit. A copy of the process is exact, so a forked run's outcome is the run from scratch's,
+// byte for byte (test/audit/fork.test.ts).
+//
+// What keeps a child sound: it has only the thread that forked, so the server runs with V8's
+// background threads off (`--single-threaded`, set by fork.ts) and never starts Node's event loop or
+// its thread pool (every read and write here is synchronous); a child leaves with _exit, without the
+// exit handlers that would close what it shares with the server.
+//
+// Before the warm-up it forks from, the server runs the first run of each fault class from scratch
+// in its own heap (their outcomes are the runs' own): the code after a fault is then compiled in the
+// server, and every child inherits it instead of running it cold.
+//
+// Bundled into one script like the snapshot's program (fork.ts bundleForkProgram); run by
+// `node --single-threaded <script>`, its input in the files fork.ts names.
+
+import { readFileSync, writeFileSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { deserialize, serialize } from "node:v8";
+import { warmUp } from "../run/simulate.ts";
+import { type Hdr, hdr, provideHdr } from "../traffic/hdr.ts";
+import { executeRun, type ForkInput, played, type RunContext, type RunOutcome } from "./execute.ts";
+import { countDaemonPods, objectsOf } from "./state.ts";
+import type { RunSpec } from "./types.ts";
+
+/** native/fork.c. */
+interface ProcessFork {
+  fork(): number;
+  waitAny(): [number, number];
+  exit(code: number): never;
+}
+
+function need(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`the fork server needs ${name} (audit/fork.ts)`);
+  return value;
+}
+
+const dir = need("FAULTLINE_FORK_DIR");
+const addon = need("FAULTLINE_FORK_NATIVE");
+const native = createRequire(addon)(addon) as ProcessFork;
+const hdrPath = need("FAULTLINE_FORK_HDR");
+provideHdr(() => createRequire(hdrPath)(hdrPath) as Hdr);
+// Loaded once here, so that no child loads and compiles the library's WebAssembly again.
+hdr();
+
+const input = deserialize(readFileSync(join(dir, "input.bin"))) as ForkInput;
+const specs = deserialize(readFileSync(join(dir, "specs.bin"))) as RunSpec[];
+const jobs = Math.max(1, Number(need("FAULTLINE_FORK_JOBS")));
+const ctx: RunContext = { ...input, objects: countDaemonPods(objectsOf(input.base), input.start) };
+
+/** Tells fork.ts that run `i` is done: one line on standard output. */
+function done(i: number): void {
+  const line = Buffer.from(`${i}\n`);
+  for (let at = 0; at < line.length; ) at += writeSync(1, line, at);
+}
+
+function keep(i: number, outcome: RunOutcome): void {
+  writeFileSync(join(dir, `${i}.bin`), serialize(outcome));
+}
+
+// The first run of each fault class, from scratch, in this process.
+const primed = new Set<number>();
+const classes = new Set<string>();
+for (const [i, spec] of specs.entries()) {
+  if (classes.has(spec.fault.class)) continue;
+  classes.add(spec.fault.class);
+  primed.add(i);
+  keep(i, executeRun(ctx, spec));
+  done(i);
+}
+
+// The warm-up every child starts from: the same scenario and budget as executeRun's simulate.
+const warm = warmUp(input.base, { engine: { maxEvents: input.maxEvents } });
+// No collection here before the forks: measured at 1,000 nodes and 30,000 pods, a full collection
+// just before forking leaves its sweeping to the children (V8 sweeps lazily, on the main thread under
+// --single-threaded), and each child then writes, so copies, nearly every page of the 92 MB heap
+// (27,000 page faults, 0.85–0.93 s of CPU a child); without it a child copies about half (16,000
+// faults, 0.62 s).
+
+/** A child: its run from the warm-up, its outcome kept; never returns. */
+function child(i: number): never {
+  let code = 0;
+  try {
+    keep(
+      i,
+      executeRun(ctx, specs[i]!, (run) => played(warm, run)),
+    );
+  } catch (error) {
+    const text = Buffer.from(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    writeSync(2, text);
+    code = 1;
+  }
+  return native.exit(code);
+}
+
+const running = new Map<number, number>();
+
+/** Waits for one child; a child that failed ends the server with its run named. */
+function reap(): void {
+  const [pid, code] = native.waitAny();
+  const i = running.get(pid);
+  if (i === undefined) throw new Error(`the fork server waited for ${pid}, not one of its runs`);
+  running.delete(pid);
+  if (code !== 0) {
+    writeSync(2, `run ${specs[i]!.id} ended with ${code > 128 ? `signal ${code - 128}` : `code ${code}`}\n`);
+    native.exit(1);
+  }
+  done(i);
+}
+
+for (let i = 0; i < specs.length; i++) {
+  if (primed.has(i)) continue;
+  if (running.size >= jobs) reap();
+  const pid = native.fork();
+  if (pid === 0) child(i);
+  if (pid < 0) throw new Error(`fork failed: errno ${-pid}`);
+  running.set(pid, i);
+}
+while (running.size > 0) reap();
