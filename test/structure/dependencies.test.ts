@@ -24,9 +24,10 @@ const IO_ROOMS = [
   "^src/audit/pool[.]ts$",
   // The pool's worker thread: node:module only, to require hdr-histogram-js as the CLI does.
   "^src/audit/worker[.]ts$",
-  // The sweep's snapshot and its forks (one warm-up per sweep): the processes, their files.
+  // The sweep's snapshot, its fork server and their forks (one warm-up per sweep): the processes, their files.
   "^src/audit/fork[.]ts$",
   "^src/audit/fork-entry[.]ts$",
+  "^src/audit/fork-server[.]ts$",
   "^src/report/html[.]ts$",
   // node:crypto's SHA-256 of a shard file (its digest), run by audit merge in the CLI's process: no
   // file, process or socket is touched there.
