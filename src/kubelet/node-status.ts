@@ -87,10 +87,18 @@ export class NodeStatus {
   private reportQueued = false;
   /** the timer is a run of the status loop that will patch a change (not the periodic report) */
   private tickPending = false;
-  /** status.volumesInUse as last posted: what the API knows, frozen while the kubelet cannot post */
-  private volumesInUse: string[] = [];
+  /**
+   * The volumes mounted here as the kubelet's volume manager lists them (GetVolumesInUse, sorted):
+   * what the VolumesInUse setter puts in the status at each run of the loop. A Node of a cluster
+   * dump starts with the volumes its running pods mount (load/cluster/dump.ts), as its kubelet has them.
+   */
+  private volumesInUse: string[];
+  /** the run of the status loop that will find the volumes in use changed, if no other run is due first */
+  private volumesTimer: Timer | undefined;
 
-  constructor(private readonly host: NodeStatusHost) {}
+  constructor(private readonly host: NodeStatusHost) {
+    this.volumesInUse = [...(host.spec.volumesInUse ?? [])];
+  }
 
   private get name(): string {
     return this.host.spec.name;
@@ -185,7 +193,9 @@ export class NodeStatus {
 
   stop(): void {
     this.host.engine.cancel(this.timer);
+    this.host.engine.cancel(this.volumesTimer);
     this.timer = undefined;
+    this.volumesTimer = undefined;
     this.tickPending = false;
   }
 
@@ -223,13 +233,14 @@ export class NodeStatus {
     if (!node) return;
     const now = host.engine.now;
     const errors = host.runtimeErrors();
+    // nodeStatusHasChanged compares the whole status: a change of the volumes in use is a change.
+    const volumesChanged = this.postVolumesInUse(node);
     if (heartbeatOnly(node.status.conditions, errors)) {
-      this.heartbeat(node, now);
+      this.heartbeat(node, now, volumesChanged);
       return;
     }
     const was = node.status.conditions.find((c) => c.type === "Ready");
     node.status.conditions = nodeConditions(now, node.status.conditions, errors);
-    this.postVolumesInUse(node);
     host.store.update(node);
     const ready = node.status.conditions.find((c) => c.type === "Ready")!;
     // The PLEG's message carries its elapsed time, so the real kubelet patches it at every run of
@@ -241,50 +252,85 @@ export class NodeStatus {
       if (errors) host.trace.emit({ type: "KubeletNodeNotReady", ...base, ...cause, errors });
       else host.trace.emit({ type: "NodeReady", ...base, ...cause });
     }
-    // A real change is reported at once; from ≈1.33 the next unchanged report then comes after
-    // nodeStatusReportFrequency plus a one-time random offset of ±50% of it
-    // (delayAfterNodeStatusChange, PR #130919), so that nodes recovering together do not report
-    // together; before, after exactly nodeStatusReportFrequency.
-    const every = host.settings.nodeStatusReportFrequency;
-    const jitter = changed && host.settings.reportJitterAfterChange;
-    this.scheduleReport(jitter ? every + host.rng.uniform(-0.5, 0.5) * every : every);
+    this.scheduleNextReport(changed || volumesChanged);
+  }
+
+  /**
+   * Any patch sets lastStatusReportTime (patchNodeStatus), so the next unchanged report comes
+   * nodeStatusReportFrequency after it. After a real change (nodeStatusHasChanged: conditions or
+   * volumes in use), from ≈1.33 that once gets a random offset of ±50% of it
+   * (delayAfterNodeStatusChange, PR #130919), so that nodes recovering together do not report
+   * together; before, after exactly nodeStatusReportFrequency.
+   */
+  private scheduleNextReport(changed: boolean): void {
+    const every = this.host.settings.nodeStatusReportFrequency;
+    const jitter = changed && this.host.settings.reportJitterAfterChange;
+    this.scheduleReport(jitter ? every + this.host.rng.uniform(-0.5, 0.5) * every : every);
   }
 
   /**
    * A post whose conditions differ from the API's only in their heartbeats (heartbeatOnly): the
-   * same Node write as a full post, its Ready unchanged, so no NodeReady and no jitter (`changed`
-   * is false), and the next report after exactly nodeStatusReportFrequency.
+   * same Node write as a full post, its Ready unchanged, so no NodeReady, and no jitter unless
+   * the volumes in use changed.
    */
-  private heartbeat(node: Node, now: number): void {
+  private heartbeat(node: Node, now: number, volumesChanged: boolean): void {
     for (const c of node.status.conditions) c.lastHeartbeatTime = now;
-    this.postVolumesInUse(node);
     this.host.store.update(node);
-    this.scheduleReport(this.host.settings.nodeStatusReportFrequency);
+    this.scheduleNextReport(volumesChanged);
   }
 
-  /** status.volumesInUse as the kubelet posts it: a new array only when what it lists changed. */
-  private postVolumesInUse(node: Node): void {
-    const api = node.status.volumesInUse;
-    const mine = this.volumesInUse;
-    if (api && api.length === mine.length && mine.every((v, i) => v === api[i])) return;
-    node.status.volumesInUse = [...mine];
+  /** status.volumesInUse as the kubelet posts it: a new array only when what it lists changed (then true). */
+  private postVolumesInUse(node: Node): boolean {
+    if (sameList(node.status.volumesInUse ?? [], this.volumesInUse)) return false;
+    node.status.volumesInUse = [...this.volumesInUse];
+    return true;
   }
 
   /**
-   * The volumes mounted here changed (the volume manager's GetVolumesInUse, sorted): the VolumesInUse
-   * setter puts them in status.volumesInUse, which the attach/detach controller reads to know a volume
-   * is safe to detach. The real kubelet posts them with its next status update (within
-   * nodeStatusUpdateFrequency); the model writes them at once while the kubelet can reach the API,
-   * in place, without a Node watch event (the attach/detach controller reads them in its own
-   * reconcile loop); while it cannot, the API keeps what it last posted.
+   * The volumes mounted here changed (the volume manager's GetVolumesInUse, sorted). The
+   * VolumesInUse setter (pkg/kubelet/nodestatus/setters.go VolumesInUse) fills status.volumesInUse
+   * at each run of the status loop; the attach/detach controller reads it to know a volume is safe
+   * to detach. The run that finds it differs from the API's (kubelet_node_status.go
+   * tryUpdateNodeStatus, nodeStatusHasChanged) patches it: a Node write every watcher sees, within
+   * nodeStatusUpdateFrequency. While the kubelet cannot reach the API, the API keeps what it last
+   * posted; the reconnect recomputes the list.
    */
   setVolumesInUse(volumes: string[]): void {
     if (!this.host.connected()) return;
     const sorted = [...new Set(volumes)].sort();
-    if (sorted.length === this.volumesInUse.length && sorted.every((v, i) => v === this.volumesInUse[i]))
-      return;
+    if (sameList(sorted, this.volumesInUse)) return;
     this.volumesInUse = sorted;
-    const node = this.host.store.get("Node", this.name);
-    if (node) node.status.volumesInUse = [...sorted];
+    this.volumesLoopRun();
   }
+
+  /**
+   * The status loop's next run for the volumes in use. A run already coming posts them: one that
+   * patches a change (tickPending), or the periodic report. The report is itself a run of the loop
+   * (syncNodeStatus every nodeStatusUpdateFrequency), so the loop's runs fall every
+   * nodeStatusUpdateFrequency before the report's time: the next of them, drawn from nothing (the
+   * kubelet's random stream, which its Lease schedule shares, is left as it was). At its run, a list
+   * back as the API has it (pods mounted and unmounted between two runs, or a dump's pods mounting
+   * what its Node recorded) is no change (nodeStatusHasChanged): no patch.
+   */
+  private volumesLoopRun(): void {
+    if (this.tickPending || this.volumesTimer) return;
+    const host = this.host;
+    const every = host.settings.nodeStatusUpdateFrequency;
+    const now = host.engine.now;
+    const report = this.timer && !this.timer.cancelled ? this.timer.at : undefined;
+    const at = report === undefined ? now + every : report - Math.floor((report - now) / every) * every;
+    if (report !== undefined && at >= report) return;
+    this.volumesTimer = host.engine.at(at, () => {
+      this.volumesTimer = undefined;
+      if (this.tickPending || !host.connected()) return;
+      const node = host.store.get("Node", this.name);
+      if (!node || sameList(node.status.volumesInUse ?? [], this.volumesInUse)) return;
+      host.engine.cancel(this.timer);
+      this.post({ cause: "volumes-in-use", nodeStatusUpdateFrequency: every });
+    });
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

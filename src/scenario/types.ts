@@ -45,6 +45,11 @@ export interface NodeSpec {
   unschedulable?: boolean;
   /** `labels` are the Node's labels as they were (a cluster dump): the kubelet adds none of its own */
   labelsAsRegistered?: boolean;
+  /**
+   * status.volumesInUse of a Node of a cluster dump: the claims its running pods mount (`ns/claim`,
+   * as the model names a volume), so its kubelet, finding them mounted, posts no change
+   */
+  volumesInUse?: string[];
   /** NotReady when the cluster was dumped: it starts so (run/not-ready-at-start.ts) */
   notReady?: NotReadyAtStart;
   /** spec.podCIDR(s) of a Node of a cluster dump, its IPv4 one: new pods' addresses come from it */
