@@ -5,9 +5,10 @@
 // with the pods where the dump has them, nothing created at t=0.
 
 import { readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { Store } from "../../src/cluster/store.ts";
 import { LABEL_ZONE } from "../../src/kubernetes/labels.ts";
-import type { Pod } from "../../src/kubernetes/objects.ts";
+import type { KubeObject, Node, Pod } from "../../src/kubernetes/objects.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { parseYamlFile } from "../../src/load/source.ts";
 import { formatTimeline } from "../../src/report/text.ts";
@@ -111,6 +112,58 @@ describe("starting from the dump", () => {
         message: recorded.message,
       });
     }
+  });
+});
+
+describe("the dump's volumes in use", () => {
+  it("registers each Node with the claims its running pods mount: its kubelet, starting them, patches no change of them", () => {
+    const mounted = new Map<string, string[]>();
+    for (const p of items("Pod")) {
+      if (p.status.phase !== "Running" || !p.spec.nodeName) continue;
+      const claims = (p.spec.volumes ?? [])
+        .filter((v: { persistentVolumeClaim?: unknown }) => v.persistentVolumeClaim)
+        .map(
+          (v: { persistentVolumeClaim: { claimName: string } }) =>
+            `${p.metadata.namespace}/${v.persistentVolumeClaim.claimName}`,
+        );
+      if (claims.length > 0)
+        mounted.set(p.spec.nodeName, [...(mounted.get(p.spec.nodeName) ?? []), ...claims].sort());
+    }
+    // Not vacuous: the StatefulSets' pods mount their claims on several nodes.
+    expect(mounted.size).toBeGreaterThan(1);
+    expect(
+      new Map(fromDump.nodes.filter((n) => n.volumesInUse).map((n) => [n.name, n.volumesInUse])),
+    ).toEqual(mounted);
+    // The kubelet posts a new list only when it changed (node-status.ts postVolumesInUse): watch for one.
+    const lists = new Map<string, unknown>();
+    const replaced: string[] = [];
+    const { create, update } = Store.prototype;
+    const note = (o: KubeObject, first: boolean) => {
+      if (o.kind !== "Node") return;
+      const list = (o as Node).status.volumesInUse;
+      if (!first && lists.get(o.metadata.name) !== list) replaced.push(o.metadata.name);
+      lists.set(o.metadata.name, list);
+    };
+    const spies = [
+      vi.spyOn(Store.prototype, "create").mockImplementation(function (this: Store, o) {
+        const out = create.call(this, o);
+        note(o, true);
+        return out;
+      }),
+      vi.spyOn(Store.prototype, "update").mockImplementation(function (this: Store, o) {
+        note(o, false);
+        return update.call(this, o);
+      }),
+    ];
+    try {
+      const sim = createSimulation(fromDump);
+      sim.runUntil(5);
+      for (const [name, claims] of mounted)
+        expect(sim.store.get("Node", name)!.status.volumesInUse).toEqual(claims);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(replaced).toEqual([]);
   });
 });
 
