@@ -46,6 +46,11 @@ export interface NodeStatusHost {
   readonly settings: NodeStatusSettings;
   /** the kubelet can reach the API server */
   connected(): boolean;
+  /**
+   * The warm-up is starting the pods a `start: running` scenario has running at t=0 (bulk-start.ts
+   * open): they stand for pods that have run for long, their volumes mounted since before it.
+   */
+  warmingUp(): boolean;
   /** runtimeState.runtimeErrors (runtime-state.ts): the Ready condition's message when not empty */
   runtimeErrors(): RuntimeErrors | undefined;
 }
@@ -300,6 +305,13 @@ export class NodeStatus {
     const sorted = [...new Set(volumes)].sort();
     if (sameList(sorted, this.volumesInUse)) return;
     this.volumesInUse = sorted;
+    if (this.host.warmingUp()) {
+      // Mounted since before the warm-up's history: the Node has them as registered, no post (as a
+      // cluster dump's Node is registered with its running pods' volumes, load/cluster/dump.ts).
+      const node = this.host.store.get("Node", this.name);
+      if (node) node.status.volumesInUse = [...sorted];
+      return;
+    }
     this.volumesLoopRun();
   }
 

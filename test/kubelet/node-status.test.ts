@@ -16,6 +16,7 @@ function setup(reportJitterAfterChange = false, errors?: RuntimeErrors) {
   const store = new Store(engine);
   const trace = new Trace(engine);
   let connected = true;
+  let warm = false;
   const status = new NodeStatus({
     engine,
     store,
@@ -25,11 +26,20 @@ function setup(reportJitterAfterChange = false, errors?: RuntimeErrors) {
     versionString: "v1.32.0",
     settings: { nodeStatusUpdateFrequency: 10, nodeStatusReportFrequency: 300, reportJitterAfterChange },
     connected: () => connected,
+    warmingUp: () => warm,
     runtimeErrors: () => errors,
   });
   store.create(status.initialNode(0));
   const node = () => store.get("Node", "worker-1")!;
-  return { engine, store, trace, status, node, cut: (c: boolean) => (connected = !c) };
+  return {
+    engine,
+    store,
+    trace,
+    status,
+    node,
+    cut: (c: boolean) => (connected = !c),
+    warmUp: (w: boolean) => (warm = w),
+  };
 }
 
 describe("status.volumesInUse", () => {
@@ -93,6 +103,17 @@ describe("status.volumesInUse", () => {
     engine.run(run - 2);
     status.setVolumesInUse([]);
     engine.run(report + 301);
+    expect(seen.map((t) => gap(report, t))).toEqual([0, 300]);
+  });
+
+  it("the warm-up's start of a `start: running` scenario's pods: their volumes are the Node's as registered, no patch", () => {
+    const { engine, status, node, warmUp, seen, report } = running();
+    warmUp(true);
+    status.setVolumesInUse(["default/data-db-0"]);
+    expect(node().status.volumesInUse).toEqual(["default/data-db-0"]);
+    warmUp(false);
+    engine.run(report + 301);
+    // Only the reports, nodeStatusReportFrequency apart: nothing patched between them.
     expect(seen.map((t) => gap(report, t))).toEqual([0, 300]);
   });
 
