@@ -12,6 +12,15 @@
 // Terminating pod on a dead node keeps its volume wanted: the detach request, and the 6 minutes,
 // start only when the pod object is removed (force delete, PodGC, the out-of-service taint). That is
 // the well-known "Multi-Attach error" for six minutes after force-deleting a pod on a dead node.
+//
+// What wakes it (attach_detach_controller.go): pod events (podAdd/podUpdate/podDelete →
+// ProcessPodVolumes), claim events (pvcAdd/pvcUpdate → enqueuePVC → processPVC, for the pods that
+// mount the claim) and Node events (nodeAdd/nodeUpdate/nodeDelete → processVolumesInUse, which
+// marks each attached volume mounted or not from node.status.volumesInUse). Its reconciler then
+// acts at its next pass (reconcilerLoopPeriod, 100ms). The model reconciles at once on the writes
+// that change what that pass reads: the pods and claims, a Node's volumesInUse, its Ready condition
+// (nodeIsHealthy, for the force detach) and its out-of-service taint; a status post that moves only
+// the heartbeats changes none of them, and the 6-minute wait has its own timer (recheckAt).
 
 import type { Cluster } from "../cluster/context.ts";
 import type { Timer } from "../engine/engine.ts";
@@ -22,7 +31,7 @@ import {
   minor,
   WAITING_FOR_DETACH_SINCE_MINOR,
 } from "../kubernetes/defaults.ts";
-import type { Pod, VolumeAttachment } from "../kubernetes/objects.ts";
+import type { Node, Pod, VolumeAttachment } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
 import type { KubernetesVersion } from "../scenario/types.ts";
@@ -45,6 +54,8 @@ export class AttachDetachController {
    * them mounted (nodeDelete → processVolumesInUse with the deleted node's status).
    */
   private lastVolumesInUse = new Map<string, readonly string[]>();
+  /** What the reconciler reads of each Node, as last seen: a Node write that changes none of it wakes nothing. */
+  private seen = new Map<string, NodeSeen>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -56,10 +67,32 @@ export class AttachDetachController {
       else this.claimPods.add(pod);
       this.enqueue();
     });
+    // The informer's initial list: the Nodes already stored, as seen at the start.
+    for (const node of cluster.store.list("Node"))
+      this.seen.set(node.metadata.name, nodeSeen(node, undefined));
     cluster.store.watch("Node", (type, node) => {
-      if (type === "DELETED") this.lastVolumesInUse.set(node.metadata.name, node.status.volumesInUse ?? []);
-      else this.lastVolumesInUse.delete(node.metadata.name);
-      this.enqueue();
+      const name = node.metadata.name;
+      if (type === "DELETED") {
+        this.lastVolumesInUse.set(name, node.status.volumesInUse ?? []);
+        this.seen.delete(name);
+        this.enqueue();
+        return;
+      }
+      this.lastVolumesInUse.delete(name);
+      const was = this.seen.get(name);
+      const now = nodeSeen(node, was);
+      this.seen.set(name, now);
+      if (type === "ADDED" || !was || !sameSeen(was, now)) this.enqueue();
+    });
+    // pvcAdd/pvcUpdate → processPVC: the pods that mount the claim are processed again.
+    cluster.store.watch("PersistentVolumeClaim", (type, pvc) => {
+      if (type === "DELETED") return;
+      const key = `${pvc.metadata.namespace}/${pvc.metadata.name}`;
+      for (const pod of this.claimPods)
+        if (claimsOf(pod).includes(key)) {
+          this.enqueue();
+          return;
+        }
     });
   }
 
@@ -198,6 +231,33 @@ export class AttachDetachController {
     });
     this.enqueue();
   }
+}
+
+/** What the reconciler reads of a Node: the volumes it reports in use, its Ready status, the out-of-service taint. */
+interface NodeSeen {
+  /** the Node's list, and a copy of it as it was then (an informer's cache holds a copy) */
+  list: readonly string[] | undefined;
+  volumesInUse: readonly string[];
+  ready: string | undefined;
+  outOfService: boolean;
+}
+
+/** The kubelet patches a new list when it changes: the same list is copied once, not at every post. */
+function nodeSeen(node: Node, was: NodeSeen | undefined): NodeSeen {
+  const list = node.status.volumesInUse;
+  return {
+    list,
+    volumesInUse: was && was.list === list ? was.volumesInUse : [...(list ?? [])],
+    ready: node.status.conditions.find((c) => c.type === "Ready")?.status,
+    outOfService: (node.spec.taints ?? []).some((t) => t.key === TAINT_OUT_OF_SERVICE),
+  };
+}
+
+function sameSeen(a: NodeSeen, b: NodeSeen): boolean {
+  if (a.ready !== b.ready || a.outOfService !== b.outOfService) return false;
+  const x = a.volumesInUse;
+  const y = b.volumesInUse;
+  return x === y || (x.length === y.length && x.every((v, i) => v === y[i]));
 }
 
 /**

@@ -122,6 +122,7 @@ export class Kubelet {
         reportJitterAfterChange: m >= NODE_STATUS_REPORT_JITTER_SINCE_MINOR,
       },
       connected: () => this.connected(),
+      warmingUp: () => this.bulk?.open === true,
       runtimeErrors: () => this.shutdown.errors(this.runtime.errors()),
     });
     const self = this;

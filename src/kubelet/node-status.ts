@@ -10,7 +10,7 @@ import type { Engine, Timer } from "../engine/engine.ts";
 import type { Rng } from "../engine/rng.ts";
 import { NODE_STATUS_UPDATE_JITTER } from "../kubernetes/defaults.ts";
 import { nodeRow } from "../kubernetes/kubectl.ts";
-import type { ConditionStatus, Node, NodeCondition } from "../kubernetes/objects.ts";
+import type { Node } from "../kubernetes/objects.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
 import type {
@@ -19,6 +19,9 @@ import type {
   NodeStatusLoopCause,
   RuntimeErrors,
 } from "../trace/node-events.ts";
+import { conditionsDiffer, heartbeatOnly, nodeConditions, wording } from "./node-conditions.ts";
+
+export { heartbeatsInPlace, nodeConditions } from "./node-conditions.ts";
 
 /** The kubelet's node status settings (KubeletConfiguration). */
 export interface NodeStatusSettings {
@@ -43,6 +46,11 @@ export interface NodeStatusHost {
   readonly settings: NodeStatusSettings;
   /** the kubelet can reach the API server */
   connected(): boolean;
+  /**
+   * The warm-up is starting the pods a `start: running` scenario has running at t=0 (bulk-start.ts
+   * open): they stand for pods that have run for long, their volumes mounted since before it.
+   */
+  warmingUp(): boolean;
   /** runtimeState.runtimeErrors (runtime-state.ts): the Ready condition's message when not empty */
   runtimeErrors(): RuntimeErrors | undefined;
 }
@@ -77,109 +85,6 @@ export function nodeLabels(spec: NodeSpec): Record<string, string> {
   };
 }
 
-/** The Ready condition the kubelet computes (setters.go ReadyCondition): False with the runtime's errors. */
-function readyCondition(
-  errors: RuntimeErrors | undefined,
-): Pick<NodeCondition, "status" | "reason" | "message"> {
-  return errors
-    ? { status: "False", reason: "KubeletNotReady", message: errors.message }
-    : { status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" };
-}
-
-/** The conditions' type, status, reason and message, in the order the kubelet posts them. */
-type Computed = readonly [string, ConditionStatus, string, string];
-
-/** The pressure conditions (setters.go MemoryPressureCondition, DiskPressureCondition, PIDPressureCondition). */
-const PRESSURE: readonly Computed[] = [
-  ["MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"],
-  ["DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"],
-  ["PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"],
-];
-
-/** A healthy kubelet's, made once (the status loop compares with it at every Node change). */
-let healthy: readonly Computed[] | undefined;
-
-/** What the kubelet computes of each condition; heartbeats and transitions aside. */
-function computed(errors: RuntimeErrors | undefined): readonly Computed[] {
-  if (!errors && healthy) return healthy;
-  const ready = readyCondition(errors);
-  const out: readonly Computed[] = [...PRESSURE, ["Ready", ready.status, ready.reason!, ready.message!]];
-  if (!errors) healthy = out;
-  return out;
-}
-
-/**
- * The conditions the kubelet posts (pkg/kubelet/nodestatus/setters.go reasons and messages); each
- * keeps its lastTransitionTime from `previous` while its status is unchanged.
- */
-export function nodeConditions(
-  now: number,
-  previous?: NodeCondition[],
-  errors?: RuntimeErrors,
-): NodeCondition[] {
-  const out = computed(errors).map(([type, status, reason, message]) => {
-    const prev = previous?.find((x) => x.type === type);
-    return {
-      type,
-      status,
-      reason,
-      message,
-      lastHeartbeatTime: now,
-      lastTransitionTime: prev && prev.status === status ? prev.lastTransitionTime : now,
-    };
-  });
-  built.add(out);
-  return out;
-}
-
-/** Off: every post builds its conditions anew (the plain path the tests compare the shortcut with). */
-export const heartbeatsInPlace = { enabled: true };
-
-/**
- * Condition arrays nodeConditions built: each condition in the kubelet's order, with its fields in
- * its order. Others change them only in place (the node lifecycle controller's Unknown: status,
- * reason, message, lastTransitionTime) or append to them (a type missing: the length differs).
- */
-const built = new WeakSet<NodeCondition[]>();
-
-/**
- * A post that changes only the heartbeats: the API's conditions are the kubelet's own array and
- * their type, status, reason and message are what it computes, position by position. nodeConditions
- * would then build the same conditions with lastHeartbeatTime now and every lastTransitionTime
- * kept; moving the heartbeats in place gives the same object, without four new ones and an array
- * per post (the readers keep no condition object across posts: node-health.ts readyOf keeps the
- * array and its Ready, read again at each pass; the scheduler's node events copy type and status).
- */
-function heartbeatOnly(api: NodeCondition[], errors: RuntimeErrors | undefined): boolean {
-  if (!heartbeatsInPlace.enabled || !built.has(api)) return false;
-  const mine = computed(errors);
-  if (api.length !== mine.length) return false;
-  for (let i = 0; i < mine.length; i++) {
-    const [type, status, reason, message] = mine[i]!;
-    const c = api[i]!;
-    if (c.type !== type || c.status !== status || c.reason !== reason || c.message !== message) return false;
-  }
-  return true;
-}
-
-/** A Ready message without the PLEG's elapsed time ("pleg was last seen active 3m2.5s ago"). */
-function wording(message: string | undefined): string | undefined {
-  return message?.replace(/active \S+ ago/, "active … ago");
-}
-
-/**
- * nodeConditionsHaveChanged: status, reason or message of a condition in the API differ from what
- * the kubelet computes (heartbeats ignored); read in place, without building the conditions.
- */
-function conditionsDiffer(api: NodeCondition[], errors: RuntimeErrors | undefined): boolean {
-  const mine = computed(errors);
-  if (api.length !== mine.length) return true;
-  return mine.some(([type, status, reason, message]) => {
-    const y = api.find((c) => c.type === type);
-    return !y || y.status !== status || y.reason !== reason || y.message !== message;
-  });
-}
-
 export class NodeStatus {
   private timer: Timer | undefined;
   /** the periodic report's timer, and whether it is queued (a cancelled one stays queued until its time) */
@@ -187,10 +92,18 @@ export class NodeStatus {
   private reportQueued = false;
   /** the timer is a run of the status loop that will patch a change (not the periodic report) */
   private tickPending = false;
-  /** status.volumesInUse as last posted: what the API knows, frozen while the kubelet cannot post */
-  private volumesInUse: string[] = [];
+  /**
+   * The volumes mounted here as the kubelet's volume manager lists them (GetVolumesInUse, sorted):
+   * what the VolumesInUse setter puts in the status at each run of the loop. A Node of a cluster
+   * dump starts with the volumes its running pods mount (load/cluster/dump.ts), as its kubelet has them.
+   */
+  private volumesInUse: string[];
+  /** the run of the status loop that will find the volumes in use changed, if no other run is due first */
+  private volumesTimer: Timer | undefined;
 
-  constructor(private readonly host: NodeStatusHost) {}
+  constructor(private readonly host: NodeStatusHost) {
+    this.volumesInUse = [...(host.spec.volumesInUse ?? [])];
+  }
 
   private get name(): string {
     return this.host.spec.name;
@@ -285,7 +198,9 @@ export class NodeStatus {
 
   stop(): void {
     this.host.engine.cancel(this.timer);
+    this.host.engine.cancel(this.volumesTimer);
     this.timer = undefined;
+    this.volumesTimer = undefined;
     this.tickPending = false;
   }
 
@@ -323,13 +238,14 @@ export class NodeStatus {
     if (!node) return;
     const now = host.engine.now;
     const errors = host.runtimeErrors();
+    // nodeStatusHasChanged compares the whole status: a change of the volumes in use is a change.
+    const volumesChanged = this.postVolumesInUse(node);
     if (heartbeatOnly(node.status.conditions, errors)) {
-      this.heartbeat(node, now);
+      this.heartbeat(node, now, volumesChanged);
       return;
     }
     const was = node.status.conditions.find((c) => c.type === "Ready");
     node.status.conditions = nodeConditions(now, node.status.conditions, errors);
-    this.postVolumesInUse(node);
     host.store.update(node);
     const ready = node.status.conditions.find((c) => c.type === "Ready")!;
     // The PLEG's message carries its elapsed time, so the real kubelet patches it at every run of
@@ -341,50 +257,92 @@ export class NodeStatus {
       if (errors) host.trace.emit({ type: "KubeletNodeNotReady", ...base, ...cause, errors });
       else host.trace.emit({ type: "NodeReady", ...base, ...cause });
     }
-    // A real change is reported at once; from ≈1.33 the next unchanged report then comes after
-    // nodeStatusReportFrequency plus a one-time random offset of ±50% of it
-    // (delayAfterNodeStatusChange, PR #130919), so that nodes recovering together do not report
-    // together; before, after exactly nodeStatusReportFrequency.
-    const every = host.settings.nodeStatusReportFrequency;
-    const jitter = changed && host.settings.reportJitterAfterChange;
-    this.scheduleReport(jitter ? every + host.rng.uniform(-0.5, 0.5) * every : every);
+    this.scheduleNextReport(changed || volumesChanged);
+  }
+
+  /**
+   * Any patch sets lastStatusReportTime (patchNodeStatus), so the next unchanged report comes
+   * nodeStatusReportFrequency after it. After a real change (nodeStatusHasChanged: conditions or
+   * volumes in use), from ≈1.33 that once gets a random offset of ±50% of it
+   * (delayAfterNodeStatusChange, PR #130919), so that nodes recovering together do not report
+   * together; before, after exactly nodeStatusReportFrequency.
+   */
+  private scheduleNextReport(changed: boolean): void {
+    const every = this.host.settings.nodeStatusReportFrequency;
+    const jitter = changed && this.host.settings.reportJitterAfterChange;
+    this.scheduleReport(jitter ? every + this.host.rng.uniform(-0.5, 0.5) * every : every);
   }
 
   /**
    * A post whose conditions differ from the API's only in their heartbeats (heartbeatOnly): the
-   * same Node write as a full post, its Ready unchanged, so no NodeReady and no jitter (`changed`
-   * is false), and the next report after exactly nodeStatusReportFrequency.
+   * same Node write as a full post, its Ready unchanged, so no NodeReady, and no jitter unless
+   * the volumes in use changed.
    */
-  private heartbeat(node: Node, now: number): void {
+  private heartbeat(node: Node, now: number, volumesChanged: boolean): void {
     for (const c of node.status.conditions) c.lastHeartbeatTime = now;
-    this.postVolumesInUse(node);
     this.host.store.update(node);
-    this.scheduleReport(this.host.settings.nodeStatusReportFrequency);
+    this.scheduleNextReport(volumesChanged);
   }
 
-  /** status.volumesInUse as the kubelet posts it: a new array only when what it lists changed. */
-  private postVolumesInUse(node: Node): void {
-    const api = node.status.volumesInUse;
-    const mine = this.volumesInUse;
-    if (api && api.length === mine.length && mine.every((v, i) => v === api[i])) return;
-    node.status.volumesInUse = [...mine];
+  /** status.volumesInUse as the kubelet posts it: a new array only when what it lists changed (then true). */
+  private postVolumesInUse(node: Node): boolean {
+    if (sameList(node.status.volumesInUse ?? [], this.volumesInUse)) return false;
+    node.status.volumesInUse = [...this.volumesInUse];
+    return true;
   }
 
   /**
-   * The volumes mounted here changed (the volume manager's GetVolumesInUse, sorted): the VolumesInUse
-   * setter puts them in status.volumesInUse, which the attach/detach controller reads to know a volume
-   * is safe to detach. The real kubelet posts them with its next status update (within
-   * nodeStatusUpdateFrequency); the model writes them at once while the kubelet can reach the API,
-   * in place, without a Node watch event (the attach/detach controller reads them in its own
-   * reconcile loop); while it cannot, the API keeps what it last posted.
+   * The volumes mounted here changed (the volume manager's GetVolumesInUse, sorted). The
+   * VolumesInUse setter (pkg/kubelet/nodestatus/setters.go VolumesInUse) fills status.volumesInUse
+   * at each run of the status loop; the attach/detach controller reads it to know a volume is safe
+   * to detach. The run that finds it differs from the API's (kubelet_node_status.go
+   * tryUpdateNodeStatus, nodeStatusHasChanged) patches it: a Node write every watcher sees, within
+   * nodeStatusUpdateFrequency. While the kubelet cannot reach the API, the API keeps what it last
+   * posted; the reconnect recomputes the list.
    */
   setVolumesInUse(volumes: string[]): void {
     if (!this.host.connected()) return;
     const sorted = [...new Set(volumes)].sort();
-    if (sorted.length === this.volumesInUse.length && sorted.every((v, i) => v === this.volumesInUse[i]))
-      return;
+    if (sameList(sorted, this.volumesInUse)) return;
     this.volumesInUse = sorted;
-    const node = this.host.store.get("Node", this.name);
-    if (node) node.status.volumesInUse = [...sorted];
+    if (this.host.warmingUp()) {
+      // Mounted since before the warm-up's history: the Node has them as registered, no post (as a
+      // cluster dump's Node is registered with its running pods' volumes, load/cluster/dump.ts).
+      const node = this.host.store.get("Node", this.name);
+      if (node) node.status.volumesInUse = [...sorted];
+      return;
+    }
+    this.volumesLoopRun();
   }
+
+  /**
+   * The status loop's next run for the volumes in use. A run already coming posts them: one that
+   * patches a change (tickPending), or the periodic report. The report is itself a run of the loop
+   * (syncNodeStatus every nodeStatusUpdateFrequency), so the loop's runs fall every
+   * nodeStatusUpdateFrequency before the report's time: the next of them, drawn from nothing (the
+   * kubelet's random stream, which its Lease schedule shares, is left as it was). At its run, a list
+   * back as the API has it (pods mounted and unmounted between two runs, or a dump's pods mounting
+   * what its Node recorded) is no change (nodeStatusHasChanged): no patch.
+   */
+  private volumesLoopRun(): void {
+    if (this.tickPending || this.volumesTimer) return;
+    const host = this.host;
+    const every = host.settings.nodeStatusUpdateFrequency;
+    const now = host.engine.now;
+    const report = this.timer && !this.timer.cancelled ? this.timer.at : undefined;
+    const at = report === undefined ? now + every : report - Math.floor((report - now) / every) * every;
+    if (report !== undefined && at >= report) return;
+    this.volumesTimer = host.engine.at(at, () => {
+      this.volumesTimer = undefined;
+      if (this.tickPending || !host.connected()) return;
+      const node = host.store.get("Node", this.name);
+      if (!node || sameList(node.status.volumesInUse ?? [], this.volumesInUse)) return;
+      host.engine.cancel(this.timer);
+      this.post({ cause: "volumes-in-use", nodeStatusUpdateFrequency: every });
+    });
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

@@ -5,6 +5,7 @@ import type { Ipv4Cidr } from "../kubernetes/cidr.ts";
 import type { ClientName } from "../kubernetes/client-defaults.ts";
 import type { KubeObject, ManifestKind, ResourceList, Taint } from "../kubernetes/objects.ts";
 import type { NetworkOverrides, ProfileFile } from "./network.ts";
+import type { NotReadyAtStart } from "./not-ready-at-start.ts";
 import type { ScenarioOrigin } from "./source.ts";
 
 // The versions and settings a scenario may give, defined beside their defaults (kubernetes/).
@@ -17,6 +18,7 @@ export {
   SUPPORTED_VERSIONS,
 } from "../kubernetes/configuration.ts";
 export type { NetworkOverrides, NetworkSettings, ProfileFile } from "./network.ts";
+export type { NotReadyAtStart } from "./not-ready-at-start.ts";
 export type { ManifestFile, Patch, ScenarioOrigin, ScenarioSource } from "./source.ts";
 
 import type {
@@ -45,6 +47,8 @@ export interface NodeSpec {
   unschedulable?: boolean;
   /** `labels` are the Node's labels as they were (a cluster dump): the kubelet adds none of its own */
   labelsAsRegistered?: boolean;
+  /** status.volumesInUse of a Node of a cluster dump: the claims its running pods mount (load/cluster/dump.ts) */
+  volumesInUse?: string[];
   /** NotReady when the cluster was dumped: it starts so (run/not-ready-at-start.ts) */
   notReady?: NotReadyAtStart;
   /** spec.podCIDR(s) of a Node of a cluster dump, its IPv4 one: new pods' addresses come from it */
@@ -55,31 +59,6 @@ export interface NodeSpec {
   addresses?: { type: string; address: string }[];
   /** status.nodeInfo of a Node of a cluster dump, its string fields (served as read) */
   nodeInfo?: Record<string, string>;
-}
-
-/**
- * A node of a cluster dump whose Ready condition was not True. Times are virtual seconds, the dump's
- * time being t=0 (so they are ≤ 0).
- */
-export interface NotReadyAtStart {
-  /** the Ready condition as dumped */
-  ready: {
-    status: "False" | "Unknown";
-    reason?: string;
-    message?: string;
-    lastHeartbeatTime?: number;
-    lastTransitionTime?: number;
-  };
-  /**
-   * How the run keeps it NotReady, from what the dump supports: Ready=Unknown (the kubelet stopped
-   * posting) → its machine is off; Ready=False (the kubelet posts NotReady) → its container runtime
-   * is down, the one cause of a posted NotReady faultline models.
-   */
-  machine: "powered-off" | "runtime-down";
-  /** the node lifecycle controller's taints (unreachable, not-ready) with their timeAdded */
-  taints: Taint[];
-  /** spec.renewTime of its Lease (kube-node-lease), when the dump holds it */
-  leaseRenewTime?: number;
 }
 
 export type FaultAction =

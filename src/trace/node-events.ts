@@ -158,7 +158,9 @@ export type NodeStatusLoopCause =
   /** the API's conditions differ from the kubelet's (the node controller's Unknown while it was fine) */
   | { cause: "status-differs" }
   /** the container runtime's errors began or cleared (runtime-state.ts) */
-  | { cause: "runtime" };
+  | { cause: "runtime" }
+  /** the volumes mounted here changed (the VolumesInUse setter): the loop's next run patches them */
+  | { cause: "volumes-in-use" };
 
 /**
  * Why the kubelet posts a changed Ready condition: it started (fastStatusUpdateOnce), a run of its

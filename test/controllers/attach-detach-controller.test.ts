@@ -1,5 +1,5 @@
 // The attach/detach controller alone (reconciler/reconciler_test.go): pods with claims, nodes whose
-// status.volumesInUse the test writes as the kubelet would. A volume leaves a node when its kubelet
+// status.volumesInUse the test writes as the kubelet patches it (a Node write, a new list). A volume leaves a node when its kubelet
 // reports it unmounted, at once with the out-of-service taint, or after ReconcilerMaxWaitForUnmount
 // (6 min, strictly more) on an unhealthy node unless --disable-force-detach-on-timeout.
 
@@ -100,6 +100,48 @@ describe("attach/detach controller", () => {
         prefix: "Multi-Attach error",
       },
     ]);
+  });
+
+  it("a status post that moves only the heartbeats wakes nothing; the patch of volumesInUse does (nodeUpdate → processVolumesInUse)", () => {
+    const { h, db } = cluster();
+    moveTo2(h, db, 10);
+    // The list emptied without a write of it (as the kubelet once wrote it, in place), then a
+    // heartbeat-only post: the reconciler reads nothing new from that write and is not woken.
+    h.engine.at(15, () => {
+      h.store.get("Node", "n1")!.status.volumesInUse!.length = 0;
+    });
+    h.engine.at(20, () => {
+      const n = h.store.get("Node", "n1")!;
+      for (const c of n.status.conditions) c.lastHeartbeatTime = 20;
+      h.store.update(n);
+    });
+    h.to(25);
+    expect(h.events("VolumeDetached")).toEqual([]);
+    setNode(h, 30, { volumesInUse: [] });
+    h.to(40);
+    expect(h.events("VolumeDetached")).toMatchObject([{ t: 30, node: "n1", cause: "unmounted" }]);
+    expect(h.events("VolumeAttached").map((e) => [e.t, e.node])).toEqual([
+      [0, "n1"],
+      [30, "n2"],
+    ]);
+  });
+
+  it("a claim created after its pod is attached at its creation (pvcAdd → processPVC), with no other write", () => {
+    const h = harness();
+    h.store.create(node("n1"));
+    new AttachDetachController(h, { disableForceDetachOnTimeout: false, version: "1.32" });
+    h.store.create(pod("db-0", { node: "n1", claims: ["data-db-0"] }));
+    h.to(5);
+    expect(h.events("VolumeAttached")).toEqual([]);
+    h.engine.at(7, () =>
+      h.store.create<PersistentVolumeClaim>({
+        kind: "PersistentVolumeClaim",
+        metadata: { name: "data-db-0", namespace: "default" },
+        spec: { accessModes: ["ReadWriteOnce"] },
+      }),
+    );
+    h.to(10);
+    expect(h.events("VolumeAttached").map((e) => [e.t, e.node, e.claim])).toEqual([[7, "n1", CLAIM]]);
   });
 
   it("1.37 words the wait differently (Waiting for detach)", () => {

@@ -5,9 +5,10 @@
 // with the pods where the dump has them, nothing created at t=0.
 
 import { readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { Store } from "../../src/cluster/store.ts";
 import { LABEL_ZONE } from "../../src/kubernetes/labels.ts";
-import type { Pod } from "../../src/kubernetes/objects.ts";
+import type { Node, Pod } from "../../src/kubernetes/objects.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { parseYamlFile } from "../../src/load/source.ts";
 import { formatTimeline } from "../../src/report/text.ts";
@@ -110,6 +111,47 @@ describe("starting from the dump", () => {
         reason: recorded.reason,
         message: recorded.message,
       });
+    }
+  });
+});
+
+describe("the dump's volumes in use", () => {
+  it("registers each Node with the claims its running pods mount, as its kubelet has them at t=0", () => {
+    const mounted = new Map<string, string[]>();
+    for (const p of items("Pod")) {
+      if (p.status.phase !== "Running" || !p.spec.nodeName) continue;
+      const claims = (p.spec.volumes ?? [])
+        .filter((v: { persistentVolumeClaim?: unknown }) => v.persistentVolumeClaim)
+        .map(
+          (v: { persistentVolumeClaim: { claimName: string } }) =>
+            `${p.metadata.namespace}/${v.persistentVolumeClaim.claimName}`,
+        );
+      if (claims.length > 0)
+        mounted.set(p.spec.nodeName, [...(mounted.get(p.spec.nodeName) ?? []), ...claims].sort());
+    }
+    // Not vacuous: the StatefulSets' pods mount their claims on several nodes.
+    expect(mounted.size).toBeGreaterThan(1);
+    expect(
+      new Map(fromDump.nodes.filter((n) => n.volumesInUse).map((n) => [n.name, n.volumesInUse])),
+    ).toEqual(mounted);
+    // Registered with them (the Node the kubelet creates at the warm-up's start), and still so at t=0.
+    const registered = new Map<string, unknown>();
+    const { create } = Store.prototype;
+    const spy = vi.spyOn(Store.prototype, "create").mockImplementation(function (this: Store, o) {
+      if (o.kind === "Node" && !registered.has(o.metadata.name))
+        registered.set(o.metadata.name, [...((o as Node).status.volumesInUse ?? [])]);
+      return create.call(this, o);
+    });
+    let sim: ReturnType<typeof createSimulation>;
+    try {
+      sim = createSimulation(fromDump);
+    } finally {
+      spy.mockRestore();
+    }
+    for (const n of fromDump.nodes) {
+      const want = mounted.get(n.name) ?? [];
+      expect([n.name, registered.get(n.name)]).toEqual([n.name, want]);
+      expect([n.name, sim.store.get("Node", n.name)!.status.volumesInUse]).toEqual([n.name, want]);
     }
   });
 });

@@ -8,6 +8,7 @@
 // are read no further than their kind and name.
 
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from "../../kubernetes/objects.ts";
+import { claimsOf } from "../../kubernetes/volumes.ts";
 import type { ClusterDumpInfo, NodeSpec, NotReadyAtStart } from "../../scenario/types.ts";
 import { fail, isObj, type Obj } from "../check.ts";
 import { type Collected, collectObjects } from "../manifest/collect.ts";
@@ -78,6 +79,8 @@ export function readCluster(
   const times: DumpTime[] = [];
   const owners = new OwnerGraph();
   const pods: { index: number; src: SourceDoc; path: Path }[] = [];
+  /** The pods the dump has Running: their containers run, their volumes are mounted. */
+  const running = new Set<Pod>();
   const visit = (doc: SourceDoc, p: Path, value: unknown): void => {
     if (p.length === 0) refuseCutShortList(doc, value);
     if (isObj(value) && Array.isArray(value.items) && isList(value)) {
@@ -134,6 +137,7 @@ export function readCluster(
       // PodSpec.nodeName is `json:"nodeName,omitempty"` (core/v1): "" is no node, a pod not yet scheduled.
       if ((added.object as Pod).spec.nodeName === "") delete (added.object as Pod).spec.nodeName;
       observedStatus(added.object as Pod, value);
+      if (isObj(value.status) && value.status.phase === "Running") running.add(added.object as Pod);
       pods.push({ index: before, src: doc, path: p });
     }
     if ((added?.kind === "PersistentVolumeClaim" || added?.kind === "PersistentVolume") && isObj(value))
@@ -149,8 +153,40 @@ export function readCluster(
   owners.check();
   checkTimeSpread(times);
   dropPodsOnMissingNodes(out, pods, nodeAt);
+  noteVolumesInUse(read.nodes, out, running);
   startNotReady(read, dumped, renewed);
   return read;
+}
+
+/**
+ * Each Node's status.volumesInUse as its kubelet has it: the claims its running pods mount (the
+ * volume manager's GetVolumesInUse, put in the status by the VolumesInUse setter,
+ * pkg/kubelet/nodestatus/setters.go). A dump records them as the CSI driver's unique volume names,
+ * which the model does not keep (it names a volume by its claim): the running pods say the same.
+ * Registered with them, the kubelet that starts those pods finds nothing changed and posts nothing
+ * a real kubelet would not.
+ */
+function noteVolumesInUse(nodes: NodeSpec[], out: Collected, running: ReadonlySet<Pod>): void {
+  const claims = new Set<string>();
+  for (const m of out.manifests)
+    if (m.object.kind === "PersistentVolumeClaim")
+      claims.add(`${m.object.metadata.namespace}/${m.object.metadata.name}`);
+  const byNode = new Map<string, Set<string>>();
+  for (const m of out.manifests) {
+    if (m.object.kind !== "Pod") continue;
+    const pod = m.object as Pod;
+    if (!pod.spec.nodeName || !running.has(pod) || pod.metadata.deletionTimestamp !== undefined) continue;
+    for (const c of claimsOf(pod)) {
+      if (!claims.has(c)) continue;
+      const set = byNode.get(pod.spec.nodeName) ?? new Set<string>();
+      set.add(c);
+      byNode.set(pod.spec.nodeName, set);
+    }
+  }
+  for (const n of nodes) {
+    const inUse = byNode.get(n.name);
+    if (inUse) n.volumesInUse = [...inUse].sort();
+  }
 }
 
 /** A node's Lease (kube-node-lease/<node>): when its kubelet last renewed it. */

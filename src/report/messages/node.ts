@@ -51,6 +51,8 @@ function nodeStatusWhy(e: NodeReadyCause): string {
       return `its status loop (every nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) finds the Node's conditions differ from its own (the node controller changed them while this kubelet was fine) and patches them at once, not waiting for nodeStatusReportFrequency`;
     case "runtime":
       return `its status loop (every nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) posts the change at its next run`;
+    case "volumes-in-use":
+      return `its status loop (every nodeStatusUpdateFrequency=${fmt(e.nodeStatusUpdateFrequency)}s) posts the volumes in use that changed at its next run, with the conditions as they are`;
     case "status-report":
       return `nodeStatusReportFrequency=${e.nodeStatusReportFrequency}s: the kubelet re-posts an unchanged status this often`;
     case "node-shutdown":
