@@ -158,25 +158,27 @@ export async function forkRuns(
 ): Promise<RunOutcome[]> {
   const dir = mkdtempSync(join(tmpdir(), "faultline-fork-"));
   try {
-    return method === "process"
-      ? await serverRuns(ctx, specs, jobs, onDone, dir)
-      : await snapshotRuns(ctx, specs, jobs, onDone, dir);
+    const sweep: Sweep = { ctx, specs, jobs, onDone, dir };
+    return method === "process" ? await serverRuns(sweep) : await snapshotRuns(sweep);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A sweep's runs, their parallelism, the progress callback and the directory they exchange files in. */
+interface Sweep {
+  ctx: RunContext;
+  specs: RunSpec[];
+  jobs: number;
+  onDone: () => void;
+  dir: string;
 }
 
 /**
  * The runs forked from one warm process (fork-server.ts): it warms up once and forks up to `jobs`
  * children at a time, each writing its outcome to `<dir>/<i>.bin` and the server telling each end.
  */
-async function serverRuns(
-  ctx: RunContext,
-  specs: RunSpec[],
-  jobs: number,
-  onDone: () => void,
-  dir: string,
-): Promise<RunOutcome[]> {
+async function serverRuns({ ctx, specs, jobs, onDone, dir }: Sweep): Promise<RunOutcome[]> {
   const addon = processFork();
   if (!addon) throw new Error("the process fork (dist/native/fork.node) is not built: run npm run build");
   const { script, env } = await forkSetup(ctx, dir, "fork-server");
@@ -195,13 +197,7 @@ async function serverRuns(
 }
 
 /** The runs each from a process started from the warm-up's V8 startup snapshot (fork-entry.ts). */
-async function snapshotRuns(
-  ctx: RunContext,
-  specs: RunSpec[],
-  jobs: number,
-  onDone: () => void,
-  dir: string,
-): Promise<RunOutcome[]> {
+async function snapshotRuns({ ctx, specs, jobs, onDone, dir }: Sweep): Promise<RunOutcome[]> {
   const { script, env } = await forkSetup(ctx, dir, "fork-entry");
   const blob = join(dir, "warm.blob");
   const made = await run(["--snapshot-blob", blob, "--build-snapshot", script], env);
