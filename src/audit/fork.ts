@@ -184,8 +184,9 @@ async function serverRuns({ ctx, specs, jobs, onDone, dir }: Sweep): Promise<Run
   const { script, env } = await forkSetup(ctx, dir, "fork-server");
   writeFileSync(join(dir, "specs.bin"), serialize(specs));
   const served = await run(
-    // No V8 background thread, which a forked child would not have (fork-server.ts).
-    ["--single-threaded", script],
+    // No V8 background thread, which a forked child would not have; the young collections before
+    // the forks (fork-server.ts).
+    ["--single-threaded", "--expose-gc", script],
     { ...env, FAULTLINE_FORK_DIR: dir, FAULTLINE_FORK_NATIVE: addon, FAULTLINE_FORK_JOBS: String(jobs) },
     undefined,
     (line) => {
