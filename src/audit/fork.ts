@@ -28,15 +28,15 @@ import type { RunSpec } from "./types.ts";
  */
 export const FORK_MIN_PODS = 30_000;
 /**
- * Pods at t=0 below which the audit does not fork from its warm process (fork-server.ts) either. The
- * whole audit of the bench's 100 nodes and 3,000 pods (204 runs, --jobs 1), measured twice each,
- * alternated, on a quiet machine: 71.3–72.9 s of CPU forked, 55.8–61.5 s from scratch. A fork's run
- * of a power-off costs 0.25 s against 0.27 s from scratch (load 1.2, calibration 2.05 s), but the
- * other classes and the children's own compiling and page copies lose more than that: at this size a
- * run is mostly its run, not its warm-up. At 30,000 pods (1,000 nodes) a fork costs 0.6–0.9 s of CPU
- * against 2.8–2.9 s from scratch.
+ * Pods at t=0 below which the audit does not fork from its warm process (fork-server.ts). The whole
+ * audit of the bench's 100 nodes and 3,000 pods (204 runs, --jobs 1), four times each, alternated, on
+ * the project's 2-core machine at load 1.1–2.3: 40.9–56.6 s of CPU forked (mean 48.5), 50.5–73.3 s
+ * from scratch (mean 57.9), the same wall time (a run from scratch also uses V8's helper threads).
+ * Before the server's young collections (fork-server.ts) the forked audit took 71–73 s against
+ * 56–62 s, and this gate was the snapshot's. Below this size a run is mostly its run, not its
+ * warm-up, and a child's page copies and compiling are not repaid.
  */
-export const PROCESS_FORK_MIN_PODS = FORK_MIN_PODS;
+export const PROCESS_FORK_MIN_PODS = 3_000;
 /**
  * Forkable runs below which the fork's own cost is not repaid. At 1,000 nodes and 30,000 pods
  * (load 0.3–2.6): a run from scratch 2.8–2.9 s of CPU, a run from the snapshot 2.37 s, the snapshot
