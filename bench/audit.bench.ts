@@ -30,7 +30,8 @@ const NODES = 100;
 const DEPLOYMENTS = 100;
 const REPLICAS = 30;
 
-export function auditAtScaleManifests(): string {
+/** The bench's manifests: 100 Deployments of `replicas` (30 by default) behind Services. */
+export function auditAtScaleManifests(replicas = REPLICAS): string {
   const docs: string[] = [];
   for (let d = 0; d < DEPLOYMENTS; d++) {
     docs.push(
@@ -39,7 +40,7 @@ export function auditAtScaleManifests(): string {
         "kind: Deployment",
         `metadata: {name: app-${d}}`,
         "spec:",
-        `  replicas: ${REPLICAS}`,
+        `  replicas: ${replicas}`,
         `  selector: {matchLabels: {app: app-${d}}}`,
         "  template:",
         `    metadata: {labels: {app: app-${d}}}`,

@@ -5,7 +5,8 @@
 // scratch beside the target (#26: a fix or lever run costs at most a fifth of a run from scratch),
 // the snapshot's own cost, and checks that both give the same outcomes, byte for byte.
 // FAULTLINE_FORK_BENCH_RUNS sets the runs (default 8), FAULTLINE_FORK_BENCH_WARM the uncounted runs from
-// scratch before them (default three times the runs).
+// scratch before them (default three times the runs), FAULTLINE_FORK_BENCH_NODES the nodes (default
+// 100; 30 pods a node, so 1,000 is the audit-1000 bench's cluster, and takes a few minutes).
 
 import { DEFAULT_MAX_SWEEP_EVENTS, inProcess, planAudit } from "../src/audit/audit.ts";
 import { executeRun, type RunContext, type RunOutcome } from "../src/audit/execute.ts";
@@ -18,9 +19,11 @@ import { type Calibration, cpuWithChildren, inCalibrations, loadNow } from "./ca
 
 export default async function (cal: Calibration): Promise<void> {
   const n = Number(process.env.FAULTLINE_FORK_BENCH_RUNS ?? 8);
+  const nodes = Number(process.env.FAULTLINE_FORK_BENCH_NODES ?? 100);
+  const text = auditAtScaleManifests(Math.round((30 * nodes) / 100));
   const prepared = prepare({
-    entries: [{ entry: "fork.yaml", files: [{ file: "fork.yaml", text: auditAtScaleManifests() }] }],
-    cluster: { nodes: 100, zones: ["a", "b", "c"] },
+    entries: [{ entry: "fork.yaml", files: [{ file: "fork.yaml", text }] }],
+    cluster: { nodes, zones: ["a", "b", "c"] },
   });
   const phase1 = planAudit(prepared, {
     faults: DEFAULT_FAULTS,
@@ -30,7 +33,9 @@ export default async function (cal: Calibration): Promise<void> {
   });
   const ctx = phase1.ctx;
   const specs = phase1.runs.filter((r) => r.fault.class === "power-off").slice(0, n + 1);
-  console.log(`100 nodes in 3 zones, 3,000 pods; ${n} power-off runs from scratch and forked (${loadNow()})`);
+  console.log(
+    `${nodes.toLocaleString("en")} nodes in 3 zones, ${(30 * nodes).toLocaleString("en")} pods; ${n} power-off runs from scratch and forked (${loadNow()})`,
+  );
   // Runs from scratch are priced as in a sweep's steady state: the models compiled and optimised by
   // the JIT. The first runs of a process run cold and cost about twice as much (0.48 s against
   // 0.23 s at load 6), which would flatter the forked run's ratio. Not counted: `warmRuns` runs.
