@@ -33,7 +33,7 @@ import {
 } from "../kubernetes/defaults.ts";
 import type { Node, Pod, VolumeAttachment } from "../kubernetes/objects.ts";
 import { TAINT_OUT_OF_SERVICE } from "../kubernetes/taints.ts";
-import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
+import { attachmentName, claimsOf, sameVolumesInUse } from "../kubernetes/volumes.ts";
 import type { KubernetesVersion } from "../scenario/types.ts";
 import type { ControlPlaneEventFields } from "../trace/control-plane-events.ts";
 
@@ -254,10 +254,11 @@ function nodeSeen(node: Node, was: NodeSeen | undefined): NodeSeen {
 }
 
 function sameSeen(a: NodeSeen, b: NodeSeen): boolean {
-  if (a.ready !== b.ready || a.outOfService !== b.outOfService) return false;
-  const x = a.volumesInUse;
-  const y = b.volumesInUse;
-  return x === y || (x.length === y.length && x.every((v, i) => v === y[i]));
+  return (
+    a.ready === b.ready &&
+    a.outOfService === b.outOfService &&
+    sameVolumesInUse(a.volumesInUse, b.volumesInUse)
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Rng } from "../engine/rng.ts";
 import { NODE_STATUS_UPDATE_JITTER } from "../kubernetes/defaults.ts";
 import { nodeRow } from "../kubernetes/kubectl.ts";
 import type { Node } from "../kubernetes/objects.ts";
+import { sameVolumesInUse } from "../kubernetes/volumes.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { Trace } from "../trace/events.ts";
 import type {
@@ -286,7 +287,7 @@ export class NodeStatus {
 
   /** status.volumesInUse as the kubelet posts it: a new array only when what it lists changed (then true). */
   private postVolumesInUse(node: Node): boolean {
-    if (sameList(node.status.volumesInUse ?? [], this.volumesInUse)) return false;
+    if (sameVolumesInUse(node.status.volumesInUse ?? [], this.volumesInUse)) return false;
     node.status.volumesInUse = [...this.volumesInUse];
     return true;
   }
@@ -303,7 +304,7 @@ export class NodeStatus {
   setVolumesInUse(volumes: string[]): void {
     if (!this.host.connected()) return;
     const sorted = [...new Set(volumes)].sort();
-    if (sameList(sorted, this.volumesInUse)) return;
+    if (sameVolumesInUse(sorted, this.volumesInUse)) return;
     this.volumesInUse = sorted;
     if (this.host.warmingUp()) {
       // Mounted since before the warm-up's history: the Node has them as registered, no post (as a
@@ -336,13 +337,9 @@ export class NodeStatus {
       this.volumesTimer = undefined;
       if (this.tickPending || !host.connected()) return;
       const node = host.store.get("Node", this.name);
-      if (!node || sameList(node.status.volumesInUse ?? [], this.volumesInUse)) return;
+      if (!node || sameVolumesInUse(node.status.volumesInUse ?? [], this.volumesInUse)) return;
       host.engine.cancel(this.timer);
       this.post({ cause: "volumes-in-use", nodeStatusUpdateFrequency: every });
     });
   }
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

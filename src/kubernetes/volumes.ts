@@ -22,3 +22,11 @@ export function claimsOf(pod: Pod): readonly string[] {
 export function attachmentName(claim: string): string {
   return `pvc/${claim}`;
 }
+
+/**
+ * Two lists of status.volumesInUse (sorted, as the kubelet's volume manager gives them) name the same
+ * volumes: what the kubelet's nodeStatusHasChanged and the attach/detach controller's Node watch compare.
+ */
+export function sameVolumesInUse(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((v, i) => v === b[i]));
+}
