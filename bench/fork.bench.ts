@@ -20,7 +20,8 @@ import { type Calibration, cpuWithChildren, inCalibrations, loadNow } from "./ca
 export default async function (cal: Calibration): Promise<void> {
   const n = Number(process.env.FAULTLINE_FORK_BENCH_RUNS ?? 8);
   const nodes = Number(process.env.FAULTLINE_FORK_BENCH_NODES ?? 100);
-  const text = auditAtScaleManifests(Math.round((30 * nodes) / 100));
+  const replicas = Math.round((30 * nodes) / 100);
+  const text = auditAtScaleManifests(replicas);
   const prepared = prepare({
     entries: [{ entry: "fork.yaml", files: [{ file: "fork.yaml", text }] }],
     cluster: { nodes, zones: ["a", "b", "c"] },
@@ -34,7 +35,7 @@ export default async function (cal: Calibration): Promise<void> {
   const ctx = phase1.ctx;
   const specs = phase1.runs.filter((r) => r.fault.class === "power-off").slice(0, n + 1);
   console.log(
-    `${nodes.toLocaleString("en")} nodes in 3 zones, ${(30 * nodes).toLocaleString("en")} pods; ${n} power-off runs from scratch and forked (${loadNow()})`,
+    `${nodes.toLocaleString("en")} nodes in 3 zones, ${(100 * replicas).toLocaleString("en")} pods; ${n} power-off runs from scratch and forked (${loadNow()})`,
   );
   // Runs from scratch are priced as in a sweep's steady state: the models compiled and optimised by
   // the JIT. The first runs of a process run cold and cost about twice as much (0.48 s against

@@ -54,13 +54,15 @@ const jobs = Math.max(1, Number(need("FAULTLINE_FORK_JOBS")));
 const ctx: RunContext = { ...input, objects: countDaemonPods(objectsOf(input.base), input.start) };
 
 /**
- * Two collections of the young generation (V8's scavenges, `gc({ type: "minor" })` under
- * `--expose-gc`, set by fork.ts) just before the forks: the warm-up's last young objects move to the
+ * Two collections of the young generation (V8's scavenges: `gc({ type: "minor", execution: "sync" })`,
+ * the options of the `gc` function `--expose-gc` installs, V8 src/extensions/gc-extension.h; the
+ * flag is set by fork.ts) just before the forks: the warm-up's last young objects move to the
  * old generation, and the server forks with an empty new space. Without them each child's first
  * scavenge copied the warm-up's survivors, and wrote (so copied) the pages they came from and went to.
  * Measured on the project's 2-core machine, idle, 100 nodes and 3,000 pods, a power-off's child:
- * without, 9,700 page faults and one scavenge of 120–160 ms, 0.27–0.36 s of CPU; with, 3,900–4,000
- * faults and no scavenge, 0.13–0.15 s. Not a full collection: that one leaves its sweeping of the
+ * without, 9,700 page faults and one scavenge of 120–160 ms, 0.27–0.36 s of CPU; with, 3,900–4,100
+ * faults and no scavenge, 0.14–0.15 s; at 1,000 nodes and 30,000 pods 16,150 faults against 20,250
+ * (docs/perf.md). Not a full collection: that one leaves its sweeping of the
  * old generation to the children (V8 sweeps lazily, on the main thread under --single-threaded), and
  * each child then writes nearly every page of the heap (at 1,000 nodes 27,000 page faults, 0.85–0.93
  * s of CPU a child, against 16,000 and 0.62 s without any collection).
