@@ -57,7 +57,12 @@ function refuseCutShortList(doc: SourceDoc, value: unknown): void {
   );
 }
 
-/** Read the dump named at `path` of the scenario into `out` (objects) and the returned nodes. */
+/**
+ * Read the dump named at `path` of the scenario into `out` (objects) and the returned nodes. Longer
+ * than a function should be (about 100 lines): one pass over the dump's documents, whose visitor
+ * gathers what the checks after it read (times, owners, pods, the Running ones, Leases); each
+ * check is a function of its own below.
+ */
 export function readCluster(
   src: SourceDoc,
   path: Path,
