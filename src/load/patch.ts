@@ -133,9 +133,12 @@ class Patcher {
   private readonly applied: Applied[] = [];
   private readonly matched = new Set<Patch>();
   private readonly labels: string[];
+  /** Each patch's object identity (`Kind/namespace/name`), worked out once for every document. */
+  private readonly ids: Map<Patch, string>;
 
   constructor(private readonly patches: readonly Patch[]) {
     this.labels = [...new Set(patches.map(patchLabel))];
+    this.ids = new Map(patches.flatMap((p) => (p.object === undefined ? [] : [[p, objectId(p)]])));
   }
 
   transform = (doc: SourceDoc, role: "scenario" | "manifest"): SourceDoc => {
@@ -145,7 +148,7 @@ class Patcher {
       if (patch.object === undefined) {
         if (role === "scenario") targets.push([]);
       } else {
-        const id = objectId(patch);
+        const id = this.ids.get(patch)!;
         const roots =
           role === "scenario"
             ? listOf(current.value, "manifests").map((v, i) => ({ value: v, path: ["manifests", i] }))
@@ -154,13 +157,14 @@ class Patcher {
       }
       for (const base of targets) {
         this.matched.add(patch);
-        current = this.apply(current, patch, base);
+        // The document is copied once, at its first patch; the next ones edit that copy.
+        current = this.apply(current, patch, base, current !== doc);
       }
     }
     return current;
   };
 
-  private apply(doc: SourceDoc, patch: Patch, base: Path): SourceDoc {
+  private apply(doc: SourceDoc, patch: Patch, base: Path, own: boolean): SourceDoc {
     const label = patchLabel(patch);
     let segments: Segment[];
     try {
@@ -172,7 +176,7 @@ class Patcher {
     const edit: DocEdit = { path, value: patch.value };
     if (patch.text !== undefined) edit.text = patch.text;
     try {
-      const edited = doc.withEdits([edit]);
+      const edited = doc.withEdits([edit], own);
       // Errors under the patched field, or under the first mapping the patch had to create, are its.
       this.applied.push({
         label,

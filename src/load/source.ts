@@ -78,6 +78,12 @@ export class SourceDoc {
   private parsed: Document | (() => Document);
   /** Positions known without the YAML document (a large JSON file's items), by formatted path. */
   private readonly known: KnownPositions;
+  /**
+   * The parsed document itself when this is a file's document as written, read through
+   * parseYamlFile's shared values: the same object for every parse of the same text, by which
+   * load/manifest/kept.ts keeps what the document was collected into. Undefined for an edited copy.
+   */
+  readonly kept: object | undefined;
 
   /**
    * `doc` may be a function that parses the document (with `lineCounter`) on first use: a value read
@@ -90,12 +96,14 @@ export class SourceDoc {
     lineCounter: LineCounter,
     value: unknown,
     known: KnownPositions = new Map(),
+    kept?: object,
   ) {
     this.file = file;
     this.parsed = doc;
     this.lineCounter = lineCounter;
     this.value = value;
     this.known = known;
+    this.kept = kept;
   }
 
   private get doc(): Document {
@@ -160,10 +168,12 @@ export class SourceDoc {
    * A copy with each edit applied in order (a value set at its path, creating the mappings on the way;
    * `undefined` removes the field), read again. Untouched nodes keep their positions; an edited value
    * has none, so errors about it point at its nearest parent (whatif/ names the patch instead).
-   * Throws PathError when a path runs through a value that is not a mapping or list.
+   * Throws PathError when a path runs through a value that is not a mapping or list. With `inPlace`
+   * (this is a copy only its caller holds: an earlier withEdits' result) the document is edited as it
+   * is instead of copied again, and this SourceDoc must not be used after.
    */
-  withEdits(edits: readonly DocEdit[]): SourceDoc {
-    const doc = this.doc.clone();
+  withEdits(edits: readonly DocEdit[], inPlace = false): SourceDoc {
+    const doc = inPlace ? this.doc : this.doc.clone();
     for (const { path, value, text } of edits) {
       const parent = path.slice(0, -1);
       const holder = parent.length === 0 ? doc.contents : doc.getIn(parent, true);
@@ -237,7 +247,9 @@ function hasRange(node: unknown): node is Node {
  * the audit's experiments and fixes) loads its scenario's files again, and parsing them is most of
  * that load (0.26–0.45 s for 500 KB of manifests). A document is never changed once parsed
  * (withEdits edits a clone); each load gets a copy of the values (structuredClone, 8–18 ms for those
- * 500 KB against 13–31 ms for reading them out of the documents again), so no load sees another's.
+ * 500 KB against 13–31 ms for reading them out of the documents again), so no load sees another's;
+ * a reader that only reads them (`shared`) gets the kept values themselves, and each document's
+ * identity (SourceDoc.kept).
  */
 interface Parsed {
   file: string;
@@ -267,8 +279,15 @@ function remember(entry: Parsed): void {
 /**
  * Parse every document of a YAML (or JSON) file. Empty documents are skipped. The first syntax error
  * becomes a LoadError at its position; so does alias expansion beyond yaml's resource-exhaustion guard.
+ * With `shared`, the values are the ones kept for the next parse of the same text (no copy): the
+ * caller must not change them, and each document carries its identity (SourceDoc.kept).
  */
-export function parseYamlFile(text: string, file: string, maxBytes = MAX_FILE_BYTES): SourceDoc[] {
+export function parseYamlFile(
+  text: string,
+  file: string,
+  maxBytes = MAX_FILE_BYTES,
+  shared = false,
+): SourceDoc[] {
   if (text.length > maxBytes) {
     throw new LoadError(
       "file-too-large",
@@ -283,8 +302,10 @@ export function parseYamlFile(text: string, file: string, maxBytes = MAX_FILE_BY
   if (at >= 0) {
     const kept = parsedFiles.splice(at, 1)[0]!;
     parsedFiles.unshift(kept);
-    const values = structuredClone(kept.values);
-    return kept.docs.map((doc, i) => new SourceDoc(file, doc, kept.lineCounter, values[i]));
+    const values = shared ? kept.values : structuredClone(kept.values);
+    return kept.docs.map(
+      (doc, i) => new SourceDoc(file, doc, kept.lineCounter, values[i], undefined, shared ? doc : undefined),
+    );
   }
   const lineCounter = new LineCounter();
   // merge: `<<: *anchor` keys, which Kubernetes' own YAML reader (go-yaml, YAML 1.1) accepts.
@@ -309,10 +330,13 @@ export function parseYamlFile(text: string, file: string, maxBytes = MAX_FILE_BY
       const message = e instanceof Error ? e.message : String(e);
       throw new LoadError("yaml-syntax", file, line, col, "", `invalid YAML: ${message}`);
     }
-    out.push(new SourceDoc(file, doc, lineCounter, value));
+    const keeps = shared && text.length <= PARSED_MAX_CHARS;
+    out.push(new SourceDoc(file, doc, lineCounter, value, undefined, keeps ? doc : undefined));
     kept.push(doc);
   }
-  if (text.length <= PARSED_MAX_CHARS)
-    remember({ file, text, lineCounter, docs: kept, values: structuredClone(out.map((d) => d.value)) });
+  if (text.length <= PARSED_MAX_CHARS) {
+    const values = out.map((d) => d.value);
+    remember({ file, text, lineCounter, docs: kept, values: shared ? values : structuredClone(values) });
+  }
   return out;
 }

@@ -15,6 +15,7 @@ import type { KubernetesVersion, ManifestFile, NotModelledField, Scenario } from
 import { fail, isObj, str } from "../check.ts";
 import type { LoadErrorCode } from "../errors.ts";
 import { type Collected, collectObjects, emptyCollected } from "../manifest/collect.ts";
+import { collectDocument } from "../manifest/kept.ts";
 import { notModelledInOrder } from "../manifest/not-modelled.ts";
 import { withMissingReferences } from "../manifest/references.ts";
 import { type DocTransform, type Path, parseYamlFile, type SourceDoc } from "../source.ts";
@@ -50,9 +51,11 @@ export function readEntry(
     return;
   }
   for (const f of readFiles(src, path, entry, readManifest)) {
-    for (const parsed of parseYamlFile(f.text, f.file)) {
+    // The parse's own values (shared): a patch edits a copy of its document, and a document no patch
+    // touches is collected once for every load of it (manifest/kept.ts).
+    for (const parsed of parseYamlFile(f.text, f.file, undefined, true)) {
       const doc = transform ? transform(parsed, "manifest") : parsed;
-      collectObjects(doc, [], doc.value, out);
+      collectDocument(doc, out);
     }
   }
 }

@@ -27,14 +27,18 @@ export function checkStatefulSetMaxUnavailable(
   patch: number | undefined,
 ): void {
   const on = maxUnavailableStatefulSet(version, patch);
-  c.manifests.forEach(({ object }, i) => {
+  c.manifests.forEach((m, i) => {
+    const { object } = m;
     if (object.kind !== "StatefulSet") return;
     const ru = object.spec.updateStrategy?.rollingUpdate;
     if (ru?.maxUnavailable === undefined) return;
     const { src, path } = c.where[i]!;
     const at = [...path, "spec", "updateStrategy", "rollingUpdate", "maxUnavailable"];
     if (!on) {
-      delete ru.maxUnavailable;
+      // Dropped from a copy: a loaded object is shared by the loads of its document (manifest/kept.ts).
+      const { maxUnavailable: _dropped, ...rollingUpdate } = ru;
+      const updateStrategy = { ...object.spec.updateStrategy!, rollingUpdate };
+      c.manifests[i] = { ...m, object: { ...object, spec: { ...object.spec, updateStrategy } } };
       const name = "StatefulSetSpec.updateStrategy.rollingUpdate.maxUnavailable";
       if (c.notModelled.has(name)) return;
       const { line } = src.locate(at, "key");

@@ -21,8 +21,9 @@ const TOPOLOGY_ANNOTATIONS = [
 ] as const;
 
 export function checkTrafficDistribution(c: Collected, version: KubernetesVersion): void {
-  const m = minor(version);
-  c.manifests.forEach(({ object }, i) => {
+  const v = minor(version);
+  c.manifests.forEach((m, i) => {
+    const { object } = m;
     if (object.kind !== "Service") return;
     const { src, path } = c.where[i]!;
     // Topology aware routing (KEP-2433, service.kubernetes.io/topology-mode: Auto, its older
@@ -35,8 +36,10 @@ export function checkTrafficDistribution(c: Collected, version: KubernetesVersio
     }
     if (object.spec.trafficDistribution === undefined) return;
     const at = [...path, "spec", "trafficDistribution"];
-    if (m < SERVICE_TRAFFIC_DISTRIBUTION_SINCE_MINOR) {
-      delete object.spec.trafficDistribution;
+    if (v < SERVICE_TRAFFIC_DISTRIBUTION_SINCE_MINOR) {
+      // Dropped from a copy: a loaded object is shared by the loads of its document (manifest/kept.ts).
+      const { trafficDistribution: _dropped, ...spec } = object.spec;
+      c.manifests[i] = { ...m, object: { ...object, spec } };
       const name = "Service.trafficDistribution";
       if (c.notModelled.has(name)) return;
       const { line } = src.locate(at, "key");
@@ -44,7 +47,7 @@ export function checkTrafficDistribution(c: Collected, version: KubernetesVersio
       return;
     }
     const value = object.spec.trafficDistribution;
-    if (value !== "PreferClose" && m < PREFER_SAME_TRAFFIC_DISTRIBUTION_SINCE_MINOR)
+    if (value !== "PreferClose" && v < PREFER_SAME_TRAFFIC_DISTRIBUTION_SINCE_MINOR)
       fail(
         src,
         at,
