@@ -205,8 +205,10 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
   const include = reportIncludeOf(opts);
   if (opts.report !== undefined) checkReportPath(opts.report, inputFiles(request), false);
   const progress = progressOf(io);
+  // One runner for the whole command: its worker threads serve the sweep and then the fixes.
+  const runner = poolRunner(jobsOf(opts.jobs), opts.jobs === undefined);
   const options = {
-    ...optionsOf(request, poolRunner(jobsOf(opts.jobs), opts.jobs === undefined), progress.update),
+    ...optionsOf(request, runner, progress.update),
     ...(opts.report !== undefined ? { timelines: true } : {}),
   };
   try {
@@ -227,6 +229,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
     progress.summary();
     return print(io, withoutTimelines(result), opts, failOn, version);
   } finally {
+    await runner.close();
     progress.done();
   }
 }
@@ -272,15 +275,11 @@ async function runMerge(io: Io, files: string[], opts: Options, version: string)
   checkSarifOptions(io, [], opts);
   const shards = readShardFiles(files);
   const progress = progressOf(io);
+  const runner = poolRunner(jobsOf(opts.jobs), opts.jobs === undefined);
   try {
-    return print(
-      io,
-      await mergeShards(shards, poolRunner(jobsOf(opts.jobs), opts.jobs === undefined), progress.update),
-      opts,
-      failOn,
-      version,
-    );
+    return print(io, await mergeShards(shards, runner, progress.update), opts, failOn, version);
   } finally {
+    await runner.close();
     progress.done();
   }
 }

@@ -164,7 +164,12 @@ spec: {selector: {app: app-${i}}, ports: [{port: 80, targetPort: 8080}]}`,
     };
     // From 1,000 pods and 4 runs here (the defaults' 30,000 pods would take minutes in a test).
     const runner = poolRunner(2, false, counting, { pods: 1_000, runs: 4 });
-    const forked = await audit(prepared, { ...options, runner });
+    let forked: Awaited<ReturnType<typeof audit>>;
+    try {
+      forked = await audit(prepared, { ...options, runner });
+    } finally {
+      await runner.close();
+    }
     const scratch = await audit(prepared, { ...options, runner: inProcess });
     // The runs without patches forked; the rules' experiments and fixes with patches from scratch.
     expect(forkedRuns).toBe(p.runs.filter(forkable).length);
