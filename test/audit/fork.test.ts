@@ -13,30 +13,9 @@ import type { RunSpec } from "../../src/audit/types.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
 import { simulate, warmUp } from "../../src/run/simulate.ts";
+import { servedApps } from "./helpers.ts";
 
-const manifests = ["web", "api", "cache"]
-  .map(
-    (app, i) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${app}}
-spec:
-  replicas: ${i + 1}
-  selector: {matchLabels: {app: ${app}}}
-  template:
-    metadata: {labels: {app: ${app}}}
-    spec:
-      containers:
-        - name: ${app}
-          image: example/${app}:1
-          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}
-          resources: {requests: {cpu: 100m, memory: 64Mi}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: ${app}}
-spec: {selector: {app: ${app}}, ports: [{port: 80, targetPort: 8080}]}`,
-  )
-  .join("\n---\n");
+const manifests = servedApps(["web", "api", "cache"], (i) => i + 1);
 
 function planned(seed: number) {
   const prepared = prepare({

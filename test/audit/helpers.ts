@@ -79,3 +79,33 @@ export function unprinted(example: string, printed: string): string[] {
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/**
+ * Deployments behind Services, as YAML: each app's Deployment (`replicas(i)` replicas, a readiness
+ * probe, 100m / 64Mi) and its Service on port 80.
+ */
+export function servedApps(apps: string[], replicas: (i: number) => number): string {
+  return apps
+    .map(
+      (app, i) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${app}}
+spec:
+  replicas: ${replicas(i)}
+  selector: {matchLabels: {app: ${app}}}
+  template:
+    metadata: {labels: {app: ${app}}}
+    spec:
+      containers:
+        - name: ${app}
+          image: example/${app}:1
+          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}
+          resources: {requests: {cpu: 100m, memory: 64Mi}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ${app}}
+spec: {selector: {app: ${app}}, ports: [{port: 80, targetPort: 8080}]}`,
+    )
+    .join("\n---\n");
+}

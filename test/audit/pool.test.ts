@@ -8,32 +8,11 @@ import { audit, inProcess, type Runner } from "../../src/audit/audit.ts";
 import { prepare } from "../../src/audit/inputs.ts";
 import { type MakePool, poolRunner } from "../../src/audit/pool.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
+import { servedApps } from "./helpers.ts";
 
 // Two Deployments of one replica, each behind a Service: FL001 finds both, and each fix is a run
 // with a patch, so that the fixes' phase has two runs for the two threads too.
-const text = ["web", "api"]
-  .map(
-    (app) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${app}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: ${app}}}
-  template:
-    metadata: {labels: {app: ${app}}}
-    spec:
-      containers:
-        - name: ${app}
-          image: example/${app}:1
-          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}
-          resources: {requests: {cpu: 100m, memory: 64Mi}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: ${app}}
-spec: {selector: {app: ${app}}, ports: [{port: 80, targetPort: 8080}]}`,
-  )
-  .join("\n---\n");
+const text = servedApps(["web", "api"], () => 1);
 
 describe("the audit's worker threads", () => {
   it("are made once for the sweep and its fixes, give the in-process result, and end at close", async () => {
