@@ -71,8 +71,10 @@ export function poolRunner(
 /**
  * The audit's worker threads. A pool is made for a context at its first runs that need threads and
  * kept for its next ones (the sweep's, then the fixes'), so that its workers load the modules, read
- * the context and compile the model once: on the 200-Deployment bench (--jobs 2) a pool made again
- * for the fixes cost about 10 s more CPU in all, most of it in V8's background compiling threads.
+ * the context and compile the model once. On the project's 2-core machine (load 2.4–3.6), one run
+ * of the 200-Deployment bench at --jobs 2, CPU per thread read from /proc: with a pool made again for
+ * the fixes, V8's background threads 30.5 s and the four workers 46.0 s; with one pool, 22.3 s and
+ * the two workers 44.7 s (docs/perf.md, Many workloads).
  */
 class Threads {
   private kept: { ctx: RunContext; threads: number; pool: Tinypool } | undefined;

@@ -12,7 +12,7 @@ import { codeQualityOf } from "../audit/code-quality.ts";
 import { DEFAULT_DURATION, prepare } from "../audit/inputs.ts";
 import { CONFIGMAP_LIMIT, configMapBytes, jobManifests } from "../audit/job.ts";
 import { auditPage } from "../audit/page.ts";
-import { poolRunner } from "../audit/pool.ts";
+import { type PoolRunner, poolRunner } from "../audit/pool.ts";
 import { sarifOf } from "../audit/sarif.ts";
 import { type AuditRequest, mergeShards, optionsOf, runShard, ShardError } from "../audit/shard.ts";
 import { formatAudit } from "../audit/text.ts";
@@ -205,8 +205,7 @@ async function runAudit(io: Io, paths: string[], opts: Options, version: string)
   const include = reportIncludeOf(opts);
   if (opts.report !== undefined) checkReportPath(opts.report, inputFiles(request), false);
   const progress = progressOf(io);
-  // One runner for the whole command: its worker threads serve the sweep and then the fixes.
-  const runner = poolRunner(jobsOf(opts.jobs), opts.jobs === undefined);
+  const runner = runnerOf(opts);
   const options = {
     ...optionsOf(request, runner, progress.update),
     ...(opts.report !== undefined ? { timelines: true } : {}),
@@ -275,13 +274,18 @@ async function runMerge(io: Io, files: string[], opts: Options, version: string)
   checkSarifOptions(io, [], opts);
   const shards = readShardFiles(files);
   const progress = progressOf(io);
-  const runner = poolRunner(jobsOf(opts.jobs), opts.jobs === undefined);
+  const runner = runnerOf(opts);
   try {
     return print(io, await mergeShards(shards, runner, progress.update), opts, failOn, version);
   } finally {
     await runner.close();
     progress.done();
   }
+}
+
+/** One runner for the command (`--jobs N` exactly, or fitted to the work), closed by its caller. */
+function runnerOf(opts: Options): PoolRunner {
+  return poolRunner(jobsOf(opts.jobs), opts.jobs === undefined);
 }
 
 function print(io: Io, result: AuditResult, opts: Options, failOn: Severity, version: string): number {

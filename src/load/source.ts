@@ -313,6 +313,8 @@ export function parseYamlFile(
   const docs = Array.isArray(parsed) ? parsed : [];
   const out: SourceDoc[] = [];
   const kept: Document[] = [];
+  // A document's identity is given only where its values are the ones kept for the next parse.
+  const keeps = shared && text.length <= PARSED_MAX_CHARS;
   for (const doc of docs) {
     const err = doc.errors[0];
     if (err) {
@@ -330,7 +332,6 @@ export function parseYamlFile(
       const message = e instanceof Error ? e.message : String(e);
       throw new LoadError("yaml-syntax", file, line, col, "", `invalid YAML: ${message}`);
     }
-    const keeps = shared && text.length <= PARSED_MAX_CHARS;
     out.push(new SourceDoc(file, doc, lineCounter, value, undefined, keeps ? doc : undefined));
     kept.push(doc);
   }
