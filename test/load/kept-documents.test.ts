@@ -10,6 +10,7 @@ import { parseScenario } from "../../src/load/scenario/parse.ts";
 import { parseYamlFile } from "../../src/load/source.ts";
 import type { Scenario } from "../../src/scenario/types.ts";
 import { variantOf } from "../../src/whatif/variant.ts";
+import { dbStatefulSet } from "../helpers/objects.ts";
 
 function deployment(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -141,21 +142,7 @@ describe("a variant's load", () => {
       metadata: { name: "web" },
       spec: { selector: { app: "a" }, ports: [{ port: 80 }], trafficDistribution: "PreferClose" },
     };
-    const db = {
-      apiVersion: "apps/v1",
-      kind: "StatefulSet",
-      metadata: { name: "db" },
-      spec: {
-        replicas: 3,
-        serviceName: "db",
-        selector: { matchLabels: { app: "db" } },
-        updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 2 } },
-        template: {
-          metadata: { labels: { app: "db" } },
-          spec: { containers: [{ name: "db", image: "postgres:16" }] },
-        },
-      },
-    };
+    const db = dbStatefulSet(2);
     const text = docs(service, db);
     const load = (version: string) =>
       parseScenario(

@@ -8,6 +8,7 @@ import { stringify } from "yaml";
 import { maxUnavailableStatefulSet } from "../../src/kubernetes/defaults.ts";
 import { LoadError } from "../../src/load/errors.ts";
 import { simulate } from "../../src/run/simulate.ts";
+import { dbStatefulSet } from "../helpers/objects.ts";
 import { eventsOf, scenario } from "../helpers/sim.ts";
 
 const FIELD = "StatefulSetSpec.updateStrategy.rollingUpdate.maxUnavailable";
@@ -18,23 +19,7 @@ function db(version: string, maxUnavailable: number | string = 2) {
       kubernetesVersion: version,
       duration: "1m",
       nodes: [{ name: "n1" }],
-      manifests: [
-        {
-          apiVersion: "apps/v1",
-          kind: "StatefulSet",
-          metadata: { name: "db" },
-          spec: {
-            replicas: 3,
-            serviceName: "db",
-            selector: { matchLabels: { app: "db" } },
-            updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable } },
-            template: {
-              metadata: { labels: { app: "db" } },
-              spec: { containers: [{ name: "db", image: "postgres:16" }] },
-            },
-          },
-        },
-      ],
+      manifests: [dbStatefulSet(maxUnavailable)],
     }),
   );
 }
