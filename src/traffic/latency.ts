@@ -1,14 +1,19 @@
 // How long callers waited, request by request: from the request's creation (time queued in the
 // caller's pool included) until it had its answer (ok, refused, an error) or its caller gave up (a
-// timeout). Each request is recorded once, in microseconds, into an HdrHistogram of its caller
-// group and send second (hdr-histogram-js, pinned in package.json); a second's histograms are
-// merged into its row's percentiles and into the groups' totals once no request sent in it can
-// change any more (Latency.close), then reused, so memory follows the longest request, not the run.
+// timeout). Each request is recorded once, in microseconds: into an HdrHistogram of its caller
+// group (hdr-histogram-js, pinned in package.json), the run's percentiles, and into the list of its
+// group's send second, whose percentiles (its row's, and the group's p99 of that second) are read
+// once no request sent in it can change any more (Latency.close); the lists are then reused, so
+// memory follows the longest request, not the run.
 //
 // Two significant digits: every percentile is within 1% of a recorded value, never below it (HDR
-// reports a bucket's highest equivalent value). WebAssembly where the platform compiles the
-// library's module synchronously (Node), its JavaScript twin elsewhere (a browser's main thread):
-// the same algorithm, so the same figures. The library is loaded at the first histogram (hdr.ts).
+// reports a bucket's highest equivalent value). A second's percentiles are HDR's, worked out from
+// its sorted list (hdrAtPercentile below): the same figure as a histogram of the second, at a cost
+// that follows the second's requests. A histogram per second cost its whole counts array (3,200
+// buckets) to merge and clear each second, so a caller at 20 req/s cost nearly what one at 200 did.
+// WebAssembly where the platform compiles the library's module synchronously (Node), its
+// JavaScript twin elsewhere (a browser's main thread): the same algorithm, so the same figures.
+// The library is loaded at the first histogram (hdr.ts).
 
 import type { Histogram } from "hdr-histogram-js";
 import { hdr } from "./hdr.ts";
@@ -28,11 +33,12 @@ function useWasm(): boolean {
 }
 
 const US = 1e6;
+const SIGNIFICANT_DIGITS = 2;
 
 function histogram(): Histogram {
   return hdr().build({
     bitBucketSize: 32,
-    numberOfSignificantValueDigits: 2,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
     lowestDiscernibleValue: 1,
     // an hour in µs; larger values grow it
     highestTrackableValue: 3_600 * US,
@@ -63,12 +69,63 @@ function percentiles(h: Histogram): LatencyMs | null {
   };
 }
 
+/**
+ * HDR's bucket arithmetic for the histograms above (JsHistogram's constructor, getBucketIndex,
+ * getSubBucketIndex, highestEquivalentValue; lowestDiscernibleValue 1, so unitMagnitude 0): a
+ * sub-bucket count that resolves 2 × 10^digits values one by one (256 for two digits), and buckets
+ * that each double the one before.
+ */
+const SUB_BUCKET_HALF_MAGNITUDE = Math.ceil(Math.log2(2 * 10 ** SIGNIFICANT_DIGITS)) - 1;
+
+/** The highest value HDR counts together with `value` (µs, a non-negative integer). */
+export function highestEquivalent(value: number): number {
+  const bucket = Math.max(Math.floor(Math.log2(value)) - SUB_BUCKET_HALF_MAGNITUDE, 0);
+  const unit = 2 ** bucket;
+  return Math.floor(value / unit) * unit + unit - 1;
+}
+
+/**
+ * What HdrHistogram's getValueAtPercentile gives for these values (sorted ascending, the first `n`):
+ * the bucket of the value at the percentile's count, rounded up as HDR rounds it (its ulp included),
+ * reported as its highest equivalent value. Equal to the histogram's figure because equal buckets
+ * hold consecutive sorted values (test/traffic/latency-hdr.test.ts compares the two).
+ */
+export function hdrAtPercentile(sorted: Float64Array, n: number, percentile: number): number {
+  const fp = (Math.min(percentile, 100) / 100) * n;
+  const ulp = fp > 0 ? 2 ** (Math.floor(Math.log2(fp)) - 52) : 0;
+  const count = Math.max(Math.ceil(fp - ulp), 1);
+  return highestEquivalent(sorted[Math.min(count, n) - 1]!);
+}
+
+/** A growable list of one send second's latencies (µs), reused once its second is closed. */
+class Samples {
+  values = new Float64Array(16);
+  n = 0;
+
+  push(us: number): void {
+    if (this.n === this.values.length) {
+      const grown = new Float64Array(this.n * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.n++] = us;
+  }
+
+  /** The list sorted ascending, in place. */
+  sorted(): Float64Array {
+    const view = this.values.subarray(0, this.n);
+    view.sort();
+    return view;
+  }
+}
+
 export class Latency {
   /** per group, per send second: the requests recorded so far, until the second is closed */
-  private readonly open: (Histogram | undefined)[][];
+  private readonly open: (Samples | undefined)[][];
   private readonly totals: Histogram[];
-  private readonly spare: Histogram[] = [];
-  private readonly row: Histogram;
+  private readonly spare: Samples[] = [];
+  /** a closed second's requests of every group */
+  private readonly row = new Samples();
   /** seconds before this one are closed */
   private closed = 0;
 
@@ -87,7 +144,6 @@ export class Latency {
   ) {
     this.open = Array.from({ length: groups }, () => []);
     this.totals = Array.from({ length: groups }, histogram);
-    this.row = histogram();
     this.p50 = new Float64Array(seconds).fill(Number.NaN);
     this.p99 = new Float64Array(seconds).fill(Number.NaN);
     this.max = new Float64Array(seconds).fill(Number.NaN);
@@ -96,37 +152,40 @@ export class Latency {
   /** Group `g`'s request of send second `sec` waited `seconds`. */
   record(g: number, sec: number, seconds: number): void {
     const o = this.open[g]!;
-    let h = o[sec];
-    if (h === undefined) {
-      h = this.spare.pop() ?? histogram();
-      o[sec] = h;
+    let list = o[sec];
+    if (list === undefined) {
+      list = this.spare.pop() ?? new Samples();
+      o[sec] = list;
     }
-    h.recordValue(Math.round(seconds * US));
+    const us = Math.round(seconds * US);
+    list.push(us);
+    this.totals[g]!.recordValue(us);
   }
 
   /**
-   * No request sent before second `upTo` can change any more: their rows and totals are final, and
-   * `closed` hears each group's p99 of each closed second it sent requests in.
+   * No request sent before second `upTo` can change any more: their rows are final, and `closed`
+   * hears each group's p99 of each closed second it sent requests in.
    */
   close(upTo: number, closed?: (g: number, sec: number, p99Ms: number) => void): void {
     const end = Math.min(upTo, this.seconds + 1);
     for (; this.closed < end; this.closed++) {
       const sec = this.closed;
-      this.row.reset();
+      const row = this.row;
+      row.n = 0;
       for (let g = 0; g < this.open.length; g++) {
-        const h = this.open[g]![sec];
-        if (h === undefined) continue;
-        closed?.(g, sec, ms(h.getValueAtPercentile(99)));
-        this.row.add(h);
-        this.totals[g]!.add(h);
-        h.reset();
-        this.spare.push(h);
+        const list = this.open[g]![sec];
+        if (list === undefined) continue;
+        if (closed) closed(g, sec, ms(hdrAtPercentile(list.sorted(), list.n, 99)));
+        for (let i = 0; i < list.n; i++) row.push(list.values[i]!);
+        list.n = 0;
+        this.spare.push(list);
         this.open[g]![sec] = undefined;
       }
-      if (this.row.totalCount === 0 || sec >= this.seconds) continue;
-      this.p50[sec] = ms(this.row.getValueAtPercentile(50));
-      this.p99[sec] = ms(this.row.getValueAtPercentile(99));
-      this.max[sec] = ms(this.row.getValueAtPercentile(100));
+      if (row.n === 0 || sec >= this.seconds) continue;
+      const sorted = row.sorted();
+      this.p50[sec] = ms(hdrAtPercentile(sorted, row.n, 50));
+      this.p99[sec] = ms(hdrAtPercentile(sorted, row.n, 99));
+      this.max[sec] = ms(hdrAtPercentile(sorted, row.n, 100));
     }
   }
 
@@ -137,10 +196,10 @@ export class Latency {
   } {
     this.close(Number.POSITIVE_INFINITY, closed);
     const groups = this.totals.map(percentiles);
-    this.row.reset();
-    for (const h of this.totals) this.row.add(h);
-    const all = percentiles(this.row);
-    for (const h of [...this.totals, ...this.spare, this.row]) h.destroy();
-    return { groups, all };
+    const all = histogram();
+    for (const h of this.totals) all.add(h);
+    const allMs = percentiles(all);
+    for (const h of [...this.totals, all]) h.destroy();
+    return { groups, all: allMs };
   }
 }
