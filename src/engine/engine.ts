@@ -76,11 +76,27 @@ export class Engine {
     this.queue(timer, at);
   }
 
-  private queue(timer: { at: number; cancelled: boolean }, at: number): void {
-    let t = quantize(at);
+  /** The instant an event queued now for `at` runs at: on the grid, never before now. */
+  instantOf(at: number): number {
+    const t = quantize(at);
     // A time strictly after now stays strictly after now on the grid (a ticker's "next tick after
     // now" must not round back onto now and run again at the same instant).
-    if (t <= this.clock) t = at > this.clock ? quantize(this.clock + TICK) : this.clock;
+    if (t <= this.clock) return at > this.clock ? quantize(this.clock + TICK) : this.clock;
+    return t;
+  }
+
+  /**
+   * How many times an event has been queued (at, after, rearm): work added to an event queued when
+   * this read n runs where its own event would have, as long as this still reads n (batch.ts).
+   */
+  get queued(): number {
+    return this.queuedCount;
+  }
+  private queuedCount = 0;
+
+  private queue(timer: { at: number; cancelled: boolean }, at: number): void {
+    this.queuedCount++;
+    const t = this.instantOf(at);
     timer.at = t;
     timer.cancelled = false;
     if (t === this.clock) this.current.push(timer as Timer);

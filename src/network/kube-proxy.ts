@@ -23,6 +23,7 @@
 // - A kube-proxy on a node whose data plane is down (powered off, cut off) cannot watch the API:
 //   it keeps its last view, and catches up with the next change after it is back.
 
+import type { InstantBatches } from "../engine/batch.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
 
@@ -154,6 +155,8 @@ export class KubeProxy {
     /** called before the rules change, so traffic up to now is resolved with the old rules */
     private readonly beforeChange: () => void,
     private readonly onSync: (proxy: KubeProxy, before: Map<string, ServiceRules>) => void,
+    /** where its syncs are queued: every node's for one instant run as one engine event (engine/batch.ts) */
+    private readonly syncs: InstantBatches<KubeProxy>,
   ) {}
 
   /** The state at t=0: in sync with the API. */
@@ -165,16 +168,17 @@ export class KubeProxy {
   /** Changes were missed while the node was cut off or off: its informer must relist. */
   stale = false;
 
-  /** An EndpointSlice change written at `now`: seen after the propagation delay, applied at the next sync. */
-  observe(service: string, rules: ServiceRules): void {
-    this.ctx.engine.after(this.settings.endpointPropagationSeconds, () => {
-      if (this.ctx.machines.dataPlane(this.node) !== "up") {
-        this.stale = true;
-        return;
-      }
-      this.seen.set(service, rules);
-      this.requestSync();
-    });
+  /**
+   * An EndpointSlice change, seen now (endpointPropagationSeconds after its write: Network queues
+   * one event for every node's informer), applied at the next sync.
+   */
+  see(service: string, rules: ServiceRules): void {
+    if (this.ctx.machines.dataPlane(this.node) !== "up") {
+      this.stale = true;
+      return;
+    }
+    this.seen.set(service, rules);
+    this.requestSync();
   }
 
   /**
@@ -191,7 +195,7 @@ export class KubeProxy {
     if (this.syncPending) return;
     this.syncPending = true;
     const at = Math.max(this.ctx.engine.now, this.lastSync + this.settings.kubeProxy.minSyncPeriod);
-    this.ctx.engine.at(at, () => this.sync());
+    this.syncs.add(at, this);
   }
 
   /** This node's Cluster targets for `service` (topology applied), or undefined without rules. */
@@ -199,7 +203,8 @@ export class KubeProxy {
     return this.rules.get(service)?.clusterFor(this.node, this.zone).targets;
   }
 
-  private sync(): void {
+  /** The rule sync the BoundedFrequencyRunner allows: the rules become what the informer has seen. */
+  sync(): void {
     this.syncPending = false;
     this.lastSync = this.ctx.engine.now;
     this.beforeChange();

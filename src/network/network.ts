@@ -2,6 +2,7 @@
 // EndpointSlice changes of those Services, a load balancer per Service reached from outside, and
 // CoreDNS for each headless Service its callers resolve themselves.
 
+import { InstantBatches } from "../engine/batch.ts";
 import { LABEL_ZONE } from "../kubernetes/labels.ts";
 import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
@@ -50,9 +51,18 @@ export class Network {
   ) {
     this.nodes = [...ctx.nodes];
     for (const [i, n] of this.nodes.entries()) this.nodeIndex.set(n, i);
+    const syncs = new InstantBatches<KubeProxy>(ctx.engine, (p) => p.sync());
     this.proxies = this.nodes.map(
       (n) =>
-        new KubeProxy(ctx, n, zoneOf(ctx, n), settings, beforeChange, (p, before) => this.synced(p, before)),
+        new KubeProxy(
+          ctx,
+          n,
+          zoneOf(ctx, n),
+          settings,
+          beforeChange,
+          (p, before) => this.synced(p, before),
+          syncs,
+        ),
     );
     for (const svc of services) {
       const rules = new ServiceRules(this.feed(svc));
@@ -114,8 +124,13 @@ export class Network {
     if (!dns && !proxied) return;
     const view = this.feed(slice.service);
     if (proxied) {
+      // Every node's informer sees the write endpointPropagationSeconds later: one event for all,
+      // in node order, where one per node would have run (queued one after the other here).
       const rules = new ServiceRules(view);
-      for (const p of this.proxies) p.observe(slice.service, rules);
+      const service = slice.service;
+      this.ctx.engine.after(this.settings.endpointPropagationSeconds, () => {
+        for (const p of this.proxies) p.see(service, rules);
+      });
     }
     // CoreDNS's informer sees the change as kube-proxy's does.
     if (dns)
@@ -238,6 +253,11 @@ function zoneOf(ctx: DataPlaneEnv, node: string): string {
   return ctx.store.get("Node", node)?.metadata.labels?.[LABEL_ZONE] ?? "";
 }
 
+interface TargetDiff {
+  gone: string[];
+  added: string[];
+}
+
 /** The addresses in `was` and not in `now`, and the other way round. */
 function changed(was: readonly string[], now: readonly string[]): { gone: string[]; added: string[] } {
   const w = new Set(was);
@@ -249,13 +269,25 @@ function changed(was: readonly string[], now: readonly string[]): { gone: string
  * The addresses of `was` not in `now`, and the other way round, each once in its list's order, as
  * `changed` gives them, compared by endpoint id (one per IP): without a set of strings per node per
  * sync (300 nodes × 600 addresses), and nothing at all when the lists hold the same ids in order.
+ * Nodes without topology hints route to the same list objects (ServiceRules.cluster), so a change
+ * that every node syncs is compared once and its answer given to each (the trace's events share it;
+ * nothing writes to an event's lists).
  */
 class TargetMarks {
   private inWas = new Int32Array(0);
   private inNow = new Int32Array(0);
   private pass = 0;
+  private last: { was: readonly EndpointView[]; now: readonly EndpointView[]; diff: TargetDiff } | undefined;
 
-  changed(was: readonly EndpointView[], now: readonly EndpointView[]): { gone: string[]; added: string[] } {
+  changed(was: readonly EndpointView[], now: readonly EndpointView[]): TargetDiff {
+    const last = this.last;
+    if (last && last.was === was && last.now === now) return last.diff;
+    const diff = this.compare(was, now);
+    this.last = { was, now, diff };
+    return diff;
+  }
+
+  private compare(was: readonly EndpointView[], now: readonly EndpointView[]): TargetDiff {
     if (was.length === now.length && was.every((e, i) => e.id === now[i]!.id)) return { gone: [], added: [] };
     let size = 0;
     for (const e of was) size = Math.max(size, e.id + 1);
