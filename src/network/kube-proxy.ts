@@ -54,8 +54,9 @@ export interface Topology {
 export class ServiceRules {
   /** ready endpoints, else serving-terminating ones (KEP-1669); empty: REJECT */
   readonly cluster: EndpointView[];
-  private readonly local = new Map<string, EndpointView[]>();
-  private readonly localReady = new Map<string, number>();
+  /** per node, made at the first question (only Local traffic and health checks ask) */
+  private local: Map<string, EndpointView[]> | undefined;
+  private localReady: Map<string, number> | undefined;
   /** some ready endpoint has a hint: the Cluster targets depend on the node */
   private readonly hinted: boolean;
   private readonly byTopology = new Map<string, Topology>();
@@ -66,17 +67,26 @@ export class ServiceRules {
     this.ready = ready;
     this.hinted = ready.some((e) => e.forZone !== undefined || e.forNode !== undefined);
     this.cluster = ready.length > 0 ? ready : endpoints.filter((e) => e.serving && e.terminating);
-    const byNode = new Map<string, EndpointView[]>();
-    for (const e of endpoints) {
-      const list = byNode.get(e.node) ?? [];
-      list.push(e);
-      byNode.set(e.node, list);
+  }
+
+  /** Each node's own endpoints: ready ones, else serving-terminating ones; and how many are ready. */
+  private byNode(): { local: Map<string, EndpointView[]>; localReady: Map<string, number> } {
+    if (!this.local || !this.localReady) {
+      const byNode = new Map<string, EndpointView[]>();
+      for (const e of this.endpoints) {
+        const list = byNode.get(e.node) ?? [];
+        list.push(e);
+        byNode.set(e.node, list);
+      }
+      this.local = new Map();
+      this.localReady = new Map();
+      for (const [node, list] of byNode) {
+        const r = list.filter((e) => e.ready);
+        this.localReady.set(node, r.length);
+        this.local.set(node, r.length > 0 ? r : list.filter((e) => e.serving && e.terminating));
+      }
     }
-    for (const [node, list] of byNode) {
-      const r = list.filter((e) => e.ready);
-      this.localReady.set(node, r.length);
-      this.local.set(node, r.length > 0 ? r : list.filter((e) => e.serving && e.terminating));
-    }
+    return { local: this.local, localReady: this.localReady };
   }
 
   /**
@@ -103,12 +113,12 @@ export class ServiceRules {
 
   /** externalTrafficPolicy: Local targets on a node; empty: DROP */
   localTargets(node: string): EndpointView[] {
-    return this.local.get(node) ?? EMPTY;
+    return this.byNode().local.get(node) ?? EMPTY;
   }
 
   /** What healthCheckNodePort counts. */
   localReadyCount(node: string): number {
-    return this.localReady.get(node) ?? 0;
+    return this.byNode().localReady.get(node) ?? 0;
   }
 }
 

@@ -176,20 +176,9 @@ export class Network {
       const ip = e.addresses[0] ?? "";
       if (!ip) continue;
       const node = e.nodeName ?? "";
-      const pod = `${e.targetRef.namespace}/${e.targetRef.name}`;
-      let view: EndpointView = {
-        id: this.endpointId(ip, node, pod),
-        ip,
-        node,
-        ready: e.conditions.ready,
-        serving: e.conditions.serving,
-        terminating: e.conditions.terminating,
-      };
-      const forZone = e.hints?.forZones?.[0]?.name;
-      const forNode = e.hints?.forNodes?.[0]?.name;
-      if (forZone !== undefined) view.forZone = forZone;
-      if (forNode !== undefined) view.forNode = forNode;
       const before = previous.get(ip);
+      // an endpoint the write did not change keeps its view (nothing writes to a view)
+      let view = before && sameView(before, e, node) ? before : this.viewOf(e, ip, node);
       const hold = this.held.get(ip);
       if (delay > 0 && !view.ready) {
         if (hold && this.ctx.engine.since(hold.since) < delay) view = hold.view;
@@ -203,6 +192,22 @@ export class Network {
     }
     this.fed.set(service, out);
     return out;
+  }
+
+  private viewOf(e: EndpointSlice["endpoints"][number], ip: string, node: string): EndpointView {
+    const view: EndpointView = {
+      id: this.endpointId(ip, node, `${e.targetRef.namespace}/${e.targetRef.name}`),
+      ip,
+      node,
+      ready: e.conditions.ready,
+      serving: e.conditions.serving,
+      terminating: e.conditions.terminating,
+    };
+    const forZone = e.hints?.forZones?.[0]?.name;
+    const forNode = e.hints?.forNodes?.[0]?.name;
+    if (forZone !== undefined) view.forZone = forZone;
+    if (forNode !== undefined) view.forNode = forNode;
+    return view;
   }
 
   private sliceRefresh(service: string): void {
@@ -251,6 +256,18 @@ export class Network {
 /** A node's topology.kubernetes.io/zone label, "" without one (what kube-proxy's CategorizeEndpoints reads). */
 function zoneOf(ctx: DataPlaneEnv, node: string): string {
   return ctx.store.get("Node", node)?.metadata.labels?.[LABEL_ZONE] ?? "";
+}
+
+/** The view of an endpoint (same IP) says what the slice's endpoint says: same node, conditions and hints. */
+function sameView(v: EndpointView, e: EndpointSlice["endpoints"][number], node: string): boolean {
+  return (
+    v.node === node &&
+    v.ready === e.conditions.ready &&
+    v.serving === e.conditions.serving &&
+    v.terminating === e.conditions.terminating &&
+    v.forZone === e.hints?.forZones?.[0]?.name &&
+    v.forNode === e.hints?.forNodes?.[0]?.name
+  );
 }
 
 interface TargetDiff {
