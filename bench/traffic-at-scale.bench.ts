@@ -62,15 +62,17 @@ function measure(text: string, levers: boolean): Measured {
 }
 
 function line(label: string, m: Measured, cal: Calibration, extra = ""): string {
-  return `  ${label.padEnd(34)} ${(m.cpu / 1000).toFixed(2)} s CPU (${inCalibrations(m.cpu, cal)}), ${(m.wall / 1000).toFixed(2)} s wall, heap ${(m.heap / 1048576).toFixed(0)} MiB${extra}; ${loadNow()}`;
+  return `  ${label.padEnd(34)} ${(m.cpu / 1000).toFixed(3)} s CPU (${inCalibrations(m.cpu, cal)}), ${(m.wall / 1000).toFixed(3)} s wall, heap ${(m.heap / 1048576).toFixed(0)} MiB${extra}; ${loadNow()}`;
 }
 
 /**
  * Rounds of the three runs, interleaved: each figure is the least CPU of its rounds. A collection of
  * the 300 MiB heap, or a neighbour on the shared machine, only adds to a round, and one costs as much
- * as the callers do (a median of 3 moved by 0.3 s between rounds); the least of 7 is the run's own cost.
+ * as the callers do (a median of 3 moved by 0.3 s between rounds); the least of 15 is the run's own cost
+ * (with 7, the three least rounds of one configuration were up to 0.09 s apart, more than the callers
+ * cost at 20/s: figures in ms, to read a difference of a few).
  */
-const ROUNDS = 7;
+const ROUNDS = 15;
 /**
  * The traffic phase's length: long enough that 200 req/s is measurable at all (90 s of it is
  * 18,000 requests, less than the spread between rounds once a request costs a few µs).
@@ -105,7 +107,7 @@ export default async function (cal: Calibration): Promise<void> {
   const noise = Math.max(...runs.map(spread));
   console.log(line(`${PHASE}, no callers`, none, cal));
   console.log(line(`${PHASE}, 20 req/s, no levers`, low, cal));
-  const callers = (m: Measured) => `${((m.cpu - none.cpu) / 1000).toFixed(2)} s`;
+  const callers = (m: Measured) => `${((m.cpu - none.cpu) / 1000).toFixed(3)} s`;
   const measurable = high.cpu - none.cpu > noise;
   const ratio = (low.cpu - none.cpu) / (high.cpu - none.cpu);
   console.log(
@@ -113,11 +115,22 @@ export default async function (cal: Calibration): Promise<void> {
       `${PHASE}, 200 req/s, no levers`,
       high,
       cal,
-      `; the callers' CPU (beside no callers) ${callers(low)} at 20/s, ${callers(high)} at 200/s, spread of the three least rounds ${(noise / 1000).toFixed(2)} s: ` +
+      `; the callers' CPU (beside no callers) ${callers(low)} at 20/s, ${callers(high)} at 200/s, spread of the three least rounds ${(noise / 1000).toFixed(3)} s: ` +
         (measurable
           ? `${ratio.toFixed(2)} (target ≤ 0.20: ${(ratio / 0.2).toFixed(2)} of it)`
           : "not measured (200/s costs less than the spread)"),
     ),
+  );
+  // The same rounds read the other way: each round's callers against that round's run without
+  // them, the median of the rounds. It counts the collections the callers' allocations bring on
+  // (which the least round leaves out), so it is the higher reading of the two.
+  const median = (rate: 1 | 2) => {
+    const d = runs[rate].map((m, i) => m.cpu - runs[0][i]!.cpu).sort((a, b) => a - b);
+    return d[Math.floor(d.length / 2)]!;
+  };
+  const medianRatio = median(1) / median(2);
+  console.log(
+    `  the median of the rounds' own differences: ${(median(1) / 1000).toFixed(3)} s at 20/s, ${(median(2) / 1000).toFixed(3)} s at 200/s: ${medianRatio.toFixed(2)} (target ≤ 0.20: ${(medianRatio / 0.2).toFixed(2)} of it)`,
   );
   if (process.env.FAULTLINE_BENCH_LONG !== "1") {
     console.log("  10 min, 200 req/s, levers: skipped (FAULTLINE_BENCH_LONG=1 runs it)");
