@@ -4,7 +4,7 @@
 
 import { InstantBatches } from "../engine/batch.ts";
 import { LABEL_ZONE } from "../kubernetes/labels.ts";
-import type { EndpointSlice, Service } from "../kubernetes/objects.ts";
+import type { Endpoint, EndpointSlice, Service } from "../kubernetes/objects.ts";
 import type { NetworkSettings } from "../scenario/types.ts";
 import type { DataPlaneEnv } from "./data-plane-env.ts";
 import { CoreDns } from "./dns.ts";
@@ -194,7 +194,7 @@ export class Network {
     return out;
   }
 
-  private viewOf(e: EndpointSlice["endpoints"][number], ip: string, node: string): EndpointView {
+  private viewOf(e: Endpoint, ip: string, node: string): EndpointView {
     const view: EndpointView = {
       id: this.endpointId(ip, node, `${e.targetRef.namespace}/${e.targetRef.name}`),
       ip,
@@ -259,7 +259,7 @@ function zoneOf(ctx: DataPlaneEnv, node: string): string {
 }
 
 /** The view of an endpoint (same IP) says what the slice's endpoint says: same node, conditions and hints. */
-function sameView(v: EndpointView, e: EndpointSlice["endpoints"][number], node: string): boolean {
+function sameView(v: EndpointView, e: Endpoint, node: string): boolean {
   return (
     v.node === node &&
     v.ready === e.conditions.ready &&
