@@ -35,16 +35,18 @@ function useWasm(): boolean {
 const US = 1e6;
 const SIGNIFICANT_DIGITS = 2;
 
+/** The histograms' settings (hdr-histogram-js's BuildRequest); the test builds its references from them. */
+export const HDR_SETTINGS = {
+  bitBucketSize: 32,
+  numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+  lowestDiscernibleValue: 1,
+  // an hour in µs; larger values grow it
+  highestTrackableValue: 3_600 * US,
+  autoResize: true,
+} as const;
+
 function histogram(): Histogram {
-  return hdr().build({
-    bitBucketSize: 32,
-    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
-    lowestDiscernibleValue: 1,
-    // an hour in µs; larger values grow it
-    highestTrackableValue: 3_600 * US,
-    autoResize: true,
-    useWebAssembly: useWasm(),
-  });
+  return hdr().build({ ...HDR_SETTINGS, useWebAssembly: useWasm() });
 }
 
 /** Percentiles of a set of requests' latencies, in milliseconds. */
@@ -70,10 +72,10 @@ function percentiles(h: Histogram): LatencyMs | null {
 }
 
 /**
- * HDR's bucket arithmetic for the histograms above (JsHistogram's constructor, getBucketIndex,
- * getSubBucketIndex, highestEquivalentValue; lowestDiscernibleValue 1, so unitMagnitude 0): a
- * sub-bucket count that resolves 2 × 10^digits values one by one (256 for two digits), and buckets
- * that each double the one before.
+ * HDR's bucket arithmetic for the histograms above (hdr-histogram-js 3.0.1, dist/JsHistogram.js:
+ * its constructor, getBucketIndex, getSubBucketIndex, highestEquivalentValue; lowestDiscernibleValue
+ * 1, so unitMagnitude 0): a sub-bucket count that resolves 2 × 10^digits values one by one (256 for
+ * two digits), and buckets that each double the one before.
  */
 const SUB_BUCKET_HALF_MAGNITUDE = Math.ceil(Math.log2(2 * 10 ** SIGNIFICANT_DIGITS)) - 1;
 
@@ -86,9 +88,10 @@ export function highestEquivalent(value: number): number {
 
 /**
  * What HdrHistogram's getValueAtPercentile gives for these values (sorted ascending, the first `n`):
- * the bucket of the value at the percentile's count, rounded up as HDR rounds it (its ulp included),
- * reported as its highest equivalent value. Equal to the histogram's figure because equal buckets
- * hold consecutive sorted values (test/traffic/latency-hdr.test.ts compares the two).
+ * the bucket of the value at the percentile's count, rounded up as HDR rounds it (getValueAtPercentile
+ * in dist/JsHistogram.js, with the ulp of dist/ulp.js), reported as its highest equivalent value.
+ * Equal to the histogram's figure because equal buckets hold consecutive sorted values
+ * (test/traffic/latency-hdr.test.ts compares the two).
  */
 export function hdrAtPercentile(sorted: Float64Array, n: number, percentile: number): number {
   const fp = (Math.min(percentile, 100) / 100) * n;
@@ -101,8 +104,11 @@ export function hdrAtPercentile(sorted: Float64Array, n: number, percentile: num
 class Samples {
   values = new Float64Array(16);
   n = 0;
+  /** whether the first n values are in ascending order (sorted() was called since the last push) */
+  private inOrder = true;
 
   push(us: number): void {
+    this.inOrder = false;
     if (this.n === this.values.length) {
       const grown = new Float64Array(this.n * 2);
       grown.set(this.values);
@@ -111,11 +117,17 @@ class Samples {
     this.values[this.n++] = us;
   }
 
-  /** The list sorted ascending, in place. */
+  /** The list sorted ascending, in place; sorted once however often it is asked for. */
   sorted(): Float64Array {
     const view = this.values.subarray(0, this.n);
-    view.sort();
+    if (!this.inOrder) view.sort();
+    this.inOrder = true;
     return view;
+  }
+
+  clear(): void {
+    this.n = 0;
+    this.inOrder = true;
   }
 }
 
@@ -124,8 +136,10 @@ export class Latency {
   private readonly open: (Samples | undefined)[][];
   private readonly totals: Histogram[];
   private readonly spare: Samples[] = [];
-  /** a closed second's requests of every group */
+  /** a closed second's requests of every group, when more than one sent in it */
   private readonly row = new Samples();
+  /** the lists of the second being closed */
+  private readonly closing: Samples[] = [];
   /** seconds before this one are closed */
   private closed = 0;
 
@@ -170,23 +184,36 @@ export class Latency {
     const end = Math.min(upTo, this.seconds + 1);
     for (; this.closed < end; this.closed++) {
       const sec = this.closed;
-      const row = this.row;
-      row.n = 0;
+      const lists = this.closing;
+      lists.length = 0;
       for (let g = 0; g < this.open.length; g++) {
         const list = this.open[g]![sec];
         if (list === undefined) continue;
         if (closed) closed(g, sec, ms(hdrAtPercentile(list.sorted(), list.n, 99)));
-        for (let i = 0; i < list.n; i++) row.push(list.values[i]!);
-        list.n = 0;
-        this.spare.push(list);
+        lists.push(list);
         this.open[g]![sec] = undefined;
       }
-      if (row.n === 0 || sec >= this.seconds) continue;
-      const sorted = row.sorted();
-      this.p50[sec] = ms(hdrAtPercentile(sorted, row.n, 50));
-      this.p99[sec] = ms(hdrAtPercentile(sorted, row.n, 99));
-      this.max[sec] = ms(hdrAtPercentile(sorted, row.n, 100));
+      if (lists.length > 0 && sec < this.seconds) this.closeRow(sec, lists);
+      for (const list of lists) {
+        list.clear();
+        this.spare.push(list);
+      }
     }
+  }
+
+  /** Second `sec`'s row from the lists of the groups that sent in it. */
+  private closeRow(sec: number, lists: readonly Samples[]): void {
+    let all = lists[0]!;
+    if (lists.length > 1) {
+      // every group's requests together (a single group's list is the row itself, sorted once)
+      all = this.row;
+      all.clear();
+      for (const list of lists) for (let i = 0; i < list.n; i++) all.push(list.values[i]!);
+    }
+    const sorted = all.sorted();
+    this.p50[sec] = ms(hdrAtPercentile(sorted, all.n, 50));
+    this.p99[sec] = ms(hdrAtPercentile(sorted, all.n, 99));
+    this.max[sec] = ms(hdrAtPercentile(sorted, all.n, 100));
   }
 
   /** Every second closed: each group's percentiles and all groups' together; the histograms freed. */

@@ -5,20 +5,13 @@
 import fc from "fast-check";
 import { build, initWebAssemblySync } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { hdrAtPercentile, highestEquivalent } from "../../src/traffic/latency.ts";
+import { HDR_SETTINGS, hdrAtPercentile, highestEquivalent, Latency } from "../../src/traffic/latency.ts";
 
 initWebAssemblySync();
 
-/** The histogram traffic/latency.ts builds. */
+/** The histogram traffic/latency.ts builds, from its own settings. */
 function histogram(useWebAssembly: boolean) {
-  return build({
-    bitBucketSize: 32,
-    numberOfSignificantValueDigits: 2,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: 3_600e6,
-    autoResize: true,
-    useWebAssembly,
-  });
+  return build({ ...HDR_SETTINGS, useWebAssembly });
 }
 
 const PERCENTILES = [0.1, 1, 33.3, 50, 90, 99, 99.9, 100];
@@ -62,4 +55,47 @@ describe("a second's percentiles from its sorted latencies", () => {
     const list = Float64Array.from([10, 20, 30, 1e9]);
     expect(hdrAtPercentile(list, 3, 100)).toBe(30);
   });
+});
+
+describe("a closed second's row", () => {
+  // requests as [group, send second, µs]: seconds where one group sent (its list is the row) and
+  // where several did (their lists merged), with and without the per-group p99 callback
+  const request = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 3 }), latency);
+  it.each([
+    ["with", true],
+    ["without", false],
+  ])(
+    "is HdrHistogram's figure for every group's requests of that second (%s the group callback)",
+    (_w, callback) => {
+      fc.assert(
+        fc.property(fc.array(request, { minLength: 1, maxLength: 120 }), (requests) => {
+          const latency = new Latency(3, 4);
+          for (const [g, sec, us] of requests) latency.record(g, sec, us / 1e6);
+          const groupP99: string[] = [];
+          latency.close(4, callback ? (g, sec, p99) => groupP99.push(`${g}@${sec}:${p99}`) : undefined);
+          for (let sec = 0; sec < 4; sec++) {
+            const mine = requests.filter((r) => r[1] === sec);
+            if (mine.length === 0) {
+              expect(latency.p99[sec]).toBeNaN();
+              continue;
+            }
+            const h = histogram(false);
+            for (const r of mine) h.recordValue(r[2]);
+            const msOf = (p: number) => Math.round(h.getValueAtPercentile(p) / 100) / 10;
+            expect([sec, latency.p50[sec], latency.p99[sec], latency.max[sec]]).toEqual([
+              sec,
+              msOf(50),
+              msOf(99),
+              msOf(100),
+            ]);
+            h.destroy();
+          }
+          const groups = new Set(requests.map((r) => `${r[0]}@${r[1]}`));
+          expect(groupP99.length).toBe(callback ? groups.size : 0);
+          latency.finish();
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 });
