@@ -102,6 +102,13 @@ export interface Context extends Cluster {
    * probe fails when this exceeds its timeoutSeconds. Absent: no traffic, health checks answer at once.
    */
   traffic?: TrafficHooks;
+  /**
+   * The workloads (by the name their behaviour is keyed by, run/scenario-reads.ts behaviourKey) one
+   * of whose pods has a probe: before t=0 only a probe reads an app's boot (kubelet/app.ts), so a
+   * run may change the bootSeconds of the others after a shared warm-up (run/warm-serves.ts).
+   * Absent: not recorded.
+   */
+  checkedApps?: Set<string>;
   /** `init`: the container is one of spec.initContainers (only its own `<workload>/<container>` entry applies) */
   behaviour(
     namespace: string,

@@ -15,6 +15,7 @@ import type { WatchEventType } from "../cluster/store.ts";
 import { minor, NODE_STATUS_REPORT_JITTER_SINCE_MINOR } from "../kubernetes/defaults.ts";
 import type { Pod } from "../kubernetes/objects.ts";
 import { attachmentName, claimsOf } from "../kubernetes/volumes.ts";
+import { behaviourKey } from "../scenario/behaviour.ts";
 import type { NodeSpec } from "../scenario/types.ts";
 import type { KubeletStart } from "../trace/node-events.ts";
 import type { BulkStart } from "./bulk-start.ts";
@@ -26,6 +27,7 @@ import { killOrphan, type PodEndHost, terminatePod } from "./pod-end.ts";
 import { type PodHostEnv, type PodWorkerHost, podWorkerHost } from "./pod-host.ts";
 import { PodWorker } from "./pod-worker.ts";
 import { checkRunsTwice, copiesOn } from "./runs-twice.ts";
+import type { ContainerRun } from "./runtime.ts";
 import { RuntimeState } from "./runtime-state.ts";
 import { StatusSyncTicker } from "./status-sync.ts";
 import { SyncLoopGate } from "./sync-loop.ts";
@@ -46,11 +48,24 @@ export const POD_STARTUP_SECONDS = 2;
  */
 export type KubeletEnv = Pick<
   Context,
-  "engine" | "store" | "trace" | "kubelet" | "version" | "versionString" | "behaviour" | "traffic"
+  | "engine"
+  | "store"
+  | "trace"
+  | "kubelet"
+  | "version"
+  | "versionString"
+  | "behaviour"
+  | "traffic"
+  | "checkedApps"
 > & {
   machines: Pick<Context["machines"], "runningCopies" | "reachable" | "changes">;
   scenario: PodHostEnv["scenario"];
 };
+
+function hasProbes(runs: readonly ContainerRun[]): boolean {
+  for (const c of runs) if (c.probes.length > 0) return true;
+  return false;
+}
 
 export class Kubelet {
   powered = true;
@@ -347,9 +362,18 @@ export class Kubelet {
 
   private newWorker(pod: Pod): PodWorker {
     const owner = workloadOf(this.ctx, pod);
-    return new PodWorker(this.podHost, pod, owner, (container, init) =>
+    const worker = new PodWorker(this.podHost, pod, owner, (container, init) =>
       this.ctx.behaviour(pod.metadata.namespace, owner, pod.metadata.name, container, init),
     );
+    const checked = this.ctx.checkedApps;
+    if (checked && (hasProbes(worker.containers) || hasProbes(worker.inits)))
+      checked.add(behaviourKey(owner, pod.metadata.name));
+    return worker;
+  }
+
+  /** The pod workers here, for a run played from a shared warm-up (run/warm-serves.ts). */
+  workers(): Iterable<PodWorker> {
+    return this.podWorkers.values();
   }
 
   /** The running pod's worker, for the timeline's pod actions. */

@@ -78,7 +78,11 @@ export class ContainerRun implements ContainerView, AppProcess {
 
   constructor(
     readonly spec: Container,
-    readonly behaviour: Behaviour,
+    /**
+     * The scenario's behaviour of the container. Replaced only when a run played from a shared
+     * warm-up has its own bootSeconds (run/warm-serves.ts), as its creation would have given it.
+     */
+    public behaviour: Behaviour,
     readonly role: ContainerRole = "app",
     /** the machines' count of changes a connection would see (cluster/context.ts PlaneChanges) */
     private readonly changes: PlaneChanges = UNCOUNTED,

@@ -1,6 +1,7 @@
 // What a run reads of its scenario beside the objects: whether it declares a StorageClass, the order
 // its manifests are created in, and the behaviour it gives each container (moved out of simulate.ts).
 
+import { behaviourKey } from "../scenario/behaviour.ts";
 import type { Behaviour, Scenario } from "../scenario/types.ts";
 
 /**
@@ -24,9 +25,10 @@ export function classesFirst(a: { kind: string }, b: { kind: string }): number {
 /** The behaviour of a container the scenario says nothing of: one for all of them, never written. */
 const NO_BEHAVIOUR: Behaviour = Object.freeze({});
 
-/** `behaviour.<workload>` and `behaviour.<workload>/<container>` of the scenario, for one pod's container. */
+/** A Job's app container without a behaviour of its own: it exits 0 at once. */
 const JOB_BEHAVIOUR: Behaviour = Object.freeze({ exitAfterSeconds: 0, exitCode: 0 });
 
+/** `behaviour.<workload>` and `behaviour.<workload>/<container>` of the scenario, for one pod's container. */
 export function behaviourFor(
   scenario: Scenario,
   _ns: string,
@@ -35,8 +37,7 @@ export function behaviourFor(
   container?: string,
   init = false,
 ): Behaviour {
-  // owner is `<Kind>/<namespace>/<name>`, and a name has no "/".
-  const workload = owner ? owner.slice(owner.lastIndexOf("/") + 1) : podName;
+  const workload = behaviourKey(owner, podName);
   // The workload's own entry describes its app; an init container (or sidecar) has only its own.
   const own = init ? undefined : scenario.behaviour[workload];
   const containers = container ? scenario.behaviour[`${workload}/${container}`] : undefined;

@@ -40,6 +40,7 @@ import { scheduleNotReady, startNotReady } from "./not-ready-at-start.ts";
 import { startAutoscaler, startPlatform } from "./platform.ts";
 import { initialState, type SimulationResult, summarize } from "./result.ts";
 import { behaviourFor, classesFirst, declaresClass } from "./scenario-reads.ts";
+import { servedBy, type WarmState } from "./warm-serves.ts";
 
 export type { InitialState, Summary } from "../trace/result.ts";
 export type { SimulationResult } from "./result.ts";
@@ -106,8 +107,13 @@ export interface WarmCluster {
   /** The cluster at t=0, as every run of it starts (the result's `initial`). */
   readonly initial: InitialState;
   /**
-   * The run of `run` from here: its scenario must be the warmed-up one but for `timeline` (and
-   * `traffic`, built at t=0); nothing before t=0 reads either (the callers and the timeline's steps
+   * Why this warm-up cannot play `run` as a run from scratch would (a sentence), or undefined when it
+   * can: its scenario must be the warmed-up one but for what nothing before t=0 reads (its timeline,
+   * its callers, the bootSeconds of apps nothing checked: warm-serves.ts).
+   */
+  cannotPlay(run: Scenario): string | undefined;
+  /**
+   * The run of `run` from here, one that cannotPlay accepts (the callers and the timeline's steps
    * are made below, after the warm-up, as a run from scratch makes them).
    */
   play(run: Scenario): Simulation;
@@ -144,9 +150,17 @@ export function warmUp(scenario: Scenario, options: SimulateOptions = {}): WarmC
   startNotReady(ctx, scenario.nodes, kubelets, taintEviction);
   const initial: InitialState = initialState(store);
   trace.muted = false;
+  const warm: WarmState = { scenario, engine, kubelets, checkedApps: ctx.checkedApps! };
   return {
     initial,
+    cannotPlay: (run) => {
+      const served = servedBy(warm, run);
+      return "why" in served ? served.why : undefined;
+    },
     play: (run) => {
+      const served = servedBy(warm, run);
+      if ("why" in served) throw new Error(`this warm-up cannot play the run: ${served.why}`);
+      for (const [c, behaviour] of served.rebehave) c.behaviour = behaviour;
       // The models read the scenario through the context: from here on it is the run's.
       ctx.scenario = run;
       options.onWarmedUp?.();
@@ -241,7 +255,7 @@ function clusterContext(
   cut: CutOff,
 ): Context {
   const controlPlane = settings.controlPlane;
-  return {
+  const ctx: Context = {
     ...parts,
     names: parts.engine.rng.fork("names"),
     ...(settings.profile.platform ? { platformStorage: true } : {}),
@@ -269,9 +283,12 @@ function clusterContext(
       appState: (node, ip) => kubelets.get(node)?.appState(ip) ?? "absent",
       reachable: (node) => kubelets.get(node)?.connected() ?? false,
     },
+    checkedApps: new Set(),
+    // The run's scenario once it plays (a run played from a shared warm-up has its own: warm-serves.ts).
     behaviour: (ns, owner, podName, container, init) =>
-      behaviourFor(scenario, ns, owner, podName, container, init),
+      behaviourFor(ctx.scenario, ns, owner, podName, container, init),
   };
+  return ctx;
 }
 
 /** A kubelet per node, kube-controller-manager's controllers and kube-scheduler; the manifests, to create. */
