@@ -47,65 +47,54 @@ export function startOf(scenario: Scenario, maxEvents: number): StartState {
 }
 
 /**
- * A run of the base scenario with its own timeline, to its end, from a warm-up done once for the
- * sweep (audit/fork.ts): what `simulate(run)` returns, byte for byte.
+ * A run of the base scenario with its own timeline (and callers, and bootSeconds), to its end, from a
+ * warm-up done once for the sweep (audit/fork.ts): what `simulate(run)` returns, byte for byte; or
+ * undefined when that warm-up cannot play it (run/warm-serves.ts), and the run starts from scratch.
  */
-export type ForkedRun = (run: Scenario) => SimulationResult;
+export type ForkedRun = (run: Scenario) => SimulationResult | undefined;
 
-/**
- * Whether a spec's run starts from the base's warm-up: it has no patch (a patch changes manifests,
- * probes, settings: what the warm-up builds), so its scenario is the base but for its timeline (its
- * fault, a fix's operator step after it), which nothing before t=0 reads (run/simulate.ts warmUp).
- */
-export function forkable(spec: RunSpec): boolean {
-  return spec.patches.length === 0;
+/** The ForkedRun of a warm cluster: each run it can play, played from it. */
+export function forkedFrom(warm: WarmCluster): ForkedRun {
+  return (run) => (warm.cannotPlay(run) === undefined ? played(warm, run) : undefined);
 }
 
-/** One run; with `forked`, a run without patches starts from the sweep's warm-up instead of from scratch. */
+/**
+ * Whether a spec's run may start from the base's warm-up. A patch that changes manifests, probes or
+ * settings changes what the warm-up builds; a run without one has the base's scenario but for its
+ * timeline (its fault, a fix's operator step after it), which nothing before t=0 reads
+ * (run/simulate.ts warmUp). So may a run whose patches are only callers (`traffic`) and
+ * `behaviour.<workload>.bootSeconds` (FL007's experiments): the warm-up decides whether it read them
+ * (WarmCluster.cannotPlay), and a run it cannot play runs from scratch in the fork.
+ */
+export function forkable(spec: RunSpec): boolean {
+  return spec.patches.every((p) => p.object === undefined && PLAYED_PATCH.test(p.path));
+}
+
+/** `traffic`, `traffic[i].field`, `behaviour["name"].bootSeconds`, `behaviour.name.bootSeconds`. */
+const PLAYED_PATCH = /^(traffic(\[\d+\](\.\w+)*)?|behaviour(\["[^"]+"\]|\.[\w-]+)\.bootSeconds)$/;
+
+/**
+ * One run; with `forked`, a run that can starts from the sweep's warm-up instead of from scratch
+ * (its target, for a retargeted spec, chosen in the base's placement: a warm-up that plays it built
+ * the same).
+ */
 export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): RunOutcome {
   try {
     const patched = spec.patches.length > 0;
     const scenario = patched ? variantOf(ctx.base, withOwned(ctx.base, spec.patches)) : ctx.base;
-    let fault = spec.fault;
+    if (forked && forkable(spec)) {
+      const aim = aimed(spec, scenario, ctx.start);
+      const result = "run" in aim ? forked(aim.run) : undefined;
+      if (result && "run" in aim) return measured(ctx, spec, scenario, aim.fault, result);
+    }
     // A retargeted fix's scenario is warmed up once: its placement at t=0 chooses the target, and the
     // run goes on from there (nothing before t=0 reads the timeline: run/simulate.ts warmUp).
     const warm =
       patched && spec.retarget ? warmUp(scenario, { engine: { maxEvents: ctx.maxEvents } }) : undefined;
-    if (spec.retarget) {
-      // The target is chosen in the fixed scenario's own placement.
-      const chosen = busiestFor(
-        scenario,
-        warm ? startStateOf(warm.initial) : ctx.start,
-        spec.retarget.workload,
-        spec.retarget.class,
-        spec.retarget.prefer,
-      );
-      if (!chosen)
-        return {
-          ok: false,
-          id: spec.id,
-          error: `no ${spec.retarget.class} target for ${spec.retarget.workload}`,
-        };
-      fault = { ...chosen, at: spec.fault.at };
-    }
-    const run: Scenario = { ...scenario, timeline: faultTimeline(spec, fault) };
-    const result = warm
-      ? played(warm, run)
-      : forked && forkable(spec)
-        ? forked(run)
-        : simulate(run, { engine: { maxEvents: ctx.maxEvents } });
-    // Measured from the run's own state at t=0 (the same as the base's when nothing is patched).
-    const start = startStateOf(result.initial);
-    const objects = patched ? countDaemonPods(objectsOf(scenario), start) : ctx.objects;
-    const measure: RunMeasure = {
-      id: spec.id,
-      fault,
-      ...(spec.sharedBy ? { sharedBy: spec.sharedBy } : {}),
-      ...measureRun(result, objects, start, fault),
-      engineEvents: result.summary.engineEvents,
-      ...(ctx.timelines ? { timeline: timelineOf(result) } : {}),
-    };
-    return { ok: true, measure };
+    const aim = aimed(spec, scenario, warm ? startStateOf(warm.initial) : ctx.start);
+    if (!("run" in aim)) return aim;
+    const result = warm ? played(warm, aim.run) : simulate(aim.run, { engine: { maxEvents: ctx.maxEvents } });
+    return measured(ctx, spec, scenario, aim.fault, result);
   } catch (error) {
     if (error instanceof EventBudgetExceeded)
       return {
@@ -117,6 +106,54 @@ export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): 
     if (error instanceof LoadError) return { ok: false, id: spec.id, error: error.message };
     throw error;
   }
+}
+
+/** The spec's run (its scenario with the fault's timeline) and fault; a retargeted spec's target chosen in `start`. */
+function aimed(
+  spec: RunSpec,
+  scenario: Scenario,
+  start: StartState,
+): { run: Scenario; fault: RunSpec["fault"] } | RunOutcome {
+  let fault = spec.fault;
+  if (spec.retarget) {
+    // The target is chosen in the fixed scenario's own placement.
+    const chosen = busiestFor(
+      scenario,
+      start,
+      spec.retarget.workload,
+      spec.retarget.class,
+      spec.retarget.prefer,
+    );
+    if (!chosen)
+      return {
+        ok: false,
+        id: spec.id,
+        error: `no ${spec.retarget.class} target for ${spec.retarget.workload}`,
+      };
+    fault = { ...chosen, at: spec.fault.at };
+  }
+  return { run: { ...scenario, timeline: faultTimeline(spec, fault) }, fault };
+}
+
+/** What the run measured, from its own state at t=0 (the same as the base's when nothing is patched). */
+function measured(
+  ctx: RunContext,
+  spec: RunSpec,
+  scenario: Scenario,
+  fault: RunSpec["fault"],
+  result: SimulationResult,
+): RunOutcome {
+  const start = startStateOf(result.initial);
+  const objects = spec.patches.length > 0 ? countDaemonPods(objectsOf(scenario), start) : ctx.objects;
+  const measure: RunMeasure = {
+    id: spec.id,
+    fault,
+    ...(spec.sharedBy ? { sharedBy: spec.sharedBy } : {}),
+    ...measureRun(result, objects, start, fault),
+    engineEvents: result.summary.engineEvents,
+    ...(ctx.timelines ? { timeline: timelineOf(result) } : {}),
+  };
+  return { ok: true, measure };
 }
 
 /** `run` played from its warm-up to its end: what `simulate(run)` returns. */

@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import { deserialize, serialize, startupSnapshot } from "node:v8";
 import { warmUp } from "../run/simulate.ts";
 import { type Hdr, provideHdr } from "../traffic/hdr.ts";
-import { executeRun, type ForkInput, played, type RunContext, type RunOutcome } from "./execute.ts";
+import { executeRun, type ForkInput, forkedFrom, type RunContext, type RunOutcome } from "./execute.ts";
 import { countDaemonPods, objectsOf } from "./state.ts";
 import type { RunSpec } from "./types.ts";
 
@@ -33,11 +33,12 @@ const warm = warmUp(input.base, { engine: { maxEvents: input.maxEvents } });
 startupSnapshot.setDeserializeMainFunction(() => {
   // A copy of the warmed-up heap: one run, its spec on standard input, its outcome on standard output.
   const spec = deserialize(readFileSync(0)) as RunSpec;
+  const fromWarm = forkedFrom(warm);
   let used = false;
   const outcome: RunOutcome = executeRun(ctx, spec, (run) => {
     if (used) throw new Error("a snapshot's warm-up plays one run");
     used = true;
-    return played(warm, run);
+    return fromWarm(run);
   });
   const out = serialize(outcome);
   for (let at = 0; at < out.length; ) at += writeSync(1, out, at);

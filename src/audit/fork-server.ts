@@ -1,8 +1,8 @@
 // The sweep's fork server (fork.ts): one process that warms the base scenario up to t=0 once and then
-// forks itself for each run without patches (native/fork.c). A child is a copy-on-write copy of the
-// warm process, the JIT's compiled code included: it plays its run's timeline from the warm-up, as a
-// run from scratch does after t=0 (run/simulate.ts warmUp), writes its outcome to a file and leaves
-// with _exit. A copy of the process is exact, so a forked run's outcome is the run from scratch's,
+// forks itself for each run that may start from it (execute.ts forkable; native/fork.c). A child is
+// a copy-on-write copy of the warm process, the JIT's compiled code included: it plays its run's
+// timeline from the warm-up, as a run from scratch does after t=0 (run/simulate.ts warmUp), or runs
+// from scratch one the warm-up cannot play; it writes its outcome to a file and leaves with _exit. A copy of the process is exact, so a forked run's outcome is the run from scratch's,
 // byte for byte (test/audit/fork.test.ts).
 //
 // What keeps a child sound: it has only the thread that forked, so the server runs with V8's
@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { warmUp } from "../run/simulate.ts";
 import { type Hdr, hdr, provideHdr } from "../traffic/hdr.ts";
-import { executeRun, type ForkInput, played, type RunContext, type RunOutcome } from "./execute.ts";
+import { executeRun, type ForkInput, forkedFrom, type RunContext, type RunOutcome } from "./execute.ts";
 import { countDaemonPods, objectsOf } from "./state.ts";
 import type { RunSpec } from "./types.ts";
 
@@ -103,10 +103,7 @@ youngCollection();
 function child(i: number): never {
   let code = 0;
   try {
-    keep(
-      i,
-      executeRun(ctx, specs[i]!, (run) => played(warm, run)),
-    );
+    keep(i, executeRun(ctx, specs[i]!, forkedFrom(warm)));
   } catch (error) {
     const text = Buffer.from(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     writeSync(2, text);

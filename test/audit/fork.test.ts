@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { audit, inProcess, planAudit } from "../../src/audit/audit.ts";
-import { executeRun, forkable } from "../../src/audit/execute.ts";
+import { executeRun, forkable, forkedFrom } from "../../src/audit/execute.ts";
 import { forkMethod, forkRuns } from "../../src/audit/fork.ts";
 import { prepare } from "../../src/audit/inputs.ts";
 import { poolRunner } from "../../src/audit/pool.ts";
@@ -13,6 +13,7 @@ import type { RunSpec } from "../../src/audit/types.ts";
 import { loadScenarioFile } from "../../src/load/index.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
 import { simulate, warmUp } from "../../src/run/simulate.ts";
+import { variantOf } from "../../src/whatif/variant.ts";
 import { servedApps } from "./helpers.ts";
 
 const manifests = servedApps(["web", "api", "cache"], (i) => i + 1);
@@ -70,6 +71,58 @@ describe("a run forked from the sweep's warm-up", () => {
         }
       }
     }
+  }, 240_000);
+
+  it("plays FL007's experiments (callers, a boot) from the warm-up when it can, from scratch when a probe read the boot", async () => {
+    // web has no probe: its experiment plays from the warm-up; api's liveness probe read its boot
+    // before t=0 (run/warm-serves.ts), so its experiment runs from scratch, in the fork too.
+    const text = servedApps(["web", "api"], () => 3)
+      .replace("          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}\n", "")
+      .replace(
+        "          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}",
+        "          livenessProbe: {tcpSocket: {port: 8080}, periodSeconds: 5}",
+      );
+    const prepared = prepare({
+      entries: [{ entry: "two.yaml", files: [{ file: "two.yaml", text }] }],
+      cluster: { nodes: 4, zones: ["a", "b"] },
+    });
+    const p = planAudit(prepared, {
+      faults: ["drain"],
+      budget: DEFAULT_BUDGET,
+      maxSweepEvents: 1e9,
+      runner: inProcess,
+    });
+    const experiments = p.runs.filter((s) => s.id.startsWith("x/boot/"));
+    expect(experiments.map((s) => s.id)).toEqual([
+      "x/boot/Deployment/default/web",
+      "x/boot/Deployment/default/api",
+    ]);
+    expect(experiments.every(forkable)).toBe(true);
+    // A drain first, so that the server's first run of the class is not an experiment.
+    const specs = [p.runs.find((s) => s.fault.class === "drain" && !s.id.startsWith("x/"))!, ...experiments];
+    const scratch = specs.map((spec) => executeRun(p.ctx, spec));
+    const warm = warmUp(p.ctx.base, { engine: { maxEvents: p.ctx.maxEvents } });
+    expect(experiments.map((s) => executeRun(p.ctx, s, () => undefined))).toEqual(scratch.slice(1));
+    const played: string[] = [];
+    const fromWarm = forkedFrom(warm);
+    const inProcessForked = executeRun(p.ctx, experiments[0]!, (run) => {
+      const r = fromWarm(run);
+      if (r) played.push(experiments[0]!.id);
+      return r;
+    });
+    expect(played).toEqual(["x/boot/Deployment/default/web"]);
+    expect(JSON.stringify(inProcessForked)).toBe(JSON.stringify(scratch[1]));
+    expect(warm.cannotPlay({ ...variantOf(p.ctx.base, experiments[1]!.patches) })).toMatch(
+      /a probe checked api/,
+    );
+    for (const method of ["process", "snapshot"] as const) {
+      const forked = await forkRuns(p.ctx, specs, 2, () => {}, method);
+      for (const [i, spec] of specs.entries())
+        expect(JSON.stringify(forked[i]), `${spec.id}, ${method}`).toBe(JSON.stringify(scratch[i]));
+    }
+    // The experiments found what they look for: a loss while the new pods boot.
+    for (const o of scratch.slice(1))
+      expect(o.ok && Object.values(o.measure.services).some((f) => f.lost)).toBe(true);
   }, 240_000);
 
   it("forks from one warm process on Linux, where npm run build compiled native/fork.c", () => {
