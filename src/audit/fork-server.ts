@@ -7,8 +7,9 @@
 //
 // What keeps a child sound: it has only the thread that forked, so the server runs with V8's
 // background threads off (`--single-threaded`, set by fork.ts) and never starts Node's event loop or
-// its thread pool (every read and write here is synchronous); a child leaves with _exit, without the
-// exit handlers that would close what it shares with the server.
+// its thread pool (every read and write here is synchronous), nor compiles WebAssembly (its latency
+// histograms are the library's JavaScript); a child leaves with _exit, without the exit handlers that
+// would close what it shares with the server.
 //
 // Before the warm-up it forks from, the server runs the first run of each fault class from scratch
 // in its own heap (their outcomes are the runs' own): the code after a fault is then compiled in the
@@ -23,6 +24,7 @@ import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { warmUp } from "../run/simulate.ts";
 import { type Hdr, hdr, provideHdr } from "../traffic/hdr.ts";
+import { javaScriptHistograms } from "../traffic/latency.ts";
 import { executeRun, type ForkInput, forkedFrom, type RunContext, type RunOutcome } from "./execute.ts";
 import { countDaemonPods, objectsOf } from "./state.ts";
 import type { RunSpec } from "./types.ts";
@@ -45,8 +47,10 @@ const addon = need("FAULTLINE_FORK_NATIVE");
 const native = createRequire(addon)(addon) as ProcessFork;
 const hdrPath = need("FAULTLINE_FORK_HDR");
 provideHdr(() => createRequire(hdrPath)(hdrPath) as Hdr);
-// Loaded once here, so that no child loads and compiles the library's WebAssembly again.
+// Loaded once here, so that no child loads it again; and its JavaScript histograms, since a child
+// cannot compile WebAssembly (traffic/latency.ts javaScriptHistograms).
 hdr();
+javaScriptHistograms();
 
 const input = deserialize(readFileSync(join(dir, "input.bin"))) as ForkInput;
 const specs = deserialize(readFileSync(join(dir, "specs.bin"))) as RunSpec[];

@@ -32,6 +32,16 @@ function useWasm(): boolean {
   return wasm;
 }
 
+/**
+ * Histograms in the library's JavaScript from here on, never WebAssembly (the same figures). For the
+ * audit's fork server: a forked child has none of Node's platform worker threads, and compiling
+ * WebAssembly posts V8's compilation jobs to them; a child at 1,000 nodes was seen blocked for good in
+ * pthread_cond_signal under NodePlatform::CallOnWorkerThread, from WebAssembly.Module.
+ */
+export function javaScriptHistograms(): void {
+  wasm = false;
+}
+
 const US = 1e6;
 const SIGNIFICANT_DIGITS = 2;
 
