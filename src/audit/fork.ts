@@ -1,9 +1,10 @@
 // One warm-up per sweep: the base scenario is warmed up to t=0 once, in a process that V8 turns into
-// a startup snapshot (fork-entry.ts), and each run without patches starts from a copy of that heap
-// in its own process (`node --snapshot-blob`), so a run costs the process's start, the copy, and what
-// its fault changes. A copy of a heap is exact: the forked run's outcome is the run from scratch's,
-// byte for byte (test/audit/fork.test.ts). Runs with patches (a fix that changes what the warm-up
-// builds) stay from scratch (execute.ts `forkable`).
+// a startup snapshot (fork-entry.ts), and each run without patches (or with only callers and boots the
+// warm-up did not read) starts from a copy of that heap in its own process (`node --snapshot-blob`),
+// so a run costs the process's start, the copy, and what its fault changes. A copy of a heap is
+// exact: the forked run's outcome is the run from scratch's, byte for byte (test/audit/fork.test.ts).
+// Runs with other patches (a fix that changes what the warm-up builds) stay from scratch (execute.ts
+// `forkable`).
 //
 // From the source tree the snapshot's program is bundled here with esbuild (a devDependency); a
 // built package carries it as dist/audit/fork-entry.cjs (scripts/build-report.ts).

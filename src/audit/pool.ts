@@ -39,8 +39,8 @@ export type PoolRunner = Runner & { close(): Promise<void> };
  * Runs specs on up to `jobs` worker threads. With `fit` (no `--jobs` given), no more threads than the
  * work is worth: a small sweep runs in this thread, where it is done before a worker has started.
  * The result is the same whatever the number. With `fork` (the default), a sweep of a large enough
- * cluster (`from`: pods at t=0, runs that can fork; fork.ts forkFrom) runs its runs without patches
- * from one warm-up (fork.ts); `false` runs every one from scratch. The threads are kept from the
+ * cluster (`from`: pods at t=0, runs that can fork; fork.ts forkFrom) runs the runs that may start
+ * from one warm-up there (execute.ts forkable); `false` runs every one from scratch. The threads are kept from the
  * sweep to the fixes' runs (Threads); the caller closes the runner when the audit is done.
  */
 export function poolRunner(
@@ -56,7 +56,7 @@ export function poolRunner(
     const forked = fork && ctx.start.pods.length >= from.pods ? specs.filter(forkable) : [];
     if (forked.length < from.runs)
       return threads.run(ctx, specs, onDone, threadsFor(jobs, fit, specs.length, events));
-    // The runs without patches from one warm-up (fork.ts), the others from scratch; in the specs' order.
+    // The runs that may start from one warm-up there (fork.ts), the others from scratch; in the specs' order.
     const outcomes = new Map<RunSpec, RunOutcome>();
     const fromForks = await (fork || forkRuns)(ctx, forked, fit ? defaultJobs() : jobs, onDone);
     for (const [i, s] of forked.entries()) outcomes.set(s, fromForks[i]!);
