@@ -45,6 +45,13 @@ function manifests(replicas: number): string {
   return `${docs.join("\n---\n")}\n`;
 }
 
+/** What the audit ran, from its --json: the sweep's runs (experiments among them), the fixes' runs, the findings. */
+function runsOf(json: string): string {
+  const a = JSON.parse(json) as { runs: { id: string }[]; fixes: unknown[]; findings: unknown[] };
+  const experiments = a.runs.filter((r) => r.id.startsWith("x/")).length;
+  return `${a.runs.length} runs (${experiments} experiments), ${a.fixes.length} fix runs, ${a.findings.length} findings`;
+}
+
 export default async function (cal: Calibration): Promise<void> {
   if (process.env.FAULTLINE_BENCH_LONG !== "1") {
     console.log(
@@ -61,8 +68,8 @@ export default async function (cal: Calibration): Promise<void> {
     const start = performance.now();
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", CHILD, ...args], {
       encoding: "utf8",
-      stdio: ["ignore", "ignore", "pipe"],
-      maxBuffer: 64 << 20,
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 512 << 20,
     });
     const wall = performance.now() - start;
     const at = r.stderr.lastIndexOf("\n@@");
@@ -70,7 +77,7 @@ export default async function (cal: Calibration): Promise<void> {
     const m = JSON.parse(r.stderr.slice(at + 3)) as { code: number; cpu: number; maxRss: number };
     const message = m.code >= 2 ? ` — exit ${m.code}: ${r.stderr.slice(0, at).trim().split("\n")[0]}` : "";
     console.log(
-      `audit of 1,000 nodes / 30,000 pods, --jobs 2: ${(wall / 1000).toFixed(0)} s wall (target ≤ 600 s: ${(wall / 600_000).toFixed(2)} of it), ${(m.cpu / 1000).toFixed(0)} s CPU (${inCalibrations(m.cpu, cal)}), ${(m.maxRss / 1048576).toFixed(0)} MiB peak RSS${message}; ${loadNow()}`,
+      `audit of 1,000 nodes / 30,000 pods, --jobs 2: ${(wall / 1000).toFixed(0)} s wall (target ≤ 600 s: ${(wall / 600_000).toFixed(2)} of it), ${(m.cpu / 1000).toFixed(0)} s CPU (${inCalibrations(m.cpu, cal)}), ${(m.maxRss / 1048576).toFixed(0)} MiB peak RSS${message}${m.code < 2 ? `; ${runsOf(r.stdout)}` : ""}; ${loadNow()}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

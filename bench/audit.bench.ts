@@ -30,8 +30,11 @@ const NODES = 100;
 const DEPLOYMENTS = 100;
 const REPLICAS = 30;
 
-/** The bench's manifests: 100 Deployments of `replicas` (30 by default) behind Services. */
-export function auditAtScaleManifests(replicas = REPLICAS): string {
+/**
+ * The bench's manifests: 100 Deployments of `replicas` (30 by default) behind Services; without
+ * `readiness`, no readiness probe (so FL007 has an experiment for each).
+ */
+export function auditAtScaleManifests(replicas = REPLICAS, readiness = true): string {
   const docs: string[] = [];
   for (let d = 0; d < DEPLOYMENTS; d++) {
     docs.push(
@@ -50,7 +53,9 @@ export function auditAtScaleManifests(replicas = REPLICAS): string {
         "          image: example/app:1",
         "          ports: [{containerPort: 8080}]",
         "          resources: {requests: {cpu: 50m, memory: 64Mi}}",
-        "          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}",
+        ...(readiness
+          ? ["          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}"]
+          : []),
         "          lifecycle: {preStop: {sleep: {seconds: 5}}}",
         "---",
         "apiVersion: v1",

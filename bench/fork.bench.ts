@@ -7,6 +7,9 @@
 // FAULTLINE_FORK_BENCH_RUNS sets the runs (default 8), FAULTLINE_FORK_BENCH_WARM the uncounted runs from
 // scratch before them (default three times the runs), FAULTLINE_FORK_BENCH_NODES the nodes (default
 // 100; 30 pods a node, so 1,000 is the audit-1000 bench's cluster, and takes a few minutes).
+// FAULTLINE_FORK_BENCH_RUNS_OF=experiments prices FL007's experiments instead (a caller at 100
+// requests/s and a 10 s boot, then a drain: patches the warm-up did not read, run/warm-serves.ts) on
+// the same cluster without readiness probes; the first of the runs is then a drain without them.
 
 import { DEFAULT_MAX_SWEEP_EVENTS, inProcess, planAudit } from "../src/audit/audit.ts";
 import { executeRun, type RunContext, type RunOutcome } from "../src/audit/execute.ts";
@@ -21,7 +24,8 @@ export default async function (cal: Calibration): Promise<void> {
   const n = Number(process.env.FAULTLINE_FORK_BENCH_RUNS ?? 8);
   const nodes = Number(process.env.FAULTLINE_FORK_BENCH_NODES ?? 100);
   const replicas = Math.round((30 * nodes) / 100);
-  const text = auditAtScaleManifests(replicas);
+  const experiments = process.env.FAULTLINE_FORK_BENCH_RUNS_OF === "experiments";
+  const text = auditAtScaleManifests(replicas, !experiments);
   const prepared = prepare({
     entries: [{ entry: "fork.yaml", files: [{ file: "fork.yaml", text }] }],
     cluster: { nodes, zones: ["a", "b", "c"] },
@@ -33,9 +37,15 @@ export default async function (cal: Calibration): Promise<void> {
     runner: inProcess,
   });
   const ctx = phase1.ctx;
-  const specs = phase1.runs.filter((r) => r.fault.class === "power-off").slice(0, n + 1);
+  const specs = experiments
+    ? [
+        phase1.runs.find((r) => r.fault.class === "drain" && !r.id.startsWith("x/"))!,
+        ...phase1.runs.filter((r) => r.id.startsWith("x/boot/")).slice(0, n),
+      ]
+    : phase1.runs.filter((r) => r.fault.class === "power-off").slice(0, n + 1);
+  if (specs.length < n + 1) throw new Error(`the sweep has ${specs.length - 1} such runs, not ${n}`);
   console.log(
-    `${nodes.toLocaleString("en")} nodes in 3 zones, ${(100 * replicas).toLocaleString("en")} pods; ${n} power-off runs from scratch and forked (${loadNow()})`,
+    `${nodes.toLocaleString("en")} nodes in 3 zones, ${(100 * replicas).toLocaleString("en")} pods; ${n} ${experiments ? "FL007 experiments (callers, a boot, a drain)" : "power-off runs"} from scratch and forked (${loadNow()})`,
   );
   // Runs from scratch are priced as in a sweep's steady state: the models compiled and optimised by
   // the JIT. The first runs of a process run cold and cost about twice as much (0.48 s against
@@ -83,7 +93,7 @@ async function forkedRuns(
     `  ${method}: forked ${forkRun.toFixed(3)} s CPU per run (${what}; ${inCalibrations(forkRun * 1000, cal)})`,
   );
   console.log(
-    `    forked run / run from scratch: ${(forkRun / scratchRun).toFixed(2)} (target ≤ 0.2: ${forkRun / scratchRun <= 0.2 ? "met" : "not met"}); the set-up once: ${build.toFixed(2)} s CPU; the sweep's ${sweep} runs, each priced as a power-off: ${((build + sweep * forkRun) / (sweep * scratchRun)).toFixed(2)} of from scratch; ${loadNow()}`,
+    `    forked run / run from scratch: ${(forkRun / scratchRun).toFixed(2)} (target ≤ 0.2: ${forkRun / scratchRun <= 0.2 ? "met" : "not met"}); the set-up once: ${build.toFixed(2)} s CPU; the sweep's ${sweep} runs, each priced as one of these: ${((build + sweep * forkRun) / (sweep * scratchRun)).toFixed(2)} of from scratch; ${loadNow()}`,
   );
   console.log(`    same outcomes forked and from scratch: ${same ? "yes" : "NO"}`);
 }
