@@ -11,14 +11,15 @@
 // histograms are the library's JavaScript); a child leaves with _exit, without the exit handlers that
 // would close what it shares with the server.
 //
-// Before the warm-up it forks from, the server runs the first run of each fault class from scratch
-// in its own heap (their outcomes are the runs' own): the code after a fault is then compiled in the
-// server, and every child inherits it instead of running it cold.
+// Before the warm-up it forks from, the server plays a small cluster's sweep (primer.ts, for a sweep
+// of PRIMER_MIN_RUNS or more) and then the first run of each fault class from scratch in its own heap
+// (their outcomes are the runs' own): the code after a fault is then compiled and optimised in the
+// server, and every child inherits it instead of compiling it again.
 //
 // Bundled into one script like the snapshot's program (fork.ts bundleForkProgram); run by
 // `node --single-threaded --expose-gc <script>`, its input in the files fork.ts names.
 
-import { readFileSync, writeFileSync, writeSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
@@ -26,6 +27,7 @@ import { warmUp } from "../run/simulate.ts";
 import { type Hdr, hdr, provideHdr } from "../traffic/hdr.ts";
 import { javaScriptHistograms } from "../traffic/latency.ts";
 import { executeRun, type ForkInput, forkedFrom, type RunContext, type RunOutcome } from "./execute.ts";
+import type { Primer } from "./primer.ts";
 import { countDaemonPods, objectsOf } from "./state.ts";
 import type { RunSpec } from "./types.ts";
 
@@ -86,6 +88,13 @@ function done(i: number): void {
 
 function keep(i: number, outcome: RunOutcome): void {
   writeFileSync(join(dir, `${i}.bin`), serialize(outcome));
+}
+
+// The primer's runs (primer.ts), when fork.ts wrote them: compiled code for every child; their outcomes dropped.
+if (existsSync(join(dir, "primer.bin"))) {
+  const { input: primed, specs: runs } = deserialize(readFileSync(join(dir, "primer.bin"))) as Primer;
+  const primerCtx: RunContext = { ...primed, objects: countDaemonPods(objectsOf(primed.base), primed.start) };
+  for (const spec of runs) executeRun(primerCtx, spec);
 }
 
 // The first run of each fault class, from scratch, in this process.

@@ -17,7 +17,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import type { ForkInput, RunContext, RunOutcome } from "./execute.ts";
-import type { RunSpec } from "./types.ts";
+import { PRIMER_MIN_RUNS, primer } from "./primer.ts";
+import { FAULT_CLASSES, type RunSpec } from "./types.ts";
 
 /**
  * Pods at t=0 below which the audit does not fork from a snapshot. Measured back to back on the
@@ -148,7 +149,7 @@ export function forkFrom(method: ForkMethod = forkMethod()): { pods: number; run
 
 /**
  * The outcomes of `specs` (each forkable), in their order, each from a copy of the base's warm-up,
- * up to `jobs` at a time.
+ * up to `jobs` at a time; from the fork server, after its primer when there are `primeFrom` or more.
  */
 export async function forkRuns(
   ctx: RunContext,
@@ -156,10 +157,11 @@ export async function forkRuns(
   jobs: number,
   onDone: () => void,
   method: ForkMethod = forkMethod(),
+  primeFrom = PRIMER_MIN_RUNS,
 ): Promise<RunOutcome[]> {
   const dir = mkdtempSync(join(tmpdir(), "faultline-fork-"));
   try {
-    const sweep: Sweep = { ctx, specs, jobs, onDone, dir };
+    const sweep: Sweep = { ctx, specs, jobs, onDone, dir, primeFrom };
     return method === "process" ? await serverRuns(sweep) : await snapshotRuns(sweep);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -173,17 +175,24 @@ interface Sweep {
   jobs: number;
   onDone: () => void;
   dir: string;
+  /** forked runs from which the fork server plays the primer first (primer.ts) */
+  primeFrom: number;
 }
 
 /**
  * The runs forked from one warm process (fork-server.ts): it warms up once and forks up to `jobs`
  * children at a time, each writing its outcome to `<dir>/<i>.bin` and the server telling each end.
  */
-async function serverRuns({ ctx, specs, jobs, onDone, dir }: Sweep): Promise<RunOutcome[]> {
+async function serverRuns({ ctx, specs, jobs, onDone, dir, primeFrom }: Sweep): Promise<RunOutcome[]> {
   const addon = processFork();
   if (!addon) throw new Error("the process fork (dist/native/fork.node) is not built: run npm run build");
   const { script, env } = await forkSetup(ctx, dir, "fork-server");
   writeFileSync(join(dir, "specs.bin"), serialize(specs));
+  if (specs.length >= primeFrom) {
+    const played = new Set<string>(specs.map((s) => s.fault.class));
+    const classes = FAULT_CLASSES.filter((c) => played.has(c));
+    writeFileSync(join(dir, "primer.bin"), serialize(primer(classes, ctx.maxEvents)));
+  }
   const served = await run(
     // No V8 background thread, which a forked child would not have; the young collections before
     // the forks (fork-server.ts).

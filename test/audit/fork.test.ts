@@ -59,15 +59,21 @@ describe("a run forked from the sweep's warm-up", () => {
       const specs = [...p.runs.filter(forkable), ...extra];
       expect(new Set(specs.map((s) => s.fault.class)).size).toBeGreaterThanOrEqual(6);
       const scratch = specs.map((spec) => executeRun(p.ctx, spec));
-      for (const method of ["process", "snapshot"] as const) {
+      // The fork server after its primer too (primer.ts): a small cluster's sweep played first.
+      for (const [method, primeFrom] of [
+        ["process", 1e9],
+        ["process", 0],
+        ["snapshot", 1e9],
+      ] as const) {
         let done = 0;
-        const forked = await forkRuns(p.ctx, specs, 2, () => done++, method);
+        const forked = await forkRuns(p.ctx, specs, 2, () => done++, method, primeFrom);
         expect(done).toBe(specs.length);
         for (const [i, spec] of specs.entries()) {
           expect(scratch[i]!.ok, spec.id).toBe(true);
-          expect(JSON.stringify(forked[i]), `${spec.id}, seed ${seed}, ${method}`).toBe(
-            JSON.stringify(scratch[i]),
-          );
+          expect(
+            JSON.stringify(forked[i]),
+            `${spec.id}, seed ${seed}, ${method}, primed ${primeFrom === 0}`,
+          ).toBe(JSON.stringify(scratch[i]));
         }
       }
     }
@@ -116,7 +122,8 @@ describe("a run forked from the sweep's warm-up", () => {
       /a probe checked api/,
     );
     for (const method of ["process", "snapshot"] as const) {
-      const forked = await forkRuns(p.ctx, specs, 2, () => {}, method);
+      // From the fork server after its primer (primer.ts).
+      const forked = await forkRuns(p.ctx, specs, 2, () => {}, method, 0);
       for (const [i, spec] of specs.entries())
         expect(JSON.stringify(forked[i]), `${spec.id}, ${method}`).toBe(JSON.stringify(scratch[i]));
     }
