@@ -5,13 +5,7 @@
 
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { LoadError } from "../load/errors.ts";
-import {
-  createSimulation,
-  type SimulationResult,
-  simulate,
-  type WarmCluster,
-  warmUp,
-} from "../run/simulate.ts";
+import { createSimulation, type SimulationResult, type WarmCluster, warmUp } from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
@@ -93,7 +87,7 @@ export function executeRun(ctx: RunContext, spec: RunSpec, forked?: ForkedRun): 
       patched && spec.retarget ? warmUp(scenario, { engine: { maxEvents: ctx.maxEvents } }) : undefined;
     const aim = aimed(spec, scenario, warm ? startStateOf(warm.initial) : ctx.start);
     if (!("run" in aim)) return aim;
-    const result = warm ? played(warm, aim.run) : simulate(aim.run, { engine: { maxEvents: ctx.maxEvents } });
+    const result = warm ? played(warm, aim.run) : fromScratch(aim.run, ctx.maxEvents);
     return measured(ctx, spec, scenario, aim.fault, result);
   } catch (error) {
     if (error instanceof EventBudgetExceeded)
@@ -156,9 +150,19 @@ function measured(
   return { ok: true, measure };
 }
 
-/** `run` played from its warm-up to its end: what `simulate(run)` returns. */
+/** `run` played from its warm-up to its end: what `simulate(run)` returns (its pods' summary worked out when read). */
 export function played(warm: WarmCluster, run: Scenario): SimulationResult {
   const sim = warm.play(run);
   sim.runUntil(run.duration);
-  return sim.result();
+  return sim.result({ podsWhenRead: true });
+}
+
+/**
+ * `simulate(run)`, its pods' summary worked out only if the measure reads it (summarize
+ * podsWhenRead): nothing runs after the result is taken.
+ */
+function fromScratch(run: Scenario, maxEvents: number): SimulationResult {
+  const sim = createSimulation(run, { engine: { maxEvents } });
+  sim.runUntil(run.duration);
+  return sim.result({ podsWhenRead: true });
 }

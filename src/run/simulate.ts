@@ -65,8 +65,8 @@ export interface Simulation {
   ctx: Context;
   /** Play the run up to virtual time `t` (at most the scenario's duration; never backwards). */
   runUntil(t: number): void;
-  /** The result as of the clock's current time. */
-  result(): SimulationResult;
+  /** The result as of the clock's current time; `podsWhenRead`: summarize's. */
+  result(options?: { podsWhenRead?: boolean }): SimulationResult;
 }
 
 /** Run a scenario to its end. */
@@ -216,7 +216,18 @@ function playFrom(w: {
       const until = Math.min(t, scenario.duration);
       if (until > engine.now) engine.run(until);
     },
-    result: () => resultOf({ ctx, scenario, seed, initial, faults, traffic, options, end }),
+    result: (read) =>
+      resultOf({
+        ctx,
+        scenario,
+        seed,
+        initial,
+        faults,
+        traffic,
+        options,
+        end,
+        podsWhenRead: read?.podsWhenRead,
+      }),
   };
 }
 
@@ -231,6 +242,7 @@ function resultOf(r: {
   traffic: ReturnType<typeof createTraffic>;
   options: SimulateOptions;
   end: number;
+  podsWhenRead?: boolean;
 }): SimulationResult {
   const { ctx, scenario, seed, initial, faults, traffic, options } = r;
   const { engine, store, trace } = ctx;
@@ -253,6 +265,7 @@ function resultOf(r: {
       engine.processed,
       faults.drains.summary(),
       timeline.renewals,
+      r.podsWhenRead,
     ),
   };
   // The callers' tally runs to the end of the scenario: it is part of a finished run only.
