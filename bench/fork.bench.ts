@@ -15,6 +15,7 @@ import { DEFAULT_MAX_SWEEP_EVENTS, inProcess, planAudit } from "../src/audit/aud
 import { executeRun, type RunContext, type RunOutcome } from "../src/audit/execute.ts";
 import { type ForkMethod, forkMethod, forkProgramScript, forkRuns } from "../src/audit/fork.ts";
 import { prepare } from "../src/audit/inputs.ts";
+import { PRIMER_MIN_RUNS } from "../src/audit/primer.ts";
 import { DEFAULT_FAULTS, type RunSpec } from "../src/audit/types.ts";
 import { DEFAULT_BUDGET } from "../src/run/budget.ts";
 import { auditAtScaleManifests } from "./audit.bench.ts";
@@ -77,18 +78,25 @@ async function forkedRuns(
   const n = specs.length - 1;
   // Bundled once beforehand: esbuild's service process outlives the call, so its CPU is not seen.
   await forkProgramScript(method === "process" ? "fork-server" : "fork-entry");
+  // The fork server plays its primer first as it would for the whole sweep (audit/primer.ts), in
+  // both calls, so that it is part of the set-up.
+  const primeFrom = sweep >= PRIMER_MIN_RUNS ? 0 : Number.POSITIVE_INFINITY;
   let c0 = cpuWithChildren();
-  await forkRuns(ctx, specs.slice(0, 1), 1, () => {}, method);
+  await forkRuns(ctx, specs.slice(0, 1), 1, () => {}, method, primeFrom);
   const one = cpuWithChildren() - c0;
   c0 = cpuWithChildren();
-  const forked = await forkRuns(ctx, specs, 1, () => {}, method);
+  const forked = await forkRuns(ctx, specs, 1, () => {}, method, primeFrom);
   const all = cpuWithChildren() - c0;
   // The set-up and n + 1 runs, less the set-up and one run: n forked runs. The snapshot: its build;
-  // the fork server: its start and its first run, from scratch, which compiles what the forks inherit.
+  // the fork server: its start, its primer and its first run, from scratch, which compile what the
+  // forks inherit.
   const forkRun = (all - one) / n;
   const build = one - forkRun;
   const same = specs.slice(1).every((_, i) => JSON.stringify(forked[i + 1]) === JSON.stringify(scratch[i]));
-  const what = method === "process" ? "a fork of the warm server" : "a process from the snapshot";
+  const what =
+    method === "process"
+      ? `a fork of the warm server${primeFrom === 0 ? `, primed: the sweep has ${sweep} runs` : ""}`
+      : "a process from the snapshot";
   console.log(
     `  ${method}: forked ${forkRun.toFixed(3)} s CPU per run (${what}; ${inCalibrations(forkRun * 1000, cal)})`,
   );
