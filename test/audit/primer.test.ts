@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { executeRun } from "../../src/audit/execute.ts";
 import { primer } from "../../src/audit/primer.ts";
 import { countDaemonPods, objectsOf } from "../../src/audit/state.ts";
+import { FAULT_CLASSES } from "../../src/audit/types.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
 
 describe("the fork server's primer", () => {
@@ -36,8 +37,12 @@ describe("the fork server's primer", () => {
     }
   }, 120_000);
 
-  it("plays only the classes asked for", () => {
+  it("plays only the classes asked for, and every class's runs end well (the server would fail on one that throws)", () => {
     const { specs } = primer(["partition"], DEFAULT_BUDGET.maxEvents, 4);
     expect(specs.map((s) => s.fault.class)).toEqual(["partition", "partition", "partition", "partition"]);
-  });
+    const all = primer(FAULT_CLASSES, DEFAULT_BUDGET.maxEvents, FAULT_CLASSES.length);
+    expect(all.specs.map((s) => s.fault.class)).toEqual([...FAULT_CLASSES]);
+    const ctx = { ...all.input, objects: countDaemonPods(objectsOf(all.input.base), all.input.start) };
+    for (const spec of all.specs) expect(executeRun(ctx, spec).ok, spec.id).toBe(true);
+  }, 120_000);
 });
