@@ -5,13 +5,15 @@
 // _exit. Nothing else of the process is touched: the server runs without an event loop (synchronous
 // reads and writes only) and with V8's background threads off (--single-threaded), so a child, which
 // has only the thread that forked, needs no other thread. POSIX: fork(2), waitpid(2), _exit(2);
-// Linux: madvise(2) MADV_DOFORK, prctl(2) PR_SET_PDEATHSIG, so that a child does not outlive its server.
+// Linux: madvise(2) MADV_DOFORK, prctl(2) PR_SET_PDEATHSIG, so that a child does not outlive its server;
+// nanosleep(2) between the polls of waitAnyFor, which lets the server look at a child that has not ended.
 #include <errno.h>
 #include <node_api.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -68,6 +70,31 @@ static napi_value wait_any(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// waitAnyFor(ms): as waitAny, but [0, 0] when no child has ended within about `ms` milliseconds
+// (waitpid(2) with WNOHANG, polled every 2 ms): the server then looks for a child that hangs.
+static napi_value wait_any_for(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int ms = 1000;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc > 0) napi_get_value_int32(env, argv[0], &ms);
+  int status = 0;
+  pid_t pid = 0;
+  const struct timespec pause = {0, 2000000};
+  for (int waited = 0; waited <= ms; waited += 2) {
+    do pid = waitpid(-1, &status, WNOHANG);
+    while (pid < 0 && errno == EINTR);
+    if (pid != 0) break;
+    nanosleep(&pause, NULL);
+  }
+  napi_value out;
+  napi_create_array_with_length(env, 2, &out);
+  int code = pid <= 0 ? 0 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  napi_set_element(env, out, 0, int_value(env, pid < 0 ? -errno : (int)pid));
+  napi_set_element(env, out, 1, int_value(env, code));
+  return out;
+}
+
 // exit(code): _exit(2), without Node's or the C library's exit handlers, which would close what the
 // child shares with its server.
 static napi_value do_exit(napi_env env, napi_callback_info info) {
@@ -84,9 +111,10 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"fork", NULL, do_fork, NULL, NULL, NULL, napi_default, NULL},
       {"waitAny", NULL, wait_any, NULL, NULL, NULL, napi_default, NULL},
+      {"waitAnyFor", NULL, wait_any_for, NULL, NULL, NULL, napi_default, NULL},
       {"exit", NULL, do_exit, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 3, props);
+  napi_define_properties(env, exports, 4, props);
   return exports;
 }
 

@@ -35,6 +35,8 @@ import type { RunSpec } from "./types.ts";
 interface ProcessFork {
   fork(): number;
   waitAny(): [number, number];
+  /** [0, 0] when no child ended within about `ms` */
+  waitAnyFor(ms: number): [number, number];
   exit(code: number): never;
 }
 
@@ -115,6 +117,9 @@ youngCollection();
 /** A child: its run from the warm-up, its outcome kept; never returns. */
 function child(i: number): never {
   let code = 0;
+  // test/audit/fork.test.ts: a child that blocks for good, as one caught by the lock below would.
+  if (process.env.FAULTLINE_FORK_TEST_HANG === specs[i]!.id)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   try {
     keep(i, executeRun(ctx, specs[i]!, forkedFrom(warm)));
   } catch (error) {
@@ -127,13 +132,62 @@ function child(i: number): never {
 
 const running = new Map<number, number>();
 
-/** Waits for one child; a child that failed ends the server with its run named. */
+/**
+ * A child blocked for good. A child never sleeps: it computes, writes its outcome and leaves. But it
+ * has only the thread that forked, and a lock another thread of the server held at the fork stays
+ * held in it: seen on the 1,000-node audit, two children waiting for good in `pthread_cond_signal`,
+ * from V8's mark-compact (`ClearNonLiveReferences` posting its clearing job to Node's platform
+ * workers, `NodePlatform::CallOnWorkerThread`), the condition variable copied while one of the
+ * server's worker threads had been signalled and not yet woken. So a child seen asleep (state S,
+ * proc(5) /proc/<pid>/stat) with no CPU time gained at HUNG_CHECKS checks a second apart is killed,
+ * and its run played from scratch in this process, whose threads are all there: the same outcome,
+ * said on standard error.
+ */
+const HUNG_CHECKS = 5;
+const sleeping = new Map<number, { cpu: number; checks: number }>();
+/** the hung children killed, not yet reaped */
+const killed = new Set<number>();
+
+/** The children asleep with no CPU gained at HUNG_CHECKS checks in a row. */
+function hung(): number[] {
+  const out: number[] = [];
+  for (const pid of running.keys()) {
+    let fields: string[];
+    try {
+      fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    } catch {
+      continue; // ended since: the next wait reaps it
+    }
+    const cpu = Number(fields[11]) + Number(fields[12]);
+    const last = sleeping.get(pid);
+    const checks = fields[0] === "S" && last?.cpu === cpu ? last.checks + 1 : 0;
+    sleeping.set(pid, { cpu, checks });
+    if (checks >= HUNG_CHECKS) out.push(pid);
+  }
+  return out;
+}
+
+/** Waits for one child; a child that failed ends the server with its run named, one that hung is played here. */
 function reap(): void {
-  const [pid, code] = native.waitAny();
+  let [pid, code] = native.waitAnyFor(1000);
+  while (pid === 0) {
+    for (const h of hung()) {
+      process.kill(h, "SIGKILL");
+      killed.add(h);
+    }
+    [pid, code] = native.waitAnyFor(1000);
+  }
+  sleeping.delete(pid);
   const i = running.get(pid);
   if (i === undefined) throw new Error(`the fork server waited for ${pid}, not one of its runs`);
   running.delete(pid);
-  if (code !== 0) {
+  if (killed.delete(pid)) {
+    writeSync(
+      2,
+      `run ${specs[i]!.id}: its forked child hung (a lock copied at the fork); played from scratch instead\n`,
+    );
+    keep(i, executeRun(ctx, specs[i]!));
+  } else if (code !== 0) {
     writeSync(2, `run ${specs[i]!.id} ended with ${code > 128 ? `signal ${code - 128}` : `code ${code}`}\n`);
     native.exit(1);
   }

@@ -3,7 +3,7 @@
 // operator step, a retargeted fix without patches, and several seeds; and a scenario warmed up
 // without its timeline and callers plays them as the run from scratch does.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { audit, inProcess, planAudit } from "../../src/audit/audit.ts";
 import { executeRun, forkable, forkedFrom } from "../../src/audit/execute.ts";
 import { forkMethod, forkRuns } from "../../src/audit/fork.ts";
@@ -144,6 +144,27 @@ describe("a run forked from the sweep's warm-up", () => {
     const bad = { ...first, id: "broken", fault: { ...first.fault, nodes: null } } as unknown as RunSpec;
     const failed = forkRuns(p.ctx, [first, bad], 1, () => {}, "process");
     await expect(failed).rejects.toThrow(/not iterable[\s\S]*run broken ended with code 1/);
+  }, 120_000);
+
+  it("plays a run whose child hangs from scratch in the server, and says so", async () => {
+    const p = planned(1);
+    const specs = p.runs.filter((s) => s.fault.class === "power-off").slice(0, 3);
+    const scratch = specs.map((spec) => executeRun(p.ctx, spec));
+    const said: string[] = [];
+    const write = vi.spyOn(process.stderr, "write").mockImplementation((text) => {
+      said.push(String(text));
+      return true;
+    });
+    process.env.FAULTLINE_FORK_TEST_HANG = specs[2]!.id;
+    try {
+      const forked = await forkRuns(p.ctx, specs, 2, () => {}, "process");
+      for (const [i, spec] of specs.entries())
+        expect(JSON.stringify(forked[i]), spec.id).toBe(JSON.stringify(scratch[i]));
+    } finally {
+      delete process.env.FAULTLINE_FORK_TEST_HANG;
+      write.mockRestore();
+    }
+    expect(said.join("")).toContain(`run ${specs[2]!.id}: its forked child hung`);
   }, 120_000);
 
   it("warms up without the timeline and the callers, and plays them as a run from scratch does", () => {
