@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { primerManifests } from "../src/audit/primer.ts";
 import { type Calibration, inCalibrations, loadNow } from "./calibrate.ts";
 
 const CHILD = `
@@ -19,30 +20,9 @@ const cpu = [11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0) * 10;
 process.stderr.write("\\n@@" + JSON.stringify({ code, cpu, maxRss: process.resourceUsage().maxRSS * 1024 }));
 `;
 
+/** 100 Deployments of `replicas` behind Services, without readiness probes or preStop hooks. */
 function manifests(replicas: number): string {
-  const docs: string[] = [];
-  for (let d = 0; d < 100; d++)
-    docs.push(
-      [
-        "apiVersion: apps/v1",
-        "kind: Deployment",
-        `metadata: {name: app-${d}}`,
-        "spec:",
-        `  replicas: ${replicas}`,
-        `  selector: {matchLabels: {app: app-${d}}}`,
-        "  template:",
-        `    metadata: {labels: {app: app-${d}}}`,
-        "    spec:",
-        "      containers:",
-        "        - {name: app, image: example/app:1, ports: [{containerPort: 8080}], resources: {requests: {cpu: 50m, memory: 64Mi}}}",
-        "---",
-        "apiVersion: v1",
-        "kind: Service",
-        `metadata: {name: app-${d}}`,
-        `spec: {selector: {app: app-${d}}, ports: [{port: 80, targetPort: 8080}]}`,
-      ].join("\n"),
-    );
-  return `${docs.join("\n---\n")}\n`;
+  return primerManifests(100, replicas, false, false);
 }
 
 /** What the audit ran, from its --json: the sweep's runs (experiments among them), the fixes' runs, the findings. */

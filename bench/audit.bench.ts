@@ -21,6 +21,7 @@ import { FAULT_AT, prepare } from "../src/audit/inputs.ts";
 import { measureRun } from "../src/audit/measure.ts";
 import { timelineOf } from "../src/audit/plan.ts";
 import { poolRunner } from "../src/audit/pool.ts";
+import { primerManifests } from "../src/audit/primer.ts";
 import { startStateOf } from "../src/audit/state.ts";
 import { DEFAULT_FAULTS } from "../src/audit/types.ts";
 import { DEFAULT_BUDGET } from "../src/run/budget.ts";
@@ -36,37 +37,7 @@ const REPLICAS = 30;
  * `readiness`, no readiness probe (so FL007 has an experiment for each).
  */
 export function auditAtScaleManifests(replicas = REPLICAS, readiness = true): string {
-  const docs: string[] = [];
-  for (let d = 0; d < DEPLOYMENTS; d++) {
-    docs.push(
-      [
-        "apiVersion: apps/v1",
-        "kind: Deployment",
-        `metadata: {name: app-${d}}`,
-        "spec:",
-        `  replicas: ${replicas}`,
-        `  selector: {matchLabels: {app: app-${d}}}`,
-        "  template:",
-        `    metadata: {labels: {app: app-${d}}}`,
-        "    spec:",
-        "      containers:",
-        "        - name: app",
-        "          image: example/app:1",
-        "          ports: [{containerPort: 8080}]",
-        "          resources: {requests: {cpu: 50m, memory: 64Mi}}",
-        ...(readiness
-          ? ["          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}"]
-          : []),
-        "          lifecycle: {preStop: {sleep: {seconds: 5}}}",
-        "---",
-        "apiVersion: v1",
-        "kind: Service",
-        `metadata: {name: app-${d}}`,
-        `spec: {selector: {app: app-${d}}, ports: [{port: 80, targetPort: 8080}]}`,
-      ].join("\n"),
-    );
-  }
-  return `${docs.join("\n---\n")}\n`;
+  return primerManifests(DEPLOYMENTS, replicas, readiness);
 }
 
 /** #26: the audit of this cluster (every node's power-off and drain, every zone) ≤ 15 s of CPU. */

@@ -57,17 +57,24 @@ static napi_value do_fork(napi_env env, napi_callback_info info) {
 
 // waitAny(): blocks until a child ends; [pid, code], code the exit status or 128 + the signal;
 // [-errno, 0] when there is no child.
+// [pid, code] of a child waitpid(2) returned (code its exit status, or 128 + the signal); [-errno, 0]
+// when it failed (no child); [0, 0] when none had ended (WNOHANG).
+static napi_value ended(napi_env env, pid_t pid, int status) {
+  int err = errno;
+  napi_value out;
+  napi_create_array_with_length(env, 2, &out);
+  int code = pid <= 0 ? 0 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  napi_set_element(env, out, 0, int_value(env, pid < 0 ? -err : (int)pid));
+  napi_set_element(env, out, 1, int_value(env, code));
+  return out;
+}
+
 static napi_value wait_any(napi_env env, napi_callback_info info) {
   int status = 0;
   pid_t pid;
   do pid = waitpid(-1, &status, 0);
   while (pid < 0 && errno == EINTR);
-  napi_value out;
-  napi_create_array_with_length(env, 2, &out);
-  int code = pid < 0 ? 0 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  napi_set_element(env, out, 0, int_value(env, pid < 0 ? -errno : (int)pid));
-  napi_set_element(env, out, 1, int_value(env, code));
-  return out;
+  return ended(env, pid, status);
 }
 
 // waitAnyFor(ms): as waitAny, but [0, 0] when no child has ended within about `ms` milliseconds
@@ -87,12 +94,7 @@ static napi_value wait_any_for(napi_env env, napi_callback_info info) {
     if (pid != 0) break;
     nanosleep(&pause, NULL);
   }
-  napi_value out;
-  napi_create_array_with_length(env, 2, &out);
-  int code = pid <= 0 ? 0 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  napi_set_element(env, out, 0, int_value(env, pid < 0 ? -errno : (int)pid));
-  napi_set_element(env, out, 1, int_value(env, code));
-  return out;
+  return ended(env, pid, status);
 }
 
 // exit(code): _exit(2), without Node's or the C library's exit handlers, which would close what the

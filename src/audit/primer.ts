@@ -33,8 +33,17 @@ const REPLICAS = 3;
 /** Runs played: enough that what a run does has run often enough to be optimised. */
 const RUNS = 20;
 
-/** The primer's manifests: like most audited services, a readiness probe, a preStop sleep, requests. */
-export function primerManifests(deployments = DEPLOYMENTS, replicas = REPLICAS): string {
+/**
+ * The primer's manifests: like most audited services, a readiness probe (unless `readiness` is
+ * false), a preStop sleep (unless `preStop` is false), requests; the audit benches' clusters are the
+ * same at 100 Deployments.
+ */
+export function primerManifests(
+  deployments = DEPLOYMENTS,
+  replicas = REPLICAS,
+  readiness = true,
+  preStop = true,
+): string {
   const docs: string[] = [];
   for (let d = 0; d < deployments; d++)
     docs.push(
@@ -53,8 +62,10 @@ export function primerManifests(deployments = DEPLOYMENTS, replicas = REPLICAS):
         "          image: example/app:1",
         "          ports: [{containerPort: 8080}]",
         "          resources: {requests: {cpu: 50m, memory: 64Mi}}",
-        "          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}",
-        "          lifecycle: {preStop: {sleep: {seconds: 5}}}",
+        ...(readiness
+          ? ["          readinessProbe: {httpGet: {path: /ready, port: 8080}, periodSeconds: 5}"]
+          : []),
+        ...(preStop ? ["          lifecycle: {preStop: {sleep: {seconds: 5}}}"] : []),
         "---",
         "apiVersion: v1",
         "kind: Service",
