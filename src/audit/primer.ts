@@ -3,8 +3,8 @@
 // budget: Ignition, then Sparkplug and TurboFan); what the server has not made hot, every child
 // compiles again, on its one thread (`--single-threaded`), and loses at its exit. Before it warms the
 // audit's cluster up, the server therefore plays the sweep of a small cluster of its own: Deployments
-// behind Services, with readiness probes and a preStop sleep, on nodes in three zones, each node's
-// power-off and drain and each zone's loss. Their outcomes are dropped: the models read nothing from
+// behind Services, with readiness probes and a preStop sleep, on nodes in three zones, its runs of
+// the fault classes the audit's sweep plays, taken in turn. Their outcomes are dropped: the models read nothing from
 // an earlier run (every sweep's worker threads already play run after run in one process), so a
 // child's outcome is the same with or without it (test/audit/fork.test.ts).
 //
