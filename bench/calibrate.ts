@@ -57,7 +57,7 @@ export function calibrate(cells = 1_100_000): Calibration {
   const load = os.loadavg();
   // `npm run bench` exposes gc: without a collection here, the garbage of what ran before could be
   // collected while the set is built, and the live set's size read as negative (seen: -218 MiB).
-  // Before the CPU is read: the calibration's figure is the same as without it.
+  // It runs before the CPU is read, so the calibration's figure does not count it.
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const heap0 = process.memoryUsage().heapUsed;

@@ -55,8 +55,6 @@ static napi_value do_fork(napi_env env, napi_callback_info info) {
   return int_value(env, pid < 0 ? -errno : (int)pid);
 }
 
-// waitAny(): blocks until a child ends; [pid, code], code the exit status or 128 + the signal;
-// [-errno, 0] when there is no child.
 // [pid, code] of a child waitpid(2) returned (code its exit status, or 128 + the signal); [-errno, 0]
 // when it failed (no child); [0, 0] when none had ended (WNOHANG).
 static napi_value ended(napi_env env, pid_t pid, int status) {
@@ -69,6 +67,18 @@ static napi_value ended(napi_env env, pid_t pid, int status) {
   return out;
 }
 
+// The call's first argument as an int, or `fallback` when it has none.
+static int int_arg(napi_env env, napi_callback_info info, int fallback) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int v = fallback;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc > 0) napi_get_value_int32(env, argv[0], &v);
+  return v;
+}
+
+// waitAny(): blocks until a child ends; [pid, code], code the exit status or 128 + the signal;
+// [-errno, 0] when there is no child.
 static napi_value wait_any(napi_env env, napi_callback_info info) {
   int status = 0;
   pid_t pid;
@@ -80,11 +90,7 @@ static napi_value wait_any(napi_env env, napi_callback_info info) {
 // waitAnyFor(ms): as waitAny, but [0, 0] when no child has ended within about `ms` milliseconds
 // (waitpid(2) with WNOHANG, polled every 2 ms): the server then looks for a child that hangs.
 static napi_value wait_any_for(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  int ms = 1000;
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc > 0) napi_get_value_int32(env, argv[0], &ms);
+  int ms = int_arg(env, info, 1000);
   int status = 0;
   pid_t pid = 0;
   const struct timespec pause = {0, 2000000};
@@ -100,12 +106,7 @@ static napi_value wait_any_for(napi_env env, napi_callback_info info) {
 // exit(code): _exit(2), without Node's or the C library's exit handlers, which would close what the
 // child shares with its server.
 static napi_value do_exit(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  int code = 1;
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  if (argc > 0) napi_get_value_int32(env, argv[0], &code);
-  _exit(code);
+  _exit(int_arg(env, info, 1));
   return NULL;
 }
 

@@ -5,7 +5,13 @@
 
 import { EventBudgetExceeded } from "../engine/engine.ts";
 import { LoadError } from "../load/errors.ts";
-import { createSimulation, type SimulationResult, type WarmCluster, warmUp } from "../run/simulate.ts";
+import {
+  createSimulation,
+  type Simulation,
+  type SimulationResult,
+  type WarmCluster,
+  warmUp,
+} from "../run/simulate.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { variantOf } from "../whatif/variant.ts";
 import { measureRun } from "./measure.ts";
@@ -28,6 +34,11 @@ export interface RunContext {
 
 /** The context a snapshot's build (fork.ts) reads: the audit's, without its objects (made again there). */
 export type ForkInput = Omit<RunContext, "objects">;
+
+/** A run context from a ForkInput: its objects made again from its scenario, DaemonSet pods counted at t=0. */
+export function contextOf(input: ForkInput): RunContext {
+  return { ...input, objects: countDaemonPods(objectsOf(input.base), input.start) };
+}
 
 export type RunOutcome =
   | { ok: true; measure: RunMeasure }
@@ -152,17 +163,19 @@ function measured(
 
 /** `run` played from its warm-up to its end: what `simulate(run)` returns (its pods' summary worked out when read). */
 export function played(warm: WarmCluster, run: Scenario): SimulationResult {
-  const sim = warm.play(run);
-  sim.runUntil(run.duration);
-  return sim.result({ podsWhenRead: true });
+  return toEnd(warm.play(run), run);
+}
+
+/** `simulate(run)`, its pods' summary worked out when read. */
+function fromScratch(run: Scenario, maxEvents: number): SimulationResult {
+  return toEnd(createSimulation(run, { engine: { maxEvents } }), run);
 }
 
 /**
- * `simulate(run)`, its pods' summary worked out only if the measure reads it (summarize
- * podsWhenRead): nothing runs after the result is taken.
+ * A run played to its end and its result, the pods' summary worked out only if the measure reads it
+ * (summarize podsWhenRead): nothing runs after the result is taken.
  */
-function fromScratch(run: Scenario, maxEvents: number): SimulationResult {
-  const sim = createSimulation(run, { engine: { maxEvents } });
+function toEnd(sim: Simulation, run: Scenario): SimulationResult {
   sim.runUntil(run.duration);
   return sim.result({ podsWhenRead: true });
 }

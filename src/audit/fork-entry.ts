@@ -14,8 +14,14 @@ import { createRequire } from "node:module";
 import { deserialize, serialize, startupSnapshot } from "node:v8";
 import { warmUp } from "../run/simulate.ts";
 import { type Hdr, provideHdr } from "../traffic/hdr.ts";
-import { executeRun, type ForkInput, forkedFrom, type RunContext, type RunOutcome } from "./execute.ts";
-import { countDaemonPods, objectsOf } from "./state.ts";
+import {
+  contextOf,
+  executeRun,
+  type ForkInput,
+  forkedFrom,
+  type RunContext,
+  type RunOutcome,
+} from "./execute.ts";
 import type { RunSpec } from "./types.ts";
 
 // hdr-histogram-js loads WebAssembly, which a snapshot cannot hold: a fork requires it at its first
@@ -26,7 +32,7 @@ provideHdr(() => {
 });
 
 const input = deserialize(readFileSync(process.env.FAULTLINE_FORK_INPUT ?? "")) as ForkInput;
-const ctx: RunContext = { ...input, objects: countDaemonPods(objectsOf(input.base), input.start) };
+const ctx: RunContext = contextOf(input);
 // The warm-up of every run of the base: the same scenario and budget as executeRun's simulate.
 const warm = warmUp(input.base, { engine: { maxEvents: input.maxEvents } });
 

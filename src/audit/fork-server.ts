@@ -26,9 +26,15 @@ import { deserialize, serialize } from "node:v8";
 import { warmUp } from "../run/simulate.ts";
 import { type Hdr, hdr, provideHdr } from "../traffic/hdr.ts";
 import { javaScriptHistograms } from "../traffic/latency.ts";
-import { executeRun, type ForkInput, forkedFrom, type RunContext, type RunOutcome } from "./execute.ts";
+import {
+  contextOf,
+  executeRun,
+  type ForkInput,
+  forkedFrom,
+  type RunContext,
+  type RunOutcome,
+} from "./execute.ts";
 import type { Primer } from "./primer.ts";
-import { countDaemonPods, objectsOf } from "./state.ts";
 import type { RunSpec } from "./types.ts";
 
 /** native/fork.c. */
@@ -59,7 +65,7 @@ javaScriptHistograms();
 const input = deserialize(readFileSync(join(dir, "input.bin"))) as ForkInput;
 const specs = deserialize(readFileSync(join(dir, "specs.bin"))) as RunSpec[];
 const jobs = Math.max(1, Number(need("FAULTLINE_FORK_JOBS")));
-const ctx: RunContext = { ...input, objects: countDaemonPods(objectsOf(input.base), input.start) };
+const ctx: RunContext = contextOf(input);
 
 /**
  * Two collections of the young generation (V8's scavenges: `gc({ type: "minor", execution: "sync" })`,
@@ -94,9 +100,9 @@ function keep(i: number, outcome: RunOutcome): void {
 
 // The primer's runs (primer.ts), when fork.ts wrote them: compiled code for every child; their outcomes dropped.
 if (existsSync(join(dir, "primer.bin"))) {
-  const { input: primed, specs: runs } = deserialize(readFileSync(join(dir, "primer.bin"))) as Primer;
-  const primerCtx: RunContext = { ...primed, objects: countDaemonPods(objectsOf(primed.base), primed.start) };
-  for (const spec of runs) executeRun(primerCtx, spec);
+  const primer = deserialize(readFileSync(join(dir, "primer.bin"))) as Primer;
+  const primerCtx = contextOf(primer.input);
+  for (const spec of primer.specs) executeRun(primerCtx, spec);
 }
 
 // The first run of each fault class, from scratch, in this process.
@@ -137,7 +143,8 @@ const running = new Map<number, number>();
  * has only the thread that forked, and a lock another thread of the server held at the fork stays
  * held in it: seen on the 1,000-node audit, two children waiting for good in `pthread_cond_signal`,
  * from V8's mark-compact (`ClearNonLiveReferences` posting its clearing job to Node's platform
- * workers, `NodePlatform::CallOnWorkerThread`), the condition variable copied while one of the
+ * workers, `NodePlatform::CallOnWorkerThread`: V8's src/heap/mark-compact.cc ParallelClearingJob,
+ * posted even when --single-threaded sets its concurrency to 1), the condition variable copied while one of the
  * server's worker threads had been signalled and not yet woken. So a child seen asleep (state S,
  * proc(5) /proc/<pid>/stat) with no CPU time gained at HUNG_CHECKS checks a second apart is killed,
  * and its run played from scratch in this process, whose threads are all there: the same outcome,

@@ -205,7 +205,8 @@ async function serverRuns({ ctx, specs, jobs, onDone, dir, primeFrom }: Sweep): 
   );
   if (served.code !== 0) throw new Error(`the sweep's fork server failed: ${served.err.trim()}`);
   // A run played from scratch because its child hung (fork-server.ts) is said, not hidden.
-  if (served.err.trim()) process.stderr.write(`faultline audit: ${served.err.trim()}\n`);
+  for (const line of served.err.split("\n"))
+    if (line.trim()) process.stderr.write(`faultline audit: ${line}\n`);
   return specs.map((_, i) => deserialize(readFileSync(join(dir, `${i}.bin`))) as RunOutcome);
 }
 

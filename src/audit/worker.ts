@@ -4,8 +4,7 @@
 import { createRequire } from "node:module";
 import Tinypool from "tinypool";
 import { type Hdr, provideHdr } from "../traffic/hdr.ts";
-import { executeRun, type RunContext, type RunOutcome } from "./execute.ts";
-import { countDaemonPods, objectsOf } from "./state.ts";
+import { contextOf, executeRun, type RunContext, type RunOutcome } from "./execute.ts";
 import type { RunSpec } from "./types.ts";
 
 export interface WorkerData {
@@ -17,8 +16,7 @@ export interface WorkerData {
 provideHdr(() => createRequire(import.meta.url)("hdr-histogram-js") as Hdr);
 
 const data = Tinypool.workerData as WorkerData;
-const objects = countDaemonPods(objectsOf(data.ctx.base), data.ctx.start);
-const ctx: RunContext = { ...data.ctx, objects };
+const ctx: RunContext = contextOf(data.ctx);
 
 export default function run(spec: RunSpec): RunOutcome {
   return executeRun(ctx, spec);

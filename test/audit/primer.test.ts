@@ -4,9 +4,8 @@
 // it leaves every outcome unchanged is test/audit/fork.test.ts's.
 
 import { describe, expect, it } from "vitest";
-import { executeRun } from "../../src/audit/execute.ts";
+import { contextOf, executeRun } from "../../src/audit/execute.ts";
 import { primer } from "../../src/audit/primer.ts";
-import { countDaemonPods, objectsOf } from "../../src/audit/state.ts";
 import { FAULT_CLASSES } from "../../src/audit/types.ts";
 import { DEFAULT_BUDGET } from "../../src/run/budget.ts";
 
@@ -23,7 +22,7 @@ describe("the fork server's primer", () => {
     ]);
     expect(new Set(specs.map((s) => s.id)).size).toBe(6);
     expect(input.start.pods.length).toBe(90);
-    const ctx = { ...input, objects: countDaemonPods(objectsOf(input.base), input.start) };
+    const ctx = contextOf(input);
     for (const spec of specs) {
       const outcome = executeRun(ctx, spec);
       expect(outcome.ok, spec.id).toBe(true);
@@ -42,7 +41,7 @@ describe("the fork server's primer", () => {
     expect(specs.map((s) => s.fault.class)).toEqual(["partition", "partition", "partition", "partition"]);
     const all = primer(FAULT_CLASSES, DEFAULT_BUDGET.maxEvents, FAULT_CLASSES.length);
     expect(all.specs.map((s) => s.fault.class)).toEqual([...FAULT_CLASSES]);
-    const ctx = { ...all.input, objects: countDaemonPods(objectsOf(all.input.base), all.input.start) };
+    const ctx = contextOf(all.input);
     for (const spec of all.specs) expect(executeRun(ctx, spec).ok, spec.id).toBe(true);
   }, 120_000);
 });
